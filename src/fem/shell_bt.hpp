@@ -1,0 +1,74 @@
+#pragma once
+// Belytschko-Tsay 4-node shell (*SECTION_SHELL ELFORM 2 / 0), one in-plane point, NIP points
+// through the thickness; triangles given as n3 == n4 (C0 triangle). Corotational local frame,
+// rotational degrees of freedom at the nodes.
+//
+// Force assembly is race-free: the kernel writes per-element corner forces and moments
+// (fe, me: 12 values per element, corner-major, global frame) and the solver sums them per node.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/types.hpp"
+#include "materials/material.hpp"
+
+namespace parcae {
+
+struct ShellOptions {
+  int nip = 2;          ///< integration points through the thickness (1..10)
+  bool lobatto = false; ///< *CONTROL_SHELL INTGRD = 1
+  Real shrf = 1.0;      ///< transverse shear factor
+  int ihq = 1;          ///< hourglass type (1..3 viscous, 4..5 stiffness; 8 = 4 + warping)
+  Real qm = 0.1;        ///< hourglass coefficient
+  bool thickness_update = false; ///< ISTUPD
+};
+
+/// All shells of one part (same material, section, hourglass), struct-of-arrays.
+struct ShellBlock {
+  std::vector<std::array<LocalId, 4>> conn;
+  std::vector<Real> t0;     ///< initial thickness (average of nodal values)
+  std::vector<Real> t;      ///< current thickness
+  std::vector<Real> sig;    ///< nip * 5 per element: local [xx, yy, xy, yz, zx]
+  std::vector<Real> back;   ///< nip * 3 per element (kinematic hardening)
+  std::vector<Real> eps_p;  ///< nip per element
+  std::vector<Real> hg;     ///< 5 hourglass generalised stresses per element (stiffness form)
+  std::vector<Real> e_int;  ///< accumulated internal energy per element
+  std::vector<Real> e_hg;   ///< accumulated hourglass energy per element
+  std::vector<std::uint8_t> failed; ///< 1 = eroded (all points failed)
+
+  /// Resize and zero state for n elements with nip points; t0/t set from thickness.
+  void init(std::size_t n, int nip);
+  [[nodiscard]] std::size_t size() const { return conn.size(); }
+};
+
+/// Through-thickness point locations in [-1, 1] and weights summing to 2.
+void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w);
+
+/// Corner forces and moments for elements [begin, end). x: current coordinates (3 per node),
+/// v: velocities at the half step, w: angular velocities at the half step; dt: the step.
+/// Updates the block's stresses, thickness, energies and failure flags.
+void compute_shell_forces(const ShellOptions& opt, const MaterialParams& mat, ShellBlock& blk,
+                          std::size_t begin, std::size_t end, std::span<const Real> x,
+                          std::span<const Real> v, std::span<const Real> w, Real dt,
+                          std::span<Real> fe, std::span<Real> me);
+
+/// The same, written plainly (no manual optimisation) as the reference the optimised kernel is
+/// tested against.
+void compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
+                                    ShellBlock& blk, std::size_t begin, std::size_t end,
+                                    std::span<const Real> x, std::span<const Real> v,
+                                    std::span<const Real> w, Real dt, std::span<Real> fe,
+                                    std::span<Real> me);
+
+/// Critical time step of element e (without safety factor): L / c with LS-DYNA's characteristic
+/// length (area / longest side for quads; triangles by their own rule).
+Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x);
+
+/// Lumped mass and rotary inertia that element e gives each of its corners (distinct nodes of a
+/// triangle share the element's mass equally).
+void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x, Real& corner_mass, Real& corner_inertia);
+
+} // namespace parcae

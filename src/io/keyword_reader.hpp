@@ -1,0 +1,38 @@
+#pragma once
+// LS-DYNA keyword deck reader. Cards are described as data (io/card_tables.*): each keyword has
+// a list of cards, each card a list of fields (name, type, width, default). The reader handles
+// fixed-width fields (10/8/16-character, long format), comma-separated free format, $ comments,
+// case-insensitive keywords, _TITLE/_ID options, *INCLUDE, *PARAMETER(_EXPRESSION) with &name,
+// and builds a validated parcae::Model.
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "mesh/model.hpp"
+
+namespace parcae {
+
+struct ReadOptions {
+  /// Unsupported keywords become warnings instead of one error listing all of them.
+  bool ignore_unsupported = false;
+};
+
+/// Several input errors at once (e.g. every unsupported keyword, each with file:line).
+class DeckErrors : public std::runtime_error {
+public:
+  explicit DeckErrors(std::vector<InputError> errors);
+  [[nodiscard]] const std::vector<InputError>& errors() const { return errors_; }
+
+private:
+  std::vector<InputError> errors_;
+};
+
+/// Read, resolve and validate a deck. Throws InputError (one problem) or DeckErrors (a list).
+/// Warnings (ignored *DATABASE_* / *CONTROL_* cards, ...) are left in model.notes.
+Model read_deck(const std::string& path, const ReadOptions& options = {});
+
+/// The keyword coverage table (supported keywords, their cards and fields with defaults), as
+/// Markdown, generated from the card tables.
+std::string keyword_coverage_markdown();
+
+} // namespace parcae

@@ -1,0 +1,69 @@
+#pragma once
+// Constitutive models at one integration point. Kernels call these per point; they are plain
+// functions on small arrays so the element loops stay vectorisable and thread-safe.
+//
+// Conventions:
+//  - Stress Voigt order [xx, yy, zz, xy, yz, zx] (solids) / [xx, yy, xy, yz, zx] (shells, local
+//    frame, plane stress sigma_zz = 0). Strain increments use engineering shear (gamma = 2 eps).
+//  - Stresses are Cauchy stresses in the co-rotational (shell) or Jaumann-rotated (solid) frame;
+//    the element applies any rotation before calling.
+//  - eps_p is the effective (equivalent) plastic strain; back holds the back stress for
+//    kinematic hardening (*MAT_003 with beta < 1), deviatoric, same order as the stress.
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/model.hpp"
+
+namespace parcae {
+
+/// Material constants prepared for the kernels (curves copied in, derived moduli computed).
+struct MaterialParams {
+  MaterialKind kind = MaterialKind::Elastic;
+  GlobalId id = 0;
+  Real ro = 0, e = 0, nu = 0;
+  Real g = 0;      ///< shear modulus
+  Real k = 0;      ///< bulk modulus
+  Real lambda = 0; ///< Lame's first parameter
+  // plasticity
+  Real sigy = 0;
+  Real etan = 0;
+  Real ep = 0;   ///< plastic hardening modulus E*Et/(E-Et) (linear hardening)
+  Real beta = 1; ///< 1 isotropic, 0 kinematic (003); 024 is isotropic
+  Real c = 0, p = 0; ///< Cowper-Symonds; c == 0 means no rate effect
+  Real fail = 0;     ///< failure plastic strain, 0 = none
+  Real vp = 0;
+  std::vector<Real> hard_x, hard_y; ///< 024 LCSS: eff. plastic strain -> yield stress
+  std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
+
+  [[nodiscard]] bool plastic() const {
+    return kind == MaterialKind::PlasticKinematic || kind == MaterialKind::PiecewiseLinear;
+  }
+  /// Dilatational wave speed sqrt((K + 4G/3)/rho), for solid time steps.
+  [[nodiscard]] Real wave_speed_solid() const;
+  /// Plate wave speed sqrt(E/(rho (1 - nu^2))), for shell time steps.
+  [[nodiscard]] Real wave_speed_shell() const;
+};
+
+/// Build kernel parameters from the deck's material (curves looked up in the model).
+/// Throws InputError (naming the material's card) on inconsistent data.
+MaterialParams make_material_params(const Material& mat, const Model& model);
+
+/// Current yield stress for effective plastic strain eps_p and effective strain rate rate
+/// (isotropic part only).
+Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
+
+/// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain
+/// increment deps over time step dt. Elastic kinds ignore back and eps_p. Returns the
+/// plastic strain increment.
+Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
+                         Real back[6], Real& eps_p);
+
+/// Shell (plane stress) stress update in the element's local frame: in-plane [xx, yy, xy]
+/// elastic-plastic with sigma_zz = 0, transverse shear [yz, zx] elastic (the caller applies the
+/// shear correction factor). back holds the in-plane back stress [xx, yy, xy]. On return
+/// deps_zz is the through-thickness strain increment (elastic + plastic) that keeps
+/// sigma_zz = 0, used for the thickness update. Returns the plastic strain increment.
+Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                         Real back[3], Real& eps_p, Real& deps_zz);
+
+} // namespace parcae

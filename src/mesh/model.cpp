@@ -1,0 +1,43 @@
+#include "mesh/model.hpp"
+
+#include <algorithm>
+
+namespace parcae {
+
+Real Curve::eval(Real t) const {
+  if (x.empty()) return 0;
+  if (t <= x.front()) return y.front();
+  if (t >= x.back()) return y.back();
+  const auto it = std::upper_bound(x.begin(), x.end(), t);
+  const std::size_t i = static_cast<std::size_t>(it - x.begin());
+  const Real x0 = x[i - 1], x1 = x[i];
+  const Real w = x1 > x0 ? (t - x0) / (x1 - x0) : 1.0;
+  return y[i - 1] + w * (y[i] - y[i - 1]);
+}
+
+namespace {
+template <class T> const T* find_by_id(const std::vector<T>& v, GlobalId id) {
+  for (const auto& item : v)
+    if (item.id == id) return &item;
+  return nullptr;
+}
+} // namespace
+
+const Part* Model::find_part(GlobalId id) const { return find_by_id(parts, id); }
+const Section* Model::find_section(GlobalId id) const { return find_by_id(sections, id); }
+const Material* Model::find_material(GlobalId id) const { return find_by_id(materials, id); }
+const Hourglass* Model::find_hourglass(GlobalId id) const { return find_by_id(hourglass, id); }
+const Curve* Model::find_curve(GlobalId id) const { return find_by_id(curves, id); }
+
+void Model::index_nodes() {
+  node_index_.clear();
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    node_index_.emplace(nodes.id[i], static_cast<LocalId>(i));
+}
+
+LocalId Model::node_index(GlobalId id) const {
+  const auto it = node_index_.find(id);
+  return it == node_index_.end() ? kInvalidLocal : it->second;
+}
+
+} // namespace parcae

@@ -1,0 +1,288 @@
+#pragma once
+// The model as read from a keyword deck: geometry, parts, materials, loads and controls.
+// Ids here are the deck's (GlobalId); element connectivity is stored as local node indices
+// (LocalId into Model::nodes) after the reader has resolved it. Struct-of-arrays where it is hot.
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+namespace parcae {
+
+/// Nodes, struct-of-arrays. Index = LocalId.
+struct NodeTable {
+  std::vector<GlobalId> id;
+  std::vector<Real> x, y, z;
+  std::vector<std::uint8_t> tc; ///< translational constraint code (LS-DYNA 0..7) from *NODE
+  std::vector<std::uint8_t> rc; ///< rotational constraint code (0..7)
+  [[nodiscard]] std::size_t size() const { return id.size(); }
+};
+
+/// Solid elements (8-node hexahedra; wedges/tets as collapsed hexes).
+struct SolidTable {
+  std::vector<GlobalId> id;
+  std::vector<GlobalId> part;                ///< part id (deck id)
+  std::vector<std::array<LocalId, 8>> nodes; ///< local node indices
+  std::vector<int> line;                     ///< line in the deck where the element was defined
+  [[nodiscard]] std::size_t size() const { return id.size(); }
+};
+
+/// Shell elements (4-node quads; triangles as n3 == n4).
+struct ShellTable {
+  std::vector<GlobalId> id;
+  std::vector<GlobalId> part;
+  std::vector<std::array<LocalId, 4>> nodes;
+  /// Nodal thicknesses from *ELEMENT_SHELL_THICKNESS; all zero means "use the section's".
+  std::vector<std::array<Real, 4>> thickness;
+  std::vector<int> line;
+  [[nodiscard]] std::size_t size() const { return id.size(); }
+};
+
+enum class MaterialKind : std::uint8_t {
+  Elastic,          ///< *MAT_ELASTIC (001)
+  PlasticKinematic, ///< *MAT_PLASTIC_KINEMATIC (003)
+  Rigid,            ///< *MAT_RIGID (020)
+  PiecewiseLinear,  ///< *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
+};
+
+struct Material {
+  GlobalId id = 0;
+  MaterialKind kind = MaterialKind::Elastic;
+  std::string title;
+  Real ro = 0;  ///< density
+  Real e = 0;   ///< Young's modulus
+  Real pr = 0;  ///< Poisson's ratio
+  // --- plasticity (003, 024) ---
+  Real sigy = 0; ///< initial yield stress
+  Real etan = 0; ///< tangent modulus (003, 024 when no LCSS)
+  Real beta = 0; ///< 003: hardening parameter 0 = kinematic, 1 = isotropic
+  Real src = 0;  ///< Cowper-Symonds C (003 SRC, 024 C); 0 = no rate effect
+  Real srp = 0;  ///< Cowper-Symonds p (003 SRP, 024 P)
+  Real fs = 0;   ///< 003 failure strain / 024 FAIL (effective plastic strain); 0 = none
+  Real vp = 0;   ///< 024 VP: 0 = scale yield stress (default), 1 = viscoplastic formulation
+  GlobalId lcss = 0; ///< 024 load curve: effective plastic strain -> yield stress (0 = none)
+  GlobalId lcsr = 0; ///< 024 load curve: strain rate -> yield scale factor (0 = none)
+  // --- rigid (020) ---
+  Real cmo = 0;  ///< center of mass constraint option: +1 global, -1 local (not supported), 0 none
+  Real con1 = 0; ///< translational constraint (0..7) when cmo = +1
+  Real con2 = 0; ///< rotational constraint (0..7) when cmo = +1
+  SourceLoc loc;
+};
+
+enum class SectionKind : std::uint8_t { Solid, Shell };
+
+struct Section {
+  GlobalId id = 0;
+  SectionKind kind = SectionKind::Solid;
+  std::string title;
+  int elform = 1;  ///< solid: 1; shell: 2 (0 and 2 both Belytschko-Tsay)
+  // --- shell ---
+  Real shrf = 1.0;   ///< transverse shear factor (LS-DYNA default 1.0; 5/6 recommended)
+  int nip = 2;       ///< integration points through the thickness
+  int qr_irid = 0;   ///< quadrature rule QR/IRID: only 0 (Gauss/Lobatto per *CONTROL_SHELL INTGRD)
+  int icomp = 0;
+  std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
+  Real nloc = 0;     ///< reference surface location (0 = mid)
+  SourceLoc loc;
+};
+
+struct Hourglass {
+  GlobalId id = 0;
+  std::string title;
+  int ihq = 1;     ///< 1..3 viscous, 4..5 stiffness (Flanagan-Belytschko)
+  Real qm = 0.1;   ///< hourglass coefficient
+  Real qb = 0;     ///< bulk viscosity quadratic (overrides control when nonzero)
+  Real qw = 0;     ///< bulk viscosity linear
+  SourceLoc loc;
+};
+
+struct Part {
+  GlobalId id = 0;
+  std::string title;
+  GlobalId secid = 0;
+  GlobalId mid = 0;
+  GlobalId hgid = 0; ///< 0: use *CONTROL_HOURGLASS defaults
+  SourceLoc loc;
+};
+
+/// *DEFINE_CURVE, with SFA/SFO/OFFA/OFFO already applied to the points.
+struct Curve {
+  GlobalId id = 0;
+  std::string title;
+  std::vector<Real> x, y;
+  SourceLoc loc;
+  /// Piecewise-linear interpolation, constant extrapolation beyond the ends.
+  [[nodiscard]] Real eval(Real t) const;
+};
+
+/// A set resolved to deck ids (node ids for node sets, part ids for part sets, element ids
+/// for shell/solid sets).
+struct IdSet {
+  GlobalId id = 0;
+  std::string title;
+  std::vector<GlobalId> members;
+  SourceLoc loc;
+};
+
+/// *BOUNDARY_SPC_NODE / _SET, and *NODE TC/RC codes, expanded to one entry per node.
+struct Spc {
+  LocalId node = 0;
+  std::array<bool, 6> dof{}; ///< x, y, z, rx, ry, rz fixed
+};
+
+enum class MotionTarget : std::uint8_t { Node, NodeSet, Rigid };
+enum class MotionKind : std::uint8_t { Velocity = 0, Acceleration = 1, Displacement = 2 };
+
+/// *BOUNDARY_PRESCRIBED_MOTION_NODE / _SET / _RIGID.
+struct PrescribedMotion {
+  MotionTarget target = MotionTarget::Node;
+  GlobalId target_id = 0;   ///< node id, node set id or part id
+  int dof = 1;              ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations (4, 8 = vector)
+  MotionKind vad = MotionKind::Velocity;
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  Real death = 1e28;
+  Real birth = 0.0;
+  SourceLoc loc;
+};
+
+/// *INITIAL_VELOCITY (set), *INITIAL_VELOCITY_NODE, *INITIAL_VELOCITY_GENERATION.
+struct InitialVelocity {
+  enum class Target : std::uint8_t { Node, NodeSet, Part, PartSet, All } target = Target::All;
+  GlobalId target_id = 0;
+  std::array<Real, 3> v{0, 0, 0};
+  std::array<Real, 3> omega_node{0, 0, 0}; ///< nodal rotational velocity (NODE / set form)
+  // generation: rigid rotation omega about axis through (xc, yc, zc) with direction (nx,ny,nz)
+  Real omega = 0;
+  std::array<Real, 3> center{0, 0, 0};
+  std::array<Real, 3> axis{0, 0, 0};
+  bool generation = false;
+  GlobalId exclude_set = 0; ///< *INITIAL_VELOCITY NSIDEX
+  SourceLoc loc;
+};
+
+/// *LOAD_NODE_POINT / _SET.
+struct NodalLoad {
+  bool is_set = false;
+  GlobalId target_id = 0;
+  int dof = 1; ///< 1..3 forces, 5..7 moments
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  SourceLoc loc;
+};
+
+/// *LOAD_BODY_X / _Y / _Z: acceleration a(t) = sf * curve(t) in direction dir; LS-DYNA applies
+/// the inertial load -m*a, i.e. gravity in -z is *LOAD_BODY_Z with a positive g.
+struct BodyLoad {
+  int dir = 2; ///< 0 x, 1 y, 2 z
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  SourceLoc loc;
+};
+
+/// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
+struct RigidWall {
+  enum class Shape : std::uint8_t { Plane, Cylinder } shape = Shape::Plane;
+  GlobalId id = 0; ///< wall number (1-based, order of appearance) or _ID value
+  std::string title;
+  GlobalId nsid = 0;   ///< slave node set, 0 = all nodes
+  GlobalId nsidex = 0; ///< excluded node set
+  GlobalId boxid = 0;
+  Real offset = 0;
+  std::array<Real, 3> tail{0, 0, 0}; ///< XT, YT, ZT
+  std::array<Real, 3> head{0, 0, 0}; ///< XH, YH, ZH (normal direction tail->head)
+  Real fric = 0;
+  Real wvel = 0; ///< critical velocity for friction (not used)
+  bool finite = false;
+  std::array<Real, 3> edge_l{0, 0, 0}; ///< XHEV,YHEV,ZHEV: local l axis head for finite walls
+  Real lenl = 0, lenm = 0;
+  bool moving = false;
+  Real mass = 0; ///< moving wall mass
+  Real v0 = 0;   ///< moving wall initial velocity along the normal
+  // cylinder
+  Real radius = 0, length = 0;
+  SourceLoc loc;
+};
+
+struct Controls {
+  // *CONTROL_TERMINATION
+  Real endtim = 0;
+  int endcyc = 0;
+  // *CONTROL_TIMESTEP
+  Real dtinit = 0;
+  Real tssfac = 0.9;
+  Real dt2ms = 0;   ///< < 0: mass scaling to |dt2ms| * tssfac... (LS-DYNA semantics)
+  Real dtmin = 0;   ///< fraction of initial dt below which the run stops (*CONTROL_TERMINATION)
+  GlobalId lctm = 0;
+  // *CONTROL_BULK_VISCOSITY
+  Real q1 = 0.06; ///< linear coefficient
+  Real q2 = 1.5;  ///< quadratic coefficient
+  int bulk_type = 1;
+  // *CONTROL_HOURGLASS
+  int ihq = 1;
+  Real qh = 0.1;
+  // *CONTROL_ENERGY
+  int hgen = 1; ///< LS-DYNA default 1 (not computed); parcae always computes and reports it
+  int rwen = 2;
+  int slnten = 1;
+  int rylen = 1;
+  // *CONTROL_SHELL
+  Real shell_wrpang = 20;
+  int shell_theory = 2;
+  int shell_istupd = 0; ///< thickness update
+  int shell_intgrd = 0; ///< through-thickness rule: 0 Gauss, 1 Lobatto
+  // *CONTROL_SOLID: accepted, nothing used yet
+  // *DATABASE_GLSTAT, *DATABASE_BINARY_D3PLOT
+  Real glstat_dt = 0;
+  Real d3plot_dt = 0;
+  std::string title; ///< *TITLE
+};
+
+/// Something the reader saw and did not use (warning), or could not use (error unless
+/// --ignore-unsupported).
+struct KeywordNote {
+  std::string keyword;
+  SourceLoc loc;
+  bool error = false;
+};
+
+/// The whole deck.
+struct Model {
+  NodeTable nodes;
+  SolidTable solids;
+  ShellTable shells;
+  std::vector<Part> parts;
+  std::vector<Section> sections;
+  std::vector<Material> materials;
+  std::vector<Hourglass> hourglass;
+  std::vector<Curve> curves;
+  std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets;
+  std::vector<Spc> spcs;
+  std::vector<PrescribedMotion> motions;
+  std::vector<InitialVelocity> initial_velocities;
+  std::vector<NodalLoad> nodal_loads;
+  std::vector<BodyLoad> body_loads;
+  std::vector<RigidWall> rigid_walls;
+  Controls control;
+  std::vector<std::string> keywords_used;  ///< distinct keywords read and used, in order
+  std::vector<KeywordNote> notes;          ///< unsupported / ignored keywords
+
+  // Look-ups by deck id; nullptr / nullopt when missing.
+  [[nodiscard]] const Part* find_part(GlobalId id) const;
+  [[nodiscard]] const Section* find_section(GlobalId id) const;
+  [[nodiscard]] const Material* find_material(GlobalId id) const;
+  [[nodiscard]] const Hourglass* find_hourglass(GlobalId id) const;
+  [[nodiscard]] const Curve* find_curve(GlobalId id) const;
+  /// Local index of a node by deck id, or kInvalidLocal. Built lazily by index_nodes().
+  [[nodiscard]] LocalId node_index(GlobalId id) const;
+  void index_nodes();
+
+private:
+  std::map<GlobalId, LocalId> node_index_;
+};
+
+} // namespace parcae
