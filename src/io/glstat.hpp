@@ -15,6 +15,7 @@ struct GlobalStats {
   Real dt = 0;
   std::string dt_element_kind; ///< "solid" / "shell": the element type controlling the step
   GlobalId dt_element = 0;     ///< id of the element controlling the step
+  GlobalId dt_part = 0;        ///< id of that element's part (0 if unknown)
   Real kinetic = 0;
   Real internal = 0;
   Real spring_damper = 0;
@@ -37,9 +38,20 @@ struct GlobalStats {
 
   /// total / (initial_total + external_work), 1 when there is no energy at all.
   [[nodiscard]] Real energy_ratio() const;
+  /// (total - eroded kinetic - eroded internal - eroded hourglass) / (initial_total +
+  /// external_work), 1 when there is no energy at all (LS-DYNA's "energy ratio w/o eroded energy").
+  [[nodiscard]] Real energy_ratio_wo_eroded() const;
+  /// 100 * added_mass / (mass - added_mass): LS-DYNA's "percentage increase"; 0 without mass.
+  [[nodiscard]] Real percent_mass_increase() const;
 };
 
-/// Writes states to a glstat file as they come.
+/// Writes states to a glstat file as they come, in LS-DYNA's ASCII glstat layout (the layout
+/// LS-DYNA and its binout-to-ASCII translator write): a two-line header, then per state a
+/// "dt of cycle" line and one ` label.....` line per quantity, values as `%14.5E`. The file is
+/// flushed after every state. A "stonewall energy" line is written from the first state with
+/// rigid-wall energy on (or from the start after set_rigidwall_output(true)); "added mass" /
+/// "percentage increase" lines from the first state with added mass on (as LS-DYNA does when
+/// mass scaling).
 class GlstatWriter {
 public:
   /// Opens (truncates) path and writes the header. title is the deck's *TITLE.
@@ -47,11 +59,16 @@ public:
   ~GlstatWriter();
   GlstatWriter(const GlstatWriter&) = delete;
   GlstatWriter& operator=(const GlstatWriter&) = delete;
+  /// Appends one state and flushes. Throws std::runtime_error if the write fails.
   void write(const GlobalStats& s);
+  /// Write the stonewall line in every state (models with rigid walls), even while it is 0.
+  void set_rigidwall_output(bool on) { rigidwall_line_ = on; }
 
 private:
   std::FILE* f_ = nullptr;
   std::string path_;
+  bool rigidwall_line_ = false;
+  bool added_mass_line_ = false;
 };
 
 } // namespace parcae
