@@ -1,1 +1,481 @@
-// placeholder: being written
+// Constitutive models: *MAT_ELASTIC (001), *MAT_PLASTIC_KINEMATIC (003), *MAT_RIGID (020),
+// *MAT_PIECEWISE_LINEAR_PLASTICITY (024).
+//
+// Plasticity: von Mises, associated flow, radial return (Wilkins / Krieg-Key) on the deviatoric
+// stress, with mixed linear kinematic/isotropic hardening (003) or piecewise-linear isotropic
+// hardening (024). Notation used below (tensor components, Voigt shear = tensor shear for
+// stresses):
+//   xi = s - alpha (relative stress), q = sqrt(3/2 xi:xi), yield: q <= sy(eps_p, rate)
+//   plastic increment dep: q = q_tr - (3G + Hk) dep, with Hk = (1 - beta) Ep the kinematic modulus
+//   stress:  s  = s_tr - 3G dep xi_tr / q_tr
+//   back:    alpha += Hk dep xi_tr / q_tr   (= (1-beta) Ep 2/3 d(eps^p) tensor)
+//   radius:  sy = S(rate) * R(eps_p + dep), R = sigy + beta Ep eps_p (003) or the LCSS curve.
+//
+// Strain rate (rate effects, VP = 0 and *MAT_003): the effective total strain rate
+//   rate = sqrt(2/3 e_dot : e_dot),  e_dot = deviatoric part of deps/dt (tensor shear = gamma/2),
+// i.e. LS-DYNA's definition; equal to |eps_dot_xx| in incompressible uniaxial stress. Shells use
+// the in-plane increment with the through-thickness increment taken from plastic
+// incompressibility, deps_zz = -(dxx + dyy), so that the rate is known before the plane-stress
+// iteration (transverse shear is included). VP = 1 (*MAT_024): viscoplastic, the scale factor is
+// evaluated at the plastic strain rate dep/dt, solved implicitly in the return mapping (with
+// dt <= 0 the factor at rate 0 is used).
+//
+// Plane stress (shells): deps_zz is iterated (safeguarded Newton with the consistent tangent
+// C_zzzz) around the 3-D radial return until sigma_zz = 0 to ~1e-14 of the stress scale, so a
+// shell point behaves exactly like a 3-D point with sigma_zz = 0 for every hardening option.
+#include "materials/material.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+namespace parcae {
+
+Real MaterialParams::wave_speed_solid() const {
+  if (ro <= 0) return 0;
+  return std::sqrt((k + 4.0 * g / 3.0) / ro);
+}
+
+Real MaterialParams::wave_speed_shell() const {
+  if (ro <= 0) return 0;
+  return std::sqrt(e / (ro * (1.0 - nu * nu)));
+}
+
+namespace {
+
+const char* card_name(MaterialKind k) {
+  switch (k) {
+  case MaterialKind::Elastic:
+    return "*MAT_ELASTIC";
+  case MaterialKind::PlasticKinematic:
+    return "*MAT_PLASTIC_KINEMATIC";
+  case MaterialKind::Rigid:
+    return "*MAT_RIGID";
+  case MaterialKind::PiecewiseLinear:
+    return "*MAT_PIECEWISE_LINEAR_PLASTICITY";
+  }
+  return "*MAT";
+}
+
+/// Copy a curve into x/y after checking it exists and its abscissae strictly increase.
+void copy_curve(const Material& mat, const Model& model, GlobalId lcid, const char* what,
+                std::vector<Real>& x, std::vector<Real>& y) {
+  const Curve* c = model.find_curve(lcid);
+  const std::string who = fmt::format("{} {}", card_name(mat.kind), mat.id);
+  if (c == nullptr)
+    throw InputError(mat.loc, fmt::format("{}: {} curve {} is not defined", who, what, lcid));
+  if (c->x.empty() || c->x.size() != c->y.size())
+    throw InputError(mat.loc, fmt::format("{}: {} curve {} has no points", who, what, lcid));
+  for (std::size_t i = 1; i < c->x.size(); ++i)
+    if (!(c->x[i] > c->x[i - 1]))
+      throw InputError(mat.loc, fmt::format("{}: {} curve {}: abscissae must increase strictly "
+                                            "(point {} x = {} after x = {})",
+                                            who, what, lcid, i + 1, c->x[i], c->x[i - 1]));
+  x = c->x;
+  y = c->y;
+}
+
+/// Index i of the segment [x[i], x[i+1]] to use for t (clamped to the first / last segment).
+inline std::size_t segment(const std::vector<Real>& x, Real t) {
+  const std::size_t n = x.size();
+  const auto it = std::upper_bound(x.begin(), x.end(), t);
+  std::size_t i = static_cast<std::size_t>(it - x.begin());
+  i = i == 0 ? 0 : i - 1;
+  return std::min(i, n - 2);
+}
+
+/// Isotropic part of the yield radius without rate effect, R(eps_p), and its slope dR/deps_p
+/// (right derivative). Tabulated (LCSS): piecewise linear, constant below the first point,
+/// extrapolated with the last segment's slope beyond the last point (as LS-DYNA does); R >= 0.
+inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
+  if (m.hard_x.empty()) {
+    slope = m.beta * m.ep;
+    return m.sigy + slope * ep;
+  }
+  const std::vector<Real>& x = m.hard_x;
+  const std::vector<Real>& y = m.hard_y;
+  if (x.size() == 1 || ep < x.front()) {
+    slope = 0;
+    return y.front();
+  }
+  const std::size_t i = segment(x, ep);
+  slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+  const Real r = y[i] + slope * (ep - x[i]);
+  if (r < 0) {
+    slope = 0;
+    return 0;
+  }
+  return r;
+}
+
+/// Rate scale factor S(rate) on the yield radius, and dS/drate. LCSR: piecewise linear, constant
+/// beyond both ends; otherwise Cowper-Symonds 1 + (rate/C)^(1/P); 1 without rate effect.
+inline Real rate_scale(const MaterialParams& m, Real rate, Real& dsdr) {
+  dsdr = 0;
+  if (!m.rate_x.empty()) {
+    const std::vector<Real>& x = m.rate_x;
+    const std::vector<Real>& y = m.rate_y;
+    if (x.size() == 1 || rate <= x.front()) return y.front();
+    if (rate >= x.back()) return y.back();
+    const std::size_t i = segment(x, rate);
+    dsdr = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+    return y[i] + dsdr * (rate - x[i]);
+  }
+  if (m.c > 0 && rate > 0) {
+    const Real a = std::pow(rate / m.c, 1.0 / m.p);
+    dsdr = a / (m.p * rate);
+    return 1.0 + a;
+  }
+  return 1.0;
+}
+
+/// Effective strain rate sqrt(2/3 e:e)/dt of a strain increment (engineering shear in d[3..5]).
+inline Real effective_rate(const Real d[6], Real dt) {
+  if (!(dt > 0)) return 0;
+  const Real tr = (d[0] + d[1] + d[2]) / 3.0;
+  const Real e0 = d[0] - tr, e1 = d[1] - tr, e2 = d[2] - tr;
+  const Real ee = e0 * e0 + e1 * e1 + e2 * e2 + 0.5 * (d[3] * d[3] + d[4] * d[4] + d[5] * d[5]);
+  return std::sqrt(2.0 / 3.0 * ee) / dt;
+}
+
+inline bool viscoplastic(const MaterialParams& m) {
+  return m.kind == MaterialKind::PiecewiseLinear && m.vp == 1;
+}
+
+/// Data of the last return for the consistent tangent
+/// C = K 1x1 + 2G theta I_dev - 2G theta_bar N x N (N unit normal, tensor components).
+struct Tangent {
+  Real theta = 1, theta_bar = 0;
+  Real nzz = 0; ///< N_zz
+};
+
+/// Radial return of an elastic trial stress sig (in/out) with back stress back (in/out, may be
+/// null when Hk == 0) at effective plastic strain eps_p (not updated). rate: effective total
+/// strain rate (VP = 0 scaling). Returns the plastic strain increment.
+Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p, Real rate, Real dt,
+                   Tangent* tan) {
+  const Real p = (sig[0] + sig[1] + sig[2]) / 3.0;
+  Real xi[6] = {sig[0] - p, sig[1] - p, sig[2] - p, sig[3], sig[4], sig[5]};
+  if (back != nullptr)
+    for (int i = 0; i < 6; ++i) xi[i] -= back[i];
+  const Real xx = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2] +
+                  2.0 * (xi[3] * xi[3] + xi[4] * xi[4] + xi[5] * xi[5]);
+  const Real q_tr = std::sqrt(1.5 * xx);
+
+  const bool vp = viscoplastic(m);
+  const bool vp_rate = vp && dt > 0;
+  Real dsdr = 0;
+  const Real s_fixed = vp ? rate_scale(m, 0.0, dsdr) : rate_scale(m, rate, dsdr);
+  const Real hk = m.kind == MaterialKind::PlasticKinematic ? (1.0 - m.beta) * m.ep : 0.0;
+  const Real g3 = 3.0 * m.g;
+
+  // yield radius sy(d) at eps_p + d and its derivative hy = dsy/dd
+  auto yield = [&](Real d, Real& hy) {
+    Real slope = 0;
+    const Real r = hardening(m, eps_p + d, slope);
+    if (vp_rate) {
+      Real ds = 0;
+      const Real s = rate_scale(m, d / dt, ds);
+      hy = s * slope + r * ds / dt;
+      return s * r;
+    }
+    hy = s_fixed * slope;
+    return s_fixed * r;
+  };
+
+  Real h0 = 0;
+  const Real sy0 = yield(0.0, h0);
+  if (tan != nullptr) *tan = Tangent{};
+  if (q_tr <= sy0 || q_tr <= 0) return 0;
+
+  Real lo = 0, hi = q_tr / (g3 + hk);     // g(0) > 0, g(hi) = -sy(hi) <= 0
+  Real d = (q_tr - sy0) / (g3 + hk + h0); // rate-independent estimate
+  Real hy = h0;
+  const Real tol = 1e-14 * q_tr;
+  if (vp_rate && m.rate_x.empty()) {
+    // VP = 1 with Cowper-Symonds: g(d) has an infinite slope at d = 0 (S ~ d^(1/P)). Solve in
+    // u = (d/(dt C))^(1/P) instead: d = dt C u^P, S = 1 + u, and
+    //   g(u) = q_tr - (3G + Hk) d(u) - (1 + u) R(eps_p + d(u))
+    // is smooth (concave for P >= 1), so the safeguarded Newton converges quadratically.
+    const Real dtc = dt * m.c;
+    Real ulo = 0, uhi = std::pow(hi / dtc, 1.0 / m.p);
+    Real u = std::pow(std::max(d, 0.0) / dtc, 1.0 / m.p);
+    if (!(u > ulo && u < uhi)) u = 0.5 * (ulo + uhi);
+    for (int it = 0; it < 100; ++it) {
+      const Real up = std::pow(u, m.p - 1.0);
+      d = dtc * up * u;
+      const Real dd = m.p * dtc * up; // d'(u)
+      Real slope = 0;
+      const Real r = hardening(m, eps_p + d, slope);
+      const Real gval = q_tr - (g3 + hk) * d - (1.0 + u) * r;
+      hy = (1.0 + u) * slope + (dd > 0 ? r / dd : std::numeric_limits<Real>::infinity());
+      if (std::abs(gval) <= tol) break;
+      if (gval > 0)
+        ulo = u;
+      else
+        uhi = u;
+      if (uhi - ulo <= 1e-15 * uhi) break;
+      const Real dg = -(g3 + hk + (1.0 + u) * slope) * dd - r;
+      Real un = u - gval / dg;
+      if (!(un > ulo && un < uhi)) un = 0.5 * (ulo + uhi);
+      u = un;
+    }
+  } else {
+    // Solve g(d) = q_tr - (3G + Hk) d - sy(d) = 0: Newton with the (right) slope of the
+    // hardening segment, safeguarded by the bracket [lo, hi]. On a linear segment (linear
+    // hardening, tabulated within one segment) the Newton step is exact.
+    if (!(d > lo && d < hi)) d = 0.5 * (lo + hi);
+    for (int it = 0; it < 100; ++it) {
+      const Real sy = yield(d, hy);
+      const Real gval = q_tr - (g3 + hk) * d - sy;
+      if (std::abs(gval) <= tol) break;
+      if (gval > 0)
+        lo = d;
+      else
+        hi = d;
+      if (hi - lo <= 1e-15 * hi) break;
+      Real dn = d + gval / (g3 + hk + hy);
+      if (!(dn > lo && dn < hi)) dn = 0.5 * (lo + hi);
+      d = dn;
+    }
+  }
+
+  const Real f = d / q_tr; // scaling of xi_tr
+  const Real ds = g3 * f, da = hk * f;
+  for (int i = 0; i < 6; ++i) {
+    sig[i] -= ds * xi[i];
+    if (back != nullptr && hk != 0) back[i] += da * xi[i];
+  }
+  if (tan != nullptr) {
+    const Real hsum = hk + hy;
+    tan->theta = 1.0 - g3 * f;
+    tan->theta_bar = g3 / (g3 + hsum) - (1.0 - tan->theta);
+    tan->nzz = xi[2] / std::sqrt(xx);
+  }
+  return d;
+}
+
+/// Hypoelastic increment: sig += lambda tr(d) I + 2G d (engineering shear -> G gamma).
+inline void elastic_increment(const MaterialParams& m, const Real d[6], Real sig[6]) {
+  const Real lt = m.lambda * (d[0] + d[1] + d[2]);
+  const Real g2 = 2.0 * m.g;
+  sig[0] += lt + g2 * d[0];
+  sig[1] += lt + g2 * d[1];
+  sig[2] += lt + g2 * d[2];
+  sig[3] += m.g * d[3];
+  sig[4] += m.g * d[4];
+  sig[5] += m.g * d[5];
+}
+
+inline bool rate_dependent(const MaterialParams& m) {
+  return m.c > 0 || !m.rate_x.empty();
+}
+
+} // namespace
+
+MaterialParams make_material_params(const Material& mat, const Model& model) {
+  MaterialParams m;
+  m.kind = mat.kind;
+  m.id = mat.id;
+  m.ro = mat.ro;
+  m.e = mat.e;
+  m.nu = mat.pr;
+  const std::string who = fmt::format("{} {}", card_name(mat.kind), mat.id);
+  auto fail = [&](const std::string& msg) { throw InputError(mat.loc, who + ": " + msg); };
+
+  if (!(mat.ro > 0)) fail(fmt::format("density RO must be positive (got {})", mat.ro));
+  if (!(mat.e > 0)) fail(fmt::format("Young's modulus E must be positive (got {})", mat.e));
+  if (!(mat.pr > -1.0 && mat.pr < 0.5))
+    fail(fmt::format("Poisson's ratio PR must lie in (-1, 0.5) (got {})", mat.pr));
+  m.g = m.e / (2.0 * (1.0 + m.nu));
+  m.k = m.e / (3.0 * (1.0 - 2.0 * m.nu));
+  m.lambda = m.e * m.nu / ((1.0 + m.nu) * (1.0 - 2.0 * m.nu));
+  if (mat.kind == MaterialKind::Elastic || mat.kind == MaterialKind::Rigid) return m;
+
+  auto linear_hardening = [&]() {
+    if (!(mat.sigy > 0)) fail(fmt::format("yield stress SIGY must be positive (got {})", mat.sigy));
+    if (!(mat.etan >= 0))
+      fail(fmt::format("tangent modulus ETAN must not be negative (got {})", mat.etan));
+    if (!(mat.etan < mat.e))
+      fail(fmt::format("tangent modulus ETAN = {} must be smaller than E = {}", mat.etan, mat.e));
+    m.sigy = mat.sigy;
+    m.etan = mat.etan;
+    m.ep = mat.e * mat.etan / (mat.e - mat.etan);
+  };
+  auto cowper_symonds = [&](const char* cname, const char* pname) {
+    if (!(mat.src >= 0)) fail(fmt::format("{} must not be negative (got {})", cname, mat.src));
+    if (mat.src > 0 && !(mat.srp > 0))
+      fail(fmt::format("{} must be positive when {} > 0 (got {})", pname, cname, mat.srp));
+    m.c = mat.src;
+    m.p = mat.src > 0 ? mat.srp : 0;
+  };
+
+  if (mat.kind == MaterialKind::PlasticKinematic) {
+    linear_hardening();
+    if (!(mat.beta >= 0 && mat.beta <= 1))
+      fail(fmt::format("hardening parameter BETA must lie in [0, 1] (got {})", mat.beta));
+    m.beta = mat.beta;
+    cowper_symonds("SRC", "SRP");
+    if (!(mat.fs >= 0))
+      fail(fmt::format("failure strain FS must not be negative (got {})", mat.fs));
+    m.fail = mat.fs;
+    return m;
+  }
+
+  // *MAT_024
+  m.beta = 1;
+  if (mat.lcss != 0) {
+    copy_curve(mat, model, mat.lcss, "LCSS", m.hard_x, m.hard_y);
+    if (m.hard_x.front() < 0)
+      fail(fmt::format("LCSS curve {}: effective plastic strain must start at 0 (got {})", mat.lcss,
+                       m.hard_x.front()));
+    for (std::size_t i = 0; i < m.hard_y.size(); ++i)
+      if (!(m.hard_y[i] > 0))
+        fail(fmt::format("LCSS curve {}: yield stress must be positive (point {}: {})", mat.lcss,
+                         i + 1, m.hard_y[i]));
+    m.sigy = m.hard_y.front(); // initial yield (informational; the curve is used)
+    m.etan = 0;
+    m.ep = 0;
+  } else {
+    linear_hardening();
+  }
+  if (mat.lcsr != 0) {
+    copy_curve(mat, model, mat.lcsr, "LCSR", m.rate_x, m.rate_y);
+    for (std::size_t i = 0; i < m.rate_y.size(); ++i)
+      if (!(m.rate_y[i] > 0))
+        fail(fmt::format("LCSR curve {}: scale factor must be positive (point {}: {})", mat.lcsr,
+                         i + 1, m.rate_y[i]));
+  } else {
+    cowper_symonds("C", "P");
+  }
+  if (!(mat.fs >= 0))
+    fail(fmt::format("FAIL = {} < 0 (user failure subroutine) is not supported", mat.fs));
+  m.fail = mat.fs;
+  if (mat.vp != 0 && mat.vp != 1)
+    fail(fmt::format("VP = {} is not supported (0: scale yield stress, 1: viscoplastic)", mat.vp));
+  m.vp = mat.vp;
+  return m;
+}
+
+Real yield_stress(const MaterialParams& m, Real eps_p, Real rate) {
+  if (!m.plastic()) return std::numeric_limits<Real>::infinity();
+  Real slope = 0, dsdr = 0;
+  return rate_scale(m, rate, dsdr) * hardening(m, eps_p, slope);
+}
+
+Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
+                         Real back[6], Real& eps_p) {
+  elastic_increment(m, deps, sig);
+  if (!m.plastic()) return 0;
+  const Real rate = rate_dependent(m) && !viscoplastic(m) ? effective_rate(deps, dt) : 0.0;
+  const Real dep = radial_return(m, sig, back, eps_p, rate, dt, nullptr);
+  eps_p += dep;
+  return dep;
+}
+
+Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                         Real back[3], Real& eps_p, Real& deps_zz) {
+  // transverse shear: elastic
+  sig[3] += m.g * deps[3];
+  sig[4] += m.g * deps[4];
+  const Real dzz_el = -m.nu / (1.0 - m.nu) * (deps[0] + deps[1]);
+
+  // plane-stress elastic trial (exact when the point stays elastic)
+  const Real c = m.e / (1.0 - m.nu * m.nu);
+  Real s3[6] = {sig[0] + c * (deps[0] + m.nu * deps[1]),
+                sig[1] + c * (deps[1] + m.nu * deps[0]),
+                0.0,
+                sig[2] + m.g * deps[2],
+                0.0,
+                0.0};
+  if (!m.plastic()) {
+    sig[0] = s3[0];
+    sig[1] = s3[1];
+    sig[2] = s3[3];
+    deps_zz = dzz_el;
+    return 0;
+  }
+
+  Real rate = 0;
+  if (rate_dependent(m) && !viscoplastic(m)) {
+    // through-thickness rate from plastic incompressibility (see header comment)
+    const Real d6[6] = {deps[0], deps[1], -(deps[0] + deps[1]), deps[2], deps[3], deps[4]};
+    rate = effective_rate(d6, dt);
+  }
+
+  const Real b0[3] = {back != nullptr ? back[0] : 0.0, back != nullptr ? back[1] : 0.0,
+                      back != nullptr ? back[2] : 0.0};
+  Real b3[6] = {b0[0], b0[1], -(b0[0] + b0[1]), b0[2], 0.0, 0.0};
+  {
+    const Real p = (s3[0] + s3[1]) / 3.0;
+    const Real x0 = s3[0] - p - b3[0], x1 = s3[1] - p - b3[1], x2 = -p - b3[2], x3 = s3[3] - b3[3];
+    const Real q = std::sqrt(1.5 * (x0 * x0 + x1 * x1 + x2 * x2 + 2.0 * x3 * x3));
+    Real dsdr = 0, slope = 0;
+    const Real sy = rate_scale(m, rate, dsdr) * hardening(m, eps_p, slope); // VP=1: rate = 0
+    if (q <= sy) {
+      sig[0] = s3[0];
+      sig[1] = s3[1];
+      sig[2] = s3[3];
+      deps_zz = dzz_el;
+      return 0;
+    }
+  }
+
+  // Plastic: find deps_zz such that the 3-D radial return of the trial built with
+  // d = [dxx, dyy, dzz, gxy, 0, 0] from [sxx, syy, 0, sxy, 0, 0] gives sigma_zz = 0.
+  // sigma_zz(dzz) is increasing (d sigma_zz / d dzz = C_zzzz >= K); Newton with the consistent
+  // tangent, safeguarded by bisection once a sign change is bracketed.
+  const Real scale = std::abs(sig[0]) + std::abs(sig[1]) + std::abs(sig[2]) + m.sigy +
+                     m.e * (std::abs(deps[0]) + std::abs(deps[1]) + std::abs(deps[2]));
+  const Real tol = 1e-14 * scale;
+  Real lo = -std::numeric_limits<Real>::infinity(), hi = std::numeric_limits<Real>::infinity();
+  Real dzz = dzz_el, dzz_used = dzz_el; // dzz_used: the iterate the state in out/bout belongs to
+  Real dep = 0;
+  Real out[6] = {};
+  Real bout[6] = {};
+  for (int it = 0; it < 100; ++it) {
+    const Real d6[6] = {deps[0], deps[1], dzz, deps[2], 0.0, 0.0};
+    for (int i = 0; i < 6; ++i) bout[i] = b3[i];
+    out[0] = sig[0];
+    out[1] = sig[1];
+    out[2] = 0;
+    out[3] = sig[2];
+    out[4] = 0;
+    out[5] = 0;
+    elastic_increment(m, d6, out);
+    Tangent t;
+    dep = radial_return(m, out, bout, eps_p, rate, dt, &t);
+    dzz_used = dzz;
+    const Real f = out[2];
+    if (std::abs(f) <= tol) break;
+    if (f > 0)
+      hi = std::min(hi, dzz);
+    else
+      lo = std::max(lo, dzz);
+    const Real czz = m.k + 4.0 / 3.0 * m.g * t.theta - 2.0 * m.g * t.theta_bar * t.nzz * t.nzz;
+    Real dn = dzz - f / czz;
+    if (std::isfinite(lo) && std::isfinite(hi)) {
+      if (hi - lo <= 1e-15 * (std::abs(hi) + std::abs(lo))) break; // round-off limit reached
+      if (!(dn > lo && dn < hi)) dn = 0.5 * (lo + hi);
+    }
+    if (dn == dzz) break;
+    dzz = dn;
+  }
+
+  sig[0] = out[0];
+  sig[1] = out[1];
+  sig[2] = out[3];
+  if (back != nullptr) {
+    back[0] = bout[0];
+    back[1] = bout[1];
+    back[2] = bout[3];
+  }
+  eps_p += dep;
+  deps_zz = dzz_used;
+  return dep;
+}
+
+} // namespace parcae

@@ -27,8 +27,8 @@ struct MaterialParams {
   // plasticity
   Real sigy = 0;
   Real etan = 0;
-  Real ep = 0;   ///< plastic hardening modulus E*Et/(E-Et) (linear hardening)
-  Real beta = 1; ///< 1 isotropic, 0 kinematic (003); 024 is isotropic
+  Real ep = 0;       ///< plastic hardening modulus E*Et/(E-Et) (linear hardening)
+  Real beta = 1;     ///< 1 isotropic, 0 kinematic (003); 024 is isotropic
   Real c = 0, p = 0; ///< Cowper-Symonds; c == 0 means no rate effect
   Real fail = 0;     ///< failure plastic strain, 0 = none
   Real vp = 0;
@@ -38,6 +38,8 @@ struct MaterialParams {
   [[nodiscard]] bool plastic() const {
     return kind == MaterialKind::PlasticKinematic || kind == MaterialKind::PiecewiseLinear;
   }
+  /// True once eps_p has reached the failure strain (FS / FAIL > 0); the element erodes the point.
+  [[nodiscard]] bool failed(Real eps_p) const { return fail > 0 && eps_p >= fail; }
   /// Dilatational wave speed sqrt((K + 4G/3)/rho), for solid time steps.
   [[nodiscard]] Real wave_speed_solid() const;
   /// Plate wave speed sqrt(E/(rho (1 - nu^2))), for shell time steps.
@@ -49,7 +51,8 @@ struct MaterialParams {
 MaterialParams make_material_params(const Material& mat, const Model& model);
 
 /// Current yield stress for effective plastic strain eps_p and effective strain rate rate
-/// (isotropic part only).
+/// (isotropic part only; the rate is the plastic strain rate for *MAT_024 VP = 1). +infinity for
+/// non-plastic kinds.
 Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
 
 /// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain

@@ -1,0 +1,191 @@
+// *MAT_024: tabulated hardening (LCSS), SIGY/ETAN, LCSR and Cowper-Symonds rate scaling, VP = 1.
+// Uniaxial paths with isotropic hardening are exact for any step size (fixed deviatoric
+// direction, consistency solved exactly on each linear segment), so references are closed
+// forms; tolerance 1e-10 relative (round-off over tens of steps plus the driver's 1e-14
+// lateral-stress tolerance).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "mat_test_util.hpp"
+
+using namespace parcae;
+using namespace parcae::test;
+
+namespace {
+constexpr Real kRel = 1e-10;
+const Real kG = kE / (2 * (1 + kNu));
+const Real kEp = kE * kEt / (kE - kEt);
+
+// eff. plastic strain -> yield stress; slopes 2e9, 1e9, 0.3e9 (last one extrapolated)
+const std::vector<Real> kCx = {0, 0.05, 0.1, 0.2};
+const std::vector<Real> kCy = {200e6, 300e6, 350e6, 380e6};
+
+/// Hand interpolation of the curve above, with linear extrapolation beyond 0.2.
+Real curve_r(Real ep) {
+  if (ep <= 0.05) return 200e6 + 2e9 * ep;
+  if (ep <= 0.1) return 300e6 + 1e9 * (ep - 0.05);
+  return 350e6 + 0.3e9 * (ep - 0.1);
+}
+
+MaterialParams tab_params(Model& model, GlobalId lcsr = 0) {
+  model.curves.push_back(make_curve(5, kCx, kCy));
+  model.curves.push_back(make_curve(6, {0, 100, 1000}, {1.0, 1.5, 2.0}));
+  Material c = mat024_card();
+  c.lcss = 5;
+  c.lcsr = lcsr;
+  return params(c, model);
+}
+} // namespace
+
+TEST(Mat024, TabulatedUniaxialStressSolid) {
+  Model model;
+  const MaterialParams m = tab_params(model);
+  SolidUniaxial pt(m);
+  // target plastic strains incl. breakpoints and the extrapolated range; eps = R/E + eps_p
+  for (Real epr : {0.0, 0.02, 0.05, 0.08, 0.15, 0.3}) {
+    const Real eps = curve_r(epr) / kE + epr;
+    pt.go(eps, 13);
+    EXPECT_NEAR(pt.sig[0], curve_r(epr), kRel * curve_r(epr)) << epr;
+    EXPECT_NEAR(pt.eps_p, epr, kRel * (epr + 1e-3)) << epr;
+    EXPECT_NEAR(pt.sig[1], 0.0, 1e-12 * pt.sig[0]);
+  }
+}
+
+TEST(Mat024, TabulatedUniaxialStressShell) {
+  Model model;
+  const MaterialParams m = tab_params(model);
+  ShellUniaxial pt(m);
+  for (Real epr : {0.01, 0.05, 0.12, 0.25}) {
+    const Real eps = curve_r(epr) / kE + epr;
+    pt.go(eps, 11);
+    EXPECT_NEAR(pt.sig[0], curve_r(epr), kRel * curve_r(epr)) << epr;
+    EXPECT_NEAR(pt.eps_p, epr, kRel * epr) << epr;
+  }
+}
+
+TEST(Mat024, TabulatedOneLargeStepAcrossSegments) {
+  // Uniaxial strain in ONE step from the virgin state to a state whose plastic strain lies in
+  // the third segment: q = 2G (eps - 3/2 eps_p) = R(eps_p) -> eps = (R + 3G eps_p)/(2G).
+  Model model;
+  const MaterialParams m = tab_params(model);
+  for (Real epr : {0.03, 0.07, 0.15, 0.4}) {
+    const Real eps = (curve_r(epr) + 3 * kG * epr) / (2 * kG);
+    Real sig[6] = {}, back[6] = {}, ep = 0;
+    const Real d[6] = {eps, 0, 0, 0, 0, 0};
+    const Real dep = update_stress_solid(m, d, 1e-6, sig, back, ep);
+    EXPECT_NEAR(dep, epr, 1e-12 * epr) << epr;
+    EXPECT_NEAR(sig[0] - sig[1], curve_r(epr), 1e-12 * curve_r(epr));
+  }
+}
+
+TEST(Mat024, LinearEqualsMat003Isotropic) {
+  const MaterialParams m24 = params(mat024_card());
+  const MaterialParams m3 = params(mat003_card(1.0));
+  // uniaxial stress follows the bilinear curve
+  SolidUniaxial pt(m24);
+  pt.go(0.03, 30);
+  EXPECT_NEAR(pt.sig[0], bilinear_stress(0.03), kRel * pt.sig[0]);
+  // an arbitrary 3-D path gives the same states for both cards (same algebra: 1e-12)
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  Real s3[6] = {}, b3[6] = {}, e3 = 0, s24[6] = {}, b24[6] = {}, e24 = 0;
+  for (int step = 0; step < 200; ++step) {
+    Real d[6];
+    for (Real& x : d) x = 5e-4 * u(gen);
+    update_stress_solid(m3, d, 1e-6, s3, b3, e3);
+    update_stress_solid(m24, d, 1e-6, s24, b24, e24);
+  }
+  EXPECT_GT(e3, 0.01);
+  EXPECT_NEAR(e24, e3, 1e-12 * e3);
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(s24[i], s3[i], 1e-12 * kSigy);
+}
+
+TEST(Mat024, LcsrScalingUniaxialStrain) {
+  // rate = 2/3 d/dt = 550 /s -> factor 1.5 + 0.5 * 450/900 = 1.75 from the LCSR curve
+  Model model;
+  Material c = mat024_card();
+  model.curves.push_back(make_curve(6, {0, 100, 1000}, {1.0, 1.5, 2.0}));
+  c.lcsr = 6;
+  const MaterialParams m = params(c, model);
+  const Real dt = 1e-7, d = 825.0 * dt;
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  const int n = 300;
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  for (int i = 0; i < n; ++i) update_stress_solid(m, deps, dt, sig, back, ep);
+  const Real s = 1.75, eps = n * d;
+  // q = S (sigy + Ep eps_p) = 2G (eps - 3/2 eps_p)
+  const Real epr = (2 * kG * eps - s * kSigy) / (3 * kG + s * kEp);
+  EXPECT_NEAR(ep, epr, kRel * epr);
+  EXPECT_NEAR(sig[0] - sig[1], s * (kSigy + kEp * epr), kRel * sig[0]);
+}
+
+TEST(Mat024, LcsrWithTabulatedHardening) {
+  // Both curves: after yielding, uniaxial strain at 550 /s: q = 1.75 R(eps_p) = 2G(eps - 1.5
+  // eps_p).
+  Model model;
+  const MaterialParams m = tab_params(model, 6);
+  const Real dt = 1e-7, d = 825.0 * dt;
+  // choose eps_p = 0.06 (second segment): eps = (1.75 R + 3G eps_p) / (2G)
+  const Real epr = 0.06, eps = (1.75 * curve_r(epr) + 3 * kG * epr) / (2 * kG);
+  const int n = static_cast<int>(eps / d);
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  for (int i = 0; i < n; ++i) update_stress_solid(m, deps, dt, sig, back, ep);
+  // the last (partial) step at the same rate: scale the increment, keep d/dt
+  const Real rest = eps - n * d;
+  const Real last[6] = {rest, 0, 0, 0, 0, 0};
+  update_stress_solid(m, last, rest / 825.0, sig, back, ep);
+  EXPECT_NEAR(ep, epr, 1e-9 * epr);
+  EXPECT_NEAR(sig[0] - sig[1], 1.75 * curve_r(epr), 1e-9 * sig[0]);
+}
+
+TEST(Mat024, CowperSymondsVp0) {
+  Material c = mat024_card(kSigy, 0.0); // perfectly plastic
+  c.src = 40.4;
+  c.srp = 5;
+  const MaterialParams m = params(c);
+  const Real dt = 1e-6, d = 1.5e-4; // rate 100 /s
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 100; ++i) update_stress_solid(m, deps, dt, sig, back, ep);
+  EXPECT_NEAR(sig[0] - sig[1], (1 + std::pow(100 / 40.4, 0.2)) * kSigy, kRel * kSigy);
+}
+
+TEST(Mat024, ViscoplasticVp1) {
+  // VP = 1: sy = (sigy + Ep eps_p) (1 + (dep/dt / C)^(1/P)), dep solved implicitly.
+  // Uniaxial strain from exactly at yield (q = sigy), then steps of d:
+  //   q_tr - 3G dep = (sigy + Ep (eps_p + dep)) (1 + (dep/(dt C))^(1/P)),  q_tr = q_n + 2G d.
+  // Reference dep from an independent bisection on this scalar equation.
+  Material c = mat024_card();
+  c.src = 40.4;
+  c.srp = 5;
+  c.vp = 1;
+  const MaterialParams m = params(c);
+  const Real dt = 1e-6, d = 1.5e-4;
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  const Real dy[6] = {kSigy / (2 * kG), 0, 0, 0, 0, 0};
+  EXPECT_EQ(update_stress_solid(m, dy, dt, sig, back, ep), 0.0); // rate does not scale elastic
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  for (int step = 0; step < 30; ++step) {
+    const Real q_tr = (sig[0] - sig[1]) + 2 * kG * d;
+    auto resid = [&](Real x) {
+      return q_tr - 3 * kG * x - (kSigy + kEp * (ep + x)) * (1 + std::pow(x / (dt * 40.4), 0.2));
+    };
+    Real lo = 0, hi = q_tr / (3 * kG);
+    for (int k = 0; k < 200; ++k) {
+      const Real mid = 0.5 * (lo + hi);
+      (resid(mid) > 0 ? lo : hi) = mid;
+    }
+    const Real ref = 0.5 * (lo + hi);
+    const Real ep0 = ep;
+    const Real dep = update_stress_solid(m, deps, dt, sig, back, ep);
+    EXPECT_NEAR(dep, ref, 1e-10 * ref) << step;
+    const Real sy = (kSigy + kEp * (ep0 + dep)) * (1 + std::pow(dep / (dt * 40.4), 0.2));
+    EXPECT_NEAR(sig[0] - sig[1], sy, 1e-11 * sy) << step;
+  }
+  // steady state: with hardening small, the plastic rate tends to the total rate 2/3 d/dt = 100
+  const Real q = sig[0] - sig[1];
+  EXPECT_GT(q, (1 + std::pow(90 / 40.4, 0.2)) * kSigy);
+}
