@@ -1,0 +1,88 @@
+#pragma once
+// The explicit solver's state: nodal arrays, element blocks per part, rigid bodies, constraints.
+// Built once from a Model; the time loop (solver.cpp) advances it.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "fem/hex8.hpp"
+#include "fem/shell_bt.hpp"
+#include "materials/material.hpp"
+#include "mesh/model.hpp"
+
+namespace parcae {
+
+struct SolidPart {
+  GlobalId pid = 0;
+  std::string title;
+  HexOptions opt;
+  MaterialParams mat;
+  HexBlock blk;
+  std::vector<GlobalId> elem_id;
+  std::size_t corner_offset = 0; ///< index of this part's first corner in the corner arrays
+};
+
+struct ShellPart {
+  GlobalId pid = 0;
+  std::string title;
+  ShellOptions opt;
+  MaterialParams mat;
+  ShellBlock blk;
+  std::vector<GlobalId> elem_id;
+  std::size_t corner_offset = 0;
+};
+
+/// A rigid part (*MAT_RIGID): 6-dof body; node positions follow the body.
+struct RigidBody {
+  GlobalId pid = 0;
+  std::string title;
+  Real mass = 0;
+  std::array<Real, 3> xc{};    ///< centre of mass
+  std::array<Real, 3> v{};     ///< velocity of the centre (half step)
+  std::array<Real, 3> l{};     ///< angular momentum about the centre (half step)
+  std::array<Real, 3> omega{}; ///< angular velocity (half step)
+  std::array<Real, 9> rot{1, 0, 0, 0, 1, 0, 0, 0, 1}; ///< rotation since t = 0 (row-major)
+  std::array<Real, 9> inertia0{}; ///< inertia tensor about xc at t = 0 (global frame)
+  std::array<Real, 9> inertia0_inv{};
+  std::vector<LocalId> nodes;
+  std::vector<Real> r0;         ///< node offsets from xc at t = 0 (3 per node)
+  std::array<bool, 3> fix_t{};  ///< *MAT_RIGID CMO = 1 CON1
+  std::array<bool, 3> fix_r{};  ///< CON2
+  std::array<Real, 3> force{};  ///< resultant force (last step)
+  std::array<Real, 3> moment{}; ///< resultant moment about xc (last step)
+};
+
+struct Domain {
+  // --- nodes (3 values per node, interleaved x y z) ---
+  std::size_t nnode = 0;
+  std::vector<GlobalId> node_id;
+  std::vector<Real> x0, x, v, a, f, w, m_ext;
+  std::vector<Real> mass, inertia;      ///< lumped mass; rotary inertia (shell nodes)
+  std::vector<std::uint8_t> has_rot;    ///< node carries rotational dofs (shell node)
+  std::vector<int> rigid_of;            ///< rigid body index, -1 if deformable
+  std::vector<std::array<bool, 6>> spc; ///< fixed dofs
+  Real added_mass = 0;
+  Real physical_mass = 0;
+
+  // --- elements ---
+  std::vector<SolidPart> solids;
+  std::vector<ShellPart> shells;
+  std::vector<RigidBody> bodies;
+  std::size_t n_solid_corners = 0, n_shell_corners = 0;
+  std::vector<Real> corner_f_solid; ///< 3 per solid corner
+  std::vector<Real> corner_f_shell; ///< 3 per shell corner
+  std::vector<Real> corner_m_shell; ///< 3 per shell corner
+  // node -> corners (CSR), fixed order: deterministic assembly for any thread count
+  std::vector<std::int64_t> solid_corner_start, solid_corner_list;
+  std::vector<std::int64_t> shell_corner_start, shell_corner_list;
+
+  const Model* model = nullptr;
+  [[nodiscard]] std::size_t element_count() const;
+};
+
+/// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
+/// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.
+Domain build_domain(const Model& model);
+
+} // namespace parcae

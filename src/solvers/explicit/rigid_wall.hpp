@@ -1,0 +1,31 @@
+#pragma once
+// Rigid walls (*RIGIDWALL_PLANAR [_FINITE] [_MOVING], *RIGIDWALL_GEOMETRIC_CYLINDER): a kinematic
+// constraint on the slave nodes' velocities, as LS-DYNA's stonewalls. A node that would cross the
+// wall in this step gets the normal velocity that brings it exactly onto the wall; friction
+// removes tangential velocity up to mu times the normal velocity change (FRIC = 1: no sliding).
+#include <vector>
+
+#include "mesh/model.hpp"
+#include "solvers/explicit/domain.hpp"
+
+namespace parcae {
+
+struct RigidWallState {
+  RigidWall wall;
+  std::vector<LocalId> nodes;   ///< slave nodes
+  std::array<Real, 3> n{};      ///< unit normal (tail -> head)
+  std::array<Real, 3> p{};      ///< point on the wall (tail), moves with a moving wall
+  std::array<Real, 3> l{}, m{}; ///< in-plane unit axes (finite walls)
+  Real velocity = 0;            ///< moving wall: velocity along n
+  Real normal_force = 0;        ///< last step's normal force on the wall (for output)
+};
+
+std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d);
+
+/// Constrain the slave nodes' velocities (already updated to the half step) for a step dt
+/// starting at time t; v_old holds the previous half-step velocities. Returns the work done by
+/// the wall on the nodes (negative when the wall absorbs energy).
+Real apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+                      Real t);
+
+} // namespace parcae

@@ -1,0 +1,50 @@
+#pragma once
+// Explicit central-difference time integration of a Model: lumped mass, element CFL time step
+// times TSSFAC, bulk viscosity, optional mass scaling, rigid bodies, rigid walls, energies
+// (glstat), VTK output and progress reporting.
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include "io/glstat.hpp"
+#include "mesh/model.hpp"
+#include "solvers/explicit/domain.hpp"
+
+namespace parcae {
+
+struct RunOptions {
+  std::string outdir = "."; ///< glstat, parcae.pvd and states/ are written here
+  int threads = 0;          ///< OpenMP threads (0 = leave the runtime's default)
+  bool write_vtk = true;
+  bool write_glstat = true;
+  bool use_reference_kernels = false; ///< plain kernels instead of optimised (for testing)
+  std::ostream* log = nullptr;        ///< progress and summaries (nullptr = silent)
+  /// Called after every cycle (tests use it to sample histories). Return false to stop.
+  std::function<bool(const Domain&, const GlobalStats&)> on_cycle;
+  bool stats_every_cycle = false; ///< compute full GlobalStats every cycle (for on_cycle)
+};
+
+struct RunSummary {
+  bool normal_termination = false;
+  std::string error; ///< why the run stopped early (empty on normal termination)
+  int cycles = 0;
+  Real time = 0;
+  Real elapsed_s = 0;
+  Real element_cycles_per_s = 0;
+  GlobalStats initial;
+  GlobalStats final_stats;
+  Real energy_error = 0; ///< |energy ratio - 1| at the end
+  Real dt_initial = 0;
+};
+
+/// The model summary printed before a run: nodes, elements by type, parts with material and
+/// section, total and added mass, initial time step and the element that controls it.
+std::string model_summary(const Model& model, const Domain& domain, Real dt0,
+                          const std::string& dt_kind, GlobalId dt_elem, GlobalId dt_part);
+
+/// Run the deck to its termination time. Writes outputs into opt.outdir. Never throws for a
+/// run that goes unstable: the summary says why it stopped and the last good state is written.
+/// Throws InputError for inconsistent input found while setting up.
+RunSummary run_explicit(const Model& model, const RunOptions& opt);
+
+} // namespace parcae
