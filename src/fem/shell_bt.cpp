@@ -1,1 +1,683 @@
-// placeholder: being written
+// Belytschko-Tsay (BT) 4-node shell: one in-plane integration point, NIP points through the
+// thickness, corotational local frame, 5 dof per node used (3 translations, 2 in-plane
+// rotations; the drilling rotation gets no stiffness).
+//
+// References (facts, not code): T. Belytschko, J.I. Lin, C.S. Tsay, "Explicit algorithms for the
+// nonlinear dynamics of shells", CMAME 42 (1984); T. Belytschko, C.S. Tsay, "A stabilization
+// procedure for the quadrilateral plate element with one-point quadrature", IJNME 19 (1983);
+// J.O. Hallquist, LS-DYNA Theory Manual (Belytschko-Tsay shell, hourglass control, time step).
+//
+// Kinematics (all in the corotational frame, hats dropped):
+//   e3 = (r31 x r42)/|r31 x r42|, e1 = r21 - (r21.e3) e3 normalised, e2 = e3 x e1.
+//   Local in-plane coordinates (x_I, y_I) of the corners projected on the e1-e2 plane; area
+//   A = 1/2 (x31 y42 - x42 y31) (always > 0 by the choice of e3);
+//   B1 = [y24, y31, y42, y13]/(2A), B2 = [x42, x13, x24, x31]/(2A) (mean-derivative, exact for
+//   linear fields).
+//   Membrane rate   d = [B1.vx, B2.vy, B2.vx + B1.vy]
+//   Curvature rate  k = [B1.thy, -B2.thx, B2.thy - B1.thx]
+//   Transverse shear g = [B2.vz - N.thx (yz), B1.vz + N.thy (zx)], N_I = 1/4 (triangle: see below)
+//   Strain rate at z = zeta t/2: d + z k; transverse shear constant through the thickness. The
+//   material gets deps = rate * dt with the transverse shear increment multiplied by shrf, so the
+//   stored transverse shear stress is the corrected one (shrf G gamma).
+//   Resultants N = int sigma dz, M = int z sigma dz, Q = int tau dz (per unit length); local
+//   corner forces/moments are A B^T [N, M, Q] (power-conjugate to the rates above).
+//
+// Hourglass (quads only; triangles have no hourglass mode):
+//   gamma_I = h_I - (h.x) B1_I - (h.y) B2_I, h = (1, -1, 1, -1) (orthogonal to linear fields);
+//   hourglass rates q = [gamma.vx, gamma.vy, gamma.thx, gamma.thy, gamma.vz] (membrane x, y,
+//   bending x, y, out-of-plane w) and generalised stresses Q (blk.hg, this order);
+//   corner forces: f_xI += gamma_I Q0, f_yI += gamma_I Q1, m_xI += gamma_I Q2,
+//   m_yI += gamma_I Q3, f_zI += gamma_I Q4.
+//   Stiffness coefficients (Hallquist, with r_m = r_theta = r_w = qm), BB = B_aI B_aI:
+//     K_M = qm E t A BB / 8, K_B = qm E t^3 A BB / 192, K_W = qm shrf G t^3 BB / 12.
+//   ihq 4, 5 (and 8, warping stiffness of other formulations, treated as 4): incremental
+//     Q += K q dt, stored in blk.hg.
+//   ihq 1..3 (viscous): Q = C q with C = K / (c sqrt(BB)), i.e. the stiffness coefficient times
+//     the wave transit time 1/(c sqrt(BB)) across the element (c = plate wave speed). With
+//     E = rho c^2 (1 - nu^2): C_M = qm rho c (1 - nu^2) t A sqrt(BB) / 8, proportional to
+//     qm rho c times an area (for a square of side L, A sqrt(BB) = sqrt(2) L).
+//   Hourglass energy: e_hg += dt Q_mid . q (Q_mid = mean of old and new for the stiffness form).
+//
+// Triangles (conn[2] == conn[3]): the quad formulas degenerate to the constant-strain triangle
+// (B of corners 2 and 3 add up to the CST derivative, A is the triangle's area). The transverse
+// shear uses the centroid value of the rotations: N = (1/3, 1/3, 1/6, 1/6). No hourglass.
+//
+// Time step (LS-DYNA default ISDO = 0): L_s = (1 + beta) A / max(L1, L2, L3, (1 - beta) L4),
+// beta = 0 for quads, 1 for triangles (i.e. 2A / longest side = smallest altitude); dt = L_s / c.
+//
+// Mass: rho t A split equally over the distinct nodes. Rotary inertia per node I = m_node *
+// max(t^2/12, A/8) (the Hughes-Liu / Belytschko-Lin-Tsay scaling: the physical t^2/12 is
+// raised so the rotational frequencies stay below the translational ones).
+#include "fem/shell_bt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace parcae {
+
+namespace {
+
+constexpr int kMaxNip = 10;
+
+inline bool is_triangle(const std::array<LocalId, 4>& c) {
+  return c[2] == c[3];
+}
+
+/// Legendre polynomial P_n(x) and the previous one P_{n-1}(x).
+inline void legendre(int n, Real x, Real& pn, Real& pnm1) {
+  Real p0 = 1.0, p1 = x;
+  if (n == 0) {
+    pn = 1.0;
+    pnm1 = 0.0;
+    return;
+  }
+  for (int k = 2; k <= n; ++k) {
+    const Real pk = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+    p0 = p1;
+    p1 = pk;
+  }
+  pn = p1;
+  pnm1 = p0;
+}
+
+/// Corotational frame, projected local coordinates, area and the one-point B of one element.
+struct Geom {
+  Real R[3][3]; ///< rows e1, e2, e3: local = R * global
+  Real xl[4], yl[4];
+  Real area;
+  Real b1[4], b2[4];
+};
+
+inline void element_geometry(const Real X[4][3], Geom& g) {
+  Real r31[3], r42[3], r21[3];
+  for (int k = 0; k < 3; ++k) {
+    r31[k] = X[2][k] - X[0][k];
+    r42[k] = X[3][k] - X[1][k];
+    r21[k] = X[1][k] - X[0][k];
+  }
+  Real n[3] = {r31[1] * r42[2] - r31[2] * r42[1], r31[2] * r42[0] - r31[0] * r42[2],
+               r31[0] * r42[1] - r31[1] * r42[0]};
+  const Real inv_n = 1.0 / std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  Real* e1 = g.R[0];
+  Real* e2 = g.R[1];
+  Real* e3 = g.R[2];
+  for (int k = 0; k < 3; ++k) e3[k] = n[k] * inv_n;
+  const Real d = r21[0] * e3[0] + r21[1] * e3[1] + r21[2] * e3[2];
+  Real s1[3];
+  for (int k = 0; k < 3; ++k) s1[k] = r21[k] - d * e3[k];
+  const Real inv_s = 1.0 / std::sqrt(s1[0] * s1[0] + s1[1] * s1[1] + s1[2] * s1[2]);
+  for (int k = 0; k < 3; ++k) e1[k] = s1[k] * inv_s;
+  e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
+  e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
+  e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
+  for (int a = 0; a < 4; ++a) {
+    const Real dx = X[a][0] - X[0][0], dy = X[a][1] - X[0][1], dz = X[a][2] - X[0][2];
+    g.xl[a] = e1[0] * dx + e1[1] * dy + e1[2] * dz;
+    g.yl[a] = e2[0] * dx + e2[1] * dy + e2[2] * dz;
+  }
+  const Real* x = g.xl;
+  const Real* y = g.yl;
+  g.area = 0.5 * ((x[2] - x[0]) * (y[3] - y[1]) - (x[3] - x[1]) * (y[2] - y[0]));
+  const Real inv2a = 0.5 / g.area;
+  g.b1[0] = (y[1] - y[3]) * inv2a;
+  g.b1[1] = (y[2] - y[0]) * inv2a;
+  g.b1[2] = (y[3] - y[1]) * inv2a;
+  g.b1[3] = (y[0] - y[2]) * inv2a;
+  g.b2[0] = (x[3] - x[1]) * inv2a;
+  g.b2[1] = (x[0] - x[2]) * inv2a;
+  g.b2[2] = (x[1] - x[3]) * inv2a;
+  g.b2[3] = (x[2] - x[0]) * inv2a;
+}
+
+inline void gather(std::span<const Real> a, const std::array<LocalId, 4>& c, Real out[4][3]) {
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t n = 3 * static_cast<std::size_t>(c[i]);
+    out[i][0] = a[n];
+    out[i][1] = a[n + 1];
+    out[i][2] = a[n + 2];
+  }
+}
+
+inline Real shear_modulus(const MaterialParams& mat) {
+  return mat.g > 0 ? mat.g : mat.e / (2.0 * (1.0 + mat.nu));
+}
+
+inline bool hourglass_stiffness(const ShellOptions& opt) {
+  return opt.ihq >= 4;
+}
+
+void check_arguments(const ShellOptions& opt, const ShellBlock& blk, std::size_t end,
+                     std::span<const Real> fe, std::span<const Real> me) {
+  const std::size_t nip = static_cast<std::size_t>(opt.nip);
+  if (opt.nip < 1 || opt.nip > kMaxNip)
+    throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(kMaxNip) + ", got " +
+                                std::to_string(opt.nip));
+  if (end > blk.conn.size() || blk.t.size() < end || blk.sig.size() < end * nip * 5 ||
+      blk.back.size() < end * nip * 3 || blk.eps_p.size() < end * nip || blk.hg.size() < end * 5 ||
+      blk.e_int.size() < end || blk.e_hg.size() < end || blk.failed.size() < end)
+    throw std::invalid_argument("shell: block state not initialised for this NIP / range");
+  if (fe.size() < 12 * end || me.size() < 12 * end)
+    throw std::invalid_argument("shell: fe/me need 12 values per element");
+}
+
+} // namespace
+
+// ------------------------------------------------------------------------------------------
+// Block state and the through-thickness rule
+
+void ShellBlock::init(std::size_t n, int nip) {
+  const std::size_t np = static_cast<std::size_t>(std::max(nip, 0));
+  conn.resize(n);
+  t0.resize(n, 0.0);
+  t = t0;
+  sig.assign(n * np * 5, 0.0);
+  back.assign(n * np * 3, 0.0);
+  eps_p.assign(n * np, 0.0);
+  hg.assign(n * 5, 0.0);
+  e_int.assign(n, 0.0);
+  e_hg.assign(n, 0.0);
+  failed.assign(n, 0);
+}
+
+void ShellBlock::init(std::size_t n, int nip, Real thickness) {
+  init(n, nip);
+  std::fill(t0.begin(), t0.end(), thickness);
+  t = t0;
+}
+
+void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w) {
+  if (nip < 1 || nip > kMaxNip)
+    throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(kMaxNip) + ", got " +
+                                std::to_string(nip));
+  if (zeta.size() < static_cast<std::size_t>(nip) || w.size() < static_cast<std::size_t>(nip))
+    throw std::invalid_argument("shell_thickness_rule: output spans too small");
+  const int n = nip;
+  if (n == 1) { // one point: mid-surface (Lobatto needs two; LS-DYNA uses the midpoint too)
+    zeta[0] = 0.0;
+    w[0] = 2.0;
+    return;
+  }
+  const Real pi = std::numbers::pi_v<Real>;
+  if (!lobatto) {
+    // Gauss-Legendre: roots of P_n by Newton from the classical guesses, mirrored for symmetry.
+    for (int i = 0; i < (n + 1) / 2; ++i) {
+      Real x = std::cos(pi * (i + 0.75) / (n + 0.5));
+      Real pn = 0, pm = 0, dp = 1;
+      for (int it = 0; it < 100; ++it) {
+        legendre(n, x, pn, pm);
+        dp = n * (x * pn - pm) / (x * x - 1.0);
+        const Real dx = pn / dp;
+        x -= dx;
+        if (std::abs(dx) < 1e-16) break;
+      }
+      legendre(n, x, pn, pm);
+      dp = n * (x * pn - pm) / (x * x - 1.0);
+      const Real wi = 2.0 / ((1.0 - x * x) * dp * dp);
+      if (2 * i + 1 == n) x = 0.0;
+      zeta[n - 1 - i] = x;
+      zeta[i] = -x;
+      w[i] = w[n - 1 - i] = wi;
+    }
+  } else {
+    // Gauss-Lobatto: end points and the roots of P'_{n-1}.
+    const int m = n - 1;
+    const Real wend = 2.0 / (n * (n - 1.0));
+    zeta[0] = -1.0;
+    zeta[n - 1] = 1.0;
+    w[0] = w[n - 1] = wend;
+    for (int i = 1; i <= (n - 1) / 2; ++i) {
+      Real x = std::cos(pi * i / m);
+      Real pn = 0, pm = 0;
+      for (int it = 0; it < 100; ++it) {
+        legendre(m, x, pn, pm);
+        const Real d1 = m * (x * pn - pm) / (x * x - 1.0);                   // P'_m
+        const Real d2 = (2.0 * x * d1 - m * (m + 1.0) * pn) / (1.0 - x * x); // P''_m
+        const Real dx = d1 / d2;
+        x -= dx;
+        if (std::abs(dx) < 1e-16) break;
+      }
+      legendre(m, x, pn, pm);
+      const Real wi = 2.0 / (m * (m + 1.0) * pn * pn);
+      if (2 * i == m) x = 0.0;
+      zeta[n - 1 - i] = x;
+      zeta[i] = -x;
+      w[i] = w[n - 1 - i] = wi;
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Reference kernel: written plainly with generalised B matrices (8 x 24) and dense products.
+
+void compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
+                                    ShellBlock& blk, std::size_t begin, std::size_t end,
+                                    std::span<const Real> x, std::span<const Real> v,
+                                    std::span<const Real> w, Real dt, std::span<Real> fe,
+                                    std::span<Real> me) {
+  check_arguments(opt, blk, end, fe, me);
+  const int nip = opt.nip;
+  for (std::size_t e = begin; e < end; ++e) {
+    Real* fo = &fe[12 * e];
+    Real* mo = &me[12 * e];
+    if (blk.failed[e]) {
+      for (int k = 0; k < 12; ++k) fo[k] = mo[k] = 0.0;
+      continue;
+    }
+    const auto& c = blk.conn[e];
+    const bool tri = is_triangle(c);
+    Real X[4][3], V[4][3], W[4][3];
+    gather(x, c, X);
+    gather(v, c, V);
+    gather(w, c, W);
+    Geom g;
+    element_geometry(X, g);
+    Real N[4] = {0.25, 0.25, 0.25, 0.25};
+    if (tri) {
+      N[0] = N[1] = 1.0 / 3.0;
+      N[2] = N[3] = 1.0 / 6.0;
+    }
+
+    // local generalised velocities: per corner [vx, vy, vz, thx, thy, thz]
+    Real d[24];
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i) {
+        d[6 * a + i] = g.R[i][0] * V[a][0] + g.R[i][1] * V[a][1] + g.R[i][2] * V[a][2];
+        d[6 * a + 3 + i] = g.R[i][0] * W[a][0] + g.R[i][1] * W[a][1] + g.R[i][2] * W[a][2];
+      }
+
+    // generalised B: membrane (xx, yy, xy), bending (xx, yy, xy), shear (yz, zx)
+    Real Bm[3][24] = {}, Bb[3][24] = {}, Bs[2][24] = {};
+    for (int a = 0; a < 4; ++a) {
+      Bm[0][6 * a + 0] = g.b1[a];
+      Bm[1][6 * a + 1] = g.b2[a];
+      Bm[2][6 * a + 0] = g.b2[a];
+      Bm[2][6 * a + 1] = g.b1[a];
+      Bb[0][6 * a + 4] = g.b1[a];
+      Bb[1][6 * a + 3] = -g.b2[a];
+      Bb[2][6 * a + 3] = -g.b1[a];
+      Bb[2][6 * a + 4] = g.b2[a];
+      Bs[0][6 * a + 2] = g.b2[a];
+      Bs[0][6 * a + 3] = -N[a];
+      Bs[1][6 * a + 2] = g.b1[a];
+      Bs[1][6 * a + 4] = N[a];
+    }
+    Real em[3] = {}, kb[3] = {}, gs[2] = {};
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 24; ++j) {
+        em[i] += Bm[i][j] * d[j];
+        kb[i] += Bb[i][j] * d[j];
+      }
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 24; ++j) gs[i] += Bs[i][j] * d[j];
+
+    std::vector<Real> zeta(nip), wt(nip);
+    shell_thickness_rule(nip, opt.lobatto, zeta, wt);
+    const Real t = blk.t[e];
+    Real Nr[3] = {}, Mr[3] = {}, Qr[2] = {};
+    Real eint = 0.0, dzz = 0.0;
+    bool all_failed = mat.fail > 0;
+    for (int p = 0; p < nip; ++p) {
+      const Real z = zeta[p] * t / 2;
+      const Real dkin[5] = {(em[0] + z * kb[0]) * dt, (em[1] + z * kb[1]) * dt,
+                            (em[2] + z * kb[2]) * dt, gs[0] * dt, gs[1] * dt};
+      const Real dmat[5] = {dkin[0], dkin[1], dkin[2], opt.shrf * dkin[3], opt.shrf * dkin[4]};
+      const std::size_t ip = e * nip + p;
+      Real* s = &blk.sig[5 * ip];
+      Real sold[5];
+      for (int k = 0; k < 5; ++k) sold[k] = s[k];
+      Real dz = 0.0;
+      update_stress_shell(mat, dmat, dt, s, &blk.back[3 * ip], blk.eps_p[ip], dz);
+      const Real tw = wt[p] * t / 2; // dz weight of this point
+      for (int k = 0; k < 5; ++k) eint += tw * g.area * (0.5 * (sold[k] + s[k])) * dkin[k];
+      for (int k = 0; k < 3; ++k) {
+        Nr[k] += tw * s[k];
+        Mr[k] += tw * z * s[k];
+      }
+      Qr[0] += tw * s[3];
+      Qr[1] += tw * s[4];
+      dzz += 0.5 * wt[p] * dz;
+      if (blk.eps_p[ip] < mat.fail) all_failed = false;
+    }
+    blk.e_int[e] += eint;
+    if (all_failed) {
+      blk.failed[e] = 1;
+      for (int k = 0; k < 12; ++k) fo[k] = mo[k] = 0.0;
+      continue;
+    }
+
+    Real fl[24];
+    for (int j = 0; j < 24; ++j) {
+      Real s = 0.0;
+      for (int i = 0; i < 3; ++i) s += Bm[i][j] * Nr[i];
+      for (int i = 0; i < 3; ++i) s += Bb[i][j] * Mr[i];
+      for (int i = 0; i < 2; ++i) s += Bs[i][j] * Qr[i];
+      fl[j] = g.area * s;
+    }
+
+    if (!tri && opt.qm > 0) {
+      const Real hx = g.xl[0] - g.xl[1] + g.xl[2] - g.xl[3];
+      const Real hy = g.yl[0] - g.yl[1] + g.yl[2] - g.yl[3];
+      const Real h[4] = {1.0, -1.0, 1.0, -1.0};
+      Real gam[4];
+      for (int a = 0; a < 4; ++a) gam[a] = h[a] - hx * g.b1[a] - hy * g.b2[a];
+      const int dof[5] = {0, 1, 3, 4, 2}; // local dof of each hourglass mode
+      Real q[5] = {};
+      for (int m = 0; m < 5; ++m)
+        for (int a = 0; a < 4; ++a) q[m] += gam[a] * d[6 * a + dof[m]];
+      Real bb = 0.0;
+      for (int a = 0; a < 4; ++a) bb += g.b1[a] * g.b1[a] + g.b2[a] * g.b2[a];
+      const Real E = mat.e, G = shear_modulus(mat);
+      const Real km = opt.qm * E * t * g.area * bb / 8;
+      const Real kbend = opt.qm * E * t * t * t * g.area * bb / 192;
+      const Real kw = opt.qm * opt.shrf * G * t * t * t * bb / 12;
+      const Real k[5] = {km, km, kbend, kbend, kw};
+      Real Q[5];
+      Real ehg = 0.0;
+      if (hourglass_stiffness(opt)) {
+        Real* hg = &blk.hg[5 * e];
+        for (int m = 0; m < 5; ++m) {
+          const Real qold = hg[m];
+          const Real qnew = qold + k[m] * q[m] * dt;
+          ehg += 0.5 * (qold + qnew) * q[m] * dt;
+          hg[m] = qnew;
+          Q[m] = qnew;
+        }
+      } else {
+        const Real c = mat.wave_speed_shell();
+        const Real tau = c > 0 ? 1.0 / (c * std::sqrt(bb)) : 0.0;
+        for (int m = 0; m < 5; ++m) {
+          Q[m] = k[m] * tau * q[m];
+          ehg += Q[m] * q[m] * dt;
+        }
+      }
+      blk.e_hg[e] += ehg;
+      for (int a = 0; a < 4; ++a)
+        for (int m = 0; m < 5; ++m) fl[6 * a + dof[m]] += gam[a] * Q[m];
+    }
+
+    for (int a = 0; a < 4; ++a)
+      for (int k = 0; k < 3; ++k) {
+        fo[3 * a + k] =
+            g.R[0][k] * fl[6 * a + 0] + g.R[1][k] * fl[6 * a + 1] + g.R[2][k] * fl[6 * a + 2];
+        mo[3 * a + k] =
+            g.R[0][k] * fl[6 * a + 3] + g.R[1][k] * fl[6 * a + 4] + g.R[2][k] * fl[6 * a + 5];
+      }
+
+    if (opt.thickness_update) blk.t[e] = t * (1.0 + dzz);
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Optimised kernel: the same algorithm with the through-thickness rule, material and hourglass
+// constants hoisted out of the element loop, the sparse B products expanded by hand (same
+// summation order as the reference), no temporaries on the heap, and each element touching only
+// its own slots (fe, me, sig, back, eps_p, hg, e_int, e_hg, t, failed), so the element loop is
+// run in parallel with OpenMP when the caller is not already inside a parallel region.
+
+void compute_shell_forces(const ShellOptions& opt, const MaterialParams& mat, ShellBlock& blk,
+                          std::size_t begin, std::size_t end, std::span<const Real> x,
+                          std::span<const Real> v, std::span<const Real> w, Real dt,
+                          std::span<Real> fe, std::span<Real> me) {
+  check_arguments(opt, blk, end, fe, me);
+  if (end <= begin) return;
+  const int nip = opt.nip;
+  Real zeta[kMaxNip], wt[kMaxNip];
+  shell_thickness_rule(nip, opt.lobatto, std::span<Real>(zeta, nip), std::span<Real>(wt, nip));
+  Real zhalf[kMaxNip], whalf[kMaxNip];
+  for (int p = 0; p < nip; ++p) {
+    zhalf[p] = zeta[p] / 2;
+    whalf[p] = 0.5 * wt[p];
+  }
+  const Real shrf = opt.shrf;
+  const Real fail = mat.fail;
+  const bool check_fail = fail > 0;
+  const bool hourglass = opt.qm > 0;
+  const bool hg_stiff = hourglass_stiffness(opt);
+  const Real qm_e = opt.qm * mat.e;
+  const Real qm_gs = opt.qm * shrf * shear_modulus(mat);
+  const Real c_wave = hourglass && !hg_stiff ? mat.wave_speed_shell() : 0.0;
+  const Real inv_c = c_wave > 0 ? 1.0 / c_wave : 0.0;
+  const bool thick_upd = opt.thickness_update;
+
+  Real* const sig_all = blk.sig.data();
+  Real* const back_all = blk.back.data();
+  Real* const epsp_all = blk.eps_p.data();
+  Real* const hg_all = blk.hg.data();
+  Real* const tk = blk.t.data();
+  Real* const eint_all = blk.e_int.data();
+  Real* const ehg_all = blk.e_hg.data();
+  std::uint8_t* const failed = blk.failed.data();
+  const std::array<LocalId, 4>* const conn = blk.conn.data();
+  Real* const fe_all = fe.data();
+  Real* const me_all = me.data();
+
+  const std::ptrdiff_t b = static_cast<std::ptrdiff_t>(begin);
+  const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(end);
+#ifdef _OPENMP
+  const bool par = (n - b) >= 256 && !omp_in_parallel();
+#pragma omp parallel for schedule(static) if (par)
+#endif
+  for (std::ptrdiff_t ei = b; ei < n; ++ei) {
+    const std::size_t e = static_cast<std::size_t>(ei);
+    Real* const fo = fe_all + 12 * e;
+    Real* const mo = me_all + 12 * e;
+    if (failed[e]) {
+      for (int k = 0; k < 12; ++k) fo[k] = mo[k] = 0.0;
+      continue;
+    }
+    const auto& c = conn[e];
+    const bool tri = c[2] == c[3];
+    Real X[4][3], V[4][3], W[4][3];
+    gather(x, c, X);
+    gather(v, c, V);
+    gather(w, c, W);
+    Geom g;
+    element_geometry(X, g);
+    const Real(&R)[3][3] = g.R;
+    const Real nf0 = tri ? 1.0 / 3.0 : 0.25;
+    const Real nf2 = tri ? 1.0 / 6.0 : 0.25;
+    const Real Nsh[4] = {nf0, nf0, nf2, nf2};
+
+    // local velocities / angular velocities
+    Real vl[4][3], wl[4][2];
+    for (int a = 0; a < 4; ++a) {
+      for (int i = 0; i < 3; ++i)
+        vl[a][i] = R[i][0] * V[a][0] + R[i][1] * V[a][1] + R[i][2] * V[a][2];
+      for (int i = 0; i < 2; ++i)
+        wl[a][i] = R[i][0] * W[a][0] + R[i][1] * W[a][1] + R[i][2] * W[a][2];
+    }
+    Real em0 = 0, em1 = 0, em2 = 0, kb0 = 0, kb1 = 0, kb2 = 0, gs0 = 0, gs1 = 0;
+    for (int a = 0; a < 4; ++a) {
+      const Real b1 = g.b1[a], b2 = g.b2[a];
+      em0 += b1 * vl[a][0];
+      em1 += b2 * vl[a][1];
+      em2 += b2 * vl[a][0];
+      em2 += b1 * vl[a][1];
+      kb0 += b1 * wl[a][1];
+      kb1 += -b2 * wl[a][0];
+      kb2 += -b1 * wl[a][0];
+      kb2 += b2 * wl[a][1];
+      gs0 += b2 * vl[a][2];
+      gs0 += -Nsh[a] * wl[a][0];
+      gs1 += b1 * vl[a][2];
+      gs1 += Nsh[a] * wl[a][1];
+    }
+
+    const Real t = tk[e];
+    const Real area = g.area;
+    const Real gd0 = gs0 * dt, gd1 = gs1 * dt;
+    const Real gm0 = shrf * gd0, gm1 = shrf * gd1;
+    Real N0 = 0, N1 = 0, N2 = 0, M0 = 0, M1 = 0, M2 = 0, Q0 = 0, Q1 = 0;
+    Real eint = 0.0, dzz = 0.0;
+    bool all_failed = check_fail;
+    Real* const sig_e = sig_all + 5 * nip * e;
+    Real* const back_e = back_all + 3 * nip * e;
+    Real* const epsp_e = epsp_all + nip * e;
+    for (int p = 0; p < nip; ++p) {
+      const Real z = zhalf[p] * t;
+      const Real dkin[5] = {(em0 + z * kb0) * dt, (em1 + z * kb1) * dt, (em2 + z * kb2) * dt, gd0,
+                            gd1};
+      const Real dmat[5] = {dkin[0], dkin[1], dkin[2], gm0, gm1};
+      Real* const s = sig_e + 5 * p;
+      const Real sold[5] = {s[0], s[1], s[2], s[3], s[4]};
+      Real dz = 0.0;
+      update_stress_shell(mat, dmat, dt, s, back_e + 3 * p, epsp_e[p], dz);
+      const Real tw = whalf[p] * t;
+      const Real twa = tw * area;
+      for (int k = 0; k < 5; ++k) eint += twa * (0.5 * (sold[k] + s[k])) * dkin[k];
+      N0 += tw * s[0];
+      M0 += tw * z * s[0];
+      N1 += tw * s[1];
+      M1 += tw * z * s[1];
+      N2 += tw * s[2];
+      M2 += tw * z * s[2];
+      Q0 += tw * s[3];
+      Q1 += tw * s[4];
+      dzz += whalf[p] * dz;
+      all_failed = all_failed && epsp_e[p] >= fail;
+    }
+    eint_all[e] += eint;
+    if (all_failed) {
+      failed[e] = 1;
+      for (int k = 0; k < 12; ++k) fo[k] = mo[k] = 0.0;
+      continue;
+    }
+
+    // local corner forces [fx, fy, fz] and moments [mx, my] (mz = 0: no drilling stiffness)
+    Real fl[4][5];
+    for (int a = 0; a < 4; ++a) {
+      const Real b1 = g.b1[a], b2 = g.b2[a];
+      fl[a][0] = area * (b1 * N0 + b2 * N2);
+      fl[a][1] = area * (b2 * N1 + b1 * N2);
+      fl[a][2] = area * (b2 * Q0 + b1 * Q1);
+      fl[a][3] = area * (-b2 * M1 - b1 * M2 - Nsh[a] * Q0);
+      fl[a][4] = area * (b1 * M0 + b2 * M2 + Nsh[a] * Q1);
+    }
+
+    if (!tri && hourglass) {
+      const Real hx = g.xl[0] - g.xl[1] + g.xl[2] - g.xl[3];
+      const Real hy = g.yl[0] - g.yl[1] + g.yl[2] - g.yl[3];
+      Real gam[4];
+      Real q[5] = {};
+      Real bb = 0.0;
+      for (int a = 0; a < 4; ++a) {
+        const Real h = (a & 1) ? -1.0 : 1.0;
+        gam[a] = h - hx * g.b1[a] - hy * g.b2[a];
+        q[0] += gam[a] * vl[a][0];
+        q[1] += gam[a] * vl[a][1];
+        q[2] += gam[a] * wl[a][0];
+        q[3] += gam[a] * wl[a][1];
+        q[4] += gam[a] * vl[a][2];
+        bb += g.b1[a] * g.b1[a] + g.b2[a] * g.b2[a];
+      }
+      const Real t3 = t * t * t;
+      const Real km = qm_e * t * area * bb / 8;
+      const Real kbend = qm_e * t3 * area * bb / 192;
+      const Real kw = qm_gs * t3 * bb / 12;
+      const Real k[5] = {km, km, kbend, kbend, kw};
+      Real Q[5];
+      Real ehg = 0.0;
+      if (hg_stiff) {
+        Real* const hg = hg_all + 5 * e;
+        for (int m = 0; m < 5; ++m) {
+          const Real qold = hg[m];
+          const Real qnew = qold + k[m] * q[m] * dt;
+          ehg += 0.5 * (qold + qnew) * q[m] * dt;
+          hg[m] = qnew;
+          Q[m] = qnew;
+        }
+      } else {
+        const Real tau = inv_c > 0 ? inv_c / std::sqrt(bb) : 0.0;
+        for (int m = 0; m < 5; ++m) {
+          Q[m] = k[m] * tau * q[m];
+          ehg += Q[m] * q[m] * dt;
+        }
+      }
+      ehg_all[e] += ehg;
+      for (int a = 0; a < 4; ++a) {
+        fl[a][0] += gam[a] * Q[0];
+        fl[a][1] += gam[a] * Q[1];
+        fl[a][3] += gam[a] * Q[2];
+        fl[a][4] += gam[a] * Q[3];
+        fl[a][2] += gam[a] * Q[4];
+      }
+    }
+
+    for (int a = 0; a < 4; ++a)
+      for (int k = 0; k < 3; ++k) {
+        fo[3 * a + k] = R[0][k] * fl[a][0] + R[1][k] * fl[a][1] + R[2][k] * fl[a][2];
+        mo[3 * a + k] = R[0][k] * fl[a][3] + R[1][k] * fl[a][4];
+      }
+
+    if (thick_upd) tk[e] = t * (1.0 + dzz);
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// Time step and mass
+
+Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x) {
+  const auto& c = blk.conn[e];
+  Real X[4][3];
+  gather(x, c, X);
+  Geom g;
+  element_geometry(X, g);
+  Real lmax = 0.0;
+  for (int a = 0; a < 4; ++a) {
+    const int b = (a + 1) % 4;
+    const Real dx = X[b][0] - X[a][0], dy = X[b][1] - X[a][1], dz = X[b][2] - X[a][2];
+    lmax = std::max(lmax, std::sqrt(dx * dx + dy * dy + dz * dz));
+  }
+  const Real beta = is_triangle(c) ? 1.0 : 0.0; // the 4th side of a triangle has length 0
+  const Real ls = (1.0 + beta) * g.area / lmax;
+  return ls / mat.wave_speed_shell();
+}
+
+namespace {
+void lumped(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+            std::span<const Real> x, Real& m_elem, Real& alpha, bool& tri) {
+  const auto& c = blk.conn[e];
+  Real X[4][3];
+  gather(x, c, X);
+  Geom g;
+  element_geometry(X, g);
+  const Real t = blk.t[e];
+  m_elem = mat.ro * t * g.area;
+  alpha = std::max(t * t / 12.0, g.area / 8.0);
+  tri = is_triangle(c);
+}
+} // namespace
+
+void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x, Real& corner_mass, Real& corner_inertia) {
+  Real m = 0, alpha = 0;
+  bool tri = false;
+  lumped(mat, blk, e, x, m, alpha, tri);
+  corner_mass = tri ? m / 3.0 : m / 4.0;
+  corner_inertia = corner_mass * alpha;
+}
+
+void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x, std::array<Real, 4>& corner_mass,
+                       std::array<Real, 4>& corner_inertia) {
+  Real m = 0, alpha = 0;
+  bool tri = false;
+  lumped(mat, blk, e, x, m, alpha, tri);
+  if (tri)
+    corner_mass = {m / 3.0, m / 3.0, m / 6.0, m / 6.0};
+  else
+    corner_mass = {m / 4.0, m / 4.0, m / 4.0, m / 4.0};
+  for (int a = 0; a < 4; ++a) corner_inertia[a] = corner_mass[a] * alpha;
+}
+
+} // namespace parcae

@@ -5,6 +5,10 @@
 //
 // Force assembly is race-free: the kernel writes per-element corner forces and moments
 // (fe, me: 12 values per element, corner-major, global frame) and the solver sums them per node.
+// Sign: fe/me are the element's INTERNAL (resisting) nodal forces f_int = int B^T sigma dV plus
+// hourglass forces, i.e. the equation of motion is M a = f_ext - f_int (f_int . v = stress
+// power >= 0 for dissipative parts). Triangles (conn[2] == conn[3]) write two corner values for
+// the shared node; summing all four corners gives the node's force.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -16,29 +20,32 @@
 namespace parcae {
 
 struct ShellOptions {
-  int nip = 2;          ///< integration points through the thickness (1..10)
-  bool lobatto = false; ///< *CONTROL_SHELL INTGRD = 1
-  Real shrf = 1.0;      ///< transverse shear factor
-  int ihq = 1;          ///< hourglass type (1..3 viscous, 4..5 stiffness; 8 = 4 + warping)
-  Real qm = 0.1;        ///< hourglass coefficient
+  int nip = 2;                   ///< integration points through the thickness (1..10)
+  bool lobatto = false;          ///< *CONTROL_SHELL INTGRD = 1
+  Real shrf = 1.0;               ///< transverse shear factor
+  int ihq = 1;                   ///< hourglass type (1..3 viscous, 4, 5, 8 stiffness)
+  Real qm = 0.1;                 ///< hourglass coefficient
   bool thickness_update = false; ///< ISTUPD
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.
 struct ShellBlock {
   std::vector<std::array<LocalId, 4>> conn;
-  std::vector<Real> t0;     ///< initial thickness (average of nodal values)
-  std::vector<Real> t;      ///< current thickness
-  std::vector<Real> sig;    ///< nip * 5 per element: local [xx, yy, xy, yz, zx]
-  std::vector<Real> back;   ///< nip * 3 per element (kinematic hardening)
-  std::vector<Real> eps_p;  ///< nip per element
-  std::vector<Real> hg;     ///< 5 hourglass generalised stresses per element (stiffness form)
-  std::vector<Real> e_int;  ///< accumulated internal energy per element
-  std::vector<Real> e_hg;   ///< accumulated hourglass energy per element
+  std::vector<Real> t0;    ///< initial thickness (average of nodal values)
+  std::vector<Real> t;     ///< current thickness
+  std::vector<Real> sig;   ///< nip * 5 per element: local [xx, yy, xy, yz, zx]
+  std::vector<Real> back;  ///< nip * 3 per element (kinematic hardening)
+  std::vector<Real> eps_p; ///< nip per element
+  std::vector<Real> hg;    ///< 5 hourglass generalised stresses per element (stiffness form)
+  std::vector<Real> e_int; ///< accumulated internal energy per element
+  std::vector<Real> e_hg;  ///< accumulated hourglass energy per element
   std::vector<std::uint8_t> failed; ///< 1 = eroded (all points failed)
 
-  /// Resize and zero state for n elements with nip points; t0/t set from thickness.
+  /// Resize and zero state for n elements with nip points. conn and t0 keep the entries they
+  /// already have (new ones are zero), t is set to t0: fill conn and t0 before calling.
   void init(std::size_t n, int nip);
+  /// The same, with every element's t0 = t = thickness.
+  void init(std::size_t n, int nip, Real thickness);
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
 
@@ -66,9 +73,16 @@ void compute_shell_forces_reference(const ShellOptions& opt, const MaterialParam
 Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
                        std::span<const Real> x);
 
-/// Lumped mass and rotary inertia that element e gives each of its corners (distinct nodes of a
-/// triangle share the element's mass equally).
+/// Lumped mass and rotary inertia that element e gives each of its DISTINCT nodes (quad: 1/4 of
+/// the element mass each; triangle: 1/3 each, to be added ONCE to conn[2] == conn[3]).
+/// Rotary inertia = mass * max(t^2/12, A/8) (see shell_bt.cpp).
 void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
                        std::span<const Real> x, Real& corner_mass, Real& corner_inertia);
+
+/// Per-corner form, safe for a plain loop over the 4 corners adding corner_mass[a] to node
+/// conn[a]: quads 1/4 each; triangles 1/3, 1/3, 1/6, 1/6 (corners 2 and 3 share a node).
+void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
+                       std::span<const Real> x, std::array<Real, 4>& corner_mass,
+                       std::array<Real, 4>& corner_inertia);
 
 } // namespace parcae
