@@ -1,0 +1,41 @@
+# parcae front door. `make run` sets up, builds and runs the default case; `make test` sets up,
+# builds and runs the whole test suite (C++ via ctest, Python tooling via pytest).
+BUILD := build/release
+PARCAE := $(BUILD)/bin/parcae
+PYTHON := /usr/bin/python3
+JOBS ?= 2
+
+.PHONY: all setup build run test test-fast bench format keywords clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+
+run: build
+	$(PARCAE) run examples/taylor_bar/taylor_bar.k -o runs/taylor_bar
+
+test: build
+	ctest --preset release -j $(JOBS)
+	$(PYTHON) -m pytest -q python/tests
+
+# Everything but the slow verification runs.
+test-fast: build
+	ctest --preset release -j $(JOBS) -LE slow
+
+bench: build
+	$(BUILD)/bench/parcae_bench_kernels --json bench/kernels.json
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.bench summarize bench/kernels.json
+
+keywords: build
+	$(PARCAE) keywords > docs/keywords.md
+
+format:
+	clang-format -i $$(git ls-files '*.cpp' '*.hpp')
+
+clean:
+	rm -rf build runs

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install the Debian packages parcae needs, if any are missing (Debian 12, run as root or with
+# sudo available). Safe to run repeatedly: does nothing when everything is present.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libgtest-dev libfmt-dev nlohmann-json3-dev
+      libcli11-dev python3 python3-pytest python3-numpy clang-format)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
