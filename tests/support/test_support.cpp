@@ -11,15 +11,21 @@
 
 namespace parcae::test {
 
-std::filesystem::path source_dir() { return PARCAE_SOURCE_DIR; }
-std::filesystem::path reference_dir() { return PARCAE_REFERENCE_DIR; }
-std::filesystem::path parcae_binary() { return PARCAE_BINARY; }
+std::filesystem::path source_dir() {
+  return PARCAE_SOURCE_DIR;
+}
+std::filesystem::path reference_dir() {
+  return PARCAE_REFERENCE_DIR;
+}
+std::filesystem::path parcae_binary() {
+  return PARCAE_BINARY;
+}
 
 std::filesystem::path make_temp_dir(const std::string& tag) {
   static std::atomic<int> counter{0};
-  auto p = std::filesystem::temp_directory_path() /
-           ("parcae_test_" + tag + "_" + std::to_string(::getpid()) + "_" +
-            std::to_string(counter++));
+  auto p =
+      std::filesystem::temp_directory_path() /
+      ("parcae_test_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
   return p;
@@ -51,6 +57,56 @@ CommandResult run_command(const std::string& cmd, int timeout_s) {
   const int status = ::pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+} // namespace parcae::test
+
+#include <fmt/format.h>
+
+namespace parcae::test {
+
+std::string hex_block_cards(int nx, int ny, int nz, double lx, double ly, double lz, int pid,
+                            long first_node, long first_elem, double x0, double y0, double z0) {
+  std::string s = "*NODE\n";
+  auto nid = [&](int i, int j, int k) { return first_node + i + (nx + 1) * (j + (ny + 1) * k); };
+  for (int k = 0; k <= nz; ++k)
+    for (int j = 0; j <= ny; ++j)
+      for (int i = 0; i <= nx; ++i)
+        s += fmt::format("{:8d}{:16.9g}{:16.9g}{:16.9g}\n", nid(i, j, k), x0 + lx * i / nx,
+                         y0 + ly * j / ny, z0 + lz * k / nz);
+  s += "*ELEMENT_SOLID\n";
+  long e = first_elem;
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        s += fmt::format("{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}\n", e++, pid,
+                         nid(i, j, k), nid(i + 1, j, k), nid(i + 1, j + 1, k), nid(i, j + 1, k),
+                         nid(i, j, k + 1), nid(i + 1, j, k + 1), nid(i + 1, j + 1, k + 1),
+                         nid(i, j + 1, k + 1));
+  return s;
+}
+
+std::string shell_grid_cards(int nx, int ny, double lx, double ly, int pid, long first_node,
+                             long first_elem) {
+  std::string s = "*NODE\n";
+  auto nid = [&](int i, int j) { return first_node + i + (nx + 1) * j; };
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i)
+      s += fmt::format("{:8d}{:16.9g}{:16.9g}{:16.9g}\n", nid(i, j), lx * i / nx, ly * j / ny, 0.0);
+  s += "*ELEMENT_SHELL\n";
+  long e = first_elem;
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i)
+      s += fmt::format("{:8d}{:8d}{:8d}{:8d}{:8d}{:8d}\n", e++, pid, nid(i, j), nid(i + 1, j),
+                       nid(i + 1, j + 1), nid(i, j + 1));
+  return s;
+}
+
+std::string node_set_card(int sid, const std::vector<long>& ids) {
+  std::string s = fmt::format("*SET_NODE_LIST\n{:10d}\n", sid);
+  for (std::size_t k = 0; k < ids.size(); ++k)
+    s += fmt::format("{:10d}{}", ids[k], (k + 1) % 8 == 0 || k + 1 == ids.size() ? "\n" : "");
+  return s;
 }
 
 } // namespace parcae::test

@@ -240,8 +240,10 @@ Domain build_domain(const Model& model) {
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
     sp.opt.q1 = model.control.q1;
     sp.opt.q2 = model.control.q2;
-    if (s.hg && s.hg->qb != 0) sp.opt.q2 = s.hg->qb;
-    if (s.hg && s.hg->qw != 0) sp.opt.q1 = s.hg->qw;
+    if (s.hg) { // *HOURGLASS Q1/Q2 set the part's bulk viscosity (LS-DYNA semantics)
+      sp.opt.q1 = s.hg->bulk_linear;
+      sp.opt.q2 = s.hg->bulk_quadratic;
+    }
     sp.blk.init(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
       sp.blk.conn[k] = model.solids.nodes[elems[k]];
@@ -264,6 +266,9 @@ Domain build_domain(const Model& model) {
     sp.pid = pid;
     sp.title = s.part->title;
     sp.opt.nip = s.sec->nip == 0 ? 2 : s.sec->nip;
+    if (sp.opt.nip < 1 || sp.opt.nip > 10)
+      throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: NIP = {} (must be 1..10)",
+                                               s.sec->id, sp.opt.nip));
     sp.opt.lobatto = model.control.shell_intgrd == 1;
     sp.opt.shrf = s.sec->shrf == 0 ? 1.0 : s.sec->shrf;
     sp.opt.thickness_update = model.control.shell_istupd != 0;
@@ -282,11 +287,11 @@ Domain build_domain(const Model& model) {
     if (s.mat->kind == MaterialKind::Rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t k = 0; k < elems.size(); ++k) {
-        Real cm = 0, ci = 0;
+        std::array<Real, 4> cm{}, ci{};
         shell_lumped_mass(mp, sp.blk, k, d.x0, cm, ci);
-        for (LocalId n : sp.blk.conn[k]) {
-          d.mass[n] += cm;
-          d.rigid_of[n] = b;
+        for (int a = 0; a < 4; ++a) {
+          d.mass[sp.blk.conn[k][a]] += cm[a];
+          d.rigid_of[sp.blk.conn[k][a]] = b;
         }
       }
       continue;
@@ -328,7 +333,7 @@ Domain build_domain(const Model& model) {
   }
   for (auto& sp : d.shells) {
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      Real cm = 0, ci = 0;
+      std::array<Real, 4> cm{}, ci{};
       shell_lumped_mass(sp.mat, sp.blk, e, d.x0, cm, ci);
       Real scale = 1.0;
       if (dt2ms > 0) {
@@ -336,11 +341,12 @@ Domain build_domain(const Model& model) {
         if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
       }
       // Mass scaling for shells: scale the element's mass (and so its wave speed).
-      for (LocalId n : sp.blk.conn[e]) {
-        d.mass[n] += scale * cm;
-        d.inertia[n] += scale * ci;
+      for (int a = 0; a < 4; ++a) {
+        const LocalId n = sp.blk.conn[e][a];
+        d.mass[n] += scale * cm[a];
+        d.inertia[n] += scale * ci[a];
         d.has_rot[n] = 1;
-        d.added_mass += (scale - 1.0) * cm;
+        d.added_mass += (scale - 1.0) * cm[a];
       }
     }
   }

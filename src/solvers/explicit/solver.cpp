@@ -491,7 +491,8 @@ RunSummary Integrator::run() {
   const Real dtmin_abs = (c.dtmin > 0 ? c.dtmin : 1e-6) * dt;
   try {
     while (t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc)) {
-      Real dt_new = cycle == 0 ? dt : c.tssfac * limit_.dt;
+      // Only rigid bodies (no element limits the step): keep the initial step.
+      Real dt_new = cycle == 0 || !std::isfinite(limit_.dt) ? dt : c.tssfac * limit_.dt;
       if (c.dtinit > 0 && cycle == 0) dt_new = dt;
       if (t + dt_new > endtim) dt_new = endtim - t;
       if (dt_new < dtmin_abs && t + dt_new < endtim * (1 - 1e-9))

@@ -1,0 +1,121 @@
+// End-to-end tests of the `parcae` command: examples run, bad decks fail cleanly, unstable runs
+// stop with a named element and keep their last good state.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <regex>
+
+#include "test_support.hpp"
+
+using namespace parcae::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string parcae_exe() {
+  return parcae_binary().string();
+}
+
+std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+TEST(Cli, EveryExampleRunsToNormalTermination) {
+  // Each examples/<name>/<name>.k is documentation: it must run as its header says.
+  int count = 0;
+  for (const auto& e : fs::directory_iterator(source_dir() / "examples")) {
+    if (!e.is_directory()) continue;
+    const fs::path deck = e.path() / (e.path().filename().string() + ".k");
+    if (!fs::exists(deck)) continue;
+    const std::string text = read_file(deck);
+    EXPECT_NE(text.find("parcae run"), std::string::npos)
+        << deck << ": the header must show the command that runs it";
+    const auto out = make_temp_dir("example");
+    const auto r = run_command(parcae_exe() + " run " + deck.string() + " -o " + out.string(), 600);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("normal termination"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("initial dt"), std::string::npos) << "model summary missing";
+    EXPECT_TRUE(fs::exists(out / "glstat"));
+    EXPECT_TRUE(fs::exists(out / "parcae.pvd"));
+    EXPECT_GE(files_in(out / "states", ".vtu").size(), 2u);
+    ++count;
+  }
+  EXPECT_GE(count, 1);
+}
+
+TEST(Cli, EveryMalformedDeckFailsWithFileLineAndNoCrash) {
+  // The corpus in tests/io/bad_decks: `parcae check` must exit 1 (input error), never crash
+  // (signal), never report an internal error (3), never hang (timeout 30 s), and name the file.
+  const auto corpus = files_in(source_dir() / "tests" / "io" / "bad_decks", ".k");
+  ASSERT_GE(corpus.size(), 30u);
+  for (const auto& deck : corpus) {
+    const auto r = run_command(parcae_exe() + " check " + deck.string(), 30);
+    EXPECT_EQ(r.exit_code, 1) << deck << "\n" << r.output;
+    EXPECT_NE(r.output.find(deck.filename().string()), std::string::npos)
+        << deck << ": message must name the file\n"
+        << r.output;
+    EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\.k:\d+)")))
+        << deck << ": message must name the line\n"
+        << r.output;
+  }
+}
+
+TEST(Cli, UnsupportedKeywordsAreListedTogetherOrIgnoredOnRequest) {
+  const auto dir = make_temp_dir("unsupported");
+  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
+                dir / "taylor_bar_mesh.k");
+  deck.replace(deck.find("*END"), 4,
+               "*CONTACT_AUTOMATIC_SINGLE_SURFACE\n         1\n*AIRBAG_SIMPLE_AIRBAG_MODEL\n"
+               "         1\n*DATABASE_MATSUM\n    1.0e-6\n*CONTROL_TERMINATION\n    1.0e-6\n"
+               "*END");
+  write_file(dir / "deck.k", deck);
+  auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                       (dir / "out").string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("*CONTACT_AUTOMATIC_SINGLE_SURFACE"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("*AIRBAG_SIMPLE_AIRBAG_MODEL"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out" / "glstat")) << "nothing may run";
+  r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                  (dir / "out").string() + " --ignore-unsupported");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning"), std::string::npos) << r.output;
+}
+
+TEST(Cli, CheckListsKeywords) {
+  const auto r = run_command(parcae_exe() + " check " +
+                             (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string());
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("*MAT_PLASTIC_KINEMATIC"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("*RIGIDWALL_PLANAR"), std::string::npos) << r.output;
+}
+
+TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
+  // A soft cube hit at 1 km/s against a rigid wall with a huge time step (DTINIT far above the
+  // stable step and TSSFAC 5): the element inverts within a few cycles.
+  const auto dir = make_temp_dir("unstable");
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n";
+  d += "*CONTROL_TIMESTEP\n    1.0e-5       5.0\n";
+  d += "*PART\nblob\n         7         1         1\n*SECTION_SOLID\n         1         1\n";
+  d += "*MAT_ELASTIC\n         1   1.0e-9     100.0       0.3\n";
+  d += hex_block_cards(2, 2, 2, 1.0, 1.0, 1.0, 7);
+  d += "*INITIAL_VELOCITY_GENERATION\n         1         2       0.0       0.0       0.0"
+       "   -1.0e+6\n       0.0       0.0       0.0       0.0       0.0       0.0\n";
+  d += "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
+       "       1.0\n*END\n";
+  write_file(dir / "deck.k", d);
+  const auto r = run_command(
+      parcae_exe() + " run " + (dir / "deck.k").string() + " -o " + (dir / "out").string(), 60);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(element \d+ of part 7)"))) << r.output;
+  EXPECT_NE(r.output.find("last good state"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "out" / "parcae.pvd"));
+  EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u)
+      << "initial state and the last good state";
+}
