@@ -58,23 +58,23 @@ double measured_frequency(const std::string& deck, const std::string& tag, long 
 }
 
 std::string header(double endtim, int ihq) {
-  return fmt::format("*KEYWORD\n*CONTROL_TERMINATION\n{:10.4e}\n*CONTROL_TIMESTEP\n"
+  return fmt::format("*KEYWORD\n*CONTROL_TERMINATION\n{:10.3e}\n*CONTROL_TIMESTEP\n"
                      "          0.9\n*CONTROL_HOURGLASS\n{:10d}      0.05\n",
                      endtim, ihq) +
          "*PART\nbeam\n         1         1         1\n" +
-         fmt::format("*MAT_ELASTIC\n         1{:10.4e}{:10.1f}       0.0\n", kRho, kE);
+         fmt::format("*MAT_ELASTIC\n         1{:10.3e}{:10.1f}       0.0\n", kRho, kE);
 }
 
 } // namespace
 
 TEST(Cantilever, HexFirstFrequencyMatchesEulerBernoulli) {
   // 40 x 1 x 8 hexahedra, section 50 x 50 mm, L/h = 20 (shear correction < 0.5%); nu = 0 so
-  // the beam is in uniaxial stress as Euler-Bernoulli assumes. Stiffness hourglass control
-  // (IHQ 4, QM 0.05) carries the bending hourglass modes of the one-point elements.
+  // the beam is in uniaxial stress as Euler-Bernoulli assumes. Viscous hourglass control
+  // (IHQ 1, QM 0.05): it adds no stiffness, so the frequency is the elements' own.
   const int nx = 40, ny = 1, nz = 8;
   const double h = 50.0, v0 = 100.0; // tip velocity amplitude, mm/s
   const double f_eb = euler_bernoulli_f1(h);
-  std::string d = header(1.6 / f_eb, 4);
+  std::string d = header(1.6 / f_eb, 1);
   d += "*SECTION_SOLID\n         1         1\n";
   d += hex_block_cards(nx, ny, nz, kL, 50.0, h, 1);
   d += node_set_card(1, block_nodes(nx, ny, nz, 1, [](int i, int, int) { return i == 0; }));
@@ -96,10 +96,11 @@ TEST(Cantilever, HexFirstFrequencyMatchesEulerBernoulli) {
   const double f = measured_frequency(d, "cantilever_hex", tip);
   std::printf("cantilever (hex 40x1x8): f1 = %.4f Hz, Euler-Bernoulli %.4f Hz, ratio %.4f\n", f,
               f_eb, f / f_eb);
-  // Tolerance 3%: one-point hexahedra integrate the bending stress with 8 layers (stiffness
-  // (1 - 1/64) of the exact, -0.8% in frequency), hourglass stiffness adds some back, shear
-  // flexibility at L/h = 20 lowers it by ~0.3%, and 40 elements along the span ~0.1%.
-  EXPECT_NEAR(f, f_eb, 0.03 * f_eb);
+  // Expected below Euler-Bernoulli by ~1.1%: one-point hexahedra integrate the bending stress
+  // with 8 constant layers (stiffness (1 - 1/64) of the exact: -0.8% in frequency) and shear
+  // flexibility at L/h = 20 lowers it by ~0.3%. Tolerance 2%: twice that, and an error in the
+  // element (B matrix, mass, hourglass sign) moves the frequency by far more.
+  EXPECT_NEAR(f, f_eb, 0.02 * f_eb);
 }
 
 TEST(Cantilever, ShellFirstFrequencyMatchesEulerBernoulli) {

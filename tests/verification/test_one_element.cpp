@@ -62,7 +62,7 @@ struct Sample {
 std::vector<Sample> run_cube(const std::string& material_cards, const std::vector<double>& tk,
                              const std::vector<double>& uk, const std::string& tag) {
   std::string d = "*KEYWORD\n";
-  d += fmt::format("*CONTROL_TERMINATION\n{:10.4e}\n", tk.back());
+  d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", tk.back());
   d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
   d += material_cards;
   d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
@@ -121,7 +121,7 @@ TEST(OneElement, PlasticKinematicIsotropicYieldHardeningUnloading) {
   const double etan = 2100, ep = kE * etan / (kE - etan);
   const auto run = run_cube(
       "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
-      "       1.0\n",
+      "       1.0\n\n",
       {0, 1e-3, 2e-3, 3e-3}, {0, 0.01, 0.005, -0.01}, "oe_mat003_iso");
   OneDimensionalPlasticity ref;
   ref.beta = 1;
@@ -134,7 +134,7 @@ TEST(OneElement, PlasticKinematicBauschinger) {
   const double etan = 2100, ep = kE * etan / (kE - etan);
   const auto run = run_cube(
       "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
-      "       0.0\n",
+      "       0.0\n\n",
       {0, 1e-3, 3e-3}, {0, 0.01, -0.01}, "oe_mat003_kin");
   OneDimensionalPlasticity ref;
   ref.beta = 0;
@@ -147,7 +147,7 @@ TEST(OneElement, PiecewiseLinearFollowsTheCurve) {
   // *MAT_024 with LCSS: (eps_p, sigma_y) = (0, 250), (0.005, 300), (0.02, 330), (0.1, 400).
   const std::string mat = "*MAT_PIECEWISE_LINEAR_PLASTICITY\n"
                           "         1   7.85e-9  210000.0       0.3     250.0       0.0\n"
-                          "       0.0       0.0         2\n"
+                          "       0.0       0.0         2\n\n\n"
                           "*DEFINE_CURVE\n         2\n"
                           "                 0.0               250.0\n"
                           "               0.005               300.0\n"
@@ -165,27 +165,55 @@ TEST(OneElement, PiecewiseLinearFollowsTheCurve) {
 }
 
 TEST(OneElement, CowperSymondsScalesYieldAtConstantRate) {
-  // *MAT_003 with SRC = 40.4, SRP = 5 (mild steel, Jones): at a strain rate of 20 /s the yield
-  // stress is scaled by 1 + (20/40.4)^(1/5) = 1.8688. Compared in the fully plastic range
-  // (eps > 0.5%), where the deviatoric strain rate equals the axial rate (plastic flow is
-  // incompressible; the elastic part of the rate is Et/E = 1% of it). Tolerance 2% of the
-  // scaled stress: the effective rate differs from the axial rate by the elastic share.
-  const double rate = 20.0, c = 40.4, p = 5.0;
-  const double factor = 1 + std::pow(rate / c, 1 / p);
-  const double etan = 2100, ep = kE * etan / (kE - etan);
-  const double t_end = 0.02 / rate;
-  const auto run = run_cube(
-      "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
-      "       1.0\n      40.4       5.0\n",
-      {0, t_end}, {0, std::exp(0.02) - 1}, "oe_mat003_rate");
+  // *MAT_003 with SRC = 40.4, SRP = 5 (mild steel, Jones) in uniaxial STRAIN (all lateral
+  // motion fixed), so the strain rate is fixed by kinematics alone: the effective (deviatoric)
+  // rate is 2/3 of the axial log-strain rate v / L. Hand solution: the von Mises stress is
+  // 2G (eps - eps_p) and equals f (sigma_y + Ep eps_p) with f = 1 + (rate/C)^(1/P), so
+  // eps_p = (2G eps - f sigma_y) / (2G + f Ep); axial stress = K eps + 2/3 sigma_eq.
+  // (In uniaxial stress a single element rings laterally at every step, and the instantaneous
+  // rate it feeds Cowper-Symonds is not the mean rate: that path is covered by the material
+  // unit tests.) Tolerance 0.5% of the stress: the rate varies by 2% over the run (v constant,
+  // L grows) and is taken per sample; what remains is round-off and the half-step lag.
+  const double nu = 0.3, g = kE / (2 * (1 + nu)), k = kE / (3 * (1 - 2 * nu));
+  const double etan = 2100, ep = kE * etan / (kE - etan), c = 40.4, p = 5.0;
+  const double t_end = 1e-3, u_end = 0.0202013;
+  std::string d = "*KEYWORD\n";
+  d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", t_end);
+  d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
+  d += "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
+       "       1.0\n      40.4       5.0\n";
+  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
+  d += node_set_card(1, {1, 2, 3, 4, 5, 6, 7, 8});
+  d += node_set_card(3, {1, 2, 3, 4});
+  d += node_set_card(4, {5, 6, 7, 8});
+  d += "*BOUNDARY_SPC_SET\n         1         0         1         1\n"
+       "         3         0         0         0         1\n";
+  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
+  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
+                   t_end, u_end);
+  d += "*END\n";
+  Model model = read_deck_text("oe_rate", d);
+  RunOptions opt = quiet_run("oe_rate");
+  const LocalId top = model.node_index(8);
   int checked = 0;
-  for (const auto& s : run)
-    if (s.eps > 0.005 && s.t < t_end * 0.999) {
-      // eps_p = eps - sigma / E along the path
-      const double epsp = s.eps - s.sig / kE;
-      const double expect = factor * (kSigy + ep * epsp);
-      ASSERT_NEAR(s.sig, expect, 0.02 * expect) << "at strain " << s.eps;
-      ++checked;
-    }
-  EXPECT_GT(checked, 50);
+  double worst = 0;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+    const double len = dom.x[3 * top + 2];
+    const double eps = std::log(len);
+    if (eps < 0.005 || s.time > 0.999 * t_end) return true;
+    const double rate = (2.0 / 3.0) * (u_end / t_end) / len;
+    const double f = 1 + std::pow(rate / c, 1 / p);
+    const double epsp = (2 * g * eps - f * kSigy) / (2 * g + f * ep);
+    const double seq = 2 * g * (eps - epsp);
+    const double expect = k * eps + 2.0 / 3.0 * seq;
+    const double got = dom.solids[0].blk.sig[2];
+    worst = std::max(worst, std::abs(got - expect) / expect);
+    EXPECT_NEAR(got, expect, 0.005 * expect) << "at strain " << eps;
+    ++checked;
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GT(checked, 1000);
+  std::printf("Cowper-Symonds uniaxial strain: worst relative error %.2e\n", worst);
 }

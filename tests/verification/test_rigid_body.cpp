@@ -12,7 +12,7 @@ using namespace parcae;
 using namespace parcae::test;
 
 TEST(RigidBody, FreeFlightConservesMomentumAndAngularMomentum) {
-  // An asymmetric block (3 x 2 x 1 mm, so three distinct principal moments) spinning about an
+  // An asymmetric block (4 x 2 x 1 mm, so three distinct principal moments) spinning about an
   // axis that is not principal: the angular velocity precesses while L stays fixed.
   std::string d = "*KEYWORD\n";
   d += "*CONTROL_TERMINATION\n    2.0e-3\n";
@@ -20,10 +20,10 @@ TEST(RigidBody, FreeFlightConservesMomentumAndAngularMomentum) {
   d += "*PART\nrigid block\n         1         1         1\n";
   d += "*SECTION_SOLID\n         1         1\n";
   d += "*MAT_RIGID\n         1   7.85e-9  210000.0       0.3\n";
-  d += hex_block_cards(3, 2, 1, 3.0, 2.0, 1.0, 1);
+  d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
   d += "*INITIAL_VELOCITY_GENERATION\n"
        "         1         2    2000.0     100.0     -50.0      30.0\n"
-       "       1.5       1.0       0.5       1.0       2.0       3.0\n";
+       "       2.0       1.0       0.5       1.0       2.0       3.0\n";
   d += "*END\n";
   Model model = read_deck_text("rigid", d);
   RunOptions opt = quiet_run("rigid");
@@ -63,9 +63,9 @@ TEST(RigidBody, FreeFlightConservesMomentumAndAngularMomentum) {
   // The body turns ~4 rad about a non-principal axis; omega = I(t)^-1 L with the exponential
   // map: the rotational kinetic energy 0.5 omega.L drifts only by O(omega dt)^2 ~ 1e-6.
   EXPECT_LT(max_dke, 1e-4 * ke0);
-  // And omega did change direction (the test really exercised precession): > 5 degrees.
+  // And omega did change direction (the test really exercised precession): > 1 degree.
   const Real c = (w0[0] * w1[0] + w0[1] * w1[1] + w0[2] * w1[2]) /
                  std::sqrt((w0[0] * w0[0] + w0[1] * w0[1] + w0[2] * w0[2]) *
                            (w1[0] * w1[0] + w1[1] * w1[1] + w1[2] * w1[2]));
-  EXPECT_LT(c, std::cos(5.0 * M_PI / 180.0));
+  EXPECT_LT(c, std::cos(1.0 * M_PI / 180.0));
 }

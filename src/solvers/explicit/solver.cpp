@@ -20,6 +20,8 @@ namespace parcae {
 namespace {
 
 constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+/// Below this many nodes the nodal loops run serially (a parallel region costs more).
+constexpr std::int64_t kParallelNodes = 4096;
 
 /// Where the controlling time step came from.
 struct StepLimit {
@@ -102,7 +104,7 @@ void Integrator::element_pass(Real dt) {
     const std::size_t nchunk = (n + kChunk - 1) / kChunk;
     std::vector<HexPassResult> res(nchunk);
     std::span<Real> fe(d_.corner_f_solid.data() + 3 * sp.corner_offset, 24 * n);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = c * kChunk, e = std::min(n, b + kChunk);
       res[c] = opt_.use_reference_kernels
@@ -127,7 +129,7 @@ void Integrator::element_pass(Real dt) {
     std::span<Real> fe(d_.corner_f_shell.data() + 3 * sp.corner_offset, 12 * n);
     std::span<Real> me(d_.corner_m_shell.data() + 3 * sp.corner_offset, 12 * n);
     std::vector<std::pair<Real, std::size_t>> best(nchunk, {1e300, 0});
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = c * kChunk, e = std::min(n, b + kChunk);
       if (opt_.use_reference_kernels)
@@ -174,7 +176,7 @@ void Integrator::external_forces(Real t) {
 void Integrator::assemble_and_accelerate(Real t) {
   external_forces(t);
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     Real f[3] = {f_ext_[3 * n], f_ext_[3 * n + 1], f_ext_[3 * n + 2]};
     for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
@@ -209,7 +211,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // External work of the applied loads over the step: f_ext(t) . (v_old + v_new)/2 * dt_avg,
   // summed below once v_new is known.
   std::vector<Real> v_before = d_.v;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     if (d_.rigid_of[n] >= 0) continue;
     for (int i = 0; i < 3; ++i) d_.v[3 * n + i] += dt_avg * d_.a[3 * n + i];
@@ -502,7 +504,7 @@ RunSummary Integrator::run() {
       const Real dt_avg = cycle == 0 ? 0.5 * dt_new : 0.5 * (dt_old + dt_new);
       update_velocities(dt_avg, dt_new, t);
       const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nn > kParallelNodes)
       for (std::int64_t n = 0; n < nn; ++n) {
         if (d_.rigid_of[n] >= 0) continue;
         for (int i = 0; i < 3; ++i) d_.x[3 * n + i] += dt_new * d_.v[3 * n + i];
