@@ -18,6 +18,7 @@ std::string parcae_exe() {
 
 std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
   std::vector<fs::path> out;
+  if (!fs::is_directory(dir)) return out;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
   std::sort(out.begin(), out.end());
@@ -105,7 +106,7 @@ TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
   d += "*PART\nblob\n         7         1         1\n*SECTION_SOLID\n         1         1\n";
   d += "*MAT_ELASTIC\n         1   1.0e-9     100.0       0.3\n";
   d += hex_block_cards(2, 2, 2, 1.0, 1.0, 1.0, 7);
-  d += "*INITIAL_VELOCITY_GENERATION\n         1         2       0.0       0.0       0.0"
+  d += "*INITIAL_VELOCITY_GENERATION\n         7         2       0.0       0.0       0.0"
        "   -1.0e+6\n       0.0       0.0       0.0       0.0       0.0       0.0\n";
   d += "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
        "       1.0\n*END\n";
