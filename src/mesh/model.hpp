@@ -64,6 +64,7 @@ struct Material {
   Real srp = 0;  ///< Cowper-Symonds p (003 SRP, 024 P)
   Real fs = 0;   ///< 003 failure strain / 024 FAIL (effective plastic strain); 0 = none
   Real vp = 0;   ///< 024 VP: 0 = scale yield stress (default), 1 = viscoplastic formulation
+  // For 024 given as an EPS1-8/ES1-8 table, the reader adds a curve with id -mid and sets lcss.
   GlobalId lcss = 0; ///< 024 load curve: effective plastic strain -> yield stress (0 = none)
   GlobalId lcsr = 0; ///< 024 load curve: strain rate -> yield scale factor (0 = none)
   // --- rigid (020) ---
@@ -97,6 +98,11 @@ struct Hourglass {
   Real qm = 0.1;   ///< hourglass coefficient
   Real qb = 0;     ///< bulk viscosity quadratic (overrides control when nonzero)
   Real qw = 0;     ///< bulk viscosity linear
+  // Added by the keyword reader (*HOURGLASS Q1, Q2, IBQ as in the LS-DYNA manual); the reader
+  // stores the card's QB and QW fields in qb and qw as given.
+  int ibq = 0;                ///< bulk viscosity type for this part (IBQ)
+  Real bulk_quadratic = 1.5;  ///< LS-DYNA Q1: quadratic bulk viscosity coefficient
+  Real bulk_linear = 0.06;    ///< LS-DYNA Q2: linear bulk viscosity coefficient
   SourceLoc loc;
 };
 
@@ -162,6 +168,8 @@ struct InitialVelocity {
   std::array<Real, 3> axis{0, 0, 0};
   bool generation = false;
   GlobalId exclude_set = 0; ///< *INITIAL_VELOCITY NSIDEX
+  std::array<Real, 3> v_exclude{0, 0, 0};     ///< velocity of the NSIDEX nodes (card 3)
+  std::array<Real, 3> omega_exclude{0, 0, 0}; ///< rotational velocity of the NSIDEX nodes
   SourceLoc loc;
 };
 
@@ -205,6 +213,8 @@ struct RigidWall {
   Real v0 = 0;   ///< moving wall initial velocity along the normal
   // cylinder
   Real radius = 0, length = 0;
+  Real birth = 0;    ///< wall active from this time
+  Real death = 1e20; ///< wall inactive after this time
   SourceLoc loc;
 };
 
@@ -248,6 +258,7 @@ struct KeywordNote {
   std::string keyword;
   SourceLoc loc;
   bool error = false;
+  std::string message; ///< what was done with it ("ignored", "not supported", ...)
 };
 
 /// The whole deck.

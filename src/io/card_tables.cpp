@@ -1,0 +1,611 @@
+// The card tables: every supported keyword, its cards and fields (LS-DYNA manual names,
+// widths and defaults), and the function that applies it to the Model. docs/keywords.md is
+// generated from these tables (keyword_coverage_markdown()).
+//
+// Conventions: widths are the standard-format widths (10 unless given); a blank field takes
+// the default shown; `req()` fields must not be blank. Where parcae's default differs from the
+// manual it is said in the keyword's summary.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "io/card_number.hpp"
+#include "io/card_spec.hpp"
+#include "io/deck_apply.hpp"
+
+namespace parcae::io {
+
+// ---------------------------------------------------------------------------------------------
+// FieldSpec / CardSpec helpers
+
+FieldSpec FieldSpec::w(int new_width) const {
+  FieldSpec f = *this;
+  f.width = new_width;
+  return f;
+}
+
+FieldSpec FieldSpec::req() const {
+  FieldSpec f = *this;
+  f.required = true;
+  return f;
+}
+
+int FieldSpec::width_in(LineFormat format) const {
+  if (width == 0) return 0;
+  if (format == LineFormat::Long) return 20;
+  if (format == LineFormat::I10) return std::max(width, 10);
+  return width;
+}
+
+std::string FieldSpec::default_text() const {
+  if (required) return "required";
+  if (!def.empty()) return std::string(def);
+  if (type == FieldType::Int) return "0";
+  if (type == FieldType::Real) return "0.0";
+  return "";
+}
+
+bool CardSpec::active(const std::vector<std::string>& options) const {
+  return when.empty() || std::find(options.begin(), options.end(), when) != options.end();
+}
+
+std::string CardSpec::field_list() const {
+  std::string out;
+  for (const FieldSpec& f : fields) out += (out.empty() ? "" : " ") + std::string(f.name);
+  return out;
+}
+
+namespace {
+
+FieldSpec I(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::Int, 10, def};
+}
+FieldSpec R(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::Real, 10, def};
+}
+FieldSpec S(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::String, 10, def};
+}
+/// A text field running to the end of the line (titles, file names, expressions).
+FieldSpec Line(std::string_view name) {
+  return {name, FieldType::String, 0, ""};
+}
+
+std::vector<FieldSpec> ints(std::initializer_list<std::string_view> names, int width = 10) {
+  std::vector<FieldSpec> out;
+  for (auto n : names) out.push_back(I(n).w(width));
+  return out;
+}
+std::vector<FieldSpec> reals(std::initializer_list<std::string_view> names, int width = 10) {
+  std::vector<FieldSpec> out;
+  for (auto n : names) out.push_back(R(n).w(width));
+  return out;
+}
+std::vector<FieldSpec> join(std::vector<FieldSpec> a, const std::vector<FieldSpec>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+CardSpec title_card() {
+  return {"Title (_TITLE)", {Line("TITLE")}, "TITLE"};
+}
+CardSpec id_card(std::string_view id_name = "ID") {
+  return {"ID (_ID)", {I(id_name), Line("HEADING")}, "ID"};
+}
+
+// Field groups shared by several keywords.
+std::vector<FieldSpec> set_header(bool with_solver = true) {
+  std::vector<FieldSpec> f{I("SID").req(), R("DA1"), R("DA2"), R("DA3"), R("DA4")};
+  if (with_solver) f.push_back(S("SOLVER", "MECH"));
+  return f;
+}
+const std::vector<FieldSpec> kGenerateRanges =
+    ints({"B1BEG", "B1END", "B2BEG", "B2END", "B3BEG", "B3END", "B4BEG", "B4END"});
+const std::vector<FieldSpec> kGeneralOption =
+    join({S("OPTION").req()}, ints({"E1", "E2", "E3", "E4", "E5", "E6", "E7"}));
+const std::vector<FieldSpec> kSpcDofs = ints({"DOFX", "DOFY", "DOFZ", "DOFRX", "DOFRY", "DOFRZ"});
+const std::vector<FieldSpec> kElementNodes8 =
+    ints({"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"}, 8);
+
+std::vector<FieldSpec> motion_card(std::string_view target) {
+  return {I(target).req(), I("DOF").req(),        I("VAD"),  I("LCID").req(), R("SF", "1.0"),
+          I("VID"),        R("DEATH", "1.0E+28"), R("BIRTH")};
+}
+std::vector<FieldSpec> nodal_load_card(std::string_view target) {
+  return {I(target).req(), I("DOF").req(), I("LCID").req(), R("SF", "1.0"),
+          I("CID"),        I("M1"),        I("M2"),         I("M3")};
+}
+std::vector<FieldSpec> body_load_card() {
+  return {I("LCID").req(), R("SF", "1.0"), I("LCIDDR"), R("XC"), R("YC"), R("ZC"), I("CID")};
+}
+std::vector<FieldSpec> wall_normal_card(bool with_wvel) {
+  std::vector<FieldSpec> f = reals({"XT", "YT", "ZT", "XH", "YH", "ZH", "FRIC"});
+  if (with_wvel) f.push_back(R("WVEL"));
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File structure and parameters
+
+std::vector<KeywordSpec> structure_keywords() {
+  return {
+      {.name = "*KEYWORD",
+       .ignore_extra = true,
+       .summary = "Start of the deck. `LONG=Y` on the keyword line: 20-character fields for the "
+                  "rest of this file (and files it includes); `I10=Y`: fields narrower than 10 "
+                  "become 10.",
+       .apply = apply_keyword},
+      {.name = "*TITLE",
+       .head = {{"Title", {Line("TITLE")}}},
+       .summary = "Run title (model.control.title).",
+       .apply = apply_title},
+      {.name = "*INCLUDE",
+       .rows = {{"File", {Line("FILENAME")}}},
+       .min_rows = 1,
+       .summary = "Reads the named file here; a relative path is relative to the including "
+                  "file's directory. Missing files, cycles and nesting deeper than 32 are errors.",
+       .apply = apply_include},
+      {.name = "*PARAMETER",
+       .rows = {{"Parameters",
+                 {S("PRMR1"), S("VAL1"), S("PRMR2"), S("VAL2"), S("PRMR3"), S("VAL3"), S("PRMR4"),
+                  S("VAL4")}}},
+       .summary = "PRMRn is a type letter (R real, I integer, C character) and a name, e.g. "
+                  "`R thick`. Numeric fields anywhere after the definition may use `&name` or "
+                  "`-&name`. Names are case-insensitive; a redefinition replaces the value.",
+       .apply = apply_parameter},
+      {.name = "*PARAMETER_EXPRESSION",
+       .rows = {{"Expression", {S("PRMR1").req(), Line("EXPRESSION1")}}},
+       .summary = "Type letter and name, then an expression: numbers, parameters (with or without "
+                  "&), + - * / ^ ( ), sin cos tan asin acos atan atan2 sqrt exp log log10 abs "
+                  "min max pow int sign, pi. Integer parameters are truncated.",
+       .apply = apply_parameter_expression},
+      {.name = "*END",
+       .ignore_extra = true,
+       .summary = "Stops reading the current file.",
+       .apply = apply_end},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mesh, parts, sections
+
+std::vector<KeywordSpec> mesh_keywords() {
+  return {
+      {.name = "*NODE",
+       .rows = {{"Node",
+                 {I("NID").req().w(8), R("X").w(16), R("Y").w(16), R("Z").w(16), I("TC").w(8),
+                  I("RC").w(8)}}},
+       .stream_rows = true,
+       .summary = "Nodes. TC/RC (0-7) become constraints in model.spcs.",
+       .apply = apply_node},
+      {.name = "*ELEMENT_SOLID",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)}},
+       .alt_rows = {{"Card 1 (ten-node format)", {I("EID").req().w(8), I("PID").req().w(8)}},
+                    {"Card 2 (ten-node format)",
+                     join(kElementNodes8, {I("N9").w(8), I("N10").w(8)})}},
+       .alt_marker = "TEN NODES",
+       .stream_rows = true,
+       .summary = "8-node hexahedra; tetrahedra (N5-N8 blank, or N4 repeated) and wedges as "
+                  "degenerate hexahedra. The two-line ten-node format is used when the keyword "
+                  "line says `(ten nodes format)` or the first data line has only EID and PID; "
+                  "N9/N10 must be 0.",
+       .apply = apply_element_solid},
+      {.name = "*ELEMENT_SHELL",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)}},
+       .stream_rows = true,
+       .summary = "4-node shells; triangles with N4 blank or N4 = N3. N5-N8 must be 0.",
+       .apply = apply_element_shell},
+      {.name = "*ELEMENT_SHELL_THICKNESS",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)},
+                {"Thickness", reals({"THIC1", "THIC2", "THIC3", "THIC4", "BETA"}, 16)}},
+       .stream_rows = true,
+       .summary = "Shells with nodal thicknesses (zero thicknesses: the section's). BETA is "
+                  "ignored.",
+       .apply = apply_element_shell_thickness},
+      {.name = "*PART",
+       .options = {"TITLE"},
+       .rows = {{"Heading", {Line("HEADING")}},
+                {"Card 1",
+                 {I("PID").req(), I("SECID").req(), I("MID").req(), I("EOSID"), I("HGID"),
+                  I("GRAV"), I("ADPOPT"), I("TMID")}}},
+       .min_rows = 1,
+       .summary = "Parts (several per keyword allowed). EOSID must be 0; GRAV, ADPOPT, TMID are "
+                  "ignored. `_TITLE` is accepted and changes nothing (the heading card is always "
+                  "read).",
+       .apply = apply_part},
+      {.name = "*SECTION_SOLID",
+       .options = {"TITLE"},
+       .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
+       .min_rows = 1,
+       .summary = "Solid sections. AET is ignored.",
+       .apply = apply_section_solid},
+      {.name = "*SECTION_SHELL",
+       .options = {"TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
+                 {I("SECID").req(), I("ELFORM", "2"), R("SHRF", "1.0"), I("NIP", "2"),
+                  R("PROPT", "1.0"), I("QR/IRID"), I("ICOMP"), I("SETYP", "1")}},
+                {"Card 2",
+                 {R("T1"), R("T2"), R("T3"), R("T4"), R("NLOC"), R("MAREA"), R("IDOF"),
+                  I("EDGSET")}}},
+       .min_rows = 1,
+       .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0.",
+       .apply = apply_section_shell},
+      {.name = "*HOURGLASS",
+       .options = {"TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
+                 {I("HGID").req(), I("IHQ"), R("QM", "0.1"), I("IBQ"), R("Q1", "1.5"),
+                  R("Q2", "0.06"), R("QB/VDC"), R("QW")}}},
+       .min_rows = 1,
+       .summary = "Hourglass control sets. IHQ 0 takes *CONTROL_HOURGLASS IHQ. Q1 (quadratic) "
+                  "and Q2 (linear) go to bulk_quadratic / bulk_linear; QB and QW are stored as "
+                  "given (0 means QM in LS-DYNA).",
+       .apply = apply_hourglass},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Materials
+
+std::vector<KeywordSpec> material_keywords() {
+  const std::vector<FieldSpec> elastic_card{I("MID").req(), R("RO"), R("E"), R("PR")};
+  return {
+      {.name = "*MAT_ELASTIC",
+       .aliases = {"*MAT_001"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", join(elastic_card, {R("DA"), R("DB"), R("K")})}},
+       .summary = "Isotropic elastic. DA, DB, K are ignored.",
+       .apply = apply_mat_elastic},
+      {.name = "*MAT_PLASTIC_KINEMATIC",
+       .aliases = {"*MAT_003"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", join(elastic_card, {R("SIGY"), R("ETAN"), R("BETA")})},
+                {"Card 2", {R("SRC"), R("SRP"), R("FS"), R("VP")}}},
+       .summary = "Bilinear plasticity with Cowper-Symonds rate effects. FS 0 (or >= 1e20) "
+                  "means no failure.",
+       .apply = apply_mat_plastic_kinematic},
+      {.name = "*MAT_RIGID",
+       .aliases = {"*MAT_020"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", join(elastic_card, {R("N"), R("COUPLE"), R("M"), S("ALIAS")})},
+                {"Card 2", {R("CMO"), R("CON1"), R("CON2")}, "", true},
+                {"Card 3", reals({"LCO/A1", "A2", "A3", "V1", "V2", "V3"}), "", true}},
+       .summary = "Rigid material; cards 2 and 3 may be left out. CMO -1 (local constraints) is "
+                  "not supported; card 3 and N, COUPLE, M, ALIAS are ignored.",
+       .apply = apply_mat_rigid},
+      {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
+       .aliases = {"*MAT_024"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 join(elastic_card, {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
+                {"Card 2", {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), I("LCF")}},
+                {"Card 3", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
+       .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a curve "
+                  "in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means no "
+                  "failure. TDEL and LCF are ignored.",
+       .apply = apply_mat_piecewise_linear},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls, output, curves
+
+std::vector<KeywordSpec> control_keywords() {
+  return {
+      {.name = "*CONTROL_TERMINATION",
+       .head = {{"Card 1",
+                 {R("ENDTIM"), I("ENDCYC"), R("DTMIN"), R("ENDENG"), R("ENDMAS", "1.0E+8"),
+                  I("NOSOL")}}},
+       .summary = "Required, with ENDTIM > 0. ENDENG, ENDMAS, NOSOL are ignored.",
+       .apply = apply_control_termination},
+      {.name = "*CONTROL_TIMESTEP",
+       .head = {{"Card 1",
+                 {R("DTINIT"), R("TSSFAC", "0.9"), I("ISDO"), R("TSLIMT"), R("DT2MS"), I("LCTM"),
+                  I("ERODE"), I("MS1ST")}}},
+       .ignore_extra = true,
+       .summary = "TSSFAC 0 means 0.9. ISDO, TSLIMT, ERODE, MS1ST and further cards are ignored.",
+       .apply = apply_control_timestep},
+      {.name = "*CONTROL_HOURGLASS",
+       .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
+       .summary = "Default hourglass type and coefficient.",
+       .apply = apply_control_hourglass},
+      {.name = "*CONTROL_BULK_VISCOSITY",
+       .head = {{"Card 1",
+                 {R("Q1", "1.5"), R("Q2", "0.06"), I("TYPE", "1"), I("BTYPE"), I("TSTYPE")}}},
+       .ignore_extra = true,
+       .summary = "Q1 is the quadratic coefficient (model.control.q2), Q2 the linear one "
+                  "(model.control.q1).",
+       .apply = apply_control_bulk_viscosity},
+      {.name = "*CONTROL_ENERGY",
+       .head = {{"Card 1", {I("HGEN", "1"), I("RWEN", "2"), I("SLNTEN", "1"), I("RYLEN", "1")}}},
+       .ignore_extra = true,
+       .summary = "Energy options (parcae always computes hourglass energy).",
+       .apply = apply_control_energy},
+      {.name = "*CONTROL_SHELL",
+       .head = {{"Card 1",
+                 {R("WRPANG", "20.0"), I("ESORT"), I("IRNXX", "-1"), I("ISTUPD"), I("THEORY", "2"),
+                  I("BWC", "2"), I("MITER", "1"), I("PROJ")}},
+                {"Card 2",
+                 {R("ROTASCL", "1.0"), I("INTGRD"), I("LAMSHT"), I("CSTYP6", "1"), I("THSHEL")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Only WRPANG, ISTUPD, THEORY and INTGRD are stored.",
+       .apply = apply_control_shell},
+      {.name = "*CONTROL_SOLID",
+       .head = {{"Card 1",
+                 {I("ESORT"), I("FMATRX"), I("NIPTETS", "4"), I("SWLOCL", "1"), I("PSFAIL"),
+                  R("T10JTOL"), I("ICOH"), I("TET13K")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Accepted; nothing is stored.",
+       .apply = apply_nothing},
+      {.name = "*CONTROL_UNITS",
+       .head = {{"Card 1",
+                 {S("LENGTH", "m"), S("TIME", "sec"), S("MASS", "kg"), S("TEMP", "k")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Accepted; nothing is converted (the deck must be in consistent units).",
+       .apply = apply_nothing},
+      {.name = "*DATABASE_GLSTAT",
+       .head = {{"Card 1", {R("DT"), I("BINARY"), I("LCUR"), I("IOOPT", "1")}}},
+       .summary = "Global statistics output interval (model.control.glstat_dt).",
+       .apply = apply_database_glstat},
+      {.name = "*DATABASE_BINARY_D3PLOT",
+       .head = {{"Card 1", {R("DT"), I("LCDT"), I("BEAM"), I("NPLTC"), I("PSETID")}},
+                {"Card 2", {I("IOOPT")}, "", true}},
+       .ignore_extra = true,
+       .summary = "Plot state interval (model.control.d3plot_dt); NPLTC > 0 sets it to "
+                  "ENDTIM/NPLTC.",
+       .apply = apply_database_d3plot},
+      {.name = "*DEFINE_CURVE",
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("LCID").req(), I("SIDR"), R("SFA", "1.0"), R("SFO", "1.0"), R("OFFA"),
+                  R("OFFO"), I("DATTYP"), I("LCINT")}}},
+       .rows = {{"Point", {R("A1").w(20), R("O1").w(20)}}},
+       .summary =
+           "Load curves: x = SFA*(A1 + OFFA), y = SFO*(O1 + OFFO); SFA or SFO of 0 means 1. At "
+           "least one point; abscissae strictly increasing. SIDR, DATTYP, LCINT are ignored.",
+       .apply = apply_define_curve},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sets
+
+std::vector<KeywordSpec> set_keywords() {
+  const CardSpec header{"Card 1", set_header()};
+  const CardSpec generate{"Ranges", kGenerateRanges};
+  const CardSpec general{"Option", kGeneralOption};
+  return {
+      {.name = "*SET_NODE_LIST",
+       .aliases = {"*SET_NODE"},
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Nodes", ints({"NID1", "NID2", "NID3", "NID4", "NID5", "NID6", "NID7", "NID8"})}},
+       .summary = "Node set; DA1-DA4 and SOLVER are ignored, zero ids skipped.",
+       .apply = apply_set_node_list},
+      {.name = "*SET_NODE_LIST_GENERATE",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {generate},
+       .summary =
+           "Node set from ranges BnBEG-BnEND (ids in a range that are not nodes are skipped).",
+       .apply = apply_set_node_generate},
+      {.name = "*SET_NODE_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {general},
+       .summary = "OPTION ALL (every node), NODE (E1-E7 node ids), PART (nodes of the elements "
+                  "of parts E1-E7). Other options are errors.",
+       .apply = apply_set_node_general},
+      {.name = "*SET_PART_LIST",
+       .aliases = {"*SET_PART"},
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Parts", ints({"PID1", "PID2", "PID3", "PID4", "PID5", "PID6", "PID7", "PID8"})}},
+       .summary = "Part set.",
+       .apply = apply_set_part_list},
+      {.name = "*SET_PART_LIST_GENERATE",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {generate},
+       .summary = "Part set from ranges (ids in the range that are not parts are skipped).",
+       .apply = apply_set_part_generate},
+      {.name = "*SET_PART_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {general},
+       .summary = "OPTION ALL (every part) or PART (E1-E7). Other options are errors.",
+       .apply = apply_set_part_general},
+      {.name = "*SET_SHELL",
+       .aliases = {"*SET_SHELL_LIST"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", set_header(false)}},
+       .rows = {{"Elements", ints({"K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"})}},
+       .summary = "Shell element set.",
+       .apply = apply_set_shell},
+      {.name = "*SET_SOLID",
+       .aliases = {"*SET_SOLID_LIST"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", {I("SID").req(), S("SOLVER", "MECH")}}},
+       .rows = {{"Elements", ints({"K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"})}},
+       .summary = "Solid element set.",
+       .apply = apply_set_solid},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boundary conditions, initial conditions, loads, rigid walls
+
+std::vector<KeywordSpec> boundary_keywords() {
+  return {
+      {.name = "*BOUNDARY_SPC_NODE",
+       .options = {"ID"},
+       .head = {id_card()},
+       .rows = {{"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
+       .stream_rows = true,
+       .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID must "
+                  "be 0.",
+       .apply = apply_spc_node},
+      {.name = "*BOUNDARY_SPC_SET",
+       .options = {"ID"},
+       .head = {id_card()},
+       .rows = {{"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
+       .stream_rows = true,
+       .summary = "Constraints on every node of a node set.",
+       .apply = apply_spc_set},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
+       .options = {"ID"},
+       .head = {id_card()},
+       .rows = {{"Card 1", motion_card("NID")}},
+       .summary = "DOF 1-3, 5-7 (4, 8 and negative DOF are not supported); VAD 0 velocity, 1 "
+                  "acceleration, 2 displacement.",
+       .apply = apply_motion_node},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_SET",
+       .options = {"ID"},
+       .head = {id_card()},
+       .rows = {{"Card 1", motion_card("NSID")}},
+       .summary = "As _NODE, for a node set.",
+       .apply = apply_motion_set},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_RIGID",
+       .options = {"ID"},
+       .head = {id_card()},
+       .rows = {{"Card 1", motion_card("PID")}},
+       .summary = "As _NODE, for a rigid part.",
+       .apply = apply_motion_rigid},
+      {.name = "*INITIAL_VELOCITY",
+       .head = {{"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), I("IRIGID"), I("ICID")}},
+                {"Card 2", reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"})},
+                {"Card 3 (NSIDEX)", reals({"VXE", "VYE", "VZE", "VXRE", "VYRE", "VZRE"}), "",
+                 true}},
+       .summary = "Velocity of node set NSID (0: all nodes); nodes of NSIDEX get card 3. BOXID and "
+                  "ICID must be 0; IRIGID is ignored.",
+       .apply = apply_initial_velocity},
+      {.name = "*INITIAL_VELOCITY_NODE",
+       .rows = {{"Card 1",
+                 join({I("NID").req()},
+                      join(reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"}), {I("ICID")}))}},
+       .stream_rows = true,
+       .summary = "Velocity of single nodes. ICID must be 0.",
+       .apply = apply_initial_velocity_node},
+      {.name = "*INITIAL_VELOCITY_GENERATION",
+       .rows = {{"Card 1",
+                 {I("ID"), I("STYP").req(), R("OMEGA"), R("VX"), R("VY"), R("VZ"), I("IVATN"),
+                  I("ICID")}},
+                {"Card 2",
+                 {R("XC"), R("YC"), R("ZC"), R("NX"), R("NY"), R("NZ"), I("PHASE"), I("IRIGID")}}},
+       .summary = "Translation plus rigid rotation OMEGA about the axis through (XC,YC,ZC) along "
+                  "(NX,NY,NZ). STYP 1 part set, 2 part, 3 node set; ID 0 means everything. "
+                  "IVATN, PHASE, IRIGID are ignored; ICID must be 0.",
+       .apply = apply_initial_velocity_generation},
+      {.name = "*LOAD_NODE_POINT",
+       .rows = {{"Card 1", nodal_load_card("NID")}},
+       .stream_rows = true,
+       .summary = "Nodal force (DOF 1-3) or moment (5-7) = SF * curve(t). CID must be 0; M1-M3 "
+                  "are ignored.",
+       .apply = apply_load_node_point},
+      {.name = "*LOAD_NODE_SET",
+       .rows = {{"Card 1", nodal_load_card("NSID")}},
+       .stream_rows = true,
+       .summary = "As *LOAD_NODE_POINT on every node of a node set.",
+       .apply = apply_load_node_set},
+      {.name = "*LOAD_BODY_X",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "Body acceleration SF * curve(t) in x. LCIDDR and XC-ZC are ignored; CID must "
+                  "be 0.",
+       .apply = apply_load_body_x},
+      {.name = "*LOAD_BODY_Y",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "As *LOAD_BODY_X, in y.",
+       .apply = apply_load_body_y},
+      {.name = "*LOAD_BODY_Z",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "As *LOAD_BODY_X, in z.",
+       .apply = apply_load_body_z},
+      {.name = "*RIGIDWALL_PLANAR",
+       .options = {"ID", "FINITE", "MOVING"},
+       .head = {id_card("RWID"),
+                {"Card 1",
+                 {I("NSID"), I("NSIDEX"), I("BOXID"), R("OFFSET"), R("BIRTH"),
+                  R("DEATH", "1.0E+20"), R("RWKSF", "1.0")}},
+                {"Card 2", wall_normal_card(true)},
+                {"Card 3 (_FINITE)", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"}), "FINITE"},
+                {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"}},
+       .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID must be 0; RWKSF is ignored.",
+       .apply = apply_rigidwall_planar},
+      {.name = "*RIGIDWALL_GEOMETRIC_CYLINDER",
+       .options = {"ID", "DISPLAY"},
+       .head = {id_card("RWID"),
+                {"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), R("BIRTH"), R("DEATH", "1.0E+20")}},
+                {"Card 2", wall_normal_card(false)},
+                {"Card 3", {R("RADCYL"), R("LENCYL"), I("NSEGS")}},
+                {"Card 4 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
+       .summary = "Cylindrical rigid wall, axis from tail to head. NSEGS must be 0; the _DISPLAY "
+                  "card is accepted and ignored.",
+       .apply = apply_rigidwall_cylinder},
+  };
+}
+
+std::vector<KeywordSpec> build_table() {
+  std::vector<KeywordSpec> all;
+  for (auto group : {structure_keywords(), mesh_keywords(), material_keywords(), control_keywords(),
+                     set_keywords(), boundary_keywords()})
+    all.insert(all.end(), group.begin(), group.end());
+  return all;
+}
+
+/// Options after `name` in `keyword` ("_TITLE_ID" -> {TITLE, ID}) if all are allowed.
+std::optional<std::vector<std::string>>
+options_after(std::string_view keyword, std::string_view name, const KeywordSpec& spec) {
+  if (keyword.substr(0, name.size()) != name) return std::nullopt;
+  std::string_view rest = keyword.substr(name.size());
+  std::vector<std::string> options;
+  while (!rest.empty()) {
+    if (rest.front() != '_') return std::nullopt;
+    rest.remove_prefix(1);
+    const std::size_t end = rest.find('_');
+    const std::string_view opt = rest.substr(0, end);
+    if (std::find(spec.options.begin(), spec.options.end(), opt) == spec.options.end())
+      return std::nullopt;
+    options.emplace_back(opt);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  }
+  return options;
+}
+
+} // namespace
+
+const std::vector<KeywordSpec>& keyword_table() {
+  static const std::vector<KeywordSpec> table = build_table();
+  return table;
+}
+
+std::optional<KeywordMatch> match_keyword(std::string_view keyword) {
+  std::optional<KeywordMatch> best;
+  std::size_t best_len = 0;
+  for (const KeywordSpec& spec : keyword_table()) {
+    std::vector<std::string_view> names{spec.name};
+    names.insert(names.end(), spec.aliases.begin(), spec.aliases.end());
+    for (std::string_view name : names) {
+      if (name.size() <= best_len) continue;
+      if (auto opts = options_after(keyword, name, spec)) {
+        best = KeywordMatch{&spec, std::move(*opts)};
+        best_len = name.size();
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace parcae::io

@@ -1,0 +1,68 @@
+#pragma once
+// The per-keyword apply functions referenced by the card tables: each moves the named fields
+// of a parsed Block into the Model (through DeckBuilder).
+#include "io/card_parser.hpp"
+#include "io/deck_builder.hpp"
+
+namespace parcae::io {
+
+// deck_apply_control.cpp: file structure, parameters, controls, output, curves
+void apply_keyword(const Block& b, DeckBuilder& d);
+void apply_title(const Block& b, DeckBuilder& d);
+void apply_end(const Block& b, DeckBuilder& d);
+void apply_include(const Block& b, DeckBuilder& d);
+void apply_parameter(const Block& b, DeckBuilder& d);
+void apply_parameter_expression(const Block& b, DeckBuilder& d);
+void apply_control_termination(const Block& b, DeckBuilder& d);
+void apply_control_timestep(const Block& b, DeckBuilder& d);
+void apply_control_hourglass(const Block& b, DeckBuilder& d);
+void apply_control_bulk_viscosity(const Block& b, DeckBuilder& d);
+void apply_control_energy(const Block& b, DeckBuilder& d);
+void apply_control_shell(const Block& b, DeckBuilder& d);
+void apply_nothing(const Block& b, DeckBuilder& d);
+void apply_database_glstat(const Block& b, DeckBuilder& d);
+void apply_database_d3plot(const Block& b, DeckBuilder& d);
+void apply_define_curve(const Block& b, DeckBuilder& d);
+
+// deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
+void apply_node(const Block& b, DeckBuilder& d);
+void apply_element_solid(const Block& b, DeckBuilder& d);
+void apply_element_shell(const Block& b, DeckBuilder& d);
+void apply_element_shell_thickness(const Block& b, DeckBuilder& d);
+void apply_part(const Block& b, DeckBuilder& d);
+void apply_section_solid(const Block& b, DeckBuilder& d);
+void apply_section_shell(const Block& b, DeckBuilder& d);
+void apply_mat_elastic(const Block& b, DeckBuilder& d);
+void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d);
+void apply_mat_rigid(const Block& b, DeckBuilder& d);
+void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
+void apply_hourglass(const Block& b, DeckBuilder& d);
+
+// deck_apply_sets.cpp: sets
+void apply_set_node_list(const Block& b, DeckBuilder& d);
+void apply_set_node_generate(const Block& b, DeckBuilder& d);
+void apply_set_node_general(const Block& b, DeckBuilder& d);
+void apply_set_part_list(const Block& b, DeckBuilder& d);
+void apply_set_part_generate(const Block& b, DeckBuilder& d);
+void apply_set_part_general(const Block& b, DeckBuilder& d);
+void apply_set_shell(const Block& b, DeckBuilder& d);
+void apply_set_solid(const Block& b, DeckBuilder& d);
+
+// deck_apply_loads.cpp: constraints, prescribed motion, initial velocity, loads, rigid walls
+void apply_spc_node(const Block& b, DeckBuilder& d);
+void apply_spc_set(const Block& b, DeckBuilder& d);
+void apply_motion_node(const Block& b, DeckBuilder& d);
+void apply_motion_set(const Block& b, DeckBuilder& d);
+void apply_motion_rigid(const Block& b, DeckBuilder& d);
+void apply_initial_velocity(const Block& b, DeckBuilder& d);
+void apply_initial_velocity_node(const Block& b, DeckBuilder& d);
+void apply_initial_velocity_generation(const Block& b, DeckBuilder& d);
+void apply_load_node_point(const Block& b, DeckBuilder& d);
+void apply_load_node_set(const Block& b, DeckBuilder& d);
+void apply_load_body_x(const Block& b, DeckBuilder& d);
+void apply_load_body_y(const Block& b, DeckBuilder& d);
+void apply_load_body_z(const Block& b, DeckBuilder& d);
+void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
+void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
+
+} // namespace parcae::io

@@ -1,0 +1,201 @@
+// Apply functions: file structure, parameters, controls, output requests, curves.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "io/card_number.hpp"
+#include "io/deck_apply.hpp"
+
+namespace parcae::io {
+
+// ---------------------------------------------------------------------------------------------
+// File structure
+
+void apply_keyword(const Block& b, DeckBuilder& d) {
+  std::string_view rest = b.trailing;
+  while (!(rest = trim(rest)).empty()) {
+    const std::size_t end = rest.find_first_of(" \t");
+    const std::string word = to_upper(rest.substr(0, end));
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+    if (word == "LONG=Y")
+      d.format = LineFormat::Long;
+    else if (word == "LONG=N" || word == "LONG=S")
+      d.format = LineFormat::Standard;
+    else if (word == "I10=Y")
+      d.format = LineFormat::I10;
+    // other words (memory sizes, NCPU=...) are for LS-DYNA itself
+  }
+}
+
+void apply_title(const Block& b, DeckBuilder& d) {
+  d.model.control.title = b.head.text("TITLE");
+}
+
+void apply_end(const Block&, DeckBuilder& d) {
+  d.end_of_file = true;
+}
+
+void apply_include(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) d.include(row.text("FILENAME"), row.loc("FILENAME"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+namespace {
+
+/// "R thick" -> ('R', "thick").
+std::pair<char, std::string> parameter_name(const Fields& row, std::string_view field) {
+  const std::string& text = row.text(field);
+  const char type = static_cast<char>(std::toupper(static_cast<unsigned char>(text[0])));
+  if (type != 'R' && type != 'I' && type != 'C')
+    fail(row.loc(field), fmt::format("field {}: \"{}\" must start with the parameter type R, I "
+                                     "or C (e.g. \"R thick\")",
+                                     field, text));
+  const std::string name(trim(std::string_view(text).substr(1)));
+  if (name.empty()) fail(row.loc(field), fmt::format("field {}: parameter name missing", field));
+  return {type, name};
+}
+
+double parameter_number(const Fields& row, std::string_view field, char type,
+                        const std::string& name, const Parameters& params) {
+  const std::string& text = row.text(field);
+  if (text.empty()) return 0;
+  double v = 0;
+  try {
+    v = evaluate_expression(text, params);
+  } catch (const ExpressionError& e) {
+    fail(row.loc(field),
+         fmt::format("parameter {}: cannot read value \"{}\": {}", name, text, e.what()));
+  }
+  if (type == 'I' && std::trunc(v) != v)
+    fail(row.loc(field), fmt::format("parameter {}: integer parameter has value {}", name, v));
+  return v;
+}
+
+} // namespace
+
+void apply_parameter(const Block& b, DeckBuilder& d) {
+  static constexpr std::string_view names[] = {"PRMR1", "PRMR2", "PRMR3", "PRMR4"};
+  static constexpr std::string_view values[] = {"VAL1", "VAL2", "VAL3", "VAL4"};
+  for (const Fields& row : b.rows) {
+    for (int k = 0; k < 4; ++k) {
+      if (row.blank(names[k])) {
+        if (!row.blank(values[k]))
+          fail(row.loc(values[k]),
+               fmt::format("field {}: value without a parameter name", values[k]));
+        continue;
+      }
+      const auto [type, name] = parameter_name(row, names[k]);
+      Parameter p{type, 0, row.text(values[k]), row.loc(names[k])};
+      if (type != 'C') p.number = parameter_number(row, values[k], type, name, d.params);
+      d.params.set(name, std::move(p));
+    }
+  }
+}
+
+void apply_parameter_expression(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    const auto [type, name] = parameter_name(row, "PRMR1");
+    if (type == 'C')
+      fail(row.loc("PRMR1"),
+           fmt::format("parameter {}: character expressions are not supported", name));
+    double v = 0;
+    try {
+      v = evaluate_expression(row.text("EXPRESSION1"), d.params);
+    } catch (const ExpressionError& e) {
+      fail(row.loc("EXPRESSION1"), fmt::format("parameter {}: {}", name, e.what()));
+    }
+    if (type == 'I') v = std::trunc(v);
+    d.params.set(name, Parameter{type, v, {}, row.loc("PRMR1")});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls
+
+void apply_control_termination(const Block& b, DeckBuilder& d) {
+  Controls& c = d.model.control;
+  c.endtim = b.head.real("ENDTIM");
+  c.endcyc = b.head.integer("ENDCYC");
+  c.dtmin = b.head.real("DTMIN");
+  d.have_termination = true;
+  d.termination_loc = b.head.loc("ENDTIM");
+}
+
+void apply_control_timestep(const Block& b, DeckBuilder& d) {
+  Controls& c = d.model.control;
+  c.dtinit = b.head.real("DTINIT");
+  c.tssfac = b.head.real("TSSFAC") == 0 ? 0.9 : b.head.real("TSSFAC");
+  c.dt2ms = b.head.real("DT2MS");
+  c.lctm = b.head.id("LCTM");
+  d.timestep_loc = b.head.loc("LCTM");
+}
+
+void apply_control_hourglass(const Block& b, DeckBuilder& d) {
+  d.model.control.ihq = b.head.integer("IHQ");
+  d.model.control.qh = b.head.real("QH");
+}
+
+void apply_control_bulk_viscosity(const Block& b, DeckBuilder& d) {
+  // LS-DYNA's Q1 is the quadratic coefficient and Q2 the linear one; Controls::q1 is linear.
+  d.model.control.q2 = b.head.real("Q1");
+  d.model.control.q1 = b.head.real("Q2");
+  d.model.control.bulk_type = b.head.integer("TYPE");
+}
+
+void apply_control_energy(const Block& b, DeckBuilder& d) {
+  Controls& c = d.model.control;
+  c.hgen = b.head.integer("HGEN");
+  c.rwen = b.head.integer("RWEN");
+  c.slnten = b.head.integer("SLNTEN");
+  c.rylen = b.head.integer("RYLEN");
+}
+
+void apply_control_shell(const Block& b, DeckBuilder& d) {
+  Controls& c = d.model.control;
+  c.shell_wrpang = b.head.real("WRPANG");
+  c.shell_istupd = b.head.integer("ISTUPD");
+  c.shell_theory = b.head.integer("THEORY");
+  c.shell_intgrd = b.head.integer("INTGRD");
+}
+
+void apply_nothing(const Block&, DeckBuilder&) {}
+
+void apply_database_glstat(const Block& b, DeckBuilder& d) {
+  d.model.control.glstat_dt = b.head.real("DT");
+}
+
+void apply_database_d3plot(const Block& b, DeckBuilder& d) {
+  d.model.control.d3plot_dt = b.head.real("DT");
+  d.d3plot_npltc = b.head.integer("NPLTC");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Curves
+
+void apply_define_curve(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Curve c;
+  c.id = h.id("LCID");
+  c.loc = h.loc("LCID");
+  if (c.id <= 0) fail(c.loc, fmt::format("curve id LCID = {} must be positive", c.id));
+  d.claim_id("curve", c.id, c.loc);
+  if (b.has("TITLE")) c.title = h.text("TITLE");
+  // As in LS-DYNA, a scale factor of 0 means 1.
+  const double sfa = h.real("SFA") == 0 ? 1.0 : h.real("SFA");
+  const double sfo = h.real("SFO") == 0 ? 1.0 : h.real("SFO");
+  for (const Fields& p : b.rows) {
+    const double x = sfa * (p.real("A1") + h.real("OFFA"));
+    if (!c.x.empty() && !(x > c.x.back()))
+      fail(p.loc("A1"), fmt::format("curve {}: abscissae must be strictly increasing, but point "
+                                    "{} has x = {} after x = {}",
+                                    c.id, c.x.size() + 1, x, c.x.back()));
+    c.x.push_back(x);
+    c.y.push_back(sfo * (p.real("O1") + h.real("OFFO")));
+  }
+  if (c.x.empty()) fail(c.loc, fmt::format("curve {} has no points (at least 1 is needed)", c.id));
+  d.model.curves.push_back(std::move(c));
+}
+
+} // namespace parcae::io

@@ -1,0 +1,335 @@
+// Apply functions: nodes, elements, parts, sections, materials, hourglass sets.
+#include <fmt/format.h>
+
+#include "io/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+void check_positive_id(const Fields& row, std::string_view field, std::string_view what) {
+  if (row.id(field) <= 0)
+    fail(row.loc(field), fmt::format("{} id {} = {} must be positive", what, field, row.id(field)));
+}
+
+/// TC/RC constraint code 0..7.
+std::uint8_t constraint_code(const Fields& row, std::string_view field) {
+  const std::int64_t v = row.id(field);
+  if (v < 0 || v > 7)
+    fail(row.loc(field), fmt::format("node {}: {} = {} must be 0-7", row.id("NID"), field, v));
+  return static_cast<std::uint8_t>(v);
+}
+
+std::string title_of(const Block& b, const Fields& f) {
+  return b.has("TITLE") ? f.text("TITLE") : std::string();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Nodes and elements
+
+void apply_node(const Block& b, DeckBuilder& d) {
+  NodeTable& n = d.model.nodes;
+  for (const Fields& row : b.rows) {
+    check_positive_id(row, "NID", "node");
+    const SrcRef src = d.ref(row.file(), row.line());
+    d.claim_id("node", row.id("NID"), src, "*NODE");
+    n.id.push_back(row.id("NID"));
+    n.x.push_back(row.real("X"));
+    n.y.push_back(row.real("Y"));
+    n.z.push_back(row.real("Z"));
+    n.tc.push_back(constraint_code(row, "TC"));
+    n.rc.push_back(constraint_code(row, "RC"));
+    d.node_src.push_back(src);
+  }
+}
+
+namespace {
+
+constexpr std::string_view kNodeFields[] = {"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"};
+
+/// Hexahedron connectivity; a tetrahedron (N5-N8 blank) becomes N1 N2 N3 N4 N4 N4 N4 N4.
+std::array<GlobalId, 8> solid_nodes(const Fields& row) {
+  std::array<GlobalId, 8> n{};
+  for (int k = 0; k < 8; ++k) n[k] = row.id(kNodeFields[k]);
+  const GlobalId eid = row.id("EID");
+  for (int k = 0; k < 4; ++k)
+    if (n[k] == 0)
+      fail(row.loc(kNodeFields[k]),
+           fmt::format("solid element {}: {} is blank", eid, kNodeFields[k]));
+  const int upper = static_cast<int>((n[4] != 0) + (n[5] != 0) + (n[6] != 0) + (n[7] != 0));
+  if (upper == 0)
+    n[4] = n[5] = n[6] = n[7] = n[3];
+  else if (upper != 4)
+    fail(row.loc("N5"), fmt::format("solid element {} has {} nodes: give N1-N8 (repeat nodes for "
+                                    "wedges) or N1-N4 only (tetrahedron)",
+                                    eid, 4 + upper));
+  for (std::string_view extra : {"N9", "N10"})
+    if (const Value* v = row.find(extra); v && v->i != 0)
+      fail(row.loc(extra), fmt::format("solid element {}: {} = {}: 10-node elements are not "
+                                       "supported",
+                                       eid, extra, v->i));
+  return n;
+}
+
+PendingShell read_shell(const Fields& row, DeckBuilder& d) {
+  PendingShell s;
+  s.id = row.id("EID");
+  s.pid = row.id("PID");
+  check_positive_id(row, "EID", "shell element");
+  for (int k = 0; k < 4; ++k) s.nodes[k] = row.id(kNodeFields[k]);
+  for (int k = 0; k < 3; ++k)
+    if (s.nodes[k] == 0)
+      fail(row.loc(kNodeFields[k]),
+           fmt::format("shell element {}: {} is blank", s.id, kNodeFields[k]));
+  if (s.nodes[3] == 0) s.nodes[3] = s.nodes[2];
+  for (int k = 4; k < 8; ++k)
+    if (row.id(kNodeFields[k]) != 0)
+      fail(row.loc(kNodeFields[k]), fmt::format("shell element {}: {} is given: 8-node shells are "
+                                                "not supported",
+                                                s.id, kNodeFields[k]));
+  s.src = d.ref(row.file(), row.line());
+  d.claim_id("shell element", s.id, s.src, "*ELEMENT_SHELL");
+  return s;
+}
+
+} // namespace
+
+void apply_element_solid(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    check_positive_id(row, "EID", "solid element");
+    PendingSolid s{row.id("EID"), row.id("PID"), solid_nodes(row), d.ref(row.file(), row.line())};
+    d.claim_id("solid element", s.id, s.src, "*ELEMENT_SOLID");
+    d.solids.push_back(s);
+  }
+}
+
+void apply_element_shell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) d.shells.push_back(read_shell(row, d));
+}
+
+void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
+  static constexpr std::string_view thic[] = {"THIC1", "THIC2", "THIC3", "THIC4"};
+  for (const Fields& row : b.rows) {
+    PendingShell s = read_shell(row, d);
+    for (int k = 0; k < 4; ++k) {
+      s.thickness[k] = row.real(thic[k]);
+      if (s.thickness[k] < 0)
+        fail(row.loc(thic[k]), fmt::format("shell element {}: negative thickness {} = {}", s.id,
+                                           thic[k], s.thickness[k]));
+    }
+    d.shells.push_back(s);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parts, sections, hourglass
+
+void apply_part(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Part p;
+    p.id = row.id("PID");
+    p.title = row.text("HEADING");
+    p.secid = row.id("SECID");
+    p.mid = row.id("MID");
+    p.hgid = row.id("HGID");
+    p.loc = row.loc("PID");
+    check_positive_id(row, "PID", "part");
+    if (row.id("EOSID") != 0)
+      fail(row.loc("EOSID"), fmt::format("part {}: EOSID = {}: equations of state are not "
+                                         "supported",
+                                         p.id, row.id("EOSID")));
+    d.claim_id("part", p.id, p.loc);
+    d.model.parts.push_back(std::move(p));
+  }
+}
+
+namespace {
+
+Section new_section(const Block& b, const Fields& row, SectionKind kind, DeckBuilder& d) {
+  Section s;
+  s.id = row.id("SECID");
+  s.kind = kind;
+  s.title = title_of(b, row);
+  s.elform = row.integer("ELFORM");
+  s.loc = row.loc("SECID");
+  check_positive_id(row, "SECID", "section");
+  d.claim_id("section", s.id, s.loc);
+  return s;
+}
+
+void read_shell_thickness(const Fields& row, Section& s) {
+  static constexpr std::string_view names[] = {"T1", "T2", "T3", "T4"};
+  for (int k = 0; k < 4; ++k) {
+    s.t[k] = row.real(names[k]);
+    if (s.t[k] < 0)
+      fail(row.loc(names[k]),
+           fmt::format("section {}: negative thickness {} = {}", s.id, names[k], s.t[k]));
+    if (s.t[k] == 0) s.t[k] = s.t[0]; // LS-DYNA: T2-T4 default to T1
+  }
+}
+
+} // namespace
+
+void apply_section_solid(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows)
+    d.model.sections.push_back(new_section(b, row, SectionKind::Solid, d));
+}
+
+void apply_section_shell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Section s = new_section(b, row, SectionKind::Shell, d);
+    s.shrf = row.real("SHRF");
+    s.nip = row.integer("NIP") == 0 ? 2 : row.integer("NIP");
+    if (s.nip < 1 || s.nip > 10)
+      fail(row.loc("NIP"), fmt::format("section {}: NIP = {} must be 1-10", s.id, s.nip));
+    s.qr_irid = row.integer("QR/IRID");
+    s.icomp = row.integer("ICOMP");
+    if (s.icomp != 0)
+      fail(row.loc("ICOMP"), fmt::format("section {}: ICOMP = {}: layered composite shells are "
+                                         "not supported",
+                                         s.id, s.icomp));
+    read_shell_thickness(row, s);
+    s.nloc = row.real("NLOC");
+    d.model.sections.push_back(s);
+  }
+}
+
+void apply_hourglass(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Hourglass h;
+    h.id = row.id("HGID");
+    h.title = title_of(b, row);
+    h.ihq = row.integer("IHQ"); // 0: *CONTROL_HOURGLASS IHQ (resolved at the end)
+    h.qm = row.real("QM");
+    h.ibq = row.integer("IBQ");
+    h.bulk_quadratic = row.real("Q1");
+    h.bulk_linear = row.real("Q2");
+    h.qb = row.real("QB/VDC");
+    h.qw = row.real("QW");
+    h.loc = row.loc("HGID");
+    check_positive_id(row, "HGID", "hourglass");
+    d.claim_id("hourglass", h.id, h.loc);
+    d.model.hourglass.push_back(h);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Materials
+
+namespace {
+
+/// MID RO E PR with their checks; title; duplicate id.
+Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = kind;
+  m.title = title_of(b, h);
+  m.ro = h.real("RO");
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  m.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  d.claim_id("material", m.id, m.loc);
+  return m;
+}
+
+/// Failure strain: 0 or >= 1e20 mean "no failure" (stored as 0).
+double failure_strain(const Fields& h, std::string_view field, GlobalId mid) {
+  const double v = h.real(field);
+  if (v < 0)
+    fail(h.loc(field), fmt::format("material {}: {} = {}: user failure subroutines are not "
+                                   "supported",
+                                   mid, field, v));
+  return v >= 1e20 ? 0.0 : v;
+}
+
+/// The EPS1-8 / ES1-8 table of *MAT_024 as a curve with id -MID.
+void add_stress_strain_table(const Fields& h, Material& m, DeckBuilder& d) {
+  static constexpr std::string_view eps[] = {"EPS1", "EPS2", "EPS3", "EPS4",
+                                             "EPS5", "EPS6", "EPS7", "EPS8"};
+  static constexpr std::string_view es[] = {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"};
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_024 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  for (int k = 0; k < 8; ++k) {
+    if (k > 0 && h.real(eps[k]) == 0 && h.real(es[k]) == 0) break;
+    if (!c.x.empty() && !(h.real(eps[k]) > c.x.back()))
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} must be greater than the previous "
+                                      "strain",
+                                      m.id, eps[k], h.real(eps[k])));
+    c.x.push_back(h.real(eps[k]));
+    c.y.push_back(h.real(es[k]));
+  }
+  if (c.x.size() < 2)
+    fail(h.loc("ES1"), fmt::format("material {}: the EPS/ES table needs at least 2 points", m.id));
+  m.lcss = c.id;
+  d.claim_id("curve", c.id, c.loc);
+  d.model.curves.push_back(std::move(c));
+}
+
+bool has_stress_table(const Fields& h) {
+  for (std::string_view es : {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})
+    if (h.real(es) != 0) return true;
+  return false;
+}
+
+} // namespace
+
+void apply_mat_elastic(const Block& b, DeckBuilder& d) {
+  d.model.materials.push_back(new_material(b, MaterialKind::Elastic, d));
+}
+
+void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::PlasticKinematic, d);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.beta = h.real("BETA");
+  m.src = h.real("SRC");
+  m.srp = h.real("SRP");
+  m.fs = failure_strain(h, "FS", m.id);
+  m.vp = h.real("VP");
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_rigid(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::Rigid, d);
+  m.cmo = h.real("CMO");
+  m.con1 = h.real("CON1");
+  m.con2 = h.real("CON2");
+  if (m.cmo < 0)
+    fail(h.loc("CMO"), fmt::format("material {}: CMO = {}: constraints in a local system are not "
+                                   "supported",
+                                   m.id, m.cmo));
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::PiecewiseLinear, d);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.fs = failure_strain(h, "FAIL", m.id);
+  m.src = h.real("C");
+  m.srp = h.real("P");
+  m.lcss = h.id("LCSS");
+  m.lcsr = h.id("LCSR");
+  m.vp = h.real("VP");
+  if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, m, d);
+  d.model.materials.push_back(m);
+}
+
+} // namespace parcae::io

@@ -1,0 +1,419 @@
+// After the whole deck is read: resolve element connectivity and sets, check every cross
+// reference, expand constraints. Each problem is an InputError at the line that refers to the
+// missing thing.
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "io/deck_builder.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+[[noreturn]] void missing(const SourceLoc& loc, std::string_view what, GlobalId id,
+                          std::string_view kind, GlobalId ref) {
+  fail(loc, fmt::format("{} {} references {} {}, which is not defined", what, id, kind, ref));
+}
+
+/// Deck node id -> local index; a direct table when the ids are dense enough, else a hash map
+/// (Model::node_index is a std::map, slow for millions of look-ups).
+class NodeLookup {
+public:
+  explicit NodeLookup(const NodeTable& nodes) {
+    GlobalId max_id = 0;
+    for (GlobalId id : nodes.id) max_id = std::max(max_id, id);
+    if (max_id <= 4 * static_cast<GlobalId>(nodes.size()) + 1024) {
+      dense_.assign(static_cast<std::size_t>(max_id) + 1, kInvalidLocal);
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        dense_[static_cast<std::size_t>(nodes.id[i])] = static_cast<LocalId>(i);
+    } else {
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        sparse_.emplace(nodes.id[i], static_cast<LocalId>(i));
+    }
+  }
+  LocalId operator()(GlobalId id) const {
+    if (!dense_.empty() || sparse_.empty()) {
+      return id >= 0 && id < static_cast<GlobalId>(dense_.size())
+                 ? dense_[static_cast<std::size_t>(id)]
+                 : kInvalidLocal;
+    }
+    const auto it = sparse_.find(id);
+    return it == sparse_.end() ? kInvalidLocal : it->second;
+  }
+
+private:
+  std::vector<LocalId> dense_;
+  std::unordered_map<GlobalId, LocalId> sparse_;
+};
+
+class Resolver {
+public:
+  explicit Resolver(DeckBuilder& d) : d_(d), m_(d.model), node_(d.model.nodes) {}
+
+  void run() {
+    m_.index_nodes();
+    index_parts();
+    check_parts();
+    resolve_solids();
+    resolve_shells();
+    resolve_general_sets();
+    check_list_sets();
+    check_materials();
+    resolve_spcs();
+    check_motions();
+    check_initial_velocities();
+    check_loads();
+    check_walls();
+    finish_controls();
+    note_empty_parts();
+    check_termination();
+  }
+
+private:
+  DeckBuilder& d_;
+  Model& m_;
+  NodeLookup node_;
+  std::unordered_map<GlobalId, const Part*> parts_;
+  std::unordered_map<GlobalId, const Section*> sections_;
+  std::unordered_set<GlobalId> used_parts_;
+
+  bool has_curve(GlobalId id) const { return d_.defined("curve", id) != nullptr; }
+  bool has_node_set(GlobalId id) const { return m_.node_sets.count(id) != 0; }
+  bool has_part_set(GlobalId id) const { return m_.part_sets.count(id) != 0; }
+
+  void check_curve(const SourceLoc& loc, std::string_view what, GlobalId id, GlobalId lcid) const {
+    if (lcid != 0 && !has_curve(lcid)) missing(loc, what, id, "curve", lcid);
+  }
+
+  void index_parts() {
+    for (const Part& p : m_.parts) parts_.emplace(p.id, &p);
+    for (const Section& s : m_.sections) sections_.emplace(s.id, &s);
+  }
+
+  void check_parts() const {
+    for (const Part& p : m_.parts) {
+      if (!sections_.count(p.secid)) missing(p.loc, "part", p.id, "section", p.secid);
+      if (!d_.defined("material", p.mid)) missing(p.loc, "part", p.id, "material", p.mid);
+      if (p.hgid != 0 && !d_.defined("hourglass", p.hgid))
+        missing(p.loc, "part", p.id, "hourglass", p.hgid);
+    }
+  }
+
+  /// The part of an element, checking that its section is of the element's kind.
+  const Part& element_part(const SourceLoc& loc, std::string_view what, GlobalId eid, GlobalId pid,
+                           SectionKind kind) {
+    const auto it = parts_.find(pid);
+    if (it == parts_.end()) missing(loc, what, eid, "part", pid);
+    const Section& s = *sections_.at(it->second->secid);
+    if (s.kind != kind)
+      fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
+                            s.id, s.kind == SectionKind::Shell ? "shell" : "solid"));
+    used_parts_.insert(pid);
+    return *it->second;
+  }
+
+  template <std::size_t N>
+  std::array<LocalId, N> local_nodes(const SourceLoc& loc, std::string_view what, GlobalId eid,
+                                     const std::array<GlobalId, N>& nodes) const {
+    std::array<LocalId, N> out{};
+    for (std::size_t k = 0; k < N; ++k) {
+      out[k] = node_(nodes[k]);
+      if (out[k] == kInvalidLocal) missing(loc, what, eid, "node", nodes[k]);
+    }
+    return out;
+  }
+
+  void resolve_solids() {
+    SolidTable& t = m_.solids;
+    for (const PendingSolid& e : d_.solids) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_SOLID");
+      element_part(loc, "solid element", e.id, e.pid, SectionKind::Solid);
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "solid element", e.id, e.nodes));
+      t.line.push_back(e.src.line);
+    }
+  }
+
+  void resolve_shells() {
+    ShellTable& t = m_.shells;
+    for (const PendingShell& e : d_.shells) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_SHELL");
+      const Part& p = element_part(loc, "shell element", e.id, e.pid, SectionKind::Shell);
+      const Section& s = *sections_.at(p.secid);
+      const bool nodal =
+          std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
+      const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
+      if (!nodal && !section_t)
+        fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
+                                "part {} has no nodal thickness",
+                                s.id, e.id, p.id));
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "shell element", e.id, e.nodes));
+      t.thickness.push_back(e.thickness);
+      t.line.push_back(e.src.line);
+    }
+  }
+
+  // --- sets ---
+
+  std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
+    const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
+    std::vector<char> used(m_.nodes.size(), 0);
+    for (std::size_t e = 0; e < m_.solids.size(); ++e)
+      if (wanted.count(m_.solids.part[e]))
+        for (LocalId n : m_.solids.nodes[e]) used[n] = 1;
+    for (std::size_t e = 0; e < m_.shells.size(); ++e)
+      if (wanted.count(m_.shells.part[e]))
+        for (LocalId n : m_.shells.nodes[e]) used[n] = 1;
+    std::vector<GlobalId> out;
+    for (std::size_t n = 0; n < used.size(); ++n)
+      if (used[n]) out.push_back(m_.nodes.id[n]);
+    return out;
+  }
+
+  std::vector<GlobalId> all_ids(SetKind kind) const {
+    if (kind == SetKind::Node) return m_.nodes.id;
+    std::vector<GlobalId> out;
+    for (const Part& p : m_.parts) out.push_back(p.id);
+    return out;
+  }
+
+  bool exists(SetKind kind, GlobalId id) const {
+    switch (kind) {
+    case SetKind::Node:
+      return node_(id) != kInvalidLocal;
+    case SetKind::Part:
+      return parts_.count(id) != 0;
+    case SetKind::Shell:
+      return d_.defined("shell element", id) != nullptr;
+    case SetKind::Solid:
+      return d_.defined("solid element", id) != nullptr;
+    }
+    return false;
+  }
+
+  static std::string_view member_kind(SetKind kind) {
+    switch (kind) {
+    case SetKind::Node:
+      return "node";
+    case SetKind::Part:
+      return "part";
+    case SetKind::Shell:
+      return "shell element";
+    case SetKind::Solid:
+      return "solid element";
+    }
+    return "";
+  }
+
+  std::map<GlobalId, IdSet>& sets(SetKind kind) {
+    switch (kind) {
+    case SetKind::Node:
+      return m_.node_sets;
+    case SetKind::Part:
+      return m_.part_sets;
+    case SetKind::Shell:
+      return m_.shell_sets;
+    case SetKind::Solid:
+      return m_.solid_sets;
+    }
+    return m_.node_sets;
+  }
+
+  std::vector<GlobalId> expand(const PendingGeneralSet& g, const SetOperation& op) const {
+    if (op.option == "ALL") return all_ids(g.kind);
+    if (op.option == "RANGE") {
+      std::vector<GlobalId> out;
+      for (GlobalId id : all_ids(g.kind))
+        if (id >= op.ids[0] && id <= op.ids[1]) out.push_back(id);
+      std::sort(out.begin(), out.end());
+      return out;
+    }
+    for (GlobalId id : op.ids) {
+      const SetKind kind = op.option == "PART" ? SetKind::Part : SetKind::Node;
+      if (!exists(kind, id))
+        missing(d_.loc(op.src), set_name(g.kind), g.sid, member_kind(kind), id);
+    }
+    return op.option == "PART" && g.kind == SetKind::Node ? nodes_of_parts(op.ids) : op.ids;
+  }
+
+  void resolve_general_sets() {
+    for (const PendingGeneralSet& g : d_.general_sets) {
+      IdSet& set = sets(g.kind).at(g.sid);
+      for (const SetOperation& op : g.ops) {
+        const auto ids = expand(g, op);
+        set.members.insert(set.members.end(), ids.begin(), ids.end());
+      }
+      std::unordered_set<GlobalId> seen;
+      std::erase_if(set.members, [&](GlobalId id) { return !seen.insert(id).second; });
+    }
+  }
+
+  static std::string_view set_name(SetKind kind) {
+    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set"};
+    return names[static_cast<int>(kind)];
+  }
+
+  void check_list_sets() {
+    for (const auto& [key, src] : d_.set_member_src) {
+      const auto [kind, sid] = key;
+      const IdSet& set = sets(kind).at(sid);
+      for (std::size_t k = 0; k < set.members.size() && k < src.size(); ++k)
+        if (!exists(kind, set.members[k]))
+          missing(d_.loc(src[k]), set_name(kind), sid, member_kind(kind), set.members[k]);
+    }
+  }
+
+  // --- materials, constraints, loads ---
+
+  void check_materials() {
+    for (const Material& mat : m_.materials) {
+      check_curve(mat.loc, "material", mat.id, mat.lcss);
+      check_curve(mat.loc, "material", mat.id, mat.lcsr);
+    }
+    for (Hourglass& h : m_.hourglass)
+      if (h.ihq == 0) h.ihq = m_.control.ihq;
+  }
+
+  static void add_dofs(std::map<LocalId, std::array<bool, 6>>& out, LocalId n,
+                       const std::array<bool, 6>& dof) {
+    auto& target = out[n];
+    for (int k = 0; k < 6; ++k) target[k] = target[k] || dof[k];
+  }
+
+  /// LS-DYNA constraint code: 1 x, 2 y, 3 z, 4 x+y, 5 y+z, 6 z+x, 7 all.
+  static std::array<bool, 3> code_dofs(int code) {
+    static constexpr std::array<std::array<bool, 3>, 8> table{
+        {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
+    return table[static_cast<std::size_t>(code)];
+  }
+
+  void resolve_spcs() {
+    std::map<LocalId, std::array<bool, 6>> merged;
+    for (std::size_t n = 0; n < m_.nodes.size(); ++n) {
+      const auto t = code_dofs(m_.nodes.tc[n]), r = code_dofs(m_.nodes.rc[n]);
+      const std::array<bool, 6> dof{t[0], t[1], t[2], r[0], r[1], r[2]};
+      if (std::find(dof.begin(), dof.end(), true) != dof.end())
+        add_dofs(merged, static_cast<LocalId>(n), dof);
+    }
+    for (const PendingSpc& s : d_.spcs) {
+      const SourceLoc loc = d_.loc(s.src, s.is_set ? "*BOUNDARY_SPC_SET" : "*BOUNDARY_SPC_NODE");
+      for (GlobalId nid : target_nodes(loc, "constraint on", s.is_set, s.id))
+        add_dofs(merged, node_(nid), s.dof);
+    }
+    for (const auto& [node, dof] : merged) m_.spcs.push_back({node, dof});
+  }
+
+  /// The node ids of a node or node set reference, checking that it exists.
+  std::vector<GlobalId> target_nodes(const SourceLoc& loc, std::string_view what, bool is_set,
+                                     GlobalId id) const {
+    if (is_set) {
+      if (!has_node_set(id))
+        fail(loc, fmt::format("{} node set {}: node set {} is not defined", what, id, id));
+      return m_.node_sets.at(id).members;
+    }
+    if (node_(id) == kInvalidLocal)
+      fail(loc, fmt::format("{} node {}: node {} is not defined", what, id, id));
+    return {id};
+  }
+
+  void check_motions() const {
+    for (const PrescribedMotion& p : m_.motions) {
+      if (p.target == MotionTarget::Rigid)
+        check_rigid_part(p);
+      else
+        target_nodes(p.loc, "prescribed motion of", p.target == MotionTarget::NodeSet, p.target_id);
+      if (!has_curve(p.lcid))
+        fail(p.loc, fmt::format("prescribed motion references curve LCID = {}, which is not "
+                                "defined",
+                                p.lcid));
+    }
+  }
+
+  void check_rigid_part(const PrescribedMotion& p) const {
+    const auto it = parts_.find(p.target_id);
+    if (it == parts_.end())
+      fail(p.loc, fmt::format("prescribed motion of rigid part {}: part {} is not defined",
+                              p.target_id, p.target_id));
+    const Material* mat = m_.find_material(it->second->mid);
+    if (mat && mat->kind != MaterialKind::Rigid)
+      fail(p.loc, fmt::format("prescribed motion of rigid part {}: material {} of part {} is not "
+                              "*MAT_RIGID",
+                              p.target_id, mat->id, p.target_id));
+  }
+
+  void check_initial_velocities() const {
+    using Target = InitialVelocity::Target;
+    for (const InitialVelocity& v : m_.initial_velocities) {
+      const GlobalId id = v.target_id;
+      const bool ok = v.target == Target::All ||
+                      (v.target == Target::Node && node_(id) != kInvalidLocal) ||
+                      (v.target == Target::NodeSet && has_node_set(id)) ||
+                      (v.target == Target::Part && parts_.count(id)) ||
+                      (v.target == Target::PartSet && has_part_set(id));
+      static constexpr std::string_view names[] = {"node", "node set", "part", "part set", ""};
+      if (!ok)
+        fail(v.loc, fmt::format("initial velocity references {} {}, which is not defined",
+                                names[static_cast<int>(v.target)], id));
+      if (v.exclude_set != 0 && !has_node_set(v.exclude_set))
+        fail(v.loc, fmt::format("initial velocity references node set NSIDEX = {}, which is not "
+                                "defined",
+                                v.exclude_set));
+    }
+  }
+
+  void check_loads() const {
+    for (const NodalLoad& l : m_.nodal_loads) {
+      target_nodes(l.loc, "nodal load on", l.is_set, l.target_id);
+      if (!has_curve(l.lcid))
+        fail(l.loc,
+             fmt::format("nodal load references curve LCID = {}, which is not defined", l.lcid));
+    }
+    for (const BodyLoad& l : m_.body_loads)
+      if (!has_curve(l.lcid))
+        fail(l.loc,
+             fmt::format("body load references curve LCID = {}, which is not defined", l.lcid));
+  }
+
+  void check_walls() const {
+    for (const RigidWall& w : m_.rigid_walls)
+      for (GlobalId sid : {w.nsid, w.nsidex})
+        if (sid != 0 && !has_node_set(sid)) missing(w.loc, "rigid wall", w.id, "node set", sid);
+  }
+
+  void finish_controls() {
+    Controls& c = m_.control;
+    if (c.lctm != 0 && !has_curve(c.lctm))
+      fail(d_.timestep_loc,
+           fmt::format("*CONTROL_TIMESTEP LCTM = {} is not a defined curve", c.lctm));
+    if (d_.d3plot_npltc > 0 && c.endtim > 0) c.d3plot_dt = c.endtim / d_.d3plot_npltc;
+  }
+
+  void note_empty_parts() {
+    for (const Part& p : m_.parts)
+      if (!used_parts_.count(p.id))
+        m_.notes.push_back({"*PART", p.loc, false, fmt::format("part {} has no elements", p.id)});
+  }
+
+  void check_termination() const {
+    if (!d_.have_termination)
+      fail(d_.deck_end, "no *CONTROL_TERMINATION: nothing to run (add one with ENDTIM > 0)");
+    if (!(m_.control.endtim > 0))
+      fail(d_.termination_loc, fmt::format("*CONTROL_TERMINATION ENDTIM = {}: nothing to run "
+                                           "(ENDTIM must be > 0)",
+                                           m_.control.endtim));
+  }
+};
+
+} // namespace
+
+void resolve_model(DeckBuilder& d) {
+  Resolver(d).run();
+}
+
+} // namespace parcae::io

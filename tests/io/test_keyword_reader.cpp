@@ -1,0 +1,444 @@
+// Good decks: values land in the Model (including defaults for blank fields and _TITLE titles);
+// syntax features (formats, comments, parameters, includes); the shared Taylor bar mesh.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+bool used(const Model& m, const std::string& kw) {
+  return std::find(m.keywords_used.begin(), m.keywords_used.end(), kw) != m.keywords_used.end();
+}
+
+TEST(KeywordReader, CubeDeck) {
+  const Model m = read_text(cube_deck());
+  ASSERT_EQ(m.nodes.size(), 8u);
+  EXPECT_DOUBLE_EQ(m.nodes.x[1], 1.0);
+  EXPECT_DOUBLE_EQ(m.nodes.z[7], 1.0);
+  ASSERT_EQ(m.solids.size(), 1u);
+  EXPECT_EQ(m.solids.part[0], 1);
+  EXPECT_EQ(m.solids.nodes[0][6], 6); // node 7 is local index 6
+  EXPECT_EQ(m.solids.line[0], 12);
+  ASSERT_EQ(m.parts.size(), 1u);
+  EXPECT_EQ(m.parts[0].title, "cube");
+  EXPECT_EQ(m.parts[0].loc.line, 15);
+  ASSERT_EQ(m.materials.size(), 1u);
+  EXPECT_EQ(m.materials[0].kind, MaterialKind::Elastic);
+  EXPECT_DOUBLE_EQ(m.materials[0].e, 210000.0);
+  EXPECT_DOUBLE_EQ(m.control.endtim, 1e-3);
+  EXPECT_TRUE(used(m, "*NODE"));
+  EXPECT_TRUE(used(m, "*MAT_ELASTIC"));
+  EXPECT_TRUE(used(m, "*CONTROL_TERMINATION"));
+  EXPECT_TRUE(m.spcs.empty());
+  EXPECT_TRUE(m.notes.empty());
+}
+
+TEST(KeywordReader, FixedFormatNodeAndElement) {
+  const std::string mesh =
+      "*NODE\n"
+      "$#   nid               x               y               z      tc      rc\n"
+      "       1             0.0             0.0             0.0       7       0\n"
+      "       2             1.0             0.0             0.0\n"
+      "       3             1.0             1.0             0.0       0       7\n"
+      "       4             0.0             1.0             0.0\n"
+      "       5             0.0             0.0             1.0\n"
+      "       6             1.0             0.0             1.0\n"
+      "       7             1.0             1.0             1.0\n"
+      "       8         0.0e+00            1.D0          1.0e+0\n"
+      "*ELEMENT_SOLID\n"
+      "      10       1       1       2       3       4       5       6       7       8\n"
+      "*PART\ncube\n         1         1         1\n"
+      "*SECTION_SOLID\n         1\n"
+      "*MAT_ELASTIC\n         1   7.85e-9    210000       0.3\n";
+  const Model m = read_text(deck(mesh + termination()));
+  EXPECT_DOUBLE_EQ(m.nodes.y[7], 1.0);
+  EXPECT_EQ(m.nodes.tc[0], 7);
+  EXPECT_EQ(m.nodes.rc[2], 7);
+  EXPECT_EQ(m.solids.id[0], 10);
+  EXPECT_EQ(m.sections[0].elform, 1); // blank ELFORM: default
+  ASSERT_EQ(m.spcs.size(), 2u);
+  EXPECT_EQ(m.spcs[0].node, 0);
+  EXPECT_EQ(m.spcs[0].dof, (std::array<bool, 6>{true, true, true, false, false, false}));
+  EXPECT_EQ(m.spcs[1].dof, (std::array<bool, 6>{false, false, false, true, true, true}));
+}
+
+TEST(KeywordReader, LongFormatKeyword) {
+  const std::string text =
+      "*KEYWORD LONG=Y\n"
+      "*NODE\n"
+      "         12345678901                 0.0                 0.0                 0.0\n"
+      "                   2                 1.0                 0.0                 0.0\n"
+      "                   3                 1.0                 1.0                 0.0\n"
+      "                   4                 0.0                 1.0                 0.0\n"
+      "                   5                 0.0                 0.0                 1.0\n"
+      "                   6                 1.0                 0.0                 1.0\n"
+      "                   7                 1.0                 1.0                 1.0\n"
+      "                   8                 0.0                 1.0                 1.0\n"
+      "*ELEMENT_SOLID\n"
+      "                   1                   1         12345678901                   2"
+      "                   3                   4                   5                   6"
+      "                   7                   8\n"
+      "*PART\ncube\n"
+      "                   1                   1                   1\n"
+      "*SECTION_SOLID\n                   1\n"
+      "*MAT_ELASTIC\n                   1             7.85e-9              210000"
+      "                 0.3\n"
+      "*CONTROL_TERMINATION\n               0.001\n*END\n";
+  const Model m = read_text(text);
+  EXPECT_EQ(m.nodes.id[0], 12345678901LL);
+  EXPECT_EQ(m.solids.nodes[0][0], 0);
+  EXPECT_DOUBLE_EQ(m.control.endtim, 0.001);
+}
+
+TEST(KeywordReader, PlusSuffixSelectsLongFormatForOneKeyword) {
+  const std::string extra = "*DEFINE_CURVE+\n"
+                            "                   7\n"
+                            "                 0.0                 0.0\n"
+                            "                 1.0                 5.0\n";
+  const Model m = read_text(cube_deck(extra));
+  ASSERT_EQ(m.curves.size(), 1u);
+  EXPECT_EQ(m.curves[0].id, 7);
+  EXPECT_DOUBLE_EQ(m.curves[0].y[1], 5.0);
+}
+
+TEST(KeywordReader, CommentsCaseAndTrailingText) {
+  const std::string extra = "$ a comment\n"
+                            "*control_timestep   $ lower case, trailing text\n"
+                            "$ comment inside the keyword\n"
+                            "0.0,0.67\n";
+  const Model m = read_text(cube_deck(extra));
+  EXPECT_DOUBLE_EQ(m.control.tssfac, 0.67);
+}
+
+TEST(KeywordReader, ParametersAndExpressions) {
+  const std::string text = deck("*PARAMETER\n"
+                                "R endt    0.002     I npt     4\n"
+                                "*PARAMETER_EXPRESSION\n"
+                                "R half    &endt / 2\n"
+                                "R e       2.1e5*max(1, npt-3)\n" +
+                                cube_mesh() +
+                                "*CONTROL_TERMINATION\n&half\n"
+                                "*DATABASE_BINARY_D3PLOT\n-&half\n"
+                                "*DATABASE_GLSTAT\n,\n");
+  const Model m = read_text(text);
+  EXPECT_DOUBLE_EQ(m.control.endtim, 0.001);
+  EXPECT_DOUBLE_EQ(m.control.d3plot_dt, -0.001);
+}
+
+TEST(KeywordReader, IncludeRelativeToIncludingFile) {
+  const auto dir = make_temp_dir("include");
+  write_file(dir / "main.k", "*KEYWORD\n*INCLUDE\nsub/mesh.k\n" + termination() + "*END\n");
+  write_file(dir / "sub" / "mesh.k",
+             "*KEYWORD\n*INCLUDE\n../mat.k\n" + cube_mesh() + "*END\n*NOT_READ_AFTER_END\n");
+  write_file(dir / "mat.k", "*MAT_RIGID\n2,7.85e-9,2.1e5,0.3\n");
+  const Model m = read_deck((dir / "main.k").string());
+  EXPECT_EQ(m.materials.size(), 2u);
+  EXPECT_EQ(m.materials[0].kind, MaterialKind::Rigid);
+  EXPECT_EQ(m.parts[0].loc.file, (dir / "sub" / "mesh.k").string());
+}
+
+TEST(KeywordReader, TaylorBarMesh) {
+  const auto dir = make_temp_dir("taylor");
+  const std::string mesh = (reference_dir() / "decks" / "taylor_bar_mesh.k").string();
+  write_file(dir / "taylor.k", "*KEYWORD\n*TITLE\nTaylor bar\n*INCLUDE\n" + mesh +
+                                   "\n*PART\nbar\n1,1,1\n*SECTION_SOLID\n1,1\n"
+                                   "*MAT_PLASTIC_KINEMATIC\n1,8.93e-9,117000.,0.35,400.,100.\n\n" +
+                                   termination() + "*END\n");
+  const Model m = read_deck((dir / "taylor.k").string());
+  EXPECT_EQ(m.nodes.size(), 1122u);
+  EXPECT_EQ(m.solids.size(), 768u);
+  const LocalId n = m.node_index(1119);
+  ASSERT_NE(n, kInvalidLocal);
+  EXPECT_DOUBLE_EQ(m.nodes.x[n], 0.8);
+  EXPECT_DOUBLE_EQ(m.nodes.y[n], 40.0);
+  EXPECT_DOUBLE_EQ(m.nodes.z[n], 0.0);
+  EXPECT_EQ(m.control.title, "Taylor bar");
+  EXPECT_EQ(m.solids.id[767], 768);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][0]], 4);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][7]], 501);
+  // MAT_003 card 2 blank: defaults
+  EXPECT_DOUBLE_EQ(m.materials[0].src, 0.0);
+  EXPECT_DOUBLE_EQ(m.materials[0].fs, 0.0);
+}
+
+TEST(KeywordReader, TenNodeFormatDetectedFromFirstLine) {
+  const std::string mesh =
+      "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+      "*ELEMENT_SOLID\n"
+      "       1       1\n"
+      "       1       2       3       4       5       6       7       8       0       0\n"
+      "       2       1\n"
+      "       1       2       3       4\n"
+      "*PART\ncube\n1,1,1\n*SECTION_SOLID\n1\n*MAT_ELASTIC\n1,1,1,0\n";
+  const Model m = read_text(deck(mesh + termination()));
+  ASSERT_EQ(m.solids.size(), 2u);
+  // tetrahedron: N5-N8 = N4
+  EXPECT_EQ(m.solids.nodes[1][7], 3);
+  EXPECT_EQ(m.solids.line[1], 14);
+}
+
+TEST(KeywordReader, ShellsSectionsAndThickness) {
+  const std::string text = deck("*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                                "*ELEMENT_SHELL\n1,1,1,2,3,4\n2,1,1,2,3\n"
+                                "*ELEMENT_SHELL_THICKNESS\n3,2,1,2,3,4\n0.1,0.2,0.3,0.4\n"
+                                "*PART\nplate\n1,1,1\nplate2\n2,2,1,0,5\n"
+                                "*SECTION_SHELL_TITLE\nthin shell\n1,,0.8333,5\n2.0\n"
+                                "*SECTION_SHELL\n2,16\n\n"
+                                "*HOURGLASS\n5,4,0.05\n"
+                                "*MAT_ELASTIC\n1,7.85e-9,2.1e5,0.3\n" +
+                                termination());
+  const Model m = read_text(text);
+  ASSERT_EQ(m.shells.size(), 3u);
+  EXPECT_EQ(m.shells.nodes[1][3], m.shells.nodes[1][2]); // triangle
+  EXPECT_DOUBLE_EQ(m.shells.thickness[2][3], 0.4);
+  EXPECT_DOUBLE_EQ(m.shells.thickness[0][0], 0.0);
+  ASSERT_EQ(m.sections.size(), 2u);
+  const Section& s = m.sections[0];
+  EXPECT_EQ(s.kind, SectionKind::Shell);
+  EXPECT_EQ(s.title, "thin shell");
+  EXPECT_EQ(s.elform, 2); // default
+  EXPECT_DOUBLE_EQ(s.shrf, 0.8333);
+  EXPECT_EQ(s.nip, 5);
+  EXPECT_EQ(s.t, (std::array<Real, 4>{2.0, 2.0, 2.0, 2.0}));
+  EXPECT_EQ(m.sections[1].elform, 16);
+  EXPECT_EQ(m.sections[1].nip, 2);
+  EXPECT_DOUBLE_EQ(m.sections[1].shrf, 1.0);
+  EXPECT_EQ(m.parts[1].hgid, 5);
+  EXPECT_EQ(m.hourglass[0].ihq, 4);
+  EXPECT_DOUBLE_EQ(m.hourglass[0].qm, 0.05);
+  EXPECT_DOUBLE_EQ(m.hourglass[0].bulk_quadratic, 1.5);
+  EXPECT_DOUBLE_EQ(m.hourglass[0].bulk_linear, 0.06);
+}
+
+TEST(KeywordReader, Materials) {
+  const std::string extra =
+      "*MAT_PLASTIC_KINEMATIC_TITLE\nsteel\n"
+      "2,7.85e-9,2.1e5,0.3,250.,1000.,1.0\n40.,5.,0.8\n"
+      "*MAT_020\n3,7.85e-9,2.1e5,0.3\n1.0,7,7\n"
+      "*MAT_PIECEWISE_LINEAR_PLASTICITY\n4,7.85e-9,2.1e5,0.3,200.\n1e3,4.0,9\n\n\n"
+      "*MAT_024_TITLE\ntable\n5,7.85e-9,2.1e5,0.3,200.,,0.5\n\n"
+      "0.0,0.1,0.2\n200.,300.,350.\n"
+      "*DEFINE_CURVE_TITLE\nhardening\n9,,2.0,3.0,1.0,0.5\n0.0,100.\n1.0,200.\n";
+  const Model m = read_text(cube_deck(extra));
+  const Material& pk = *m.find_material(2);
+  EXPECT_EQ(pk.kind, MaterialKind::PlasticKinematic);
+  EXPECT_EQ(pk.title, "steel");
+  EXPECT_DOUBLE_EQ(pk.sigy, 250.0);
+  EXPECT_DOUBLE_EQ(pk.etan, 1000.0);
+  EXPECT_DOUBLE_EQ(pk.beta, 1.0);
+  EXPECT_DOUBLE_EQ(pk.src, 40.0);
+  EXPECT_DOUBLE_EQ(pk.srp, 5.0);
+  EXPECT_DOUBLE_EQ(pk.fs, 0.8);
+  const Material& rigid = *m.find_material(3);
+  EXPECT_EQ(rigid.kind, MaterialKind::Rigid);
+  EXPECT_DOUBLE_EQ(rigid.cmo, 1.0);
+  EXPECT_DOUBLE_EQ(rigid.con1, 7.0);
+  const Material& pl = *m.find_material(4);
+  EXPECT_EQ(pl.kind, MaterialKind::PiecewiseLinear);
+  EXPECT_EQ(pl.lcss, 9);
+  EXPECT_DOUBLE_EQ(pl.src, 1000.0);
+  EXPECT_DOUBLE_EQ(pl.srp, 4.0);
+  EXPECT_DOUBLE_EQ(pl.fs, 0.0); // FAIL default 1e21: no failure
+  const Material& tab = *m.find_material(5);
+  EXPECT_EQ(tab.lcss, -5);
+  EXPECT_DOUBLE_EQ(tab.fs, 0.5);
+  const Curve& c = *m.find_curve(-5);
+  EXPECT_EQ(c.x, (std::vector<Real>{0.0, 0.1, 0.2}));
+  EXPECT_EQ(c.y, (std::vector<Real>{200.0, 300.0, 350.0}));
+  const Curve& h = *m.find_curve(9);
+  EXPECT_EQ(h.title, "hardening");
+  EXPECT_EQ(h.x, (std::vector<Real>{2.0, 4.0}));     // 2 * (a + 1)
+  EXPECT_EQ(h.y, (std::vector<Real>{301.5, 601.5})); // 3 * (o + 0.5)
+}
+
+TEST(KeywordReader, Controls) {
+  const std::string extra = "*CONTROL_TIMESTEP\n1e-7,0.8,,,-1e-6,\n"
+                            "*CONTROL_HOURGLASS\n4,0.05\n"
+                            "*CONTROL_BULK_VISCOSITY\n1.2,0.05,-2\n"
+                            "*CONTROL_ENERGY\n2,2,2,2\n"
+                            "*CONTROL_SHELL\n10.,,,1,2\n,1\n"
+                            "*CONTROL_SOLID\n"
+                            "*CONTROL_UNITS\nmm,s,tonne\n"
+                            "*DATABASE_GLSTAT\n1e-5\n"
+                            "*DATABASE_BINARY_D3PLOT\n,,,10\n"
+                            "*HOURGLASS\n3\n"
+                            "*CONTROL_CONTACT\n0.1\n"
+                            "*DATABASE_MATSUM\n1e-5\n";
+  const Model m = read_text(cube_deck(extra));
+  const Controls& c = m.control;
+  EXPECT_DOUBLE_EQ(c.dtinit, 1e-7);
+  EXPECT_DOUBLE_EQ(c.tssfac, 0.8);
+  EXPECT_DOUBLE_EQ(c.dt2ms, -1e-6);
+  EXPECT_EQ(c.ihq, 4);
+  EXPECT_DOUBLE_EQ(c.qh, 0.05);
+  EXPECT_DOUBLE_EQ(c.q2, 1.2);  // LS-DYNA Q1: quadratic
+  EXPECT_DOUBLE_EQ(c.q1, 0.05); // LS-DYNA Q2: linear
+  EXPECT_EQ(c.bulk_type, -2);
+  EXPECT_EQ(c.hgen, 2);
+  EXPECT_DOUBLE_EQ(c.shell_wrpang, 10.0);
+  EXPECT_EQ(c.shell_istupd, 1);
+  EXPECT_EQ(c.shell_theory, 2);
+  EXPECT_EQ(c.shell_intgrd, 1);
+  EXPECT_DOUBLE_EQ(c.glstat_dt, 1e-5);
+  EXPECT_DOUBLE_EQ(c.d3plot_dt, 1e-4); // ENDTIM / NPLTC
+  EXPECT_EQ(m.hourglass[0].ihq, 4);    // IHQ 0: *CONTROL_HOURGLASS
+  EXPECT_DOUBLE_EQ(m.hourglass[0].qm, 0.1);
+  ASSERT_EQ(m.notes.size(), 2u);
+  EXPECT_EQ(m.notes[0].keyword, "*CONTROL_CONTACT");
+  EXPECT_FALSE(m.notes[0].error);
+  EXPECT_EQ(m.notes[1].keyword, "*DATABASE_MATSUM");
+  EXPECT_TRUE(used(m, "*CONTROL_UNITS"));
+  EXPECT_FALSE(used(m, "*CONTROL_CONTACT"));
+}
+
+TEST(KeywordReader, ControlDefaults) {
+  const Model m = read_text(cube_deck("*CONTROL_TIMESTEP\n\n*CONTROL_BULK_VISCOSITY\n\n"));
+  EXPECT_DOUBLE_EQ(m.control.tssfac, 0.9);
+  EXPECT_DOUBLE_EQ(m.control.q1, 0.06);
+  EXPECT_DOUBLE_EQ(m.control.q2, 1.5);
+  EXPECT_EQ(m.control.bulk_type, 1);
+}
+
+TEST(KeywordReader, Sets) {
+  const std::string extra = "*SET_NODE_LIST_TITLE\nbottom\n1\n1,2,3,4\n"
+                            "*SET_NODE_LIST_GENERATE\n2\n5,8\n"
+                            "*SET_NODE_GENERAL\n3\nNODE,1,8\nPART,1\n"
+                            "*SET_NODE_GENERAL\n4\nALL\n"
+                            "*SET_PART_LIST\n1\n1\n"
+                            "*SET_PART_LIST_GENERATE\n2\n1,100\n"
+                            "*SET_PART_GENERAL\n3\nALL\n"
+                            "*SET_SOLID\n1\n1\n";
+  const Model m = read_text(cube_deck(extra));
+  EXPECT_EQ(m.node_sets.at(1).title, "bottom");
+  EXPECT_EQ(m.node_sets.at(1).members, (std::vector<GlobalId>{1, 2, 3, 4}));
+  EXPECT_EQ(m.node_sets.at(2).members, (std::vector<GlobalId>{5, 6, 7, 8}));
+  EXPECT_EQ(m.node_sets.at(3).members.size(), 8u); // 1, 8, then the rest of part 1
+  EXPECT_EQ(m.node_sets.at(3).members[1], 8);
+  EXPECT_EQ(m.node_sets.at(4).members.size(), 8u);
+  EXPECT_EQ(m.part_sets.at(1).members, (std::vector<GlobalId>{1}));
+  EXPECT_EQ(m.part_sets.at(2).members, (std::vector<GlobalId>{1}));
+  EXPECT_EQ(m.part_sets.at(3).members, (std::vector<GlobalId>{1}));
+  EXPECT_EQ(m.solid_sets.at(1).members, (std::vector<GlobalId>{1}));
+}
+
+TEST(KeywordReader, ConstraintsAndMotion) {
+  const std::string extra = "*SET_NODE_LIST\n1\n5,6,7,8\n"
+                            "*BOUNDARY_SPC_NODE\n1,0,1,1,1\n2,,0,0,1,1,1,1\n"
+                            "*BOUNDARY_SPC_SET_ID\n10,symmetry\n1,0,0,0,1\n"
+                            "*DEFINE_CURVE\n1\n0,0\n1,1\n"
+                            "*BOUNDARY_PRESCRIBED_MOTION_NODE\n3,3,2,1,-0.5\n"
+                            "*BOUNDARY_PRESCRIBED_MOTION_SET\n1,1,0,1\n";
+  const Model m = read_text(cube_deck(extra));
+  ASSERT_EQ(m.spcs.size(), 6u); // nodes 1, 2, 5, 6, 7, 8
+  EXPECT_EQ(m.spcs[0].dof, (std::array<bool, 6>{true, true, true, false, false, false}));
+  EXPECT_EQ(m.spcs[1].dof, (std::array<bool, 6>{false, false, true, true, true, true}));
+  EXPECT_EQ(m.spcs[2].node, 4);
+  EXPECT_EQ(m.spcs[2].dof, (std::array<bool, 6>{false, false, true, false, false, false}));
+  ASSERT_EQ(m.motions.size(), 2u);
+  EXPECT_EQ(m.motions[0].target, MotionTarget::Node);
+  EXPECT_EQ(m.motions[0].dof, 3);
+  EXPECT_EQ(m.motions[0].vad, MotionKind::Displacement);
+  EXPECT_DOUBLE_EQ(m.motions[0].sf, -0.5);
+  EXPECT_DOUBLE_EQ(m.motions[0].death, 1e28);
+  EXPECT_EQ(m.motions[1].target, MotionTarget::NodeSet);
+  EXPECT_DOUBLE_EQ(m.motions[1].sf, 1.0);
+}
+
+TEST(KeywordReader, RigidMotionAndWalls) {
+  const std::string extra =
+      "*PART\nplate\n2,1,2\n*MAT_RIGID\n2,7.85e-9,2.1e5,0.3\n"
+      "*DEFINE_CURVE\n1\n0,1\n"
+      "*BOUNDARY_PRESCRIBED_MOTION_RIGID\n2,1,0,1\n"
+      "*SET_NODE_LIST\n1\n1,2,3,4\n"
+      "*RIGIDWALL_PLANAR\n1\n0,0,0,0,0,1,0.2\n"
+      "*RIGIDWALL_PLANAR_FINITE_MOVING_ID\n7,moving wall\n\n0,0,2,0,0,1\n1,0,0,5,5\n100.,-3.\n"
+      "*RIGIDWALL_GEOMETRIC_CYLINDER_DISPLAY\n\n0,0,0,0,1,0\n2.5,10.\n3,1e-9,100,0.3\n";
+  const Model m = read_text(cube_deck(extra));
+  EXPECT_EQ(m.motions[0].target, MotionTarget::Rigid);
+  ASSERT_EQ(m.rigid_walls.size(), 3u);
+  const RigidWall& w = m.rigid_walls[0];
+  EXPECT_EQ(w.id, 1);
+  EXPECT_EQ(w.nsid, 1);
+  EXPECT_EQ(w.head, (std::array<Real, 3>{0, 0, 1}));
+  EXPECT_DOUBLE_EQ(w.fric, 0.2);
+  EXPECT_DOUBLE_EQ(w.death, 1e20);
+  const RigidWall& f = m.rigid_walls[1];
+  EXPECT_EQ(f.id, 7);
+  EXPECT_EQ(f.title, "moving wall");
+  EXPECT_TRUE(f.finite);
+  EXPECT_TRUE(f.moving);
+  EXPECT_DOUBLE_EQ(f.lenm, 5.0);
+  EXPECT_DOUBLE_EQ(f.mass, 100.0);
+  EXPECT_DOUBLE_EQ(f.v0, -3.0);
+  const RigidWall& c = m.rigid_walls[2];
+  EXPECT_EQ(c.shape, RigidWall::Shape::Cylinder);
+  EXPECT_EQ(c.id, 3);
+  EXPECT_DOUBLE_EQ(c.radius, 2.5);
+  EXPECT_DOUBLE_EQ(c.length, 10.0);
+}
+
+TEST(KeywordReader, InitialVelocitiesAndLoads) {
+  const std::string extra = "*SET_NODE_LIST\n1\n1,2\n*SET_PART_LIST\n2\n1\n"
+                            "*INITIAL_VELOCITY\n0,1\n0,0,-227000.\n0,0,0\n"
+                            "*INITIAL_VELOCITY_NODE\n3,1,2,3,0.1\n"
+                            "*INITIAL_VELOCITY_GENERATION\n2,1,10.,1,0,0\n0,0,0,0,0,1\n"
+                            "*INITIAL_VELOCITY_GENERATION\n0,2\n\n"
+                            "*DEFINE_CURVE\n5\n0,0\n1,1\n"
+                            "*LOAD_NODE_POINT\n7,3,5,-100.\n"
+                            "*LOAD_NODE_SET\n1,1,5\n"
+                            "*LOAD_BODY_Z\n5,9.81\n";
+  const Model m = read_text(cube_deck(extra));
+  using Target = InitialVelocity::Target;
+  ASSERT_EQ(m.initial_velocities.size(), 4u);
+  EXPECT_EQ(m.initial_velocities[0].target, Target::All);
+  EXPECT_EQ(m.initial_velocities[0].exclude_set, 1);
+  EXPECT_DOUBLE_EQ(m.initial_velocities[0].v[2], -227000.0);
+  EXPECT_EQ(m.initial_velocities[1].target, Target::Node);
+  EXPECT_DOUBLE_EQ(m.initial_velocities[1].omega_node[0], 0.1);
+  EXPECT_EQ(m.initial_velocities[2].target, Target::PartSet);
+  EXPECT_TRUE(m.initial_velocities[2].generation);
+  EXPECT_DOUBLE_EQ(m.initial_velocities[2].omega, 10.0);
+  EXPECT_EQ(m.initial_velocities[2].axis, (std::array<Real, 3>{0, 0, 1}));
+  EXPECT_EQ(m.initial_velocities[3].target, Target::All);
+  ASSERT_EQ(m.nodal_loads.size(), 2u);
+  EXPECT_EQ(m.nodal_loads[0].target_id, 7);
+  EXPECT_DOUBLE_EQ(m.nodal_loads[0].sf, -100.0);
+  EXPECT_TRUE(m.nodal_loads[1].is_set);
+  EXPECT_DOUBLE_EQ(m.nodal_loads[1].sf, 1.0);
+  ASSERT_EQ(m.body_loads.size(), 1u);
+  EXPECT_EQ(m.body_loads[0].dir, 2);
+  EXPECT_DOUBLE_EQ(m.body_loads[0].sf, 9.81);
+}
+
+TEST(KeywordReader, IgnoreUnsupported) {
+  const std::string extra = "*CONTACT_AUTOMATIC_SINGLE_SURFACE\n1\n\n\n"
+                            "*EOS_GRUNEISEN\n1\n";
+  const std::string msg = read_error(cube_deck(extra));
+  EXPECT_NE(msg.find("*CONTACT_AUTOMATIC_SINGLE_SURFACE"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:22"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("*EOS_GRUNEISEN"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:26"), std::string::npos) << msg;
+  ReadOptions options;
+  options.ignore_unsupported = true;
+  const Model m = read_text(cube_deck(extra), options);
+  ASSERT_EQ(m.notes.size(), 2u);
+  EXPECT_FALSE(m.notes[0].error);
+  EXPECT_EQ(m.notes[1].loc.line, 26);
+}
+
+TEST(KeywordReader, DeckErrorsListsEveryUnsupportedKeyword) {
+  try {
+    read_text(cube_deck("*FOO\n*BAR_BAZ\n1,2\n*FOO\n"));
+    FAIL() << "no exception";
+  } catch (const DeckErrors& e) {
+    ASSERT_EQ(e.errors().size(), 3u);
+    EXPECT_EQ(e.errors()[1].loc().line, 23);
+    EXPECT_EQ(e.errors()[2].loc().card, "*FOO");
+  }
+}
+
+} // namespace
+} // namespace parcae::test
