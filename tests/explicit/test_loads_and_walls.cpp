@@ -1,0 +1,201 @@
+// Loads, constraints, rigid walls and mass scaling against closed-form motion.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "io/keyword_reader.hpp"
+#include "solvers/explicit/solver.hpp"
+#include "test_support.hpp"
+
+using namespace parcae;
+using namespace parcae::test;
+
+namespace {
+
+constexpr double kG = 9810.0; // mm/s^2
+// A lone element has 1/8 of an interior node's mass at each corner: its dilatational mode is
+// ~1.4x faster than the L/c estimate assumes (12K vs 4(lambda+2G) over rho h^2), as in LS-DYNA.
+// Free one- and few-element models therefore run with TSSFAC 0.6.
+const std::string kSmallStep = "*CONTROL_TIMESTEP\n              0.6\n";
+const std::string kConstantCurve =
+    "*DEFINE_CURVE\n         1\n                 0.0                 1.0\n"
+    "                 1.0                 1.0\n";
+
+Model deck(const std::string& tag, const std::string& body) {
+  const auto dir = make_temp_dir(tag);
+  write_file(dir / "deck.k", "*KEYWORD\n" + body + "*END\n");
+  return read_deck((dir / "deck.k").string());
+}
+
+std::string elastic_part(int pid = 1, double rho = 7.85e-9) {
+  return fmt::format("*PART\nblock\n{:10d}         1         1\n*SECTION_SOLID\n         1         "
+                     "1\n*MAT_ELASTIC\n         1{:10.3e}  210000.0       0.3\n",
+                     pid, rho);
+}
+
+struct Trace {
+  std::vector<double> t, vx, vz, zc, ke;
+  GlobalStats last;
+};
+
+Trace run(const Model& m) {
+  RunOptions opt;
+  opt.outdir = make_temp_dir("run").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  Trace tr;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+    tr.t.push_back(s.time);
+    tr.vx.push_back(s.vx);
+    tr.vz.push_back(s.vz);
+    double z = 0, mass = 0;
+    for (std::size_t n = 0; n < d.nnode; ++n) {
+      z += d.mass[n] * d.x[3 * n + 2];
+      mass += d.mass[n];
+    }
+    tr.zc.push_back(z / mass);
+    tr.ke.push_back(s.kinetic);
+    tr.last = s;
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  EXPECT_TRUE(sum.normal_termination) << sum.error;
+  return tr;
+}
+
+} // namespace
+
+TEST(Loads, BodyLoadGivesFreeFallAndExternalWorkBalancesKineticEnergy) {
+  // *LOAD_BODY_Z with a constant curve g: the inertial load -m g makes the free block fall with
+  // z_c(t) = z0 - g t^2 / 2 exactly (uniform acceleration of every node, no strain); the work
+  // of the load equals the kinetic energy gained.
+  const Model m = deck("fall", "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                                   hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                                   "*LOAD_BODY_Z\n         1    9810.0\n*DEFINE_CURVE\n         1\n"
+                                   "                 0.0                 1.0\n"
+                                   "                 1.0                 1.0\n");
+  const Trace tr = run(m);
+  const double t = tr.t.back();
+  // Central differences integrate constant acceleration exactly at the steps (1e-9 relative).
+  EXPECT_NEAR(tr.zc.back() - 5.0, -0.5 * kG * t * t, 1e-9 * 0.5 * kG * t * t + 1e-12);
+  EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
+}
+
+TEST(Loads, NodalForceChangesMomentumAtTheRateOfTheForce) {
+  // *LOAD_NODE_SET: 4 nodes x 10 N in x for 1 ms on a free block: momentum F t.
+  const Model m = deck(
+      "force", "*CONTROL_TERMINATION\n    1.0e-3\n" + kSmallStep + elastic_part() +
+                   hex_block_cards(1, 1, 1, 10, 10, 10, 1) + node_set_card(1, {2, 4, 6, 8}) +
+                   "*LOAD_NODE_SET\n         1         1         1      10.0\n" + kConstantCurve);
+  const Trace tr = run(m);
+  const double mass = tr.last.mass;
+  // Momentum after the last full step: the force acts from t = 0 (half-step velocities lag by
+  // dt/2, far below the 1e-3 tolerance).
+  EXPECT_NEAR(mass * tr.vx.back(), 40.0 * tr.t.back(), 2e-3 * 40.0 * tr.t.back());
+}
+
+TEST(RigidWall, FrictionDeceleratesASlidingBlockAtMuG) {
+  // An elastic block resting on a planar wall under gravity, sliding with FRIC 0.3:
+  // the wall removes mu times the normal velocity correction (g dt per step) from the
+  // tangential velocity, so v(t) = v0 - mu g t (0.2 m/s here).
+  const double mu = 0.3, v0 = 200.0; // stops at v0 / (mu g) = 0.068 s
+  const Model m = deck(
+      "friction",
+      "*CONTROL_TERMINATION\n    0.1\n" + kSmallStep + elastic_part() +
+          hex_block_cards(2, 2, 1, 10, 10, 5, 1) +
+          fmt::format("*INITIAL_VELOCITY_GENERATION\n         1         2       0.0{:10.1f}"
+                      "       0.0       0.0\n       0.0       0.0       0.0       0.0       0.0"
+                      "       0.0\n",
+                      v0) +
+          "*LOAD_BODY_Z\n         1    9810.0\n" + kConstantCurve +
+          "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
+          "       1.0       0.3\n");
+  const Trace tr = run(m);
+  int checked = 0;
+  for (std::size_t k = 0; k < tr.t.size(); k += 50) {
+    const double expect = v0 - mu * kG * tr.t[k];
+    if (expect < 0.1 * v0) break;
+    EXPECT_NEAR(tr.vx[k], expect, 0.01 * v0) << "t = " << tr.t[k];
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+  // It stops (friction cannot reverse the motion) and stays on the wall.
+  EXPECT_NEAR(tr.vx.back(), 0.0, 1e-3 * v0);
+  EXPECT_NEAR(tr.zc.back(), 2.5, 0.01);
+}
+
+TEST(RigidWall, CylinderStopsNodesAtItsRadius) {
+  // A block falls at 5 m/s onto a cylinder of radius 20 along x through the origin
+  // (*RIGIDWALL_GEOMETRIC_CYLINDER): no node may end up inside the cylinder.
+  const Model m = deck(
+      "cylinder", "*CONTROL_TERMINATION\n    2.0e-3\n" + elastic_part() +
+                      hex_block_cards(4, 4, 2, 20, 20, 5, 1, 1, 1, -10, -10, 20.5) +
+                      "*INITIAL_VELOCITY_GENERATION\n         1         2       0.0       0.0"
+                      "       0.0   -5000.0\n       0.0       0.0       0.0       0.0       0.0"
+                      "       0.0\n"
+                      "*RIGIDWALL_GEOMETRIC_CYLINDER\n         0\n"
+                      "     -50.0       0.0       0.0      50.0       0.0       0.0       0.0\n"
+                      "      20.0     100.0\n");
+  RunOptions opt;
+  opt.outdir = make_temp_dir("cyl").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  double min_r = 1e30;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats&) {
+    for (std::size_t n = 0; n < d.nnode; ++n)
+      min_r = std::min(min_r, std::hypot(d.x[3 * n + 1], d.x[3 * n + 2]));
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GE(min_r, 20.0 - 1e-9);
+  EXPECT_LT(min_r, 20.0 + 0.01) << "the block must have reached the cylinder";
+  EXPECT_GT(sum.final_stats.rigidwall, 0.0);
+}
+
+TEST(MassScaling, AddsMassToReachTheTargetStepAndReportsIt) {
+  // DT2MS = -2e-6 with TSSFAC 0.9: elements whose stable step is below 2e-6 get density
+  // (2e-6/dt_e)^2 times larger; the run's step becomes 0.9 * 2e-6 and the added mass is
+  // reported (a 1 mm steel cube has dt_e ~ 1.7e-7 s: mass grows ~140 x).
+  const Model m = deck("ms", "*CONTROL_TERMINATION\n    1.0e-4\n*CONTROL_TIMESTEP\n"
+                             "              0.9                         -2.0e-6\n" +
+                                 elastic_part() + hex_block_cards(2, 2, 2, 2, 2, 2, 1));
+  RunOptions opt;
+  opt.outdir = make_temp_dir("ms").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_NEAR(sum.dt_initial, 0.9 * 2e-6, 1e-9 * 2e-6);
+  const double physical = 7.85e-9 * 8.0;
+  EXPECT_GT(sum.final_stats.added_mass, 50 * physical);
+  EXPECT_NEAR(sum.final_stats.mass, physical + sum.final_stats.added_mass, 1e-9 * physical);
+}
+
+TEST(RigidBody, PrescribedVelocityMovesTheBody) {
+  // *BOUNDARY_PRESCRIBED_MOTION_RIGID: x velocity 2 m/s (curve 1 x SF 2000) for 1 ms.
+  const Model m =
+      deck("rigidpm", "*CONTROL_TERMINATION\n    1.0e-3\n*CONTROL_TIMESTEP\n    1.0e-6\n"
+                      "*PART\nbody\n         1         1         1\n*SECTION_SOLID\n         1"
+                      "         1\n*MAT_RIGID\n         1   7.85e-9  210000.0       0.3\n" +
+                          hex_block_cards(2, 2, 2, 2, 2, 2, 1) +
+                          "*BOUNDARY_PRESCRIBED_MOTION_RIGID\n         1         1         0"
+                          "         1    2000.0\n*DEFINE_CURVE\n         1\n"
+                          "                 0.0                 1.0\n"
+                          "                 1.0                 1.0\n");
+  RunOptions opt;
+  opt.outdir = make_temp_dir("rigidpm").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  double xc = 0, t = 0;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+    xc = d.bodies.at(0).xc[0];
+    t = s.time;
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_NEAR(xc, 1.0 + 2000.0 * t, 1e-9);
+}
