@@ -195,7 +195,9 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   Real d = (q_tr - sy0) / (g3 + hk + h0); // rate-independent estimate
   Real hy = h0;
   const Real tol = 1e-14 * q_tr;
-  if (vp_rate && m.rate_x.empty()) {
+  if (!vp_rate && m.hard_x.empty()) {
+    // Linear hardening with a fixed rate factor: g(d) is linear, the estimate is exact.
+  } else if (vp_rate && m.rate_x.empty()) {
     // VP = 1 with Cowper-Symonds: g(d) has an infinite slope at d = 0 (S ~ d^(1/P)). Solve in
     // u = (d/(dt C))^(1/P) instead: d = dt C u^P, S = 1 + u, and
     //   g(u) = q_tr - (3G + Hk) d(u) - (1 + u) R(eps_p + d(u))
