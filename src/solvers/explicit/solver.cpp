@@ -264,7 +264,15 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     }
   }
   // Rigid walls.
-  for (auto& wall : walls_) wall_energy_ -= apply_rigid_wall(wall, d_, v_old, dt_new, t);
+  // A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does work on the
+  // structure, which is external work.
+  for (auto& wall : walls_) {
+    const Real work = apply_rigid_wall(wall, d_, v_old, dt_new, t);
+    if (wall.wall.moving)
+      ext_work_ += work;
+    else
+      wall_energy_ -= work;
+  }
   // Work of the applied loads.
   Real dw = 0;
   for (std::int64_t n = 0; n < nn; ++n)
