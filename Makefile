@@ -21,7 +21,7 @@ run: build
 
 test: build
 	ctest --preset release -j $(JOBS)
-	$(PYTHON) -m pytest -q python/tests
+	PARCAE_BIN=$(CURDIR)/$(PARCAE) $(PYTHON) -m pytest -q python/tests
 
 # Everything but the slow verification runs.
 test-fast: build
