@@ -199,3 +199,39 @@ TEST(RigidBody, PrescribedVelocityMovesTheBody) {
   ASSERT_TRUE(sum.normal_termination) << sum.error;
   EXPECT_NEAR(xc, 1.0 + 2000.0 * t, 1e-9);
 }
+
+TEST(RigidWall, FiniteWallStopsOnlyNodesOverItsArea) {
+  // *RIGIDWALL_PLANAR_FINITE at z = 0 spanning x in [0, 10], y in [0, 10] (LENL x LENM along the
+  // local l axis (1,0,0) and m = n x l = (0,1,0)): block A over it stops, block B beside it
+  // (x in [20, 25]) falls through.
+  const Model m =
+      deck("finite",
+           "*CONTROL_TERMINATION\n    2.0e-4\n" + kSmallStep + elastic_part() +
+               hex_block_cards(1, 1, 1, 5, 5, 5, 1, 1, 1, 2, 2, 0.5) +
+               hex_block_cards(1, 1, 1, 5, 5, 5, 1, 101, 101, 20, 2, 0.5) +
+               "*INITIAL_VELOCITY_GENERATION\n         1         2       0.0       0.0       0.0"
+               "  -10000.0\n       0.0       0.0       0.0       0.0       0.0       0.0\n"
+               "*RIGIDWALL_PLANAR_FINITE\n         0\n"
+               "       0.0       0.0       0.0       0.0       0.0       1.0       0.0\n"
+               "      10.0       0.0       0.0      10.0      10.0\n");
+  RunOptions opt;
+  opt.outdir = make_temp_dir("finite").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  double zmin_a = 1e30, zmin_b = 1e30;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats&) {
+    for (std::size_t n = 0; n < d.nnode; ++n) {
+      const double z = d.x[3 * n + 2];
+      if (d.node_id[n] < 100)
+        zmin_a = std::min(zmin_a, z);
+      else
+        zmin_b = std::min(zmin_b, z);
+    }
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GE(zmin_a, -1e-12);
+  // B moves 10000 mm/s * 2e-4 s = 2 mm: from z = 0.5 to about -1.5.
+  EXPECT_NEAR(zmin_b, -1.5, 0.05);
+}
