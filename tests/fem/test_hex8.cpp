@@ -255,3 +255,49 @@ TEST(Hex8, CriticalTimeStepOfCube) {
   const Real c = std::sqrt((mat.lambda + 2 * mat.g) / mat.ro);
   EXPECT_NEAR(r.min_dt, 1.0 / c, 1e-12 / c);
 }
+
+TEST(Hex8, CollapsedWedgeAndTetrahedronReproduceConstantStrain) {
+  // Wedges (n4 = n3, n8 = n7) and tetrahedra (n4 = n3, n5 = n6 = n7 = n8) given as collapsed
+  // hexahedra, as LS-DYNA decks do: the exact volume gradient still has the constant-strain
+  // property sum_I x_I (x) B_I = I, so a linear velocity field gives the exact strain and
+  // the volume is the true wedge/tet volume.
+  const std::vector<Real> x = {0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 2, 0, 4, 0, 3, 4};
+  //                           n0       n1       n2       n3(top of n0) n4        n5
+  HexBlock blk;
+  blk.init(2);
+  blk.conn[0] = {0, 1, 2, 2, 3, 4, 5, 5}; // wedge: triangle 0-1-2 extruded to 3-4-5
+  blk.conn[1] = {0, 1, 2, 2, 3, 3, 3, 3}; // tetrahedron 0-1-2-3
+  const Real A[3][3] = {{1e-3, 4e-4, 0}, {-2e-4, 5e-4, 3e-4}, {1e-4, 0, -6e-4}};
+  std::vector<Real> v(x.size());
+  for (std::size_t n = 0; n < x.size() / 3; ++n)
+    for (int i = 0; i < 3; ++i)
+      v[3 * n + i] = A[i][0] * x[3 * n] + A[i][1] * x[3 * n + 1] + A[i][2] * x[3 * n + 2];
+  HexOptions opt;
+  opt.q1 = opt.q2 = 0;
+  const MaterialParams mat = steel();
+  std::vector<Real> fe(48);
+  const Real dt = 1e-3;
+  const auto r = compute_hex_forces(opt, mat, blk, 0, 2, x, v, dt, fe);
+  ASSERT_LT(r.bad_element, 0);
+  EXPECT_NEAR(blk.vol[0], 0.5 * 2 * 3 * 4, 1e-12);       // wedge: triangle area x height
+  EXPECT_NEAR(blk.vol[1], 2.0 * 3.0 * 4.0 / 6.0, 1e-12); // tetrahedron
+  const Real de[6] = {A[0][0] * dt,
+                      A[1][1] * dt,
+                      A[2][2] * dt,
+                      (A[0][1] + A[1][0]) * dt,
+                      (A[1][2] + A[2][1]) * dt,
+                      (A[2][0] + A[0][2]) * dt};
+  const Real tr = de[0] + de[1] + de[2];
+  for (int e = 0; e < 2; ++e) {
+    for (int k = 0; k < 3; ++k)
+      EXPECT_NEAR(blk.sig[6 * e + k], mat.lambda * tr + 2 * mat.g * de[k], 1e-9) << e;
+    for (int k = 3; k < 6; ++k) EXPECT_NEAR(blk.sig[6 * e + k], mat.g * de[k], 1e-9) << e;
+  }
+  // Equilibrium of each element: corner forces sum to zero.
+  for (int e = 0; e < 2; ++e)
+    for (int i = 0; i < 3; ++i) {
+      Real s = 0;
+      for (int a = 0; a < 8; ++a) s += fe[24 * e + 3 * a + i];
+      EXPECT_NEAR(s, 0.0, 1e-9);
+    }
+}
