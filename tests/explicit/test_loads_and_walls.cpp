@@ -235,3 +235,36 @@ TEST(RigidWall, FiniteWallStopsOnlyNodesOverItsArea) {
   // B moves 10000 mm/s * 2e-4 s = 2 mm: from z = 0.5 to about -1.5.
   EXPECT_NEAR(zmin_b, -1.5, 0.05);
 }
+
+TEST(RigidBody, MatRigidConstraintsFixTheChosenDegreesOfFreedom) {
+  // *MAT_RIGID CMO = 1, CON1 = 4 (x and y translations fixed), CON2 = 7 (all rotations fixed):
+  // given velocity (1000, 2000, 3000) and a spin, only the z translation survives.
+  const Model m =
+      deck("rigidcon", "*CONTROL_TERMINATION\n    1.0e-3\n*CONTROL_TIMESTEP\n    1.0e-6\n"
+                       "*PART\nbody\n         1         1         1\n*SECTION_SOLID\n         1"
+                       "         1\n*MAT_RIGID\n         1   7.85e-9  210000.0       0.3\n"
+                       "       1.0       4.0       7.0\n\n" +
+                           hex_block_cards(2, 2, 2, 2, 2, 2, 1) +
+                           "*INITIAL_VELOCITY_GENERATION\n         1         2     100.0    1000.0"
+                           "    2000.0    3000.0\n       1.0       1.0       1.0       0.0       "
+                           "0.0       1.0\n");
+  RunOptions opt;
+  opt.outdir = make_temp_dir("rigidcon").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  std::array<Real, 3> xc{};
+  std::array<Real, 9> rot{};
+  double t = 0;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+    xc = d.bodies.at(0).xc;
+    rot = d.bodies.at(0).rot;
+    t = s.time;
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_NEAR(xc[0], 1.0, 1e-12);
+  EXPECT_NEAR(xc[1], 1.0, 1e-12);
+  EXPECT_NEAR(xc[2], 1.0 + 3000.0 * t, 1e-9);
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(rot[i], (i % 4 == 0) ? 1.0 : 0.0, 1e-12);
+}
