@@ -120,3 +120,23 @@ TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
   EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u)
       << "initial state and the last good state";
 }
+
+TEST(Cli, TimeStepCollapseStopsTheRunNamingTheElement) {
+  // The Taylor bar's step falls to ~1/5 of its initial value as the foot flattens; with
+  // *CONTROL_TERMINATION DTMIN = 0.5 (stop below half the initial step) the run must stop with
+  // a message naming the controlling element and part, exit 2, and keep its last good state.
+  const auto dir = make_temp_dir("collapse");
+  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+  const std::string endtim = "    8.0e-5\n";
+  deck.replace(deck.find(endtim), endtim.size(), "    8.0e-5                 0.5\n");
+  write_file(dir / "deck.k", deck);
+  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
+                dir / "taylor_bar_mesh.k");
+  const auto r = run_command(
+      parcae_exe() + " run " + (dir / "deck.k").string() + " -o " + (dir / "out").string(), 120);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(
+      std::regex_search(r.output, std::regex(R"(time step collapsed.*solid \d+ of part 1)")))
+      << r.output;
+  EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u);
+}
