@@ -1,0 +1,110 @@
+#pragma once
+// The only door to MPI. Physics code never sees an MPI type: it gets a par::Comm (passed
+// explicitly) and par::Exchange for split-phase neighbour communication. Built without MPI
+// (PARCAE_WITH_MPI off) a Comm is the single-process stand-in.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/exact_sum.hpp"
+
+namespace parcae::par {
+
+/// MPI initialisation for the lifetime of the object (MPI_Init_thread FUNNELED; no-op without
+/// MPI or when MPI is already initialised). Only apps create one.
+class Environment {
+public:
+  Environment(int& argc, char**& argv);
+  ~Environment();
+  Environment(const Environment&) = delete;
+  Environment& operator=(const Environment&) = delete;
+  [[nodiscard]] bool mpi() const { return mpi_; }
+
+private:
+  bool mpi_ = false;
+  bool owns_ = false;
+};
+
+/// A communicator. Copyable handle (shares the underlying MPI_Comm, does not free it).
+class Comm {
+public:
+  /// Single-process communicator (rank 0 of 1).
+  Comm();
+  /// Wrap an MPI communicator given as an opaque handle (apps pass MPI_COMM_WORLD through
+  /// par::world_handle()).
+  static Comm from_handle(const void* mpi_comm_handle);
+
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int size() const { return size_; }
+
+  // Collectives (all ranks must call them in the same order).
+  void barrier() const;
+  [[nodiscard]] double min(double x) const;
+  [[nodiscard]] double max(double x) const;
+  [[nodiscard]] std::int64_t min(std::int64_t x) const;
+  [[nodiscard]] std::int64_t sum(std::int64_t x) const;
+  /// Elementwise sum of an accumulator's words across ranks; returns the global exact sum.
+  [[nodiscard]] ExactSum sum(const ExactSum& local) const;
+  /// Several accumulators at once (one reduction).
+  void sum(std::span<ExactSum> accs) const;
+  /// Gather variable-length arrays on root (returned only on root, concatenated in rank order).
+  [[nodiscard]] std::vector<double> gatherv(std::span<const double> local, int root = 0) const;
+  [[nodiscard]] std::vector<std::int64_t> gatherv(std::span<const std::int64_t> local,
+                                                  int root = 0) const;
+  void broadcast(std::span<double> data, int root = 0) const;
+  /// True on every rank if any rank passed true (error agreement without hangs).
+  [[nodiscard]] bool any(bool flag) const;
+  /// End the whole job: print "parcae: rank R: message" to stderr and MPI_Abort (exit without
+  /// MPI).
+  [[noreturn]] void abort(const std::string& message, int code = 2) const;
+
+  /// Opaque MPI_Comm (for par/ internals only).
+  [[nodiscard]] const void* handle() const { return handle_.get(); }
+
+private:
+  std::shared_ptr<const void> handle_;
+  int rank_ = 0;
+  int size_ = 1;
+};
+
+/// Pointer to MPI_COMM_WORLD as an opaque handle (nullptr without MPI). Called only by apps.
+const void* world_handle();
+
+/// Split-phase exchange of double arrays with a fixed set of neighbours:
+///   ex.begin(send)  posts receives and sends; work can be done meanwhile;
+///   ex.end()        waits; the received values are then in recv_buffer().
+/// Counts are fixed at construction (values per neighbour, in the order given).
+class Exchange {
+public:
+  struct Neighbour {
+    int rank = 0;
+    std::size_t send_count = 0; ///< doubles sent to this neighbour per exchange
+    std::size_t recv_count = 0; ///< doubles received from it
+  };
+  Exchange(const Comm& comm, std::vector<Neighbour> neighbours);
+  ~Exchange();
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  /// Send buffer layout: neighbour 0's values, then neighbour 1's, ... (send_count each).
+  std::span<double> send_buffer() { return send_; }
+  /// Receive buffer layout: same, with recv_count each. Valid after end().
+  [[nodiscard]] std::span<const double> recv_buffer() const { return recv_; }
+  void begin();
+  void end();
+  [[nodiscard]] const std::vector<Neighbour>& neighbours() const { return neighbours_; }
+
+private:
+  const Comm& comm_;
+  std::vector<Neighbour> neighbours_;
+  std::vector<double> send_, recv_;
+  struct Requests;
+  std::unique_ptr<Requests> req_;
+};
+
+/// Description of the MPI library (name and version string), "none" without MPI.
+std::string mpi_library_version();
+
+} // namespace parcae::par
