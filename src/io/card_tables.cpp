@@ -355,6 +355,21 @@ std::vector<KeywordSpec> control_keywords() {
        .ignore_extra = true,
        .summary = "Accepted; nothing is converted (the deck must be in consistent units).",
        .apply = apply_nothing},
+      {.name = "*CONTROL_MPP_DECOMPOSITION_METHOD",
+       .head = {{"Card 1", {FieldSpec{"NAME", FieldType::String, 0, "RCB"}}}},
+       .summary = "Decomposition method for MPP runs (model.control.mpp_decomposition_method): "
+                  "RCB (recursive coordinate bisection, the default) or METIS "
+                  "(graph partitioning), case-insensitive. Other names are errors.",
+       .apply = apply_control_mpp_decomposition_method},
+      {.name = "*CONTROL_MPP_DECOMPOSITION_TRANSFORMATION",
+       .rows = {{"Card 1", join({S("TYPE").req()}, reals({"V1", "V2", "V3", "V4", "V5", "V6"}))}},
+       .min_rows = 1,
+       .summary = "Transformations of the element centroids before the decomposition, one card "
+                  "each, applied in the order given (several keywords append): SX, SY, SZ scale "
+                  "x, y, z by V1 (V1 = 0 is an error); RX, RY, RZ rotate by V1 degrees about the "
+                  "x, y, z axis. Other types (VEC3, C2R, S2R, MAT, ... and their card 2 with "
+                  "V7-V9) are errors.",
+       .apply = apply_control_mpp_decomposition_transformation},
       {.name = "*DATABASE_GLSTAT",
        .head = {{"Card 1", {R("DT"), I("BINARY"), I("LCUR"), I("IOOPT", "1")}}},
        .summary = "Global statistics output interval (model.control.glstat_dt).",

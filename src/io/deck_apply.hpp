@@ -19,6 +19,8 @@ void apply_control_hourglass(const Block& b, DeckBuilder& d);
 void apply_control_bulk_viscosity(const Block& b, DeckBuilder& d);
 void apply_control_energy(const Block& b, DeckBuilder& d);
 void apply_control_shell(const Block& b, DeckBuilder& d);
+void apply_control_mpp_decomposition_method(const Block& b, DeckBuilder& d);
+void apply_control_mpp_decomposition_transformation(const Block& b, DeckBuilder& d);
 void apply_nothing(const Block& b, DeckBuilder& d);
 void apply_database_glstat(const Block& b, DeckBuilder& d);
 void apply_database_d3plot(const Block& b, DeckBuilder& d);

@@ -160,6 +160,38 @@ void apply_control_shell(const Block& b, DeckBuilder& d) {
   c.shell_intgrd = b.head.integer("INTGRD");
 }
 
+void apply_control_mpp_decomposition_method(const Block& b, DeckBuilder& d) {
+  const std::string given(trim(b.head.text("NAME")));
+  const std::string name = to_upper(given);
+  if (name.empty() || name == "RCB")
+    d.model.control.mpp_decomposition_method = "RCB";
+  else if (name == "METIS")
+    d.model.control.mpp_decomposition_method = "METIS";
+  else
+    fail(b.head.loc("NAME"), fmt::format("decomposition method NAME \"{}\" is not supported "
+                                         "(RCB or METIS)",
+                                         given));
+}
+
+void apply_control_mpp_decomposition_transformation(const Block& b, DeckBuilder& d) {
+  static constexpr std::string_view kValues[] = {"V1", "V2", "V3", "V4", "V5", "V6"};
+  for (const Fields& row : b.rows) {
+    Controls::DecompositionTransform t;
+    t.type = to_upper(trim(row.text("TYPE")));
+    t.loc = row.loc("TYPE");
+    for (std::size_t k = 0; k < std::size(kValues); ++k) t.v[k] = row.real(kValues[k]);
+    const bool scale = t.type == "SX" || t.type == "SY" || t.type == "SZ";
+    const bool rotate = t.type == "RX" || t.type == "RY" || t.type == "RZ";
+    if (!scale && !rotate)
+      fail(t.loc, fmt::format("transformation TYPE \"{}\" is not supported (SX, SY, SZ, RX, RY, "
+                              "RZ are)",
+                              row.text("TYPE")));
+    if (scale && t.v[0] == 0)
+      fail(row.loc("V1"), fmt::format("transformation {}: scale factor V1 must not be 0", t.type));
+    d.model.control.mpp_decomposition_transforms.push_back(std::move(t));
+  }
+}
+
 void apply_nothing(const Block&, DeckBuilder&) {}
 
 void apply_database_glstat(const Block& b, DeckBuilder& d) {

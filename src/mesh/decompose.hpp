@@ -5,6 +5,7 @@
 // stretch, rotate); METIS graph partitioning as a second method. Deterministic: every rank
 // computes the same assignment from the same model.
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct DecompOptions {
   std::array<Real, 9> transform{1, 0, 0, 0, 1, 0, 0, 0, 1};
   /// Relative cost of one element-cycle (measured, see decompose.cpp).
   Real cost_solid = 1.0;
-  Real cost_shell = 1.0;
+  Real cost_shell = 1.2; ///< Belytschko-Tsay, NIP 2 (NIP 5: about 1.5)
   Real cost_rigid = 0.05;
 };
 
@@ -49,9 +50,25 @@ struct DecompReport {
   Real imbalance = 0; ///< max cost / mean cost - 1
 };
 
+/// Per-rank figures with the default (measured) element costs. Shared nodes: nodes touched by
+/// elements of this rank and of another. Bytes per cycle: what this rank sends in the nodal
+/// force exchange, i.e. for every shared node and every other rank at the node, the per-corner
+/// vectors of this rank's corners there (3 doubles per solid corner, 6 per shell corner: force
+/// and moment; rigid elements have no corner forces).
 DecompReport analyse_decomposition(const Model& model, const Decomposition& d);
+
+/// A neighbouring rank and the nodes (model node indices, ascending) both ranks' elements touch.
+struct RankNeighbour {
+  int rank = 0;
+  std::vector<LocalId> nodes;
+};
+/// Per rank: its neighbours in increasing rank order with the shared nodes (symmetric: b is in
+/// a's list with the same nodes as a is in b's).
+std::vector<std::vector<RankNeighbour>> shared_node_lists(const Model& model,
+                                                          const Decomposition& d);
 std::string format_decomposition_report(const DecompReport& r);
-/// VTK (.vtu) of the mesh with a cell array "rank".
+/// VTK (.vtu, ASCII) of the mesh with cell arrays "rank" and "part_id" (hexahedra, quads,
+/// triangles for shells with n3 == n4).
 void write_decomposition_vtk(const std::string& path, const Model& model, const Decomposition& d);
 
 } // namespace parcae

@@ -250,6 +250,15 @@ struct Controls {
   Real glstat_dt = 0;
   Real d3plot_dt = 0;
   std::string title; ///< *TITLE
+  // *CONTROL_MPP_DECOMPOSITION_METHOD: "RCB" (default) or "METIS", upper case
+  std::string mpp_decomposition_method = "RCB";
+  // *CONTROL_MPP_DECOMPOSITION_TRANSFORMATION: one entry per card, applied in order
+  struct DecompositionTransform {
+    std::string type;        ///< SX, SY, SZ (scale by V1), RX, RY, RZ (rotate V1 degrees)
+    std::array<Real, 9> v{}; ///< V1..V9 (V7-V9 are not read: no supported type uses them)
+    SourceLoc loc;
+  };
+  std::vector<DecompositionTransform> mpp_decomposition_transforms;
 };
 
 /// Something the reader saw and did not use (warning), or could not use (error unless
