@@ -4,6 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libgtest-dev libfmt-dev nlohmann-json3-dev
       libcli11-dev libmetis-dev python3 python3-pytest python3-numpy clang-format)
+# MPI: Open MPI (default build) and MPICH (preset release-mpich).
+pkgs+=(libopenmpi-dev openmpi-bin libmpich-dev mpich)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -20,6 +20,8 @@ public:
   ExactSum() { words_.fill(0); }
   /// Add one finite double exactly (NaN/inf are recorded and make result() NaN/inf).
   void add(double x);
+  /// Add every value of a span (same as add(double) for each).
+  void add(std::span<const double> values);
   /// Add another accumulator (exact).
   void add(const ExactSum& other);
   /// The correctly rounded sum.
@@ -30,6 +32,9 @@ public:
   std::span<std::int64_t> words() { return words_; }
   /// Carry-propagate so that the words can take more additions without overflow.
   void normalise();
+  /// Accumulator from raw words (kWords + 1 of them), e.g. the elementwise sum of the words of
+  /// normalised accumulators from up to 2^21 processes. Normalises.
+  [[nodiscard]] static ExactSum from_words(std::span<const std::int64_t> words);
 
 private:
   std::array<std::int64_t, kWords + 1> words_{}; ///< last word: count of NaN/inf seen (encoded)

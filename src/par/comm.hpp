@@ -2,6 +2,7 @@
 // The only door to MPI. Physics code never sees an MPI type: it gets a par::Comm (passed
 // explicitly) and par::Exchange for split-phase neighbour communication. Built without MPI
 // (PARCAE_WITH_MPI off) a Comm is the single-process stand-in.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -44,6 +45,7 @@ public:
   [[nodiscard]] double min(double x) const;
   [[nodiscard]] double max(double x) const;
   [[nodiscard]] std::int64_t min(std::int64_t x) const;
+  [[nodiscard]] std::int64_t max(std::int64_t x) const;
   [[nodiscard]] std::int64_t sum(std::int64_t x) const;
   /// Elementwise sum of an accumulator's words across ranks; returns the global exact sum.
   [[nodiscard]] ExactSum sum(const ExactSum& local) const;
@@ -75,7 +77,11 @@ const void* world_handle();
 /// Split-phase exchange of double arrays with a fixed set of neighbours:
 ///   ex.begin(send)  posts receives and sends; work can be done meanwhile;
 ///   ex.end()        waits; the received values are then in recv_buffer().
-/// Counts are fixed at construction (values per neighbour, in the order given).
+/// Counts are fixed at construction (values per neighbour, in the order given). Each neighbour
+/// rank appears at most once (one message per direction and pair; the tag is fixed). Without
+/// MPI (or on a single-process Comm) the only possible neighbour is rank 0 itself, with equal
+/// counts: end() copies the send buffer to the receive buffer. Destroying an Exchange between
+/// begin() and end() waits for the pending messages.
 class Exchange {
 public:
   struct Neighbour {
@@ -97,7 +103,7 @@ public:
   [[nodiscard]] const std::vector<Neighbour>& neighbours() const { return neighbours_; }
 
 private:
-  const Comm& comm_;
+  Comm comm_; ///< a copy (shares the MPI_Comm): the exchange may outlive the caller's Comm
   std::vector<Neighbour> neighbours_;
   std::vector<double> send_, recv_;
   struct Requests;

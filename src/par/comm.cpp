@@ -1,0 +1,401 @@
+// par::Environment, par::Comm and par::Exchange: the only translation unit that talks to MPI.
+// Every operation has one serial path (no handle: a single-process communicator, in builds
+// with and without MPI) and one MPI path (compiled only with PARCAE_WITH_MPI).
+#include "par/comm.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#if PARCAE_WITH_MPI
+#include <mpi.h>
+#endif
+
+namespace parcae::par {
+
+namespace {
+
+#if PARCAE_WITH_MPI
+MPI_Comm mpi_comm(const void* handle) {
+  return *static_cast<const MPI_Comm*>(handle);
+}
+
+bool mpi_active() {
+  int initialised = 0, finalised = 0;
+  MPI_Initialized(&initialised);
+  MPI_Finalized(&finalised);
+  return initialised != 0 && finalised == 0;
+}
+
+/// MPI counts are int: refuse anything larger instead of truncating.
+int mpi_count(std::size_t n, const char* what) {
+  if (n > static_cast<std::size_t>(INT_MAX)) {
+    throw std::length_error(std::string("par: ") + what + ": count exceeds INT_MAX");
+  }
+  return static_cast<int>(n);
+}
+
+/// Any MPI error is fatal for the whole job (the default MPI_ERRORS_ARE_FATAL handler also
+/// aborts; this makes the message say where).
+void check(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = {};
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  std::fprintf(stderr, "parcae: %s failed: %s\n", call, text);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+constexpr int kExchangeTag = 7301;
+
+template <class T> MPI_Datatype mpi_type();
+template <> MPI_Datatype mpi_type<double>() {
+  return MPI_DOUBLE;
+}
+template <> MPI_Datatype mpi_type<std::int64_t>() {
+  return MPI_INT64_T;
+}
+
+template <class T> T allreduce(const void* handle, T x, MPI_Op op) {
+  T out{};
+  check(MPI_Allreduce(&x, &out, 1, mpi_type<T>(), op, mpi_comm(handle)), "MPI_Allreduce");
+  return out;
+}
+#endif
+
+template <class T>
+std::vector<T> gatherv_impl(const Comm& comm, std::span<const T> local, int root) {
+  if (root < 0 || root >= comm.size()) throw std::invalid_argument("par::gatherv: bad root");
+  if (!comm.handle()) return {local.begin(), local.end()};
+#if PARCAE_WITH_MPI
+  const MPI_Comm c = mpi_comm(comm.handle());
+  const int n = mpi_count(local.size(), "gatherv");
+  const bool is_root = comm.rank() == root;
+  std::vector<int> counts(is_root ? comm.size() : 0), displs(counts.size());
+  check(MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, root, c), "MPI_Gather");
+  std::vector<T> out;
+  if (is_root) {
+    std::size_t total = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      displs[r] = mpi_count(total, "gatherv (total)");
+      total += static_cast<std::size_t>(counts[r]);
+    }
+    mpi_count(total, "gatherv (total)");
+    out.resize(total);
+  }
+  check(MPI_Gatherv(local.data(), n, mpi_type<T>(), out.data(), counts.data(), displs.data(),
+                    mpi_type<T>(), root, c),
+        "MPI_Gatherv");
+  return out;
+#else
+  return {};
+#endif
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Environment
+
+Environment::Environment(int& argc, char**& argv) {
+#if PARCAE_WITH_MPI
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (initialised == 0) {
+    int provided = MPI_THREAD_SINGLE;
+    check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+    owns_ = true;
+    if (provided < MPI_THREAD_FUNNELED) {
+      // OpenMP threads run next to MPI calls made by the main thread: FUNNELED is the minimum.
+      std::fprintf(stderr,
+                   "parcae: the MPI library provides thread level %d, below "
+                   "MPI_THREAD_FUNNELED (%d)\n",
+                   provided, MPI_THREAD_FUNNELED);
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+  }
+  mpi_ = true;
+#else
+  (void)argc;
+  (void)argv;
+#endif
+}
+
+Environment::~Environment() {
+#if PARCAE_WITH_MPI
+  if (owns_) {
+    int finalised = 0;
+    MPI_Finalized(&finalised);
+    if (finalised == 0) MPI_Finalize();
+  }
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comm
+
+Comm::Comm() = default;
+
+Comm Comm::from_handle(const void* mpi_comm_handle) {
+  Comm c;
+#if PARCAE_WITH_MPI
+  if (mpi_comm_handle == nullptr || !mpi_active()) return c;
+  auto h = std::make_shared<const MPI_Comm>(*static_cast<const MPI_Comm*>(mpi_comm_handle));
+  if (*h == MPI_COMM_NULL) return c;
+  check(MPI_Comm_rank(*h, &c.rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(*h, &c.size_), "MPI_Comm_size");
+  c.handle_ = std::move(h);
+#else
+  (void)mpi_comm_handle;
+#endif
+  return c;
+}
+
+void Comm::barrier() const {
+  if (!handle_) return;
+#if PARCAE_WITH_MPI
+  check(MPI_Barrier(mpi_comm(handle())), "MPI_Barrier");
+#endif
+}
+
+double Comm::min(double x) const {
+  if (!handle_) return x;
+#if PARCAE_WITH_MPI
+  return allreduce(handle(), x, MPI_MIN);
+#else
+  return x;
+#endif
+}
+
+double Comm::max(double x) const {
+  if (!handle_) return x;
+#if PARCAE_WITH_MPI
+  return allreduce(handle(), x, MPI_MAX);
+#else
+  return x;
+#endif
+}
+
+std::int64_t Comm::min(std::int64_t x) const {
+  if (!handle_) return x;
+#if PARCAE_WITH_MPI
+  return allreduce(handle(), x, MPI_MIN);
+#else
+  return x;
+#endif
+}
+
+std::int64_t Comm::max(std::int64_t x) const {
+  if (!handle_) return x;
+#if PARCAE_WITH_MPI
+  return allreduce(handle(), x, MPI_MAX);
+#else
+  return x;
+#endif
+}
+
+std::int64_t Comm::sum(std::int64_t x) const {
+  if (!handle_) return x;
+#if PARCAE_WITH_MPI
+  return allreduce(handle(), x, MPI_SUM);
+#else
+  return x;
+#endif
+}
+
+ExactSum Comm::sum(const ExactSum& local) const {
+  ExactSum out = local;
+  sum(std::span<ExactSum>(&out, 1));
+  return out;
+}
+
+void Comm::sum(std::span<ExactSum> accs) const {
+  if (!handle_ || accs.empty()) return;
+#if PARCAE_WITH_MPI
+  // Normalised words are below 2^32 (flag counters 0/1), so the elementwise integer sum over
+  // the ranks cannot overflow; integer addition is associative, so the reduction order of the
+  // MPI library does not matter.
+  constexpr std::size_t nw = ExactSum::kWords + 1;
+  std::vector<std::int64_t> buf(nw * accs.size()), out(buf.size());
+  for (std::size_t a = 0; a < accs.size(); ++a) {
+    ExactSum t = accs[a];
+    t.normalise();
+    const auto w = t.words();
+    std::copy(w.begin(), w.end(), buf.begin() + static_cast<std::ptrdiff_t>(a * nw));
+  }
+  check(MPI_Allreduce(buf.data(), out.data(), mpi_count(buf.size(), "sum(ExactSum)"), MPI_INT64_T,
+                      MPI_SUM, mpi_comm(handle())),
+        "MPI_Allreduce");
+  for (std::size_t a = 0; a < accs.size(); ++a) {
+    accs[a] = ExactSum::from_words(std::span<const std::int64_t>(out).subspan(a * nw, nw));
+  }
+#endif
+}
+
+std::vector<double> Comm::gatherv(std::span<const double> local, int root) const {
+  return gatherv_impl(*this, local, root);
+}
+
+std::vector<std::int64_t> Comm::gatherv(std::span<const std::int64_t> local, int root) const {
+  return gatherv_impl(*this, local, root);
+}
+
+void Comm::broadcast(std::span<double> data, int root) const {
+  if (root < 0 || root >= size_) throw std::invalid_argument("par::broadcast: bad root");
+  if (!handle_) return;
+#if PARCAE_WITH_MPI
+  check(MPI_Bcast(data.data(), mpi_count(data.size(), "broadcast"), MPI_DOUBLE, root,
+                  mpi_comm(handle())),
+        "MPI_Bcast");
+#endif
+}
+
+bool Comm::any(bool flag) const {
+  if (!handle_) return flag;
+#if PARCAE_WITH_MPI
+  int in = flag ? 1 : 0, out = 0;
+  check(MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LOR, mpi_comm(handle())), "MPI_Allreduce");
+  return out != 0;
+#else
+  return flag;
+#endif
+}
+
+void Comm::abort(const std::string& message, int code) const {
+  std::fprintf(stderr, "parcae: rank %d: %s\n", rank_, message.c_str());
+  std::fflush(stderr);
+  std::fflush(stdout);
+#if PARCAE_WITH_MPI
+  if (mpi_active()) {
+    MPI_Abort(handle_ ? mpi_comm(handle()) : MPI_COMM_WORLD, code);
+  }
+#endif
+  std::exit(code);
+}
+
+const void* world_handle() {
+#if PARCAE_WITH_MPI
+  static const MPI_Comm world = MPI_COMM_WORLD;
+  return mpi_active() ? &world : nullptr;
+#else
+  return nullptr;
+#endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exchange
+
+struct Exchange::Requests {
+#if PARCAE_WITH_MPI
+  std::vector<MPI_Request> requests;
+#endif
+  bool active = false;
+};
+
+Exchange::Exchange(const Comm& comm, std::vector<Neighbour> neighbours)
+    : comm_(comm), neighbours_(std::move(neighbours)), req_(std::make_unique<Requests>()) {
+  std::size_t ns = 0, nr = 0;
+  for (const auto& n : neighbours_) {
+    if (n.rank < 0 || n.rank >= comm_.size()) {
+      throw std::invalid_argument("par::Exchange: neighbour rank " + std::to_string(n.rank) +
+                                  " outside the communicator (size " +
+                                  std::to_string(comm_.size()) + ")");
+    }
+    if (!comm_.handle() && (n.rank != 0 || n.send_count != n.recv_count)) {
+      throw std::invalid_argument("par::Exchange: single-process exchange with itself needs "
+                                  "equal send and receive counts");
+    }
+    ns += n.send_count;
+    nr += n.recv_count;
+  }
+  send_.assign(ns, 0.0);
+  recv_.assign(nr, 0.0);
+#if PARCAE_WITH_MPI
+  req_->requests.reserve(2 * neighbours_.size());
+#endif
+}
+
+Exchange::~Exchange() {
+  // Buffers must outlive pending requests: complete them (only reached with a pending
+  // exchange on an error path; the partners are expected to complete theirs too).
+  if (req_ && req_->active) {
+    try {
+      end();
+    } catch (...) {
+    }
+  }
+}
+
+void Exchange::begin() {
+  if (req_->active) throw std::logic_error("par::Exchange::begin: previous exchange not ended");
+  req_->active = true;
+  if (!comm_.handle()) return; // self-exchange: copied in end()
+#if PARCAE_WITH_MPI
+  const MPI_Comm c = mpi_comm(comm_.handle());
+  auto& reqs = req_->requests;
+  reqs.clear();
+  // Receives first, so that messages can land in place.
+  std::size_t off = 0;
+  for (const auto& n : neighbours_) {
+    if (n.recv_count > 0) {
+      reqs.emplace_back();
+      check(MPI_Irecv(recv_.data() + off, mpi_count(n.recv_count, "Exchange"), MPI_DOUBLE, n.rank,
+                      kExchangeTag, c, &reqs.back()),
+            "MPI_Irecv");
+    }
+    off += n.recv_count;
+  }
+  off = 0;
+  for (const auto& n : neighbours_) {
+    if (n.send_count > 0) {
+      reqs.emplace_back();
+      check(MPI_Isend(send_.data() + off, mpi_count(n.send_count, "Exchange"), MPI_DOUBLE, n.rank,
+                      kExchangeTag, c, &reqs.back()),
+            "MPI_Isend");
+    }
+    off += n.send_count;
+  }
+#endif
+}
+
+void Exchange::end() {
+  if (!req_->active) return;
+  req_->active = false;
+  if (!comm_.handle()) {
+    std::copy(send_.begin(), send_.end(), recv_.begin());
+    return;
+  }
+#if PARCAE_WITH_MPI
+  auto& reqs = req_->requests;
+  check(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+  reqs.clear();
+#endif
+}
+
+std::string mpi_library_version() {
+#if PARCAE_WITH_MPI
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  // First line only (MPICH continues with its configure options), whitespace runs collapsed:
+  // "Open MPI v4.1.4, package: ...", "MPICH Version: 4.0.2".
+  std::string out;
+  for (int i = 0; i < len && text[i] != '\0' && text[i] != '\n'; ++i) {
+    const char ch = text[i] == '\t' ? ' ' : text[i];
+    if (ch == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += ch;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out.empty() ? std::string("MPI (unknown library)") : out;
+#else
+  return "none";
+#endif
+}
+
+} // namespace parcae::par
