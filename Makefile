@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build run test test-fast bench format keywords clean
+.PHONY: all setup build run test test-fast bench scaling format keywords clean
 
 all: build
 
@@ -30,6 +30,10 @@ test-fast: build
 bench: build
 	$(BUILD)/bench/parcae_bench_kernels --json bench/kernels.json
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.bench summarize bench/kernels.json
+
+# Strong scaling on a generated 51,200-hexahedron deck: np x threads = 1x1, 2x1, 1x2.
+scaling: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.scaling --parcae $(PARCAE) --json bench/scaling.json
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md

@@ -1,24 +1,32 @@
 // parcae: command-line front end.
-//   parcae run DECK [-o OUTDIR] [--threads T] [--ignore-unsupported]
+//   parcae run DECK [-o OUTDIR] [--threads T] [--ignore-unsupported] [--decomp rcb|metis]
+//              [--np N [--mpi openmpi|mpich] [--transport shm|tcp]]
+//   mpirun -np N parcae run DECK ...          (MPP: one rank per MPI process)
 //   parcae check DECK [--ignore-unsupported]
-//   parcae keywords            (keyword coverage table, Markdown)
+//   parcae decompose DECK --np N [-o OUTDIR]  (decomposition report + VTK coloured by rank)
+//   parcae keywords                           (keyword coverage table, Markdown)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability), 3 internal error.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <set>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "apps/launch.hpp"
 #include "io/keyword_reader.hpp"
+#include "mesh/decompose.hpp"
+#include "par/comm.hpp"
 #include "solvers/explicit/solver.hpp"
 
 namespace {
 
 using namespace parcae;
 
-int report_input_error(const std::exception& e) {
+int report_input_error(const std::exception& e, const par::Comm& comm) {
+  if (comm.rank() != 0) return 1; // every rank read the same deck: rank 0 speaks for all
   std::cerr << "parcae: input error\n";
   if (const auto* many = dynamic_cast<const DeckErrors*>(&e)) {
     for (const auto& err : many->errors()) std::cerr << "  " << err.what() << "\n";
@@ -56,17 +64,54 @@ int cmd_check(const std::string& deck, bool ignore) {
   return 0;
 }
 
-int cmd_run(const std::string& deck, const std::string& outdir, int threads, bool ignore) {
+DecompOptions decomp_options(const Model& model, int nparts, const std::string& method) {
+  DecompOptions o = decomp_options_from_model(model, nparts);
+  if (method == "rcb") o.method = DecompMethod::Rcb;
+  if (method == "metis") o.method = DecompMethod::Metis;
+  return o;
+}
+
+int cmd_decompose(const std::string& deck, int np, const std::string& method,
+                  const std::string& outdir) {
+  Model model = read_deck(deck, ReadOptions{true});
+  const Decomposition d = decompose(model, decomp_options(model, np, method));
+  const DecompReport r = analyse_decomposition(model, d);
+  std::cout << format_decomposition_report(r);
+  const std::string dir =
+      outdir.empty() ? std::filesystem::path(deck).stem().string() + ".decomp" : outdir;
+  std::filesystem::create_directories(dir);
+  const std::string vtu = (std::filesystem::path(dir) / "decomposition.vtu").string();
+  write_decomposition_vtk(vtu, model, d);
+  std::cout << "wrote " << vtu << " (cell array \"rank\")\n";
+  return 0;
+}
+
+int cmd_run(const std::string& deck, const std::string& outdir, int threads, bool ignore,
+            const std::string& method, const par::Comm& comm) {
+  const bool root = comm.rank() == 0;
   Model model = read_deck(deck, ReadOptions{ignore});
-  print_notes(model);
+  if (root) print_notes(model);
   RunOptions opt;
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
   opt.threads = threads;
-  opt.log = &std::cout;
-  std::cout << fmt::format("parcae run {} -> {}\n", deck, opt.outdir);
+  opt.log = root ? &std::cout : nullptr;
+  opt.comm = &comm;
+  ElementRanks ranks;
+  if (comm.size() > 1) {
+    const Decomposition d = decompose(model, decomp_options(model, comm.size(), method));
+    ranks.solid = d.solid_rank;
+    ranks.shell = d.shell_rank;
+    opt.ranks = &ranks;
+  }
+  if (root) {
+    std::cout << fmt::format("parcae run {} -> {}\n", deck, opt.outdir);
+    if (comm.size() > 1)
+      std::cout << fmt::format("MPP: {} ranks ({}), decomposition {}\n", comm.size(),
+                               par::mpi_library_version(), method.empty() ? "from deck" : method);
+  }
   const RunSummary s = run_explicit(model, opt);
   if (!s.normal_termination) {
-    std::cerr << "parcae: run stopped: " << s.error << "\n";
+    if (root) std::cerr << "parcae: run stopped: " << s.error << "\n";
     return 2;
   }
   return 0;
@@ -75,36 +120,60 @@ int cmd_run(const std::string& deck, const std::string& outdir, int threads, boo
 } // namespace
 
 int main(int argc, char** argv) {
+  // A run with --np starts mpirun on this same program (and does not return).
+  if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
+
+  par::Environment env(argc, argv);
+  const par::Comm comm = par::Comm::from_handle(par::world_handle());
   CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
   app.require_subcommand(1);
-  std::string deck, outdir;
-  int threads = 0;
+  std::string deck, outdir, method;
+  int threads = 0, np = 1;
   bool ignore = false;
   auto* run = app.add_subcommand("run", "run a keyword deck");
   run->add_option("deck", deck, "keyword deck (.k)")->required();
   run->add_option("-o,--outdir", outdir, "output directory (default: <deck stem>.out)");
-  run->add_option("--threads", threads, "OpenMP threads")->check(CLI::Range(1, 1024));
+  run->add_option("--threads", threads, "OpenMP threads per rank")->check(CLI::Range(1, 1024));
   run->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords, do not stop");
+  run->add_option("--decomp", method, "decomposition method (default: the deck's, else rcb)")
+      ->check(CLI::IsMember({"rcb", "metis"}));
+  bool deterministic = true;
+  run->add_flag("--deterministic", deterministic,
+                "results bitwise identical for any rank and thread count (always the case in "
+                "parcae: fixed-order force assembly and exact global sums)");
+  add_launch_options(*run);
   auto* check = app.add_subcommand("check", "read and validate a deck without running it");
   check->add_option("deck", deck, "keyword deck (.k)")->required();
   check->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords");
+  auto* dec = app.add_subcommand("decompose", "decompose a deck for N ranks and report");
+  dec->add_option("deck", deck, "keyword deck (.k)")->required();
+  dec->add_option("--np", np, "number of ranks")->required()->check(CLI::Range(1, 1 << 20));
+  dec->add_option("--decomp", method, "rcb or metis")->check(CLI::IsMember({"rcb", "metis"}));
+  dec->add_option("-o,--outdir", outdir, "where to write decomposition.vtu");
   auto* kw = app.add_subcommand("keywords", "print the keyword coverage table (Markdown)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return comm.rank() == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 1);
+  }
   try {
     if (*kw) {
       std::cout << keyword_coverage_markdown();
       return 0;
     }
     if (*check) return cmd_check(deck, ignore);
-    return cmd_run(deck, outdir, threads, ignore);
+    if (*dec) return cmd_decompose(deck, np, method, outdir);
+    return cmd_run(deck, outdir, threads, ignore, method, comm);
   } catch (const InputError& e) {
-    return report_input_error(e);
+    return report_input_error(e, comm);
   } catch (const DeckErrors& e) {
-    return report_input_error(e);
+    return report_input_error(e, comm);
   } catch (const RuntimeError& e) {
-    std::cerr << "parcae: error: " << e.what() << "\n";
+    if (comm.rank() == 0) std::cerr << "parcae: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
+    // Something only this rank saw: end the whole job rather than leave the others waiting.
+    if (comm.size() > 1) comm.abort(std::string("internal error: ") + e.what(), 3);
     std::cerr << "parcae: internal error: " << e.what() << "\n";
     return 3;
   }

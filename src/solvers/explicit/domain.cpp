@@ -248,6 +248,7 @@ Domain build_domain(const Model& model) {
     for (std::size_t k = 0; k < elems.size(); ++k) {
       sp.blk.conn[k] = model.solids.nodes[elems[k]];
       sp.elem_id.push_back(model.solids.id[elems[k]]);
+      sp.model_index.push_back(elems[k]);
     }
     d.solids.push_back(std::move(sp));
   }
@@ -283,6 +284,7 @@ Domain build_domain(const Model& model) {
                                                  "> 0)",
                                                  model.shells.id[elems[k]], pid, sp.blk.t0[k]));
       sp.elem_id.push_back(model.shells.id[elems[k]]);
+      sp.model_index.push_back(elems[k]);
     }
     if (s.mat->kind == MaterialKind::Rigid) {
       const int b = rigid_body_for(s);
@@ -401,6 +403,13 @@ Domain build_domain(const Model& model) {
   Real total = 0;
   for (Real m : d.mass) total += m;
   d.physical_mass = total - d.added_mass;
+  d.owned.assign(nn, 1);
+  d.local_of_global.resize(nn);
+  for (std::size_t n = 0; n < nn; ++n) d.local_of_global[n] = static_cast<LocalId>(n);
+  d.global_index.resize(nn);
+  for (std::size_t n = 0; n < nn; ++n) d.global_index[n] = static_cast<LocalId>(n);
+  d.n_local_solid_corners = d.n_solid_corners;
+  d.n_local_shell_corners = d.n_shell_corners;
   return d;
 }
 

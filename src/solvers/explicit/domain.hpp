@@ -20,7 +20,9 @@ struct SolidPart {
   MaterialParams mat;
   HexBlock blk;
   std::vector<GlobalId> elem_id;
-  std::size_t corner_offset = 0; ///< index of this part's first corner in the corner arrays
+  std::vector<std::size_t> model_index; ///< index of each element in model.solids
+  std::size_t corner_offset = 0;        ///< index of this part's first corner in the corner arrays
+  std::size_t n_boundary = 0;           ///< MPP: the first n_boundary elements touch shared nodes
 };
 
 struct ShellPart {
@@ -30,7 +32,9 @@ struct ShellPart {
   MaterialParams mat;
   ShellBlock blk;
   std::vector<GlobalId> elem_id;
+  std::vector<std::size_t> model_index; ///< index of each element in model.shells
   std::size_t corner_offset = 0;
+  std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
 };
 
 /// A rigid part (*MAT_RIGID): 6-dof body; node positions follow the body.
@@ -79,10 +83,43 @@ struct Domain {
 
   const Model* model = nullptr;
   [[nodiscard]] std::size_t element_count() const;
+
+  // --- MPP (a serial domain is the one-rank case: everything owned, no halo) ---
+  /// This rank counts the node in global sums (each node has exactly one owner).
+  std::vector<std::uint8_t> owned;
+  /// Model node index -> local node index (kInvalidLocal when the node is not on this rank).
+  std::vector<LocalId> local_of_global;
+  /// Local node index -> model node index.
+  std::vector<LocalId> global_index;
+  /// Corners of this rank's own elements; ghost corners (other ranks' elements at shared
+  /// nodes, received every cycle) follow them in the corner arrays.
+  std::size_t n_local_solid_corners = 0, n_local_shell_corners = 0;
+  struct Halo {
+    int rank = 0;
+    std::vector<std::int64_t> send_solid, send_shell; ///< local corner indices, global order
+    std::size_t recv_solid = 0, recv_shell = 0;       ///< ghost corners received from rank
+  };
+  std::vector<Halo> halo; ///< neighbours in increasing rank order
+  [[nodiscard]] LocalId local_node(GlobalId deck_id) const {
+    const LocalId g = model->node_index(deck_id);
+    return g == kInvalidLocal ? kInvalidLocal : local_of_global[static_cast<std::size_t>(g)];
+  }
 };
 
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.
 Domain build_domain(const Model& model);
+
+/// Element -> rank maps (per model.solids / model.shells entry).
+struct ElementRanks {
+  std::vector<int> solid, shell;
+};
+
+/// This rank's part of a whole-model domain: its own elements (those touching nodes shared
+/// with other ranks first in each part), the nodes they touch, every rigid body's nodes, node
+/// ownership, and the ghost-corner exchange plan. Built from the same global domain on every
+/// rank, so no communication is needed and masses, initial state and rigid bodies are
+/// bitwise those of the serial run.
+Domain restrict_domain(const Domain& global, const ElementRanks& ranks, int nranks, int rank);
 
 } // namespace parcae

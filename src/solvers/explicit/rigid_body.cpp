@@ -103,19 +103,8 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
   b.l = mul(inertia, b.omega);
 }
 
-void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec3& presc_v,
-                        const Vec3& presc_w) {
-  Vec3 f{}, mom{};
-  for (std::size_t k = 0; k < b.nodes.size(); ++k) {
-    const LocalId n = b.nodes[k];
-    const Vec3 fn{d.f[3 * n], d.f[3 * n + 1], d.f[3 * n + 2]};
-    const Vec3 r{d.x[3 * n] - b.xc[0], d.x[3 * n + 1] - b.xc[1], d.x[3 * n + 2] - b.xc[2]};
-    const Vec3 c = cross(r, fn);
-    for (int i = 0; i < 3; ++i) {
-      f[i] += fn[i];
-      mom[i] += c[i] + d.m_ext[3 * n + i];
-    }
-  }
+void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec3& f,
+                        const Vec3& mom, const Vec3& presc_v, const Vec3& presc_w) {
   b.force = f;
   b.moment = mom;
   const Mat3 i_now = rotate_tensor(b.rot, b.inertia0);

@@ -11,11 +11,13 @@ namespace parcae {
 /// masses and initial velocities are already in the domain).
 void init_rigid_body(RigidBody& b, const Domain& d);
 
-/// Advance the body by one step: velocities over [t-dt_avg/2, t+dt/2] from the resultant of
-/// the nodal forces d.f (and moments d.m_ext of shell nodes), then positions to t + dt. Writes
-/// the body nodes' positions, velocities (x_new - x_old)/dt and angular velocities.
-/// presc_v / presc_w: prescribed velocity / angular velocity components this step (NaN = free).
+/// Advance the body by one step: velocities over [t-dt_avg/2, t+dt/2] from the resultant force
+/// and moment (about the centre of mass; the caller sums them over the body's nodes), then
+/// positions to t + dt. Writes the local body nodes' positions, velocities (x_new - x_old)/dt
+/// and angular velocities. presc_v / presc_w: prescribed velocity / angular velocity components
+/// this step (NaN = free).
 void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt,
+                        const std::array<Real, 3>& force, const std::array<Real, 3>& moment,
                         const std::array<Real, 3>& presc_v, const std::array<Real, 3>& presc_w);
 
 /// Kinetic energy 0.5 m v.v + 0.5 omega.L at the half step.

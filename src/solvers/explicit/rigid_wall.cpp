@@ -45,7 +45,7 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
       const auto it = model.node_sets.find(sid);
       if (it == model.node_sets.end()) return;
       for (GlobalId g : it->second.members) {
-        const LocalId n = model.node_index(g);
+        const LocalId n = d.local_node(g);
         if (n != kInvalidLocal) fn(n);
       }
     };
@@ -64,11 +64,9 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
   return out;
 }
 
-Real apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
-                      Real t) {
-  (void)t;
+void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+                      ExactSum& work, ExactSum& impulse) {
   const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
-  Real work = 0, impulse = 0;
   for (LocalId n : w.nodes) {
     Real* v = &d.v[3 * n];
     const Real* x = &d.x[3 * n];
@@ -111,19 +109,18 @@ Real apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
     const Real m = d.mass[n];
     for (int i = 0; i < 3; ++i) {
       v[i] += dv[i];
-      work += m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]);
+      if (d.owned[n]) work.add(m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]));
     }
-    impulse += m * dvn;
+    if (d.owned[n]) impulse.add(m * dvn);
   }
+}
+
+void advance_rigid_wall(RigidWallState& w, Real impulse, Real dt) {
   w.normal_force = dt > 0 ? impulse / dt : 0;
-  if (w.wall.moving && w.wall.mass > 0) {
-    // The wall takes the opposite impulse (its kinetic energy is part of the energy the wall
-    // took from the nodes, reported as rigid wall energy).
-    w.velocity -= impulse / w.wall.mass;
-  }
-  if (w.wall.moving)
-    for (int i = 0; i < 3; ++i) w.p[i] += dt * w.velocity * w.n[i];
-  return work;
+  if (!w.wall.moving) return;
+  // The wall takes the opposite impulse (its kinetic energy is part of the work it does).
+  if (w.wall.mass > 0) w.velocity -= impulse / w.wall.mass;
+  for (int i = 0; i < 3; ++i) w.p[i] += dt * w.velocity * w.n[i];
 }
 
 } // namespace parcae

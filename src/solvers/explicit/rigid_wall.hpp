@@ -5,6 +5,7 @@
 // removes tangential velocity up to mu times the normal velocity change (FRIC = 1: no sliding).
 #include <vector>
 
+#include "core/exact_sum.hpp"
 #include "mesh/model.hpp"
 #include "solvers/explicit/domain.hpp"
 
@@ -22,10 +23,15 @@ struct RigidWallState {
 
 std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d);
 
-/// Constrain the slave nodes' velocities (already updated to the half step) for a step dt
-/// starting at time t; v_old holds the previous half-step velocities. Returns the work done by
-/// the wall on the nodes (negative when the wall absorbs energy).
-Real apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
-                      Real t);
+/// Constrain the slave nodes' velocities (already updated to the half step) for a step dt;
+/// v_old holds the previous half-step velocities. The work the wall does on the nodes this
+/// rank owns (negative when the wall absorbs energy) is added to work, the normal impulse they
+/// receive to impulse (exact sums: the totals do not depend on how nodes are split up).
+void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+                      ExactSum& work, ExactSum& impulse);
+
+/// Move a wall over the step: a moving wall with mass takes the opposite of the total normal
+/// impulse the nodes received (impulse, summed over all nodes), then translates.
+void advance_rigid_wall(RigidWallState& w, Real impulse, Real dt);
 
 } // namespace parcae

@@ -11,7 +11,9 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "core/exact_sum.hpp"
 #include "io/vtk_writer.hpp"
+#include "par/comm.hpp"
 #include "solvers/explicit/rigid_body.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
 
@@ -38,11 +40,27 @@ struct Unstable {
 class Integrator {
 public:
   Integrator(const Model& model, const RunOptions& opt)
-      : model_(model), opt_(opt), d_(build_domain(model)) {
+      : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_) {
+    Domain global = build_domain(model);
+    if (comm_.size() > 1) {
+      if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
+      d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
+    } else {
+      d_ = std::move(global);
+    }
     for (const auto& c : model.curves) curves_[c.id] = &c;
+    for (std::size_t e = 0; e < model.solids.size(); ++e)
+      part_of_solid_[model.solids.id[e]] = model.solids.part[e];
+    for (std::size_t e = 0; e < model.shells.size(); ++e)
+      part_of_shell_[model.shells.id[e]] = model.shells.part[e];
     f_ext_.assign(3 * d_.nnode, 0.0);
     m_app_.assign(3 * d_.nnode, 0.0);
     walls_ = make_rigid_walls(model, d_);
+    std::vector<par::Exchange::Neighbour> nb;
+    for (const auto& h : d_.halo)
+      nb.push_back({h.rank, 3 * h.send_solid.size() + 6 * h.send_shell.size(),
+                    3 * h.recv_solid + 6 * h.recv_shell});
+    if (!nb.empty()) exchange_ = std::make_unique<par::Exchange>(comm_, std::move(nb));
   }
 
   RunSummary run();
@@ -53,13 +71,19 @@ private:
     return curves_.at(id)->eval(t);
   }
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
+  void compute_elements(bool boundary, Real dt);
+  void exchange_begin();
+  void exchange_end();
   void element_pass(Real dt);
   void assemble_and_accelerate(Real t);
   void external_forces(Real t);
   void update_velocities(Real dt_avg, Real dt_new, Real t);
   GlobalStats stats(int cycle, Real t, Real dt) const;
   void write_state(Real t, bool previous_positions = false, Real dt = 0);
-  void check_finite(int cycle) const;
+  void check_finite(int cycle);
+  void fail_local(std::string message) {
+    if (local_error_.empty()) local_error_ = std::move(message);
+  }
   std::string describe_solid(std::size_t part, std::size_t e) const {
     return fmt::format("solid element {} of part {} ({})", d_.solids[part].elem_id[e],
                        d_.solids[part].pid, d_.solids[part].title);
@@ -67,13 +91,18 @@ private:
 
   const Model& model_;
   const RunOptions& opt_;
+  par::Comm serial_comm_;
+  const par::Comm& comm_;
   Domain d_;
   std::map<GlobalId, const Curve*> curves_;
+  std::map<GlobalId, GlobalId> part_of_solid_, part_of_shell_;
   std::vector<Real> f_ext_, m_app_; ///< applied loads (forces, moments) at the current time
   std::vector<RigidWallState> walls_;
+  std::unique_ptr<par::Exchange> exchange_;
   StepLimit limit_;
-  Real ext_work_ = 0;
-  Real wall_energy_ = 0;
+  ExactSum ext_work_;  ///< work of loads and prescribed motion on this rank's owned nodes
+  ExactSum wall_work_; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
+  std::string local_error_;
   std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
 };
@@ -81,57 +110,72 @@ private:
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
   std::vector<LocalId> out;
   if (!is_set) {
-    const LocalId n = model_.node_index(id);
+    const LocalId n = d_.local_node(id);
     if (n != kInvalidLocal) out.push_back(n);
     return out;
   }
   const auto it = model_.node_sets.find(id);
   if (it == model_.node_sets.end()) return out;
   for (GlobalId g : it->second.members) {
-    const LocalId n = model_.node_index(g);
+    const LocalId n = d_.local_node(g);
     if (n != kInvalidLocal) out.push_back(n);
   }
   return out;
 }
 
-void Integrator::element_pass(Real dt) {
-  limit_ = StepLimit{};
+/// Element forces of the boundary (touching shared nodes) or interior elements of every part;
+/// updates the local step limit. Instabilities are recorded, not thrown, so that every rank
+/// reaches the collective calls that follow.
+void Integrator::compute_elements(bool boundary, Real dt) {
   const std::span<const Real> x(d_.x), v(d_.v), w(d_.w);
   constexpr std::size_t kChunk = 128;
+  auto consider = [&](Real dte, const char* kind, GlobalId elem, GlobalId part) {
+    // Ties go to the lower element id (solids before shells) so that every decomposition
+    // names the same controlling element.
+    const int kind_rank = kind[1] == 'o' ? 0 : 1; // "solid" / "shell"
+    const int cur_rank = limit_.kind.empty() ? 2 : (limit_.kind[1] == 'o' ? 0 : 1);
+    if (dte < limit_.dt ||
+        (dte == limit_.dt && std::pair(kind_rank, elem) < std::pair(cur_rank, limit_.elem))) {
+      limit_.dt = dte;
+      limit_.kind = kind;
+      limit_.elem = elem;
+      limit_.part = part;
+    }
+  };
   for (std::size_t p = 0; p < d_.solids.size(); ++p) {
     auto& sp = d_.solids[p];
-    const std::size_t n = sp.blk.size();
-    const std::size_t nchunk = (n + kChunk - 1) / kChunk;
+    const std::size_t first = boundary ? 0 : sp.n_boundary;
+    const std::size_t last = boundary ? sp.n_boundary : sp.blk.size();
+    if (last <= first) continue;
+    const std::size_t nchunk = (last - first + kChunk - 1) / kChunk;
     std::vector<HexPassResult> res(nchunk);
-    std::span<Real> fe(d_.corner_f_solid.data() + 3 * sp.corner_offset, 24 * n);
+    std::span<Real> fe(d_.corner_f_solid.data() + 3 * sp.corner_offset, 24 * sp.blk.size());
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
-      const std::size_t b = c * kChunk, e = std::min(n, b + kChunk);
+      const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
       res[c] = opt_.use_reference_kernels
                    ? compute_hex_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe)
                    : compute_hex_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe);
     }
     for (const auto& r : res) {
       if (r.bad_element >= 0)
-        throw Unstable{fmt::format("negative or invalid volume in {}",
-                                   describe_solid(p, static_cast<std::size_t>(r.bad_element)))};
-      if (r.min_dt < limit_.dt) {
-        limit_.dt = r.min_dt;
-        limit_.kind = "solid";
-        limit_.elem = sp.elem_id[static_cast<std::size_t>(r.min_dt_element)];
-        limit_.part = sp.pid;
-      }
+        fail_local(fmt::format("negative or invalid volume in {}",
+                               describe_solid(p, static_cast<std::size_t>(r.bad_element))));
+      if (r.min_dt_element >= 0)
+        consider(r.min_dt, "solid", sp.elem_id[static_cast<std::size_t>(r.min_dt_element)], sp.pid);
     }
   }
   for (auto& sp : d_.shells) {
-    const std::size_t n = sp.blk.size();
-    const std::size_t nchunk = (n + kChunk - 1) / kChunk;
-    std::span<Real> fe(d_.corner_f_shell.data() + 3 * sp.corner_offset, 12 * n);
-    std::span<Real> me(d_.corner_m_shell.data() + 3 * sp.corner_offset, 12 * n);
+    const std::size_t first = boundary ? 0 : sp.n_boundary;
+    const std::size_t last = boundary ? sp.n_boundary : sp.blk.size();
+    if (last <= first) continue;
+    const std::size_t nchunk = (last - first + kChunk - 1) / kChunk;
+    std::span<Real> fe(d_.corner_f_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
+    std::span<Real> me(d_.corner_m_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
     std::vector<std::pair<Real, std::size_t>> best(nchunk, {1e300, 0});
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
-      const std::size_t b = c * kChunk, e = std::min(n, b + kChunk);
+      const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
       if (opt_.use_reference_kernels)
         compute_shell_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
       else
@@ -139,20 +183,85 @@ void Integrator::element_pass(Real dt) {
       for (std::size_t k = b; k < e; ++k) {
         if (sp.blk.failed[k]) continue;
         const Real dte = shell_critical_dt(sp.mat, sp.blk, k, x);
-        if (dte < best[c].first) best[c] = {dte, k};
+        if (dte < best[c].first || !std::isfinite(dte) || dte <= 0) best[c] = {dte, k};
       }
     }
     for (const auto& [dte, k] : best) {
-      if (!std::isfinite(dte) || dte <= 0)
-        throw Unstable{fmt::format("shell element {} of part {} ({}) is degenerate (time step "
-                                   "{})",
-                                   sp.elem_id[k], sp.pid, sp.title, dte)};
-      if (dte < limit_.dt) {
-        limit_.dt = dte;
-        limit_.kind = "shell";
-        limit_.elem = sp.elem_id[k];
-        limit_.part = sp.pid;
+      if (dte == 1e300) continue;
+      if (!std::isfinite(dte) || dte <= 0) {
+        fail_local(fmt::format("shell element {} of part {} ({}) is degenerate (time step {})",
+                               sp.elem_id[k], sp.pid, sp.title, dte));
+        continue;
       }
+      consider(dte, "shell", sp.elem_id[k], sp.pid);
+    }
+  }
+}
+
+void Integrator::exchange_begin() {
+  if (!exchange_) return;
+  auto buf = exchange_->send_buffer();
+  std::size_t pos = 0;
+  for (const auto& h : d_.halo) {
+    for (std::int64_t c : h.send_solid)
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_solid[3 * c + i];
+    for (std::int64_t c : h.send_shell) {
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_shell[3 * c + i];
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_m_shell[3 * c + i];
+    }
+  }
+  exchange_->begin();
+}
+
+void Integrator::exchange_end() {
+  if (!exchange_) return;
+  exchange_->end();
+  const auto buf = exchange_->recv_buffer();
+  std::size_t pos = 0;
+  std::size_t gs = 3 * d_.n_local_solid_corners, gh = 3 * d_.n_local_shell_corners;
+  for (const auto& h : d_.halo) {
+    for (std::size_t k = 0; k < 3 * h.recv_solid; ++k) d_.corner_f_solid[gs++] = buf[pos++];
+    for (std::size_t k = 0; k < h.recv_shell; ++k) {
+      for (int i = 0; i < 3; ++i) d_.corner_f_shell[gh + i] = buf[pos++];
+      for (int i = 0; i < 3; ++i) d_.corner_m_shell[gh + i] = buf[pos++];
+      gh += 3;
+    }
+  }
+}
+
+/// Element forces with communication overlapped: boundary elements, post the exchange of their
+/// corner forces, interior elements, wait. Then the global step limit (one reduction that also
+/// tells every rank whether any rank hit an error).
+void Integrator::element_pass(Real dt) {
+  limit_ = StepLimit{};
+  compute_elements(true, dt);
+  exchange_begin();
+  compute_elements(false, dt);
+  exchange_end();
+  const Real local = local_error_.empty() ? limit_.dt : -1.0;
+  const Real global = comm_.min(local);
+  if (global < 0) {
+    const std::int64_t bad = comm_.min(local < 0 ? std::int64_t{comm_.rank()} : INT64_MAX);
+    if (!local_error_.empty() && comm_.size() > 1)
+      std::fprintf(stderr, "parcae: rank %d: %s\n", comm_.rank(), local_error_.c_str());
+    throw Unstable{local_error_.empty() || comm_.rank() != bad
+                       ? fmt::format("rank {} stopped the run (see its message)", bad)
+                       : local_error_};
+  }
+  if (comm_.size() > 1) {
+    // Controlling element: the lowest (kind, id) among the ranks holding the global minimum.
+    const bool mine = limit_.dt == global && !limit_.kind.empty();
+    const std::int64_t key =
+        mine ? (limit_.kind == "solid" ? 0 : (std::int64_t{1} << 62)) + limit_.elem : INT64_MAX;
+    const std::int64_t best = comm_.min(key);
+    limit_.dt = global;
+    if (best != INT64_MAX) {
+      const bool shell = best >= (std::int64_t{1} << 62);
+      limit_.kind = shell ? "shell" : "solid";
+      limit_.elem = shell ? best - (std::int64_t{1} << 62) : best;
+      const auto& parts = shell ? part_of_shell_ : part_of_solid_;
+      const auto it = parts.find(limit_.elem);
+      limit_.part = it == parts.end() ? 0 : it->second;
     }
   }
 }
@@ -260,32 +369,62 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       const Real vfree = d_.v[k];
       const Real vnew = target_velocity(v_old[k] /*previous half step*/, d_.x[k] - d_.x0[k]);
       d_.v[k] = vnew;
-      ext_work_ += d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew);
+      if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew));
     }
   }
-  // Rigid walls.
-  // A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does work on the
-  // structure, which is external work.
+  // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does
+  // work on the structure, which is external work, and takes the total impulse.
   for (auto& wall : walls_) {
-    const Real work = apply_rigid_wall(wall, d_, v_old, dt_new, t);
-    if (wall.wall.moving)
-      ext_work_ += work;
-    else
-      wall_energy_ -= work;
+    ExactSum impulse;
+    apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? ext_work_ : wall_work_, impulse);
+    const Real total = wall.wall.moving ? comm_.sum(impulse).result() : impulse.result();
+    advance_rigid_wall(wall, total, dt_new);
   }
-  // Work of the applied loads.
-  Real dw = 0;
-  for (std::int64_t n = 0; n < nn; ++n)
+  // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
+  for (std::int64_t n = 0; n < nn; ++n) {
+    if (!d_.owned[n]) continue;
     for (int i = 0; i < 3; ++i) {
       const Real fe = f_ext_[3 * n + i];
-      if (fe != 0) dw += fe * 0.5 * (v_before[3 * n + i] + d_.v[3 * n + i]);
+      if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_before[3 * n + i] + d_.v[3 * n + i]));
     }
-  ext_work_ += dw * dt_avg;
-  // Rigid bodies: velocities and positions.
-  for (std::size_t b = 0; b < d_.bodies.size(); ++b)
-    advance_rigid_body(d_.bodies[b], d_, dt_avg, dt_new, presc_v[b], presc_w[b]);
+  }
+  // Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
+  // element forces (each counted by exactly one rank), reduced over ranks, then the motion.
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    RigidBody& body = d_.bodies[b];
+    std::array<ExactSum, 6> acc;
+    auto add = [&](const Real* r, const Real* f, Real sign) {
+      const Real c[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2],
+                         r[0] * f[1] - r[1] * f[0]};
+      for (int i = 0; i < 3; ++i) {
+        acc[i].add(sign * f[i]);
+        acc[3 + i].add(sign * c[i]);
+      }
+    };
+    for (LocalId n : body.nodes) {
+      const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
+                         d_.x[3 * n + 2] - body.xc[2]};
+      if (d_.owned[n]) {
+        add(r, &f_ext_[3 * n], 1.0);
+        for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
+      }
+      for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)
+        add(r, &d_.corner_f_solid[3 * d_.solid_corner_list[k]], -1.0);
+      for (auto k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
+        add(r, &d_.corner_f_shell[3 * d_.shell_corner_list[k]], -1.0);
+        for (int i = 0; i < 3; ++i)
+          acc[3 + i].add(-d_.corner_m_shell[3 * d_.shell_corner_list[k] + i]);
+      }
+    }
+    comm_.sum(acc);
+    const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
+    const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b]);
+  }
 }
 
+/// Global statistics (collective): every sum is exact, so the result does not depend on how
+/// the nodes and elements are split over ranks or threads.
 GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   GlobalStats s;
   s.cycle = cycle;
@@ -294,141 +433,174 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.dt_element_kind = limit_.kind;
   s.dt_element = limit_.elem;
   s.dt_part = limit_.part;
-  Real ke = 0, px = 0, py = 0, pz = 0, mass = 0;
+  enum { kKe, kPx, kPy, kPz, kMass, kIe, kHg, kExt, kWall, kCount };
+  std::array<ExactSum, kCount> acc;
   for (std::size_t n = 0; n < d_.nnode; ++n) {
-    if (d_.rigid_of[n] >= 0) continue;
+    if (d_.rigid_of[n] >= 0 || !d_.owned[n]) continue;
     const Real m = d_.mass[n];
     const Real* v = &d_.v[3 * n];
-    ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    acc[kKe].add(0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     if (d_.has_rot[n]) {
       const Real* w = &d_.w[3 * n];
-      ke += 0.5 * d_.inertia[n] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+      acc[kKe].add(0.5 * d_.inertia[n] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
     }
-    px += m * v[0];
-    py += m * v[1];
-    pz += m * v[2];
-    mass += m;
+    acc[kPx].add(m * v[0]);
+    acc[kPy].add(m * v[1]);
+    acc[kPz].add(m * v[2]);
+    acc[kMass].add(m);
   }
-  for (const auto& b : d_.bodies) {
-    ke += rigid_body_kinetic_energy(b);
-    px += b.mass * b.v[0];
-    py += b.mass * b.v[1];
-    pz += b.mass * b.v[2];
-    mass += b.mass;
-  }
-  Real ie = 0, hg = 0;
+  if (comm_.rank() == 0) // rigid bodies are replicated: count them once
+    for (const auto& b : d_.bodies) {
+      acc[kKe].add(rigid_body_kinetic_energy(b));
+      acc[kPx].add(b.mass * b.v[0]);
+      acc[kPy].add(b.mass * b.v[1]);
+      acc[kPz].add(b.mass * b.v[2]);
+      acc[kMass].add(b.mass);
+    }
   for (const auto& sp : d_.solids)
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      ie += sp.blk.e_int[e];
-      hg += sp.blk.e_hg[e];
+      acc[kIe].add(sp.blk.e_int[e]);
+      acc[kHg].add(sp.blk.e_hg[e]);
     }
   for (const auto& sp : d_.shells)
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      ie += sp.blk.e_int[e];
-      hg += sp.blk.e_hg[e];
+      acc[kIe].add(sp.blk.e_int[e]);
+      acc[kHg].add(sp.blk.e_hg[e]);
     }
-  s.kinetic = ke;
-  s.internal = ie;
-  s.hourglass = hg;
-  s.external_work = ext_work_;
-  s.rigidwall = wall_energy_;
-  s.total = ke + ie + hg + wall_energy_;
+  acc[kExt] = ext_work_;
+  acc[kWall] = wall_work_;
+  comm_.sum(acc);
+  s.kinetic = acc[kKe].result();
+  s.internal = acc[kIe].result();
+  s.hourglass = acc[kHg].result();
+  s.external_work = acc[kExt].result();
+  s.rigidwall = -acc[kWall].result();
+  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall;
+  const Real mass = acc[kMass].result();
   s.mass = mass;
   s.added_mass = d_.added_mass;
   if (mass > 0) {
-    s.vx = px / mass;
-    s.vy = py / mass;
-    s.vz = pz / mass;
+    s.vx = acc[kPx].result() / mass;
+    s.vy = acc[kPy].result() / mass;
+    s.vz = acc[kPz].result() / mass;
   }
-  s.nodes = d_.nnode;
+  s.nodes = model_.nodes.size();
   s.elements = model_.solids.size() + model_.shells.size();
   return s;
 }
 
+/// Write one VTK state (collective): every rank sends its owned nodes and its elements to
+/// rank 0, which writes the whole model exactly as a one-rank run would.
 void Integrator::write_state(Real t, bool previous_positions, Real dt) {
   if (!opt_.write_vtk) return;
   namespace fs = std::filesystem;
-  fs::create_directories(fs::path(opt_.outdir) / "states");
-  std::vector<Real> pts = d_.x;
-  if (previous_positions)
-    for (std::size_t k = 0; k < pts.size(); ++k) pts[k] -= dt * d_.v[k];
+  std::vector<Real> nodes_local;
+  for (std::size_t n = 0; n < d_.nnode; ++n) {
+    if (!d_.owned[n]) continue;
+    nodes_local.push_back(static_cast<Real>(d_.global_index[n]));
+    for (int i = 0; i < 3; ++i)
+      nodes_local.push_back(d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0));
+    for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.v[3 * n + i]);
+  }
+  // Elements: kind (0 solid, 1 shell), model index, stress (6), effective plastic strain.
+  std::vector<Real> elems_local;
+  for (const auto& sp : d_.solids)
+    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+      elems_local.push_back(0);
+      elems_local.push_back(static_cast<Real>(sp.model_index[k]));
+      for (int i = 0; i < 6; ++i) elems_local.push_back(sp.blk.sig[6 * k + i]);
+      elems_local.push_back(sp.blk.eps_p[k]);
+    }
+  for (const auto& sp : d_.shells) {
+    const int nip = sp.opt.nip;
+    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+      // Mid-surface average of the through-thickness points, local frame [xx yy 0 xy yz zx].
+      Real sig[6] = {0, 0, 0, 0, 0, 0};
+      Real ep = 0;
+      for (int ip = 0; ip < nip; ++ip) {
+        const Real* st = &sp.blk.sig[(k * nip + ip) * 5];
+        sig[0] += st[0] / nip;
+        sig[1] += st[1] / nip;
+        sig[3] += st[2] / nip;
+        sig[4] += st[3] / nip;
+        sig[5] += st[4] / nip;
+        ep = std::max(ep, sp.blk.eps_p[k * nip + ip]);
+      }
+      elems_local.push_back(1);
+      elems_local.push_back(static_cast<Real>(sp.model_index[k]));
+      for (int i = 0; i < 6; ++i) elems_local.push_back(sig[i]);
+      elems_local.push_back(ep);
+    }
+  }
+  const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
+  const std::vector<Real> elems_all = comm_.gatherv(elems_local);
+  if (comm_.rank() != 0) return;
+
+  const std::size_t nn = model_.nodes.size();
+  std::vector<Real> pts(3 * nn), vel(3 * nn), disp(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n) {
+    pts[3 * n] = model_.nodes.x[n];
+    pts[3 * n + 1] = model_.nodes.y[n];
+    pts[3 * n + 2] = model_.nodes.z[n];
+  }
+  for (std::size_t k = 0; k + 7 <= nodes_all.size(); k += 7) {
+    const auto n = static_cast<std::size_t>(nodes_all[k]);
+    for (int i = 0; i < 3; ++i) {
+      pts[3 * n + i] = nodes_all[k + 1 + i];
+      vel[3 * n + i] = nodes_all[k + 4 + i];
+    }
+  }
+  for (std::size_t n = 0; n < nn; ++n) {
+    disp[3 * n] = pts[3 * n] - model_.nodes.x[n];
+    disp[3 * n + 1] = pts[3 * n + 1] - model_.nodes.y[n];
+    disp[3 * n + 2] = pts[3 * n + 2] - model_.nodes.z[n];
+  }
+  const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
+  std::vector<Real> stress(6 * (ns + nsh), 0.0), epsp(ns + nsh, 0.0), pid, eid;
+  for (std::size_t k = 0; k + 9 <= elems_all.size(); k += 9) {
+    const std::size_t e = static_cast<std::size_t>(elems_all[k + 1]) + (elems_all[k] != 0 ? ns : 0);
+    for (int i = 0; i < 6; ++i) stress[6 * e + i] = elems_all[k + 2 + i];
+    epsp[e] = elems_all[k + 8];
+  }
   VtkGrid g;
   g.points = pts;
-  std::vector<Real> stress, epsp, pid, eid;
-  // Cell data looked up per deck element: map (part id) -> block.
-  std::map<GlobalId, const SolidPart*> sp_of;
-  std::map<GlobalId, const ShellPart*> sh_of;
-  for (const auto& p : d_.solids) sp_of[p.pid] = &p;
-  for (const auto& p : d_.shells) sh_of[p.pid] = &p;
-  std::map<GlobalId, std::size_t> counter;
-  auto push_cell = [&](GlobalId part, GlobalId id, const Real* sig, Real ep) {
-    for (int k = 0; k < 6; ++k) stress.push_back(sig ? sig[k] : 0.0);
-    epsp.push_back(ep);
-    pid.push_back(static_cast<Real>(part));
-    eid.push_back(static_cast<Real>(id));
-  };
-  for (std::size_t e = 0; e < model_.solids.size(); ++e) {
+  for (std::size_t e = 0; e < ns; ++e) {
     for (LocalId n : model_.solids.nodes[e]) g.connectivity.push_back(n);
     g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
     g.types.push_back(12);
-    const GlobalId part = model_.solids.part[e];
-    const auto it = sp_of.find(part);
-    if (it == sp_of.end()) {
-      push_cell(part, model_.solids.id[e], nullptr, 0.0);
-      continue;
-    }
-    const std::size_t k = counter[part]++;
-    push_cell(part, model_.solids.id[e], &it->second->blk.sig[6 * k], it->second->blk.eps_p[k]);
+    pid.push_back(static_cast<Real>(model_.solids.part[e]));
+    eid.push_back(static_cast<Real>(model_.solids.id[e]));
   }
-  for (std::size_t e = 0; e < model_.shells.size(); ++e) {
+  for (std::size_t e = 0; e < nsh; ++e) {
     const auto& cn = model_.shells.nodes[e];
     const bool tri = cn[2] == cn[3];
     for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(cn[a]);
     g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
     g.types.push_back(tri ? 5 : 9);
-    const GlobalId part = model_.shells.part[e];
-    const auto it = sh_of.find(part);
-    if (it == sh_of.end()) {
-      push_cell(part, model_.shells.id[e], nullptr, 0.0);
-      continue;
-    }
-    const auto& blk = it->second->blk;
-    const int nip = it->second->opt.nip;
-    const std::size_t k = counter[-part - 1]++;
-    // Mid-surface average of the through-thickness points, local frame [xx yy 0 xy yz zx].
-    Real sig[6] = {0, 0, 0, 0, 0, 0};
-    Real ep = 0;
-    for (int ip = 0; ip < nip; ++ip) {
-      const Real* s = &blk.sig[(k * nip + ip) * 5];
-      sig[0] += s[0] / nip;
-      sig[1] += s[1] / nip;
-      sig[3] += s[2] / nip;
-      sig[4] += s[3] / nip;
-      sig[5] += s[4] / nip;
-      ep = std::max(ep, blk.eps_p[k * nip + ip]);
-    }
-    push_cell(part, model_.shells.id[e], sig, ep);
+    pid.push_back(static_cast<Real>(model_.shells.part[e]));
+    eid.push_back(static_cast<Real>(model_.shells.id[e]));
   }
-  std::vector<Real> disp(pts.size());
-  for (std::size_t k = 0; k < pts.size(); ++k) disp[k] = pts[k] - d_.x0[k];
   g.point_data.push_back({"displacement", 3, std::move(disp)});
-  g.point_data.push_back({"velocity", 3, d_.v});
+  g.point_data.push_back({"velocity", 3, std::move(vel)});
   g.cell_data.push_back({"stress", 6, std::move(stress)});
   g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
   g.cell_data.push_back({"part_id", 1, std::move(pid)});
   g.cell_data.push_back({"element_id", 1, std::move(eid)});
+  fs::create_directories(fs::path(opt_.outdir) / "states");
   const std::string name = fmt::format("states/state_{:05d}.vtu", states_.size());
   write_vtu((fs::path(opt_.outdir) / name).string(), g, t);
   states_.emplace_back(t, name);
   write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
 }
 
-void Integrator::check_finite(int cycle) const {
+void Integrator::check_finite(int cycle) {
   for (std::size_t n = 0; n < d_.nnode; ++n)
     for (int i = 0; i < 3; ++i)
-      if (!std::isfinite(d_.v[3 * n + i]) || !std::isfinite(d_.x[3 * n + i]))
-        throw Unstable{
-            fmt::format("NaN or infinite velocity at node {} in cycle {}", d_.node_id[n], cycle)};
+      if (!std::isfinite(d_.v[3 * n + i]) || !std::isfinite(d_.x[3 * n + i])) {
+        fail_local(
+            fmt::format("NaN or infinite velocity at node {} in cycle {}", d_.node_id[n], cycle));
+        return;
+      }
 }
 
 std::string format_duration(Real s) {
@@ -449,7 +621,11 @@ RunSummary Integrator::run() {
   if (opt_.threads > 0) omp_set_num_threads(opt_.threads);
 
   // Initial force pass: stresses are zero, hourglass viscosity acts on the initial velocities.
-  element_pass(0.0);
+  try {
+    element_pass(0.0);
+  } catch (const Unstable& u) {
+    throw RuntimeError("the initial state is invalid: " + u.message);
+  }
   assemble_and_accelerate(0.0);
   const Real dt_crit0 = limit_.dt;
   Real dt = c.tssfac * dt_crit0;
@@ -462,11 +638,12 @@ RunSummary Integrator::run() {
   if (log)
     *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part) << std::flush;
 
-  if (opt_.write_glstat) {
+  if (opt_.write_glstat && comm_.rank() == 0) {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
   }
-  const std::size_t nelem = d_.element_count();
+  const auto nelem =
+      static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
   const Real glstat_dt = c.glstat_dt > 0 ? c.glstat_dt : endtim / 100.0;
   const Real plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : endtim / 20.0;
@@ -481,8 +658,8 @@ RunSummary Integrator::run() {
   next_plot += plot_dt;
 
   const auto t_start = clock::now();
-  auto last_print = t_start;
   Real next_print_time = 0.1 * endtim;
+  constexpr int kPrintEveryCycles = 5000; // and at every 10% of the termination time
   if (log)
     *log << fmt::format("\n{:>9} {:>12} {:>11} {:>6} {:>9} {:>9} {:>10}\n", "cycle", "time", "dt",
                         "done", "elapsed", "ETA", "E ratio");
@@ -526,9 +703,9 @@ RunSummary Integrator::run() {
 
       const bool want_glstat = t >= next_glstat * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
       const bool want_plot = t >= next_plot * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
-      const bool want_print =
-          log && (t >= next_print_time * (1 - 1e-9) ||
-                  std::chrono::duration<Real>(clock::now() - last_print).count() > 10.0);
+      // Decisions that lead to collective calls depend only on t and the cycle (never on the
+      // clock or on the rank), so every rank makes the same ones.
+      const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
       if (want_glstat || want_plot || want_print || opt_.stats_every_cycle || opt_.on_cycle) {
         st = stats(cycle, t, dt_new);
         st.initial_total = e0;
@@ -536,8 +713,8 @@ RunSummary Integrator::run() {
         st.time_per_zone_cycle_ns = nelem > 0 ? 1e9 * el / (static_cast<Real>(cycle) * nelem) : 0;
         if (!std::isfinite(st.total))
           throw Unstable{fmt::format("energy became NaN/infinite in cycle {}", cycle)};
-        if (want_glstat && glstat_) {
-          glstat_->write(st);
+        if (want_glstat) {
+          if (glstat_) glstat_->write(st);
           while (next_glstat <= t * (1 + 1e-9)) next_glstat += glstat_dt;
         }
         if (want_plot) {
@@ -545,14 +722,16 @@ RunSummary Integrator::run() {
           while (next_plot <= t * (1 + 1e-9)) next_plot += plot_dt;
         }
         if (want_print) {
-          print_progress(cycle, t, dt_new, st);
-          last_print = clock::now();
+          if (log) print_progress(cycle, t, dt_new, st);
           while (next_print_time <= t * (1 + 1e-9)) next_print_time += 0.1 * endtim;
         }
         if (opt_.on_cycle && !opt_.on_cycle(d_, st)) break;
       }
     }
     check_finite(cycle);
+    if (comm_.any(!local_error_.empty()))
+      throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
+                                          : local_error_};
     sum.normal_termination = true;
   } catch (const Unstable& u) {
     sum.error = u.message;

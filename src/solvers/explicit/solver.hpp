@@ -8,6 +8,7 @@
 
 #include "io/glstat.hpp"
 #include "mesh/model.hpp"
+#include "par/comm.hpp"
 #include "solvers/explicit/domain.hpp"
 
 namespace parcae {
@@ -19,8 +20,12 @@ struct RunOptions {
   bool write_glstat = true;
   bool use_reference_kernels = false; ///< plain kernels instead of optimised (for testing)
   std::ostream* log = nullptr;        ///< progress and summaries (nullptr = silent)
-  /// Called after every cycle (tests use it to sample histories). Return false to stop.
+  /// Called after every cycle (tests use it to sample histories). Return false to stop (in an
+  /// MPP run every rank must return the same).
   std::function<bool(const Domain&, const GlobalStats&)> on_cycle;
+  /// MPP: the communicator (nullptr = this process alone) and the element -> rank maps.
+  const par::Comm* comm = nullptr;
+  const ElementRanks* ranks = nullptr;
   bool stats_every_cycle = false; ///< compute full GlobalStats every cycle (for on_cycle)
 };
 

@@ -1,0 +1,146 @@
+#include "apps/launch.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "par/comm.hpp"
+
+namespace parcae {
+
+namespace {
+
+bool inside_mpi_job() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK",
+                        "MPI_LOCALNRANKS", "HYDRA_CONTROL_FD"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+std::string self_path() {
+  std::error_code ec;
+  const auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("parcae") : p.string();
+}
+
+/// The parcae binary built against the requested library: this one, or its sibling build
+/// (build/release <-> build/release-mpich).
+std::string binary_for(const std::string& mpi) {
+  const std::string self = self_path();
+  const bool self_mpich = par::mpi_library_version().find("MPICH") != std::string::npos;
+  if ((mpi == "mpich") == self_mpich) return self;
+  std::string other = self;
+  const std::string a = "/release/bin/", b = "/release-mpich/bin/";
+  if (mpi == "mpich" && other.find(a) != std::string::npos)
+    other.replace(other.find(a), a.size(), b);
+  else if (mpi != "mpich" && other.find(b) != std::string::npos)
+    other.replace(other.find(b), b.size(), a);
+  if (other != self && std::filesystem::exists(other)) return other;
+  return {};
+}
+
+} // namespace
+
+void add_launch_options(CLI::App& run) {
+  run.add_option("--np", "number of MPI ranks: starts mpirun for you (prints the command)");
+  run.add_option("--mpi", "MPI library for --np: openmpi (default) or mpich")
+      ->check(CLI::IsMember({"openmpi", "mpich"}));
+  run.add_option("--transport", "Open MPI transport for --np: shm (default) or tcp (loopback)")
+      ->check(CLI::IsMember({"shm", "tcp"}));
+}
+
+int maybe_launch_mpirun(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) != "run") return -1;
+  int np = 0, threads = 1;
+  std::string mpi = "openmpi", transport = "shm";
+  std::vector<std::string> rest;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const std::string& flag) -> std::string {
+      if (a.rfind(flag + "=", 0) == 0) return a.substr(flag.size() + 1);
+      if (a == flag && i + 1 < argc) return argv[++i];
+      return {};
+    };
+    if (a == "--np" || a.rfind("--np=", 0) == 0) {
+      np = std::atoi(value("--np").c_str());
+      continue;
+    }
+    if (a == "--mpi" || a.rfind("--mpi=", 0) == 0) {
+      mpi = value("--mpi");
+      continue;
+    }
+    if (a == "--transport" || a.rfind("--transport=", 0) == 0) {
+      transport = value("--transport");
+      continue;
+    }
+    if (a == "--threads" || a.rfind("--threads=", 0) == 0) {
+      const std::string v = value("--threads");
+      threads = std::max(1, std::atoi(v.c_str()));
+      rest.push_back("--threads=" + v);
+      continue;
+    }
+    rest.push_back(a);
+  }
+  if (np <= 0) return -1;
+  if (inside_mpi_job()) return -1; // already under mpirun: --np is informational
+  if (mpi != "openmpi" && mpi != "mpich") {
+    std::cerr << "parcae: --mpi must be openmpi or mpich\n";
+    return 1;
+  }
+  const std::string exe = binary_for(mpi);
+  if (exe.empty()) {
+    std::cerr << fmt::format("parcae: this parcae is built with {}; build the {} one first "
+                             "(cmake --preset {} && cmake --build --preset {})\n",
+                             par::mpi_library_version(), mpi,
+                             mpi == "mpich" ? "release-mpich" : "release",
+                             mpi == "mpich" ? "release-mpich" : "release");
+    return 1;
+  }
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const bool oversubscribed = static_cast<unsigned>(np * threads) > cores;
+  std::vector<std::string> cmd;
+  if (mpi == "openmpi") {
+    cmd = {"mpirun.openmpi", "-np", std::to_string(np)};
+    if (::geteuid() == 0) cmd.push_back("--allow-run-as-root");
+    if (oversubscribed) cmd.push_back("--oversubscribe");
+    if (oversubscribed || threads > 1) {
+      cmd.insert(cmd.end(), {"--bind-to", "none"});
+    } else {
+      cmd.insert(cmd.end(), {"--bind-to", "core"});
+    }
+    if (transport == "tcp")
+      cmd.insert(cmd.end(), {"--mca", "btl", "self,tcp", "--mca", "btl_tcp_if_include", "lo"});
+    else
+      cmd.insert(cmd.end(), {"--mca", "btl", "self,vader"});
+    cmd.insert(cmd.end(), {"-x", "OMP_NUM_THREADS=" + std::to_string(threads)});
+  } else {
+    if (oversubscribed) {
+      std::cerr << fmt::format("parcae: MPICH busy-polls: {} ranks x {} threads on {} cores "
+                               "would crawl; use --mpi openmpi to oversubscribe\n",
+                               np, threads, cores);
+      return 1;
+    }
+    cmd = {"mpirun.mpich",         "-np", std::to_string(np), "-genv", "OMP_NUM_THREADS",
+           std::to_string(threads)};
+    if (transport == "tcp") cmd.insert(cmd.end(), {"-iface", "lo"});
+  }
+  cmd.push_back(exe);
+  cmd.insert(cmd.end(), rest.begin(), rest.end());
+  std::string line;
+  for (const auto& c : cmd) line += (line.empty() ? "" : " ") + c;
+  std::cout << "parcae: launching: " << line << std::endl;
+  std::vector<char*> args;
+  for (auto& c : cmd) args.push_back(c.data());
+  args.push_back(nullptr);
+  ::execvp(args[0], args.data());
+  std::cerr << "parcae: cannot start " << cmd[0] << " (is it installed?)\n";
+  return 1;
+}
+
+} // namespace parcae
