@@ -2,6 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace parcae {
 
@@ -273,12 +280,301 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
 
 } // namespace
 
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Optimised kernel: elements in batches of kW, one element per SIMD lane. Every element goes
+// through exactly the same operations whatever its position in a batch (an incomplete last batch
+// is padded with copies of its last element, whose results are discarded), so the results do
+// not depend on how the elements are chunked or partitioned.
+
+#include "fem/hex8_simd.inc"
+
+/// Per-call constants of the optimised kernel.
+struct HexConsts {
+  Real c0;  ///< dilatational wave speed without mass scaling
+  bool kin; ///< back stress rotated and updated (*MAT_003 with beta < 1)
+};
+
+/// Elements idx[0..kW): the first nvalid distinct, the rest copies of idx[nvalid - 1].
+void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts& hc,
+               HexBlock& blk, const std::size_t* idx, int nvalid, const Real* xs, const Real* vs,
+               Real dt, Real* fe, HexPassResult& res) {
+  // Nodal coordinates and velocities.
+  V x[8], y[8], z[8], vx[8], vy[8], vz[8];
+  for (int a = 0; a < 8; ++a) {
+    std::size_t off[kW];
+    for (int l = 0; l < kW; ++l) off[l] = 3 * static_cast<std::size_t>(blk.conn[idx[l]][a]);
+    gather_xyz(xs, off, x[a], y[a], z[a]);
+    gather_xyz(vs, off, vx[a], vy[a], vz[a]);
+  }
+  // Coordinates relative to node 0: the element's geometry is translation invariant, and small
+  // relative coordinates avoid the cancellation of large products in the gradient formula.
+  for (int a = 1; a < 8; ++a) {
+    x[a] -= x[0];
+    y[a] -= y[0];
+    z[a] -= z[0];
+  }
+  x[0] = y[0] = z[0] = splat(0.0);
+  // b = 12 dV/dx (hex_volume_gradient without its factor 1/12); V = x . dV/dx / 3.
+  V bx[8], by[8], bz[8];
+  {
+    const V x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6], x7 = x[7];
+    const V y1 = y[1], y2 = y[2], y3 = y[3], y4 = y[4], y5 = y[5], y6 = y[6], y7 = y[7];
+    const V z1 = z[1], z2 = z[2], z3 = z[3], z4 = z[4], z5 = z[5], z6 = z[6], z7 = z[7];
+#include "fem/hex8_gradient_batch.inc"
+  }
+  V volume = splat(0.0);
+  for (int a = 0; a < 8; ++a) volume += x[a] * bx[a] + y[a] * by[a] + z[a] * bz[a];
+  volume = volume / 36.0;
+  const VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
+  const V binv = 1.0 / (12.0 * volume); // B = b binv (uniform-gradient matrix)
+  // Velocity gradient L_ij = sum_a v_ia B_aj.
+  V l00 = splat(0.0), l01 = l00, l02 = l00, l10 = l00, l11 = l00, l12 = l00, l20 = l00,
+    l21 = l00, l22 = l00;
+  for (int a = 0; a < 8; ++a) {
+    l00 += vx[a] * bx[a];
+    l01 += vx[a] * by[a];
+    l02 += vx[a] * bz[a];
+    l10 += vy[a] * bx[a];
+    l11 += vy[a] * by[a];
+    l12 += vy[a] * bz[a];
+    l20 += vz[a] * bx[a];
+    l21 += vz[a] * by[a];
+    l22 += vz[a] * bz[a];
+  }
+  l00 *= binv;
+  l01 *= binv;
+  l02 *= binv;
+  l10 *= binv;
+  l11 *= binv;
+  l12 *= binv;
+  l20 *= binv;
+  l21 *= binv;
+  l22 *= binv;
+  const V trd = l00 + l11 + l22;
+
+  // Hourglass: h_m . x and the hourglass velocities qd_im = sum_a v_ia gamma_ma, with the
+  // shape vectors gamma_ma = h_ma - (h_m . x) . B_a, i.e. qd_im = h_m . v_i - (h_m . x) . L_i.
+  const bool hg = opt.qm > 0;
+  V hx[4], hy[4], hz[4], qd[3][4];
+  if (hg)
+    for (int m = 0; m < 4; ++m) {
+      V sx = splat(0.0), sy = sx, sz = sx, ux = sx, uy = sx, uz = sx;
+      for (int a = 0; a < 8; ++a) {
+        sx += kHg[m][a] * x[a];
+        sy += kHg[m][a] * y[a];
+        sz += kHg[m][a] * z[a];
+        ux += kHg[m][a] * vx[a];
+        uy += kHg[m][a] * vy[a];
+        uz += kHg[m][a] * vz[a];
+      }
+      hx[m] = sx;
+      hy[m] = sy;
+      hz[m] = sz;
+      qd[0][m] = ux - (sx * l00 + sy * l01 + sz * l02);
+      qd[1][m] = uy - (sx * l10 + sy * l11 + sz * l12);
+      qd[2][m] = uz - (sx * l20 + sy * l21 + sz * l22);
+    }
+  // Characteristic length V / A_max (largest face area from the diagonals' cross product).
+  V amax2 = splat(0.0);
+  for (const auto& fc : kFaces) {
+    const V d1x = x[fc[2]] - x[fc[0]], d1y = y[fc[2]] - y[fc[0]], d1z = z[fc[2]] - z[fc[0]];
+    const V d2x = x[fc[3]] - x[fc[1]], d2y = y[fc[3]] - y[fc[1]], d2z = z[fc[3]] - z[fc[1]];
+    const V cx = d1y * d2z - d1z * d2y, cy = d1z * d2x - d1x * d2z, cz = d1x * d2y - d1y * d2x;
+    const V a2 = cx * cx + cy * cy + cz * cz;
+    amax2 = amax2 < a2 ? a2 : amax2;
+  }
+  const V amax = 0.5 * vsqrt(amax2);
+  const V le = amax > 0.0 ? volume / amax : splat(0.0);
+
+  // Stress: Jaumann rotation s += dt (W s - s W), W = (L - L^T)/2, then the material update.
+  SolidBatch mp;
+  V s[6];
+  gather6(blk.sig.data(), idx, s);
+  const V w01 = 0.5 * (l01 - l10) * dt;
+  const V w12 = 0.5 * (l12 - l21) * dt;
+  const V w20 = 0.5 * (l20 - l02) * dt;
+  auto rotate = [&](V* t) { // t as symmetric matrix [xx yy zz xy yz zx]
+    const V txx = t[0], tyy = t[1], tzz = t[2], txy = t[3], tyz = t[4], tzx = t[5];
+    t[0] += 2.0 * (w01 * txy - w20 * tzx);
+    t[1] += 2.0 * (w12 * tyz - w01 * txy);
+    t[2] += 2.0 * (w20 * tzx - w12 * tyz);
+    t[3] += w01 * (tyy - txx) + w12 * tzx - w20 * tyz;
+    t[4] += w12 * (tzz - tyy) + w20 * txy - w01 * tzx;
+    t[5] += w20 * (txx - tzz) + w01 * tyz - w12 * txy;
+  };
+  V bk[6]; // back stress: kinematic hardening only (zero and not stored otherwise)
+  if (dt > 0) {
+    rotate(s);
+    if (hc.kin) {
+      gather6(blk.back.data(), idx, bk);
+      rotate(bk);
+    } else {
+      for (int k = 0; k < 6; ++k) bk[k] = splat(0.0);
+    }
+  }
+  const V deps[6] = {l00 * dt,         l11 * dt,         l22 * dt,
+                     (l01 + l10) * dt, (l12 + l21) * dt, (l20 + l02) * dt};
+  const V s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  if (dt > 0) {
+    bool active[kW];
+    for (int l = 0; l < kW; ++l) active[l] = ok[l] != 0 && l < nvalid;
+    for (int k = 0; k < 6; ++k) {
+      vstore(mp.deps[k], deps[k]);
+      vstore(mp.sig[k], s[k]);
+      vstore(mp.back[k], bk[k]);
+    }
+    for (int l = 0; l < kW; ++l) mp.eps_p[l] = blk.eps_p[idx[l]];
+    update_stress_solid_batch(mat, dt, mp, active);
+    for (int k = 0; k < 6; ++k) s[k] = vload(mp.sig[k]);
+  }
+
+  // Density (mass scaling) and wave speed c = c0 / sqrt(scale): exactly c0 when unscaled.
+  V rho = splat(mat.ro), c = splat(hc.c0);
+  {
+    bool scaled = false;
+    for (int l = 0; l < kW; ++l) scaled |= blk.density_scale[idx[l]] != 1.0;
+    if (scaled) {
+      const V ds = gather(blk.density_scale.data(), idx);
+      rho = mat.ro * ds;
+      c = hc.c0 / vsqrt(ds);
+    }
+  }
+  const V len = vcbrt(volume); // element size for bulk viscosity and viscous hourglass control
+  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
+  const V q = trd < 0.0 ? rho * len * (opt.q2 * len * trd * trd - opt.q1 * c * trd) : splat(0.0);
+  V de = splat(0.0);
+  for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  de -= q * trd * dt;
+
+  // Corner forces f_ai = sigma_ij B_aj V + sum_m Q_im gamma_ma
+  //                    = (sigma_ij / 12 - G_ij binv) b_aj + sum_m Q_im h_ma,
+  // G_i = sum_m Q_im (h_m . x), with the generalised hourglass forces Q.
+  constexpr Real k12 = 1.0 / 12.0;
+  const V sxx = s[0] - q, syy = s[1] - q, szz = s[2] - q;
+  V cf[3][3] = {{sxx * k12, s[3] * k12, s[5] * k12},
+                {s[3] * k12, syy * k12, s[4] * k12},
+                {s[5] * k12, s[4] * k12, szz * k12}};
+  V qf[3][4];
+  V dehg = splat(0.0);
+  if (hg) {
+    if (opt.ihq >= 4) {
+      // Stiffness form: generalised hourglass forces accumulate k * (hourglass displacement).
+      V b2 = splat(0.0);
+      for (int a = 0; a < 8; ++a) b2 += bx[a] * bx[a] + by[a] * by[a] + bz[a] * bz[a];
+      b2 *= binv * binv;
+      const V kk = opt.qm * (mat.lambda + 2.0 * mat.g) * volume * b2 / 3.0;
+      for (int i = 0; i < 3; ++i)
+        for (int m = 0; m < 4; ++m) {
+          std::size_t offq[kW];
+          for (int l = 0; l < kW; ++l) offq[l] = 12 * idx[l] + 4 * i + m;
+          const V old = gather(blk.hgq.data(), offq);
+          qf[i][m] = old + kk * dt * qd[i][m];
+          dehg += 0.5 * (old + qf[i][m]) * qd[i][m] * dt;
+        }
+    } else {
+      // Viscous form: a_h = qm rho c V^(2/3) / 4 (LS-DYNA theory manual).
+      const V ah = 0.25 * opt.qm * rho * c * len * len;
+      for (int i = 0; i < 3; ++i)
+        for (int m = 0; m < 4; ++m) {
+          qf[i][m] = ah * qd[i][m];
+          dehg += qf[i][m] * qd[i][m] * dt;
+        }
+    }
+    for (int i = 0; i < 3; ++i) {
+      V gx = splat(0.0), gy = gx, gz = gx;
+      for (int m = 0; m < 4; ++m) {
+        gx += qf[i][m] * hx[m];
+        gy += qf[i][m] * hy[m];
+        gz += qf[i][m] * hz[m];
+      }
+      cf[i][0] -= gx * binv;
+      cf[i][1] -= gy * binv;
+      cf[i][2] -= gz * binv;
+    }
+  }
+  V f[24];
+  for (int a = 0; a < 8; ++a)
+    for (int i = 0; i < 3; ++i) {
+      V t = cf[i][0] * bx[a] + cf[i][1] * by[a] + cf[i][2] * bz[a];
+      if (hg)
+        t += (kHg[0][a] * qf[i][0] + kHg[1][a] * qf[i][1]) +
+             (kHg[2][a] * qf[i][2] + kHg[3][a] * qf[i][3]);
+      f[3 * a + i] = t;
+    }
+  // Critical time step with bulk viscosity: dt = l / (Q + sqrt(Q^2 + c^2)).
+  const V qc = trd < 0.0 ? opt.q1 * c + opt.q2 * le * (-trd) : splat(0.0);
+  const V dte = le / (qc + vsqrt(qc * qc + c * c));
+
+  // Write back the distinct lanes in element order (transposed stores for a full batch).
+  bool all_ok = nvalid == kW;
+  for (int l = 0; l < kW; ++l) all_ok &= ok[l] != 0;
+  if (all_ok) {
+    scatter24(fe, idx, f);
+    scatter6(blk.sig.data(), idx, s);
+  }
+  const bool hgq = hg && opt.ihq >= 4;
+  for (int l = 0; l < nvalid; ++l) {
+    const std::size_t e = idx[l];
+    Real* fo = fe + 24 * e;
+    if (!ok[l]) {
+      std::fill(fo, fo + 24, 0.0);
+      if (res.bad_element < 0) res.bad_element = static_cast<std::int64_t>(e);
+      blk.dt[e] = 1e300;
+      continue;
+    }
+    if (!all_ok) {
+      for (int j = 0; j < 24; ++j) fo[j] = f[j][l];
+      for (int k = 0; k < 6; ++k) blk.sig[6 * e + k] = s[k][l];
+    }
+    blk.vol[e] = volume[l];
+    if (dt > 0) {
+      if (hc.kin)
+        for (int k = 0; k < 6; ++k) blk.back[6 * e + k] = mp.back[k][l];
+      blk.eps_p[e] = mp.eps_p[l];
+    }
+    blk.e_int[e] += volume[l] * de[l];
+    if (hg) blk.e_hg[e] += dehg[l];
+    if (hgq)
+      for (int i = 0; i < 3; ++i)
+        for (int m = 0; m < 4; ++m) blk.hgq[12 * e + 4 * i + m] = qf[i][m][l];
+    blk.dt[e] = dte[l];
+    if (dte[l] < res.min_dt) {
+      res.min_dt = dte[l];
+      res.min_dt_element = static_cast<std::int64_t>(e);
+    }
+    if (mat.fail > 0 && blk.eps_p[e] >= mat.fail) blk.failed[e] = 1;
+  }
+}
+
+} // namespace
+
 HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                                  std::size_t begin, std::size_t end, std::span<const Real> x,
                                  std::span<const Real> v, Real dt, std::span<Real> fe) {
   HexPassResult res;
-  for (std::size_t e = begin; e < end; ++e)
-    hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient, res);
+  const HexConsts hc{mat.wave_speed_solid(),
+                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1};
+  std::size_t idx[kW];
+  int nb = 0;
+  for (std::size_t e = begin; e < end; ++e) {
+    if (blk.failed[e]) {
+      std::fill(fe.data() + 24 * e, fe.data() + 24 * e + 24, 0.0);
+      blk.dt[e] = 1e300;
+      continue;
+    }
+    idx[nb++] = e;
+    if (nb == kW) {
+      hex_batch(opt, mat, hc, blk, idx, kW, x.data(), v.data(), dt, fe.data(), res);
+      nb = 0;
+    }
+  }
+  if (nb > 0) {
+    for (int l = nb; l < kW; ++l) idx[l] = idx[nb - 1];
+    hex_batch(opt, mat, hc, blk, idx, nb, x.data(), v.data(), dt, fe.data(), res);
+  }
   return res;
 }
 

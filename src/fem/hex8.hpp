@@ -26,7 +26,7 @@ struct HexOptions {
 struct HexBlock {
   std::vector<std::array<LocalId, 8>> conn;
   std::vector<Real> sig;   ///< 6 per element [xx yy zz xy yz zx]
-  std::vector<Real> back;  ///< 6 per element (kinematic hardening)
+  std::vector<Real> back;  ///< 6 per element: back stress of *MAT_003 with BETA < 1, else 0
   std::vector<Real> eps_p; ///< effective plastic strain
   std::vector<Real> hgq;   ///< 12 per element: stiffness hourglass forces (3 directions x 4 modes)
   std::vector<Real> vol;   ///< current volume

@@ -27,10 +27,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
 #include <fmt/format.h>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 
 namespace parcae {
 
@@ -276,6 +282,34 @@ inline bool rate_dependent(const MaterialParams& m) {
   return m.c > 0 || !m.rate_x.empty();
 }
 
+// Lanes of update_stress_solid_batch's closed form (GCC/Clang vector extensions).
+using BVec = Real __attribute__((vector_size(kSolidBatch * sizeof(Real))));
+using BMask = std::int64_t __attribute__((vector_size(kSolidBatch * sizeof(Real))));
+static_assert(sizeof(Real) == sizeof(std::int64_t));
+
+inline BVec bload(const Real* p) {
+  BVec v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void bstore(Real* p, BVec v) { std::memcpy(p, &v, sizeof v); }
+inline BVec bsplat(Real a) { return BVec{} + a; }
+/// Lane-wise correctly rounded square root (one vsqrtpd where available).
+inline BVec bsqrt(BVec a) {
+  Real t[kSolidBatch];
+  std::memcpy(t, &a, sizeof a);
+#if defined(__AVX__)
+  static_assert(kSolidBatch % 4 == 0);
+  for (int l = 0; l < kSolidBatch; l += 4) _mm256_storeu_pd(t + l, _mm256_sqrt_pd(_mm256_loadu_pd(t + l)));
+#elif defined(__SSE2__)
+  static_assert(kSolidBatch % 2 == 0);
+  for (int l = 0; l < kSolidBatch; l += 2) _mm_storeu_pd(t + l, _mm_sqrt_pd(_mm_loadu_pd(t + l)));
+#else
+  for (int l = 0; l < kSolidBatch; ++l) t[l] = std::sqrt(t[l]);
+#endif
+  return bload(t);
+}
+
 } // namespace
 
 MaterialParams make_material_params(const Material& mat, const Model& model) {
@@ -376,6 +410,76 @@ Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, R
   const Real dep = radial_return(m, sig, back, eps_p, rate, dt, nullptr);
   eps_p += dep;
   return dep;
+}
+
+bool solid_batch_closed_form(const MaterialParams& m) {
+  if (!m.plastic()) return true;
+  return m.hard_x.empty() && !rate_dependent(m) && !viscoplastic(m);
+}
+
+void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
+                               const bool active[kSolidBatch]) {
+  constexpr int n = kSolidBatch;
+  if (!solid_batch_closed_form(m)) {
+    for (int l = 0; l < n; ++l) {
+      if (!active[l]) continue;
+      Real d[6], s[6], a[6];
+      for (int k = 0; k < 6; ++k) {
+        d[k] = b.deps[k][l];
+        s[k] = b.sig[k][l];
+        a[k] = b.back[k][l];
+      }
+      update_stress_solid(m, d, dt, s, a, b.eps_p[l]);
+      for (int k = 0; k < 6; ++k) {
+        b.sig[k][l] = s[k];
+        b.back[k][l] = a[k];
+      }
+    }
+    return;
+  }
+  // Closed form: the elastic increment, then (plastic kinds) the radial return of
+  // radial_return for linear hardening and a rate factor of 1, for all points at once with the
+  // same operations in the same order, blended branch-free (one SIMD lane per point).
+  const Real lam = m.lambda, g = m.g, g2 = 2.0 * m.g, g3 = 3.0 * m.g;
+  const Real hk = m.kind == MaterialKind::PlasticKinematic ? (1.0 - m.beta) * m.ep : 0.0;
+  const Real h0 = m.beta * m.ep; // hardening(): R(eps_p) = sigy + beta Ep eps_p
+  const Real denom = g3 + hk + h0;
+  BMask act{};
+  for (int l = 0; l < kSolidBatch; ++l) act[l] = active[l] ? -1 : 0;
+  BVec s[6];
+  {
+    const BVec d0 = bload(b.deps[0]), d1 = bload(b.deps[1]), d2 = bload(b.deps[2]);
+    const BVec lt = lam * (d0 + d1 + d2);
+    s[0] = bload(b.sig[0]) + (lt + g2 * d0);
+    s[1] = bload(b.sig[1]) + (lt + g2 * d1);
+    s[2] = bload(b.sig[2]) + (lt + g2 * d2);
+    for (int k = 3; k < 6; ++k) s[k] = bload(b.sig[k]) + g * bload(b.deps[k]);
+  }
+  if (m.plastic()) {
+    const BVec p = (s[0] + s[1] + s[2]) / 3.0;
+    BVec xi[6];
+    for (int k = 0; k < 6; ++k) xi[k] = (k < 3 ? s[k] - p : s[k]) - bload(b.back[k]);
+    const BVec xx = xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2] +
+                    2.0 * (xi[3] * xi[3] + xi[4] * xi[4] + xi[5] * xi[5]);
+    const BVec q_tr = bsqrt(1.5 * xx);
+    const BVec ep = bload(b.eps_p);
+    const BVec sy0 = m.sigy + h0 * ep;
+    const BMask yield = (q_tr > sy0) & (q_tr > 0.0);
+    const BVec d = (q_tr - sy0) / denom;
+    const BVec f = d / (yield ? q_tr : bsplat(1.0));
+    const BVec ds = g3 * f;
+    for (int k = 0; k < 6; ++k) s[k] = yield ? s[k] - ds * xi[k] : s[k];
+    const BMask upd = yield & act;
+    if (hk != 0) {
+      const BVec da = hk * f;
+      for (int k = 0; k < 6; ++k) {
+        const BVec a = bload(b.back[k]);
+        bstore(b.back[k], upd ? a + da * xi[k] : a);
+      }
+    }
+    bstore(b.eps_p, upd ? ep + d : ep);
+  }
+  for (int k = 0; k < 6; ++k) bstore(b.sig[k], act ? s[k] : bload(b.sig[k]));
 }
 
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],

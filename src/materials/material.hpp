@@ -61,6 +61,29 @@ Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
 Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
                          Real back[6], Real& eps_p);
 
+/// Points per batch of update_stress_solid_batch (the SIMD width of the hex kernel).
+inline constexpr int kSolidBatch = 4;
+
+/// A batch of solid integration points, component-major: sig[k][l] is component k of point l.
+struct SolidBatch {
+  Real deps[6][kSolidBatch];
+  Real sig[6][kSolidBatch];
+  Real back[6][kSolidBatch];
+  Real eps_p[kSolidBatch];
+};
+
+/// True when update_stress_solid_batch updates all points of a batch at once in closed form:
+/// elastic kinds, and *MAT_003 / *MAT_024 with linear hardening and no rate effect (no
+/// Cowper-Symonds, no LCSR, no LCSS, VP = 0). Other materials are updated point by point with
+/// update_stress_solid.
+bool solid_batch_closed_form(const MaterialParams& m);
+
+/// update_stress_solid on every point l of the batch with active[l] (same results up to
+/// round-off; the points are independent, so a point's result does not depend on the other
+/// points of the batch). Points with !active[l] are left unchanged. dt must be positive.
+void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
+                               const bool active[kSolidBatch]);
+
 /// Shell (plane stress) stress update in the element's local frame: in-plane [xx, yy, xy]
 /// elastic-plastic with sigma_zz = 0, transverse shear [yz, zx] elastic (the caller applies the
 /// shear correction factor). back holds the in-plane back stress [xx, yy, xy]. On return
