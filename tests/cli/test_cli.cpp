@@ -140,3 +140,59 @@ TEST(Cli, TimeStepCollapseStopsTheRunNamingTheElement) {
       << r.output;
   EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u);
 }
+
+namespace {
+std::string unstable_cube_deck() {
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n";
+  d += "*CONTROL_TIMESTEP\n    1.0e-5       5.0\n";
+  d += "*PART\nblob\n         7         1         1\n*SECTION_SOLID\n         1         1\n";
+  d += "*MAT_ELASTIC\n         1   1.0e-9     100.0       0.3\n";
+  d += hex_block_cards(2, 2, 2, 1.0, 1.0, 1.0, 7);
+  d += "*INITIAL_VELOCITY_GENERATION\n         7         2       0.0       0.0       0.0"
+       "   -1.0e+6\n       0.0       0.0       0.0       0.0       0.0       0.0\n";
+  d += "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
+       "       1.0\n*END\n";
+  return d;
+}
+} // namespace
+
+TEST(CliMpp, MoreRanksThanElementsIsAClearError) {
+  const auto dir = make_temp_dir("too_many_ranks");
+  write_file(dir / "deck.k", unstable_cube_deck()); // 8 elements
+  const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                                 (dir / "out").string() + " --np 9",
+                             120);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot run 9 ranks with only 8 elements"), std::string::npos)
+      << r.output;
+}
+
+TEST(CliMpp, UnstableRankEndsTheWholeJobNamingRankAndElement) {
+  // The same inverting cube as above on 2 ranks: every rank stops (no hang: ctest timeout),
+  // the failing rank names itself and the element, the exit code is 2, and the last good
+  // state is written.
+  const auto dir = make_temp_dir("unstable_mpp");
+  write_file(dir / "deck.k", unstable_cube_deck());
+  const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                                 (dir / "out").string() + " --np 2",
+                             120);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(R"(rank \d+: negative or invalid volume in solid element \d+ of part 7)")))
+      << r.output;
+  EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u);
+}
+
+TEST(CliMpp, DecomposeWritesReportAndVtk) {
+  const auto dir = make_temp_dir("decompose");
+  const auto r =
+      run_command(parcae_exe() + " decompose " +
+                      (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string() +
+                      " --np 4 -o " + dir.string(),
+                  120);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("imbalance"), std::string::npos) << r.output;
+  const std::string vtu = read_file(dir / "decomposition.vtu");
+  EXPECT_NE(vtu.find("Name=\"rank\""), std::string::npos);
+}
