@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build run test test-fast bench scaling format keywords clean
+.PHONY: all setup build build-mpich run test test-fast bench scaling format keywords clean
 
 all: build
 
@@ -16,11 +16,17 @@ build: setup
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
+# The same sources built against MPICH (MPI tests only; MPICH runs stay at np <= 2).
+build-mpich: setup
+	@cmake --preset release-mpich >/dev/null
+	@cmake --build --preset release-mpich -j $(JOBS) --target parcae test_par
+
 run: build
 	$(PARCAE) run examples/taylor_bar/taylor_bar.k -o runs/taylor_bar
 
-test: build
+test: build build-mpich
 	ctest --preset release -j $(JOBS)
+	ctest --preset release-mpich -j $(JOBS) -L mpi
 	PARCAE_BIN=$(CURDIR)/$(PARCAE) $(PYTHON) -m pytest -q python/tests
 
 # Everything but the slow verification runs.
