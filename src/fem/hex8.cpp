@@ -297,9 +297,11 @@ struct HexConsts {
 };
 
 /// Elements idx[0..kW): the first nvalid distinct, the rest copies of idx[nvalid - 1].
-void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts& hc,
-               HexBlock& blk, const std::size_t* idx, int nvalid, const Real* xs, const Real* vs,
-               Real dt, Real* fe, HexPassResult& res) {
+void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts& hc, HexBlock& blk,
+               const std::size_t* idx, int nvalid, const Real* xs, const Real* vs, Real dt,
+               Real* fe, HexPassResult& res) {
+  bool consecutive = true; // idx[l] = idx[0] + l
+  for (int l = 1; l < kW; ++l) consecutive &= idx[l] == idx[0] + l;
   // Nodal coordinates and velocities.
   V x[8], y[8], z[8], vx[8], vy[8], vz[8];
   for (int a = 0; a < 8; ++a) {
@@ -330,8 +332,8 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   const VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
   const V binv = 1.0 / (12.0 * volume); // B = b binv (uniform-gradient matrix)
   // Velocity gradient L_ij = sum_a v_ia B_aj.
-  V l00 = splat(0.0), l01 = l00, l02 = l00, l10 = l00, l11 = l00, l12 = l00, l20 = l00,
-    l21 = l00, l22 = l00;
+  V l00 = splat(0.0), l01 = l00, l02 = l00, l10 = l00, l11 = l00, l12 = l00, l20 = l00, l21 = l00,
+    l22 = l00;
   for (int a = 0; a < 8; ++a) {
     l00 += vx[a] * bx[a];
     l01 += vx[a] * by[a];
@@ -425,7 +427,10 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       vstore(mp.sig[k], s[k]);
       vstore(mp.back[k], bk[k]);
     }
-    for (int l = 0; l < kW; ++l) mp.eps_p[l] = blk.eps_p[idx[l]];
+    if (consecutive)
+      vstore(mp.eps_p, vload(&blk.eps_p[idx[0]]));
+    else
+      for (int l = 0; l < kW; ++l) mp.eps_p[l] = blk.eps_p[idx[l]];
     update_stress_solid_batch(mat, dt, mp, active);
     for (int k = 0; k < 6; ++k) s[k] = vload(mp.sig[k]);
   }
@@ -466,11 +471,11 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       for (int a = 0; a < 8; ++a) b2 += bx[a] * bx[a] + by[a] * by[a] + bz[a] * bz[a];
       b2 *= binv * binv;
       const V kk = opt.qm * (mat.lambda + 2.0 * mat.g) * volume * b2 / 3.0;
+      V hq[12]; // [4 i + m]
+      gather_rows<12>(blk.hgq.data(), idx, hq);
       for (int i = 0; i < 3; ++i)
         for (int m = 0; m < 4; ++m) {
-          std::size_t offq[kW];
-          for (int l = 0; l < kW; ++l) offq[l] = 12 * idx[l] + 4 * i + m;
-          const V old = gather(blk.hgq.data(), offq);
+          const V old = hq[4 * i + m];
           qf[i][m] = old + kk * dt * qd[i][m];
           dehg += 0.5 * (old + qf[i][m]) * qd[i][m] * dt;
         }
@@ -508,14 +513,43 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   const V qc = trd < 0.0 ? opt.q1 * c + opt.q2 * le * (-trd) : splat(0.0);
   const V dte = le / (qc + vsqrt(qc * qc + c * c));
 
-  // Write back the distinct lanes in element order (transposed stores for a full batch).
+  // Write back the distinct lanes in element order. A full batch of valid elements is stored
+  // with transposes and, when its elements are consecutive (the common case), with vector
+  // stores; the values stored are the same either way.
   bool all_ok = nvalid == kW;
   for (int l = 0; l < kW; ++l) all_ok &= ok[l] != 0;
+  const bool hgq = hg && opt.ihq >= 4;
+  if (all_ok && consecutive) {
+    const std::size_t e0 = idx[0];
+    scatter_rows<24>(fe, idx, f);
+    scatter6(blk.sig.data(), idx, s);
+    vstore(&blk.vol[e0], volume);
+    if (dt > 0) {
+      if (hc.kin) {
+        V bk_new[6];
+        for (int k = 0; k < 6; ++k) bk_new[k] = vload(mp.back[k]);
+        scatter6(blk.back.data(), idx, bk_new);
+      }
+      vstore(&blk.eps_p[e0], vload(mp.eps_p));
+    }
+    vstore(&blk.e_int[e0], vload(&blk.e_int[e0]) + volume * de);
+    if (hg) vstore(&blk.e_hg[e0], vload(&blk.e_hg[e0]) + dehg);
+    if (hgq) scatter_rows<12>(blk.hgq.data(), idx, &qf[0][0]);
+    vstore(&blk.dt[e0], dte);
+    for (int l = 0; l < kW; ++l)
+      if (dte[l] < res.min_dt) {
+        res.min_dt = dte[l];
+        res.min_dt_element = static_cast<std::int64_t>(e0 + l);
+      }
+    if (mat.fail > 0)
+      for (int l = 0; l < kW; ++l)
+        if (blk.eps_p[e0 + l] >= mat.fail) blk.failed[e0 + l] = 1;
+    return;
+  }
   if (all_ok) {
-    scatter24(fe, idx, f);
+    scatter_rows<24>(fe, idx, f);
     scatter6(blk.sig.data(), idx, s);
   }
-  const bool hgq = hg && opt.ihq >= 4;
   for (int l = 0; l < nvalid; ++l) {
     const std::size_t e = idx[l];
     Real* fo = fe + 24 * e;

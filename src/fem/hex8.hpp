@@ -59,6 +59,9 @@ struct HexPassResult {
 /// Internal corner forces for elements [begin, end) of the block: updates stresses, energies,
 /// volumes and critical time steps. x: coordinates at the end of the step, v: velocities over
 /// the step, dt: the step (0 on the initial pass).
+/// SIMD: the elements are processed in batches of kSolidBatch, one per vector lane; every
+/// element goes through the same operations whatever its lane, so an element's results do not
+/// depend on [begin, end) or on the other elements (bitwise).
 HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                                  std::size_t begin, std::size_t end, std::span<const Real> x,
                                  std::span<const Real> v, Real dt, std::span<Real> fe);

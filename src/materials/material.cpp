@@ -292,15 +292,20 @@ inline BVec bload(const Real* p) {
   std::memcpy(&v, p, sizeof v);
   return v;
 }
-inline void bstore(Real* p, BVec v) { std::memcpy(p, &v, sizeof v); }
-inline BVec bsplat(Real a) { return BVec{} + a; }
+inline void bstore(Real* p, BVec v) {
+  std::memcpy(p, &v, sizeof v);
+}
+inline BVec bsplat(Real a) {
+  return BVec{} + a;
+}
 /// Lane-wise correctly rounded square root (one vsqrtpd where available).
 inline BVec bsqrt(BVec a) {
   Real t[kSolidBatch];
   std::memcpy(t, &a, sizeof a);
 #if defined(__AVX__)
   static_assert(kSolidBatch % 4 == 0);
-  for (int l = 0; l < kSolidBatch; l += 4) _mm256_storeu_pd(t + l, _mm256_sqrt_pd(_mm256_loadu_pd(t + l)));
+  for (int l = 0; l < kSolidBatch; l += 4)
+    _mm256_storeu_pd(t + l, _mm256_sqrt_pd(_mm256_loadu_pd(t + l)));
 #elif defined(__SSE2__)
   static_assert(kSolidBatch % 2 == 0);
   for (int l = 0; l < kSolidBatch; l += 2) _mm_storeu_pd(t + l, _mm_sqrt_pd(_mm_loadu_pd(t + l)));

@@ -388,11 +388,13 @@ std::vector<Real> stretching_velocity(const std::vector<Real>& x, unsigned seed,
   return v;
 }
 
-bool same_bits(Real a, Real b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(Real a, Real b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 /// Every per-element result of element e in two blocks (and its 24 corner forces).
-void expect_element_bitwise_equal(const HexBlock& a, const std::vector<Real>& fa,
-                                  const HexBlock& b, const std::vector<Real>& fb, std::size_t e) {
+void expect_element_bitwise_equal(const HexBlock& a, const std::vector<Real>& fa, const HexBlock& b,
+                                  const std::vector<Real>& fb, std::size_t e) {
   for (int k = 0; k < 6; ++k) {
     EXPECT_TRUE(same_bits(a.sig[6 * e + k], b.sig[6 * e + k])) << "sig, element " << e;
     EXPECT_TRUE(same_bits(a.back[6 * e + k], b.back[6 * e + k])) << "back, element " << e;
@@ -425,7 +427,8 @@ TEST(SolidBatch, ClosedFormMatchesUpdateStressSolidOnRandomStates) {
   const std::vector<Case> cases = {
       {"elastic", make_material_params(steel_card(MaterialKind::Elastic), model)},
       {"003 beta 1", make_material_params(steel_card(MaterialKind::PlasticKinematic, 1), model)},
-      {"003 beta 0.4", make_material_params(steel_card(MaterialKind::PlasticKinematic, 0.4), model)},
+      {"003 beta 0.4",
+       make_material_params(steel_card(MaterialKind::PlasticKinematic, 0.4), model)},
       {"003 beta 0", make_material_params(steel_card(MaterialKind::PlasticKinematic, 0), model)},
       {"024 linear", make_material_params(m024, model)},
       {"024 perfectly plastic", make_material_params(m024_perfect, model)},
@@ -545,7 +548,8 @@ TEST(Hex8, OptimisedKernelFollowsReferenceForAllOptions) {
   const std::vector<std::pair<const char*, MaterialParams>> mats = {
       {"elastic", make_material_params(steel_card(MaterialKind::Elastic), model)},
       {"003 beta 1", make_material_params(steel_card(MaterialKind::PlasticKinematic, 1), model)},
-      {"003 beta 0.3", make_material_params(steel_card(MaterialKind::PlasticKinematic, 0.3), model)},
+      {"003 beta 0.3",
+       make_material_params(steel_card(MaterialKind::PlasticKinematic, 0.3), model)},
       {"024 tabulated", mat024_tabulated()},
       {"003 Cowper-Symonds beta 0.5", mat003_cowper_symonds(0.5)},
   };
@@ -599,8 +603,8 @@ TEST(Hex8, OptimisedKernelFollowsReferenceForAllOptions) {
 TEST(Hex8, ResultsDoNotDependOnAnElementsPositionInABatch) {
   // The same elements computed in different chunks (as different thread or MPI partitions would)
   // and with failed elements shifting the others' SIMD lanes must give bitwise identical results.
-  const MaterialParams mat = make_material_params(
-      steel_card(MaterialKind::PlasticKinematic, 0.5), Model{});
+  const MaterialParams mat =
+      make_material_params(steel_card(MaterialKind::PlasticKinematic, 0.5), Model{});
   for (int ihq : {1, 4}) {
     HexOptions opt;
     opt.ihq = ihq;
@@ -621,9 +625,9 @@ TEST(Hex8, ResultsDoNotDependOnAnElementsPositionInABatch) {
     };
     std::vector<Real> f0, f1;
     const HexBlock whole = run({0, ne}, {}, f0);
-    std::vector<std::vector<std::size_t>> chunkings = {{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-                                                        13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-                                                        24, 25, 26, 27},
+    std::vector<std::vector<std::size_t>> chunkings = {{0,  1,  2,  3,  4,  5,  6,  7,  8,  9,
+                                                        10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                                                        20, 21, 22, 23, 24, 25, 26, 27},
                                                        {0, 3, 10, 11, 17, 27},
                                                        {0, 5, 13, 14, 15, 27}};
     for (const auto& cuts : chunkings) {
