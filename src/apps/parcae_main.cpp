@@ -7,10 +7,12 @@
 //   parcae keywords                           (keyword coverage table, Markdown)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability), 3 internal error.
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -120,6 +122,14 @@ int cmd_run(const std::string& deck, const std::string& outdir, int threads, boo
 } // namespace
 
 int main(int argc, char** argv) {
+  // OpenMP workers that spin while waiting steal the cores from the serial phases of a cycle
+  // and from the other MPI ranks (measured on the 51,200-hexahedron scaling deck with 2
+  // threads: 2.84 s spinning, 0.76 s passive). The runtime reads the policy when it loads, so
+  // set it and start again, unless the user chose one.
+  if (!std::getenv("OMP_WAIT_POLICY")) {
+    ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
+    ::execv("/proc/self/exe", argv);
+  }
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
 

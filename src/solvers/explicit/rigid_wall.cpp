@@ -67,51 +67,65 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
 void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
                       ExactSum& work, ExactSum& impulse) {
   const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
-  for (LocalId n : w.nodes) {
-    Real* v = &d.v[3 * n];
-    const Real* x = &d.x[3 * n];
-    const Vec3 r{x[0] - w.p[0], x[1] - w.p[1], x[2] - w.p[2]};
-    Vec3 nrm = w.n;
-    Real gap = 0;
-    if (cyl) {
-      const Real ax = dot(r, w.n);
-      if (w.wall.length > 0 && (ax < 0 || ax > w.wall.length)) continue;
-      Vec3 radial{r[0] - ax * w.n[0], r[1] - ax * w.n[1], r[2] - ax * w.n[2]};
-      const Real rad = std::sqrt(dot(radial, radial));
-      if (rad == 0) continue;
-      for (int i = 0; i < 3; ++i) nrm[i] = radial[i] / rad;
-      gap = rad - w.wall.radius;
-    } else {
-      gap = dot(r, w.n) - w.wall.offset;
-      if (w.wall.finite) {
-        const Real a = dot(r, w.l), b = dot(r, w.m);
-        if (a < 0 || a > w.wall.lenl || b < 0 || b > w.wall.lenm) continue;
+  const std::int64_t count = static_cast<std::int64_t>(w.nodes.size());
+  // Nodes are independent; each thread sums into its own exact accumulators, merged at the end
+  // (exact sums: the result does not depend on the split).
+#pragma omp parallel if (count > 4096)
+  {
+    ExactSum work_t, impulse_t;
+#pragma omp for schedule(static)
+    for (std::int64_t k = 0; k < count; ++k) {
+      const LocalId n = w.nodes[static_cast<std::size_t>(k)];
+      Real* v = &d.v[3 * n];
+      const Real* x = &d.x[3 * n];
+      const Vec3 r{x[0] - w.p[0], x[1] - w.p[1], x[2] - w.p[2]};
+      Vec3 nrm = w.n;
+      Real gap = 0;
+      if (cyl) {
+        const Real ax = dot(r, w.n);
+        if (w.wall.length > 0 && (ax < 0 || ax > w.wall.length)) continue;
+        Vec3 radial{r[0] - ax * w.n[0], r[1] - ax * w.n[1], r[2] - ax * w.n[2]};
+        const Real rad = std::sqrt(dot(radial, radial));
+        if (rad == 0) continue;
+        for (int i = 0; i < 3; ++i) nrm[i] = radial[i] / rad;
+        gap = rad - w.wall.radius;
+      } else {
+        gap = dot(r, w.n) - w.wall.offset;
+        if (w.wall.finite) {
+          const Real a = dot(r, w.l), b = dot(r, w.m);
+          if (a < 0 || a > w.wall.lenl || b < 0 || b > w.wall.lenm) continue;
+        }
       }
-    }
-    // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does.
-    const Real scale = std::abs(gap) + std::abs(dt * dot(Vec3{v[0], v[1], v[2]}, nrm));
-    if (gap < -1e-9 * (scale + 1e-30)) continue;
-    const Real wall_vn = cyl ? 0.0 : w.velocity;
-    const Real vn = dot(Vec3{v[0], v[1], v[2]}, nrm) - wall_vn;
-    const Real vn_min = -std::max(gap, 0.0) / dt; // lands exactly on the wall
-    if (vn >= vn_min) continue;
-    const Real dvn = vn_min - vn; // > 0
-    Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};
-    if (w.wall.fric > 0) {
-      Vec3 vt{v[0] - (vn + wall_vn) * nrm[0], v[1] - (vn + wall_vn) * nrm[1],
-              v[2] - (vn + wall_vn) * nrm[2]};
-      const Real vtm = std::sqrt(dot(vt, vt));
-      if (vtm > 0) {
-        const Real reduce = w.wall.fric >= 1 ? vtm : std::min(vtm, w.wall.fric * dvn);
-        for (int i = 0; i < 3; ++i) dv[i] -= reduce * vt[i] / vtm;
+      // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does.
+      const Real scale = std::abs(gap) + std::abs(dt * dot(Vec3{v[0], v[1], v[2]}, nrm));
+      if (gap < -1e-9 * (scale + 1e-30)) continue;
+      const Real wall_vn = cyl ? 0.0 : w.velocity;
+      const Real vn = dot(Vec3{v[0], v[1], v[2]}, nrm) - wall_vn;
+      const Real vn_min = -std::max(gap, 0.0) / dt; // lands exactly on the wall
+      if (vn >= vn_min) continue;
+      const Real dvn = vn_min - vn; // > 0
+      Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};
+      if (w.wall.fric > 0) {
+        Vec3 vt{v[0] - (vn + wall_vn) * nrm[0], v[1] - (vn + wall_vn) * nrm[1],
+                v[2] - (vn + wall_vn) * nrm[2]};
+        const Real vtm = std::sqrt(dot(vt, vt));
+        if (vtm > 0) {
+          const Real reduce = w.wall.fric >= 1 ? vtm : std::min(vtm, w.wall.fric * dvn);
+          for (int i = 0; i < 3; ++i) dv[i] -= reduce * vt[i] / vtm;
+        }
       }
+      const Real m = d.mass[n];
+      for (int i = 0; i < 3; ++i) {
+        v[i] += dv[i];
+        if (d.owned[n]) work_t.add(m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]));
+      }
+      if (d.owned[n]) impulse_t.add(m * dvn);
     }
-    const Real m = d.mass[n];
-    for (int i = 0; i < 3; ++i) {
-      v[i] += dv[i];
-      if (d.owned[n]) work.add(m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]));
+#pragma omp critical(parcae_rigid_wall)
+    {
+      work.add(work_t);
+      impulse.add(impulse_t);
     }
-    if (d.owned[n]) impulse.add(m * dvn);
   }
 }
 

@@ -267,6 +267,7 @@ void Integrator::element_pass(Real dt) {
 }
 
 void Integrator::external_forces(Real t) {
+  if (model_.nodal_loads.empty() && model_.body_loads.empty()) return; // stay zero
   std::fill(f_ext_.begin(), f_ext_.end(), 0.0);
   std::fill(m_app_.begin(), m_app_.end(), 0.0);
   for (const auto& ld : model_.nodal_loads) {
@@ -314,12 +315,12 @@ void Integrator::assemble_and_accelerate(Real t) {
 void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // t is the time at the start of the step; velocities live at t + dt_new / 2.
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
-  std::vector<Real> v_old; // only needed where constraints do work
-  const bool track = !model_.motions.empty() || !walls_.empty();
+  // The previous half-step velocities, needed only where loads or constraints do work
+  // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
+  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
+  const bool track = loads || !model_.motions.empty() || !walls_.empty();
+  std::vector<Real> v_old;
   if (track) v_old = d_.v;
-  // External work of the applied loads over the step: f_ext(t) . (v_old + v_new)/2 * dt_avg,
-  // summed below once v_new is known.
-  std::vector<Real> v_before = d_.v;
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     if (d_.rigid_of[n] >= 0) continue;
@@ -381,13 +382,14 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     advance_rigid_wall(wall, total, dt_new);
   }
   // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
-  for (std::int64_t n = 0; n < nn; ++n) {
-    if (!d_.owned[n]) continue;
-    for (int i = 0; i < 3; ++i) {
-      const Real fe = f_ext_[3 * n + i];
-      if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_before[3 * n + i] + d_.v[3 * n + i]));
+  if (loads)
+    for (std::int64_t n = 0; n < nn; ++n) {
+      if (!d_.owned[n]) continue;
+      for (int i = 0; i < 3; ++i) {
+        const Real fe = f_ext_[3 * n + i];
+        if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
+      }
     }
-  }
   // Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
   // element forces (each counted by exactly one rank), reduced over ranks, then the motion.
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
