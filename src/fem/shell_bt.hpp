@@ -52,21 +52,33 @@ struct ShellBlock {
 /// Through-thickness point locations in [-1, 1] and weights summing to 2.
 void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w);
 
+/// Result of a force pass over a range of elements: the smallest critical time step among the
+/// elements of the range that are not failed after the pass, equal (bit for bit) to the minimum
+/// of shell_critical_dt(mat, blk, e, x) over them, and the first element (block index) that has
+/// it (min_dt = 1e300, element -1 when there is none). Comparison is strict (<) in element
+/// order, as a plain loop over shell_critical_dt would do it.
+struct ShellPassResult {
+  Real min_dt = 1e300;
+  std::int64_t min_dt_element = -1;
+};
+
 /// Corner forces and moments for elements [begin, end). x: current coordinates (3 per node),
 /// v: velocities at the half step, w: angular velocities at the half step; dt: the step.
-/// Updates the block's stresses, thickness, energies and failure flags.
-void compute_shell_forces(const ShellOptions& opt, const MaterialParams& mat, ShellBlock& blk,
-                          std::size_t begin, std::size_t end, std::span<const Real> x,
-                          std::span<const Real> v, std::span<const Real> w, Real dt,
-                          std::span<Real> fe, std::span<Real> me);
+/// Updates the block's stresses, thickness, energies and failure flags, and returns the range's
+/// critical time step (computed from x, the coordinates the forces use; see ShellPassResult).
+ShellPassResult compute_shell_forces(const ShellOptions& opt, const MaterialParams& mat,
+                                     ShellBlock& blk, std::size_t begin, std::size_t end,
+                                     std::span<const Real> x, std::span<const Real> v,
+                                     std::span<const Real> w, Real dt, std::span<Real> fe,
+                                     std::span<Real> me);
 
 /// The same, written plainly (no manual optimisation) as the reference the optimised kernel is
-/// tested against.
-void compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
-                                    ShellBlock& blk, std::size_t begin, std::size_t end,
-                                    std::span<const Real> x, std::span<const Real> v,
-                                    std::span<const Real> w, Real dt, std::span<Real> fe,
-                                    std::span<Real> me);
+/// tested against (its time step: a loop over shell_critical_dt after the pass).
+ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
+                                               ShellBlock& blk, std::size_t begin,
+                                               std::size_t end, std::span<const Real> x,
+                                               std::span<const Real> v, std::span<const Real> w,
+                                               Real dt, std::span<Real> fe, std::span<Real> me);
 
 /// Critical time step of element e (without safety factor): L / c with LS-DYNA's characteristic
 /// length (area / longest side for quads; triangles by their own rule).

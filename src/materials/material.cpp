@@ -20,9 +20,13 @@
 // evaluated at the plastic strain rate dep/dt, solved implicitly in the return mapping (with
 // dt <= 0 the factor at rate 0 is used).
 //
-// Plane stress (shells): deps_zz is iterated (safeguarded Newton with the consistent tangent
-// C_zzzz) around the 3-D radial return until sigma_zz = 0 to ~1e-14 of the stress scale, so a
-// shell point behaves exactly like a 3-D point with sigma_zz = 0 for every hardening option.
+// Plane stress (shells): linear hardening (with or without a VP = 0 rate factor, which is fixed
+// over the step) and elastic kinds use the direct plane-stress return map of
+// fem/shell_plane_stress.inc (sigma_zz = 0 exactly, scalar Newton on the plastic increment,
+// yield condition to ~1e-13 of R). Tabulated hardening (LCSS) and viscoplastic rate effects
+// (VP = 1) use update_stress_shell_iterated: deps_zz is iterated (safeguarded Newton with the
+// consistent tangent C_zzzz) around the 3-D radial return until sigma_zz = 0 to ~1e-14 of the
+// stress scale. Both give the backward-Euler solution of the 3-D return with sigma_zz = 0.
 #include "materials/material.hpp"
 
 #include <algorithm>
@@ -37,6 +41,8 @@
 #if defined(__SSE2__)
 #include <immintrin.h>
 #endif
+
+#include "fem/shell_plane_stress.inc"
 
 namespace parcae {
 
@@ -489,6 +495,39 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                          Real back[3], Real& eps_p, Real& deps_zz) {
+  if (!shell_direct_return(m)) return update_stress_shell_iterated(m, deps, dt, sig, back, eps_p,
+                                                                   deps_zz);
+  sig[3] += m.g * deps[3];
+  sig[4] += m.g * deps[4];
+  const shell_ps::PlaneStressConsts k = shell_ps::plane_stress_consts(m);
+  shell_ps::PlaneStressPoints<Real, 1> P;
+  P.d0[0] = deps[0];
+  P.d1[0] = deps[1];
+  P.d2[0] = deps[2];
+  P.scale[0] = shell_yield_scale(m, deps, dt);
+  P.s0[0] = sig[0];
+  P.s1[0] = sig[1];
+  P.s2[0] = sig[2];
+  P.b0[0] = back != nullptr ? back[0] : 0.0;
+  P.b1[0] = back != nullptr ? back[1] : 0.0;
+  P.b2[0] = back != nullptr ? back[2] : 0.0;
+  P.ep[0] = eps_p;
+  shell_ps::plane_stress_return(k, 1, P);
+  sig[0] = P.s0[0];
+  sig[1] = P.s1[0];
+  sig[2] = P.s2[0];
+  if (back != nullptr) {
+    back[0] = P.b0[0];
+    back[1] = P.b1[0];
+    back[2] = P.b2[0];
+  }
+  eps_p = P.ep[0];
+  deps_zz = P.dzz[0];
+  return P.dep[0];
+}
+
+Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], Real dt,
+                                  Real sig[5], Real back[3], Real& eps_p, Real& deps_zz) {
   // transverse shear: elastic
   sig[3] += m.g * deps[3];
   sig[4] += m.g * deps[4];
@@ -587,6 +626,21 @@ Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, R
   eps_p += dep;
   deps_zz = dzz_used;
   return dep;
+}
+
+// Shell helpers (update_stress_shell's dispatch and rate factor).
+
+bool shell_direct_return(const MaterialParams& m) {
+  if (!m.plastic()) return true;
+  return m.hard_x.empty() && !(viscoplastic(m) && rate_dependent(m));
+}
+
+Real shell_yield_scale(const MaterialParams& m, const Real deps[5], Real dt) {
+  if (!m.plastic() || !rate_dependent(m) || viscoplastic(m)) return 1.0;
+  // through-thickness rate from plastic incompressibility (see header comment)
+  const Real d6[6] = {deps[0], deps[1], -(deps[0] + deps[1]), deps[2], deps[3], deps[4]};
+  Real dsdr = 0;
+  return rate_scale(m, effective_rate(d6, dt), dsdr);
 }
 
 } // namespace parcae

@@ -89,7 +89,24 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 /// shear correction factor). back holds the in-plane back stress [xx, yy, xy]. On return
 /// deps_zz is the through-thickness strain increment (elastic + plastic) that keeps
 /// sigma_zz = 0, used for the thickness update. Returns the plastic strain increment.
+/// Linear hardening (and elastic kinds) use the direct plane-stress return map
+/// (fem/shell_plane_stress.inc); tabulated hardening and VP = 1 rate effects the iterated one.
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                          Real back[3], Real& eps_p, Real& deps_zz);
+
+/// The general plane-stress update: deps_zz iterated around the 3-D radial return until
+/// sigma_zz = 0 (to ~1e-14 of the stress scale). Valid for every material; update_stress_shell
+/// uses it for the cases shell_direct_return rejects.
+Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], Real dt,
+                                  Real sig[5], Real back[3], Real& eps_p, Real& deps_zz);
+
+/// True when update_stress_shell takes the direct plane-stress return map: elastic kinds, and
+/// *MAT_003 / *MAT_024 with linear hardening (no LCSS), rate effects only with VP = 0.
+bool shell_direct_return(const MaterialParams& m);
+
+/// Rate factor on the yield radius of a shell point for the increment deps over dt (VP = 0:
+/// Cowper-Symonds or LCSR at the effective strain rate, see material.cpp); 1 without rate
+/// effect and for VP = 1.
+Real shell_yield_scale(const MaterialParams& m, const Real deps[5], Real dt);
 
 } // namespace parcae

@@ -261,6 +261,169 @@ TEST(ShellKernel, OptimisedMatchesReferenceLargeBlockParallel) {
   compare_kernels(plastic(0.0, 0.0), opt, 20, 16, 3, 21u);
 }
 
+MaterialParams tabulated() {
+  // *MAT_024 with an LCSS curve: update_stress_shell takes the iterated (general) return
+  MaterialParams m = elastic();
+  m.kind = MaterialKind::PiecewiseLinear;
+  m.sigy = 100.0;
+  m.beta = 1.0;
+  m.hard_x = {0.0, 0.002, 0.01, 0.1};
+  m.hard_y = {100.0, 130.0, 150.0, 200.0};
+  return m;
+}
+
+TEST(ShellKernel, OptimisedMatchesReferenceTabulatedAndRateDependent) {
+  ShellOptions opt;
+  opt.nip = 3;
+  opt.ihq = 4;
+  opt.thickness_update = true;
+  Real epsp = 0;
+  compare_kernels(tabulated(), opt, 8, 7, 5, 41u, nullptr, &epsp);
+  EXPECT_GT(epsp, 1e-3);
+  // Cowper-Symonds (VP = 0): direct return with a per-point rate factor
+  MaterialParams cs = plastic(0.5, 0.0);
+  cs.c = 1e-3;
+  cs.p = 5;
+  ASSERT_TRUE(shell_direct_return(cs));
+  compare_kernels(cs, opt, 8, 7, 5, 42u, nullptr, &epsp);
+  EXPECT_GT(epsp, 1e-3);
+}
+
+/// Runs the optimised kernel for `steps` steps over [0, n) split into the given ranges (in the
+/// given order) and returns the final block and the last fe, me.
+struct RangeRun {
+  ShellBlock blk;
+  std::vector<Real> fe, me;
+};
+RangeRun run_ranges(const RandomMesh& rm, const MaterialParams& mat, const ShellOptions& opt,
+                    const std::vector<std::size_t>& failed0,
+                    const std::vector<std::pair<std::size_t, std::size_t>>& ranges, int steps) {
+  RangeRun r;
+  r.blk.conn = rm.conn;
+  r.blk.t0 = rm.t0;
+  r.blk.init(rm.conn.size(), opt.nip);
+  for (std::size_t e : failed0) r.blk.failed[e] = 1;
+  const std::size_t ne = r.blk.size();
+  r.fe.assign(12 * ne, 0.0);
+  r.me.assign(12 * ne, 0.0);
+  std::vector<Real> x = rm.x;
+  const Real dt = 1e-2;
+  for (int s = 0; s < steps; ++s) {
+    for (const auto& [b, e] : ranges)
+      compute_shell_forces(opt, mat, r.blk, b, e, x, rm.v, rm.w, dt, r.fe, r.me);
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] += dt * rm.v[i];
+  }
+  return r;
+}
+
+TEST(ShellKernel, ResultsDoNotDependOnBatchOrRange) {
+  // The optimised kernel evaluates 4 elements at a time (the non-failed ones of its range,
+  // padded with copies); an element's results must be bit-identical whatever range, batch and
+  // lane it lands in: one call over the block, irregular ranges in reverse order, one element
+  // per call. With pre-failed elements and elements eroding along the way, so that the batch
+  // composition changes between steps.
+  RandomMesh rm = random_mesh(9, 7, 31u); // 63 elements, every 7th a triangle
+  const std::size_t ne = rm.conn.size();
+  const std::vector<std::size_t> failed0 = {5, 6, 20, 61};
+  std::vector<std::pair<std::size_t, std::size_t>> whole = {{0, ne}};
+  std::vector<std::pair<std::size_t, std::size_t>> irregular = {
+      {30, ne}, {12, 30}, {11, 12}, {4, 11}, {1, 4}, {0, 1}};
+  std::vector<std::pair<std::size_t, std::size_t>> single;
+  for (std::size_t e = 0; e < ne; ++e) single.push_back({e, e + 1});
+  struct Case {
+    MaterialParams mat;
+    ShellOptions opt;
+    int steps;
+  };
+  ShellOptions o1;
+  o1.nip = 3;
+  o1.ihq = 4;
+  o1.thickness_update = true;
+  ShellOptions o2;
+  o2.nip = 2;
+  o2.ihq = 1;
+  const Case cases[] = {{plastic(0.5, 0.0), o1, 4}, {plastic(1.0, 0.01), o2, 12},
+                        {tabulated(), o1, 3}, {elastic(), o2, 2}};
+  int eroded = 0;
+  for (const Case& c : cases) {
+    const RangeRun a = run_ranges(rm, c.mat, c.opt, failed0, whole, c.steps);
+    for (const auto* r : {&irregular, &single}) {
+      const RangeRun b = run_ranges(rm, c.mat, c.opt, failed0, *r, c.steps);
+      EXPECT_EQ(a.fe, b.fe);
+      EXPECT_EQ(a.me, b.me);
+      EXPECT_EQ(a.blk.sig, b.blk.sig);
+      EXPECT_EQ(a.blk.back, b.blk.back);
+      EXPECT_EQ(a.blk.eps_p, b.blk.eps_p);
+      EXPECT_EQ(a.blk.hg, b.blk.hg);
+      EXPECT_EQ(a.blk.t, b.blk.t);
+      EXPECT_EQ(a.blk.e_int, b.blk.e_int);
+      EXPECT_EQ(a.blk.e_hg, b.blk.e_hg);
+      EXPECT_EQ(a.blk.failed, b.blk.failed);
+    }
+    eroded += static_cast<int>(std::count(a.blk.failed.begin(), a.blk.failed.end(), 1)) -
+              static_cast<int>(failed0.size());
+  }
+  EXPECT_GT(eroded, 0); // the failure case eroded elements mid-run
+}
+
+TEST(ShellKernel, ReturnsTheCriticalTimeStepOfItsRange) {
+  // min_dt is the minimum of shell_critical_dt over the range's elements that are not failed
+  // after the pass (bit for bit), min_dt_element the first element that has it; both kernels.
+  // 20 x 16 elements: the whole-block call runs the optimised kernel's OpenMP path.
+  RandomMesh rm = random_mesh(20, 16, 13u);
+  const MaterialParams mat = plastic(1.0, 0.01);
+  ShellOptions opt;
+  opt.nip = 2;
+  for (int which = 0; which < 2; ++which) {
+    ShellBlock blk;
+    blk.conn = rm.conn;
+    blk.t0 = rm.t0;
+    blk.init(rm.conn.size(), opt.nip);
+    blk.failed[0] = blk.failed[17] = 1;
+    const std::size_t ne = blk.size();
+    std::vector<Real> fe(12 * ne), me(12 * ne), x = rm.x;
+    const Real dt = 1e-2;
+    const std::pair<std::size_t, std::size_t> ranges[] = {{0, ne}, {3, 40}, {17, 18}, {100, 101}};
+    for (int s = 0; s < 12; ++s) {
+      for (const auto& [b, e] : ranges) {
+        const ShellPassResult r =
+            which == 0 ? compute_shell_forces(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me)
+                       : compute_shell_forces_reference(opt, mat, blk, b, e, x, rm.v, rm.w, dt,
+                                                        fe, me);
+        Real best = 1e300;
+        std::int64_t arg = -1;
+        for (std::size_t k = b; k < e; ++k) {
+          if (blk.failed[k]) continue;
+          const Real d = shell_critical_dt(mat, blk, k, x);
+          if (d < best) {
+            best = d;
+            arg = static_cast<std::int64_t>(k);
+          }
+        }
+        EXPECT_EQ(r.min_dt, best) << which << " step " << s << " [" << b << ", " << e << ")";
+        EXPECT_EQ(r.min_dt_element, arg) << which << " step " << s;
+      }
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] += dt * rm.v[i];
+    }
+    EXPECT_GT(std::count(blk.failed.begin(), blk.failed.end(), 1), 2);
+  }
+  // all failed / empty: no time step
+  RandomMesh small = random_mesh(2, 2, 5u);
+  ShellBlock blk;
+  blk.conn = small.conn;
+  blk.t0 = small.t0;
+  blk.init(small.conn.size(), 2);
+  std::fill(blk.failed.begin(), blk.failed.end(), 1);
+  std::vector<Real> fe(12 * blk.size()), me(12 * blk.size());
+  const ShellPassResult r = compute_shell_forces(ShellOptions{}, elastic(), blk, 0, blk.size(),
+                                                 small.x, small.v, small.w, 1e-3, fe, me);
+  EXPECT_EQ(r.min_dt, 1e300);
+  EXPECT_EQ(r.min_dt_element, -1);
+  const ShellPassResult e = compute_shell_forces(ShellOptions{}, elastic(), blk, 2, 2, small.x,
+                                                 small.v, small.w, 1e-3, fe, me);
+  EXPECT_EQ(e.min_dt_element, -1);
+}
+
 TEST(ShellKernel, WritesOnlyItsRange) {
   RandomMesh rm = random_mesh(4, 3, 3u);
   ShellBlock blk;

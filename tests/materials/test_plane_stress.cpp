@@ -200,3 +200,258 @@ TEST(PlaneStress, ShellMatchesSolidForGivenThicknessStrain) {
   EXPECT_NEAR(so[3], sh[2], 1e-12 * kSigy);
   EXPECT_NEAR(eso, esh, 1e-14);
 }
+
+// ------------------------------------------------------------------------------------------
+// Direct plane-stress return map (linear hardening): update_stress_shell takes it for the
+// materials shell_direct_return accepts; update_stress_shell_iterated is the general routine
+// (deps_zz iterated around the 3-D radial return). Tolerances: both solve the same backward-
+// Euler problem, the direct one to a yield residual < 5e-13 of R (Newton stopped at 1e-6, last
+// step applied) with sigma_zz = 0 exactly, the iterated one with sigma_zz ~1e-14 of the stress
+// scale; they must agree to 1e-10 of the stress scale (stress, back stress) and of the strain
+// increment (plastic strain, thickness strain).
+
+namespace {
+
+/// A random admissible in-plane state (inside or on the yield surface of m at eps_p, relative to
+/// the back stress) and a random increment of magnitude mag (in-plane and transverse shear).
+struct RandomPoint {
+  Real sig[5], back[3], eps_p;
+  Real d[5];
+};
+
+RandomPoint random_point(const MaterialParams& m, std::mt19937& gen, Real mag, bool kinematic) {
+  std::uniform_real_distribution<Real> u(-1.0, 1.0);
+  RandomPoint r{};
+  r.eps_p = 0.05 * (u(gen) + 1.0);
+  if (kinematic)
+    for (Real& b : r.back) b = 0.4 * kSigy * u(gen);
+  Real rel[3] = {u(gen), u(gen), 0.5 * u(gen)};
+  const Real s5[5] = {rel[0], rel[1], rel[2], 0, 0};
+  const Real zero3[3] = {0, 0, 0};
+  const Real q = mises_ps(s5, zero3);
+  // on the surface in a quarter of the cases, inside otherwise
+  const Real radius = m.plastic() ? yield_stress(m, r.eps_p, 0) : kSigy;
+  const Real f = (u(gen) > 0.5 ? 1.0 : 0.5 * (u(gen) + 1.0)) * radius / q;
+  // sigma = beta + eta with beta the plane-stress representative of alpha (beta_11 = 2 alpha_11
+  // + alpha_22, beta_22 = 2 alpha_22 + alpha_11, beta_12 = alpha_12): dev(sigma) - alpha =
+  // dev(eta), so the state is on / inside the surface
+  r.sig[0] = 2 * r.back[0] + r.back[1] + f * rel[0];
+  r.sig[1] = 2 * r.back[1] + r.back[0] + f * rel[1];
+  r.sig[2] = r.back[2] + f * rel[2];
+  r.sig[3] = 0.1 * kSigy * u(gen);
+  r.sig[4] = 0.1 * kSigy * u(gen);
+  for (Real& x : r.d) x = mag * u(gen);
+  return r;
+}
+
+} // namespace
+
+TEST(PlaneStressDirect, DispatchCoversLinearHardeningOnly) {
+  Model model;
+  model.curves.push_back(make_curve(5, {0, 0.05, 0.1, 0.2}, {200e6, 300e6, 350e6, 380e6}));
+  model.curves.push_back(make_curve(6, {0, 100, 1000}, {1.0, 1.5, 2.0}));
+  EXPECT_TRUE(shell_direct_return(params(elastic_card())));
+  EXPECT_TRUE(shell_direct_return(params(mat003_card(0.0))));
+  EXPECT_TRUE(shell_direct_return(params(mat003_card(0.5))));
+  Material cs = mat003_card(1.0);
+  cs.src = 40.4;
+  cs.srp = 5;
+  EXPECT_TRUE(shell_direct_return(params(cs))); // rate factor fixed over the step
+  EXPECT_TRUE(shell_direct_return(params(mat024_card())));
+  Material lcsr = mat024_card();
+  lcsr.lcsr = 6;
+  EXPECT_TRUE(shell_direct_return(params(lcsr, model)));
+  Material lcss = mat024_card();
+  lcss.lcss = 5;
+  EXPECT_FALSE(shell_direct_return(params(lcss, model))); // tabulated hardening
+  Material vp = mat024_card();
+  vp.src = 40.4;
+  vp.srp = 5;
+  vp.vp = 1;
+  EXPECT_FALSE(shell_direct_return(params(vp))); // viscoplastic rate: implicit in the increment
+  vp.src = 0;
+  vp.srp = 0;
+  EXPECT_TRUE(shell_direct_return(params(vp))); // VP = 1 without rate effect: linear
+}
+
+TEST(PlaneStressDirect, MatchesIteratedReturnOnRandomStates) {
+  Material cs = mat003_card(0.3);
+  cs.src = 40.4;
+  cs.srp = 5;
+  Material cs024 = mat024_card();
+  cs024.src = 100;
+  cs024.srp = 4;
+  const MaterialParams cases[] = {params(mat003_card(1.0)), params(mat003_card(0.0)),
+                                  params(mat003_card(0.3)), params(mat003_card(1.0, kSigy, 0.0)),
+                                  params(cs),               params(mat024_card()),
+                                  params(cs024),            params(elastic_card())};
+  std::mt19937 gen(2024);
+  int plastic = 0, n = 0;
+  Real worst_s = 0, worst_ep = 0, worst_z = 0;
+  for (const MaterialParams& m : cases) {
+    const bool kin = m.kind == MaterialKind::PlasticKinematic && m.beta < 1;
+    for (Real mag : {1e-5, 1e-4, 1e-3, 1e-2}) {
+      for (int k = 0; k < 400; ++k) {
+        const RandomPoint r = random_point(m, gen, mag, kin);
+        Real sa[5], sb[5], ba[3], bb[3];
+        for (int i = 0; i < 5; ++i) sa[i] = sb[i] = r.sig[i];
+        for (int i = 0; i < 3; ++i) ba[i] = bb[i] = r.back[i];
+        Real ea = r.eps_p, eb = r.eps_p, za = 0, zb = 0;
+        const Real dt = 1e-6;
+        const Real da = update_stress_shell(m, r.d, dt, sa, ba, ea, za);
+        const Real db = update_stress_shell_iterated(m, r.d, dt, sb, bb, eb, zb);
+        ++n;
+        if (db > 0) ++plastic;
+        const Real sscale = kSigy + std::abs(r.sig[0]) + std::abs(r.sig[1]) + std::abs(r.sig[2]) +
+                            kE * (std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]));
+        const Real dscale = std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]);
+        for (int i = 0; i < 5; ++i) {
+          ASSERT_NEAR(sa[i], sb[i], 1e-10 * sscale) << i << " mag " << mag << " k " << k;
+          worst_s = std::max(worst_s, std::abs(sa[i] - sb[i]) / sscale);
+        }
+        for (int i = 0; i < 3; ++i) ASSERT_NEAR(ba[i], bb[i], 1e-10 * sscale) << i;
+        ASSERT_NEAR(da, db, 1e-10 * dscale);
+        ASSERT_NEAR(ea, eb, 1e-10 * dscale);
+        ASSERT_EQ(ea, r.eps_p + da);
+        ASSERT_NEAR(za, zb, 1e-10 * dscale);
+        worst_ep = std::max(worst_ep, std::abs(da - db) / dscale);
+        worst_z = std::max(worst_z, std::abs(za - zb) / dscale);
+      }
+    }
+  }
+  EXPECT_GT(plastic, n / 4);
+  // Both are converged far below the test tolerance: the stresses agree to ~1e-13 of the
+  // stress scale. The plastic increment's difference, ~R * (yield residual) / 3G absolute
+  // (~1e-16 here), is up to ~1e-11 relative to the smallest increments (1e-5).
+  EXPECT_LT(worst_s, 1e-12);
+  EXPECT_LT(worst_ep, 5e-11);
+  EXPECT_LT(worst_z, 5e-11);
+}
+
+TEST(PlaneStressDirect, YieldResidualAndExactPlaneStressOnLargeSteps) {
+  // Steps up to 100 times the yield strain from random states: the returned state lies on the
+  // yield surface to 1e-12 of R, and sigma_zz = 0 holds by construction (the thickness strain
+  // is consistent with it: the 3-D solid routine fed with it gives sigma_zz ~ 0).
+  const MaterialParams cases[] = {params(mat003_card(1.0)), params(mat003_card(0.0)),
+                                  params(mat003_card(0.6)), params(mat003_card(1.0, kSigy, 0.0))};
+  std::mt19937 gen(7);
+  for (const MaterialParams& m : cases) {
+    const bool kin = m.beta < 1;
+    int plastic = 0;
+    for (int k = 0; k < 2000; ++k) {
+      const Real mag = std::pow(10.0, -5.0 + 4.0 * (k % 100) / 100.0);
+      const RandomPoint r = random_point(m, gen, mag, kin);
+      Real s[5], b[3];
+      for (int i = 0; i < 5; ++i) s[i] = r.sig[i];
+      for (int i = 0; i < 3; ++i) b[i] = r.back[i];
+      Real ep = r.eps_p, dzz = 0;
+      const Real dep = update_stress_shell(m, r.d, 1e-6, s, b, ep, dzz);
+      const Real R = yield_stress(m, ep, 0);
+      if (dep > 0) {
+        ++plastic;
+        ASSERT_NEAR(mises_ps(s, b), R, 1e-12 * R) << k;
+        // the solid routine from the same state with this dzz: sigma_zz = 0
+        Real s6[6] = {r.sig[0], r.sig[1], 0, r.sig[2], 0, 0};
+        Real b6[6] = {r.back[0], r.back[1], -(r.back[0] + r.back[1]), r.back[2], 0, 0};
+        Real e6 = r.eps_p;
+        const Real d6[6] = {r.d[0], r.d[1], dzz, r.d[2], 0, 0};
+        update_stress_solid(m, d6, 1e-6, s6, b6, e6);
+        const Real scale = kSigy + kE * mag;
+        ASSERT_NEAR(s6[2], 0.0, 1e-10 * scale) << k;
+        ASSERT_NEAR(s6[0], s[0], 1e-10 * scale) << k;
+        ASSERT_NEAR(s6[1], s[1], 1e-10 * scale) << k;
+        ASSERT_NEAR(s6[3], s[2], 1e-10 * scale) << k;
+      } else {
+        ASSERT_LE(mises_ps(s, b), R * (1 + 1e-12));
+      }
+    }
+    EXPECT_GT(plastic, 500);
+  }
+}
+
+TEST(PlaneStressDirect, EquibiaxialHandFormula) {
+  // Equibiaxial stretch, sigma_xx = sigma_yy = s (B = 0: psi is linear, the return exact):
+  // monotonic proportional loading with linear hardening gives, for any beta,
+  //   s = sigy + Ep eps_p,  s = E/(1 - nu) (eps - eps_p/2)  (eps^p_xx = eps^p_yy = eps_p/2)
+  // => eps_p = (E/(1-nu) eps - sigy) / (Ep + E/(2(1-nu))); plastic thickness strain -eps_p.
+  for (Real beta : {1.0, 0.0, 0.5}) {
+    const MaterialParams m = params(mat003_card(beta));
+    Real sig[5] = {}, back[3] = {}, ep = 0, dzz = 0, ezz = 0;
+    const Real d = 1.7e-4;
+    const Real deps[5] = {d, d, 0, 0, 0};
+    const Real eb = kE / (1 - kNu);
+    for (int i = 1; i <= 60; ++i) {
+      update_stress_shell(m, deps, 1e-6, sig, back, ep, dzz);
+      ezz += dzz;
+      const Real eps = i * d;
+      if (eb * eps <= kSigy) {
+        EXPECT_NEAR(sig[0], eb * eps, 1e-12 * kSigy);
+        EXPECT_EQ(ep, 0.0);
+        continue;
+      }
+      const Real ep_h = (eb * eps - kSigy) / (kEp + kE / (2 * (1 - kNu)));
+      const Real s_h = kSigy + kEp * ep_h;
+      ASSERT_NEAR(sig[0], s_h, 1e-12 * s_h) << beta << " " << i;
+      ASSERT_NEAR(sig[1], s_h, 1e-12 * s_h);
+      ASSERT_NEAR(sig[2], 0.0, 1e-12 * s_h);
+      ASSERT_NEAR(ep, ep_h, 1e-11 * ep_h);
+      // thickness strain: elastic -2 nu s / E, plastic -eps_p
+      ASSERT_NEAR(ezz, -2 * kNu * s_h / kE - ep_h, 1e-11 * std::abs(ezz));
+      if (beta < 1) { // back stress (deviatoric): alpha_xx = alpha_yy = (1 - beta) Ep eps_p / 3
+        ASSERT_NEAR(back[0], (1 - beta) * kEp * ep_h / 3, 1e-11 * s_h);
+        ASSERT_NEAR(back[1], (1 - beta) * kEp * ep_h / 3, 1e-11 * s_h);
+      }
+    }
+  }
+}
+
+TEST(PlaneStressDirect, PureShearHandFormula) {
+  // In-plane shear gamma: tau = G (gamma - gamma_p), gamma_p = sqrt(3) eps_p,
+  // sqrt(3) tau = sigy + Ep eps_p => eps_p = (sqrt(3) G gamma - sigy) / (3G + Ep); no thickness
+  // change (A = 0: psi linear, the return exact).
+  for (Real beta : {1.0, 0.0}) {
+    const MaterialParams m = params(mat003_card(beta));
+    Real sig[5] = {}, back[3] = {}, ep = 0, dzz = 0;
+    const Real g = 2.3e-4;
+    const Real deps[5] = {0, 0, g, 0, 0};
+    const Real s3 = std::sqrt(3.0);
+    for (int i = 1; i <= 60; ++i) {
+      update_stress_shell(m, deps, 1e-6, sig, back, ep, dzz);
+      const Real gam = i * g;
+      ASSERT_NEAR(sig[0], 0.0, 1e-12 * kSigy);
+      ASSERT_NEAR(sig[1], 0.0, 1e-12 * kSigy);
+      ASSERT_NEAR(dzz, 0.0, 1e-14);
+      if (s3 * kG * gam <= kSigy) {
+        ASSERT_NEAR(sig[2], kG * gam, 1e-12 * kSigy);
+        continue;
+      }
+      const Real ep_h = (s3 * kG * gam - kSigy) / (3 * kG + kEp);
+      ASSERT_NEAR(ep, ep_h, 1e-11 * ep_h) << i;
+      ASSERT_NEAR(sig[2], (kSigy + kEp * ep_h) / s3, 1e-12 * kSigy) << i;
+    }
+  }
+}
+
+TEST(PlaneStressDirect, UniaxialStressStepsHandFormula) {
+  // Uniaxial stress along the bilinear curve: each step prescribes dxx and the lateral strain
+  // of the hand solution, dyy = -nu/E dsigma - dep/2 (dep = dsigma/Ep once yielded). The direct
+  // return must give sigma_yy = 0, the bilinear stress, and dzz = dyy (transverse isotropy).
+  const MaterialParams m = params(mat003_card(1.0));
+  Real sig[5] = {}, back[3] = {}, ep = 0, dzz = 0;
+  Real eps = 0;
+  const Real d = 1.0e-4;
+  for (int i = 0; i < 200; ++i) {
+    const Real s0 = bilinear_stress(eps), s1 = bilinear_stress(eps + d);
+    const Real ep0 = eps - s0 / kE, ep1 = eps + d - s1 / kE; // plastic strain (0 while elastic)
+    const Real dep = std::max(ep1, 0.0) - std::max(ep0, 0.0);
+    const Real dyy = -kNu / kE * (s1 - s0) - 0.5 * dep;
+    const Real deps[5] = {d, dyy, 0, 0, 0};
+    update_stress_shell(m, deps, 1e-6, sig, back, ep, dzz);
+    eps += d;
+    ASSERT_NEAR(sig[0], s1, 1e-11 * s1) << i;
+    ASSERT_NEAR(sig[1], 0.0, 1e-11 * s1) << i;
+    ASSERT_NEAR(ep, std::max(ep1, 0.0), 1e-11 * (std::max(ep1, 0.0) + 1e-6)) << i;
+    ASSERT_NEAR(dzz, dyy, 1e-11 * std::abs(dyy)) << i;
+  }
+  EXPECT_GT(ep, 0.01);
+}
