@@ -178,7 +178,8 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   const Real q_tr = std::sqrt(1.5 * xx);
 
   const bool vp = viscoplastic(m);
-  const bool vp_rate = vp && dt > 0;
+  // VP=1 without C or LCSR has no rate effect: the rate-independent return applies.
+  const bool vp_rate = vp && dt > 0 && (m.c > 0 || !m.rate_x.empty());
   Real dsdr = 0;
   const Real s_fixed = vp ? rate_scale(m, 0.0, dsdr) : rate_scale(m, rate, dsdr);
   const Real hk = m.kind == MaterialKind::PlasticKinematic ? (1.0 - m.beta) * m.ep : 0.0;

@@ -238,3 +238,28 @@ TEST(MaterialParams, Errors) {
     params(c, model);
   });
 }
+
+TEST(MaterialRegression, ViscoplasticFlagWithoutRateEffectIsRateIndependent) {
+  // *MAT_024 VP = 1 with neither C/P nor LCSR has no rate effect: yielding must follow the
+  // rate-independent return (it used to give NaN).
+  parcae::Material m;
+  m.id = 1;
+  m.kind = parcae::MaterialKind::PiecewiseLinear;
+  m.ro = 7.85e-9;
+  m.e = 210000;
+  m.pr = 0.3;
+  m.sigy = 250;
+  m.etan = 1000;
+  m.vp = 1;
+  parcae::Model model;
+  const auto p = parcae::make_material_params(m, model);
+  m.vp = 0;
+  const auto q = parcae::make_material_params(m, model);
+  double s1[6] = {}, s2[6] = {}, b1[6] = {}, b2[6] = {}, e1 = 0, e2 = 0;
+  const double de[6] = {5e-3, -1e-3, -1e-3, 1e-3, 0, 0};
+  parcae::update_stress_solid(p, de, 1e-6, s1, b1, e1);
+  parcae::update_stress_solid(q, de, 1e-6, s2, b2, e2);
+  EXPECT_GT(e1, 0.0);
+  for (int i = 0; i < 6; ++i) EXPECT_DOUBLE_EQ(s1[i], s2[i]);
+  EXPECT_DOUBLE_EQ(e1, e2);
+}
