@@ -7,11 +7,13 @@
 //   parcae keywords                           (keyword coverage table, Markdown)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability), 3 internal error.
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
+#include <sstream>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -66,17 +68,66 @@ int cmd_check(const std::string& deck, bool ignore) {
   return 0;
 }
 
-DecompOptions decomp_options(const Model& model, int nparts, const std::string& method) {
+/// The command-line transformation ("sy=2,rz=30": scale or rotate, in order), applied after
+/// the deck's *CONTROL_MPP_DECOMPOSITION_TRANSFORMATION cards.
+std::array<Real, 9> parse_transform(const std::string& text) {
+  std::array<Real, 9> m{1, 0, 0, 0, 1, 0, 0, 0, 1};
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq != 2)
+      throw InputError({"--decomp-transform", 0, ""},
+                       "expected items like sx=2 or rz=30 (degrees), got \"" + item + "\"");
+    const std::string key = item.substr(0, 2);
+    char* end = nullptr;
+    const Real v = std::strtod(item.c_str() + 3, &end);
+    if (end == item.c_str() + 3 || *end != '\0')
+      throw InputError({"--decomp-transform", 0, ""}, "not a number in \"" + item + "\"");
+    std::array<Real, 9> t{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    const int axis = key[1] - 'x';
+    if ((key[0] != 's' && key[0] != 'r') || axis < 0 || axis > 2)
+      throw InputError({"--decomp-transform", 0, ""}, "unknown transformation \"" + key + "\"");
+    if (key[0] == 's') {
+      if (!(v != 0)) throw InputError({"--decomp-transform", 0, ""}, "scale factor 0");
+      t[4 * axis] = v;
+    } else {
+      const Real a = v * M_PI / 180.0, c = std::cos(a), sn = std::sin(a);
+      const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+      t[3 * i + i] = c;
+      t[3 * i + j] = -sn;
+      t[3 * j + i] = sn;
+      t[3 * j + j] = c;
+    }
+    std::array<Real, 9> r{};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        for (int k = 0; k < 3; ++k) r[3 * a + b] += t[3 * a + k] * m[3 * k + b];
+    m = r;
+  }
+  return m;
+}
+
+DecompOptions decomp_options(const Model& model, int nparts, const std::string& method,
+                             const std::string& transform) {
   DecompOptions o = decomp_options_from_model(model, nparts);
   if (method == "rcb") o.method = DecompMethod::Rcb;
   if (method == "metis") o.method = DecompMethod::Metis;
+  if (!transform.empty()) {
+    const auto t = parse_transform(transform);
+    std::array<Real, 9> r{};
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b)
+        for (int k = 0; k < 3; ++k) r[3 * a + b] += t[3 * a + k] * o.transform[3 * k + b];
+    o.transform = r;
+  }
   return o;
 }
 
 int cmd_decompose(const std::string& deck, int np, const std::string& method,
-                  const std::string& outdir) {
+                  const std::string& transform, const std::string& outdir) {
   Model model = read_deck(deck, ReadOptions{true});
-  const Decomposition d = decompose(model, decomp_options(model, np, method));
+  const Decomposition d = decompose(model, decomp_options(model, np, method, transform));
   const DecompReport r = analyse_decomposition(model, d);
   std::cout << format_decomposition_report(r);
   const std::string dir =
@@ -89,7 +140,7 @@ int cmd_decompose(const std::string& deck, int np, const std::string& method,
 }
 
 int cmd_run(const std::string& deck, const std::string& outdir, int threads, bool ignore,
-            const std::string& method, const par::Comm& comm) {
+            const std::string& method, const std::string& transform, const par::Comm& comm) {
   const bool root = comm.rank() == 0;
   Model model = read_deck(deck, ReadOptions{ignore});
   if (root) print_notes(model);
@@ -100,7 +151,7 @@ int cmd_run(const std::string& deck, const std::string& outdir, int threads, boo
   opt.comm = &comm;
   ElementRanks ranks;
   if (comm.size() > 1) {
-    const Decomposition d = decompose(model, decomp_options(model, comm.size(), method));
+    const Decomposition d = decompose(model, decomp_options(model, comm.size(), method, transform));
     ranks.solid = d.solid_rank;
     ranks.shell = d.shell_rank;
     opt.ranks = &ranks;
@@ -137,7 +188,7 @@ int main(int argc, char** argv) {
   const par::Comm comm = par::Comm::from_handle(par::world_handle());
   CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
   app.require_subcommand(1);
-  std::string deck, outdir, method;
+  std::string deck, outdir, method, transform;
   int threads = 0, np = 1;
   bool ignore = false;
   auto* run = app.add_subcommand("run", "run a keyword deck");
@@ -147,6 +198,9 @@ int main(int argc, char** argv) {
   run->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords, do not stop");
   run->add_option("--decomp", method, "decomposition method (default: the deck's, else rcb)")
       ->check(CLI::IsMember({"rcb", "metis"}));
+  run->add_option("--decomp-transform", transform,
+                  "transform element centroids before bisection, e.g. sy=2,rz=30 (LS-DYNA's "
+                  "decomp { sy 2 }); applied after the deck's transformation cards");
   bool deterministic = true;
   run->add_flag("--deterministic", deterministic,
                 "results bitwise identical for any rank and thread count (always the case in "
@@ -159,6 +213,7 @@ int main(int argc, char** argv) {
   dec->add_option("deck", deck, "keyword deck (.k)")->required();
   dec->add_option("--np", np, "number of ranks")->required()->check(CLI::Range(1, 1 << 20));
   dec->add_option("--decomp", method, "rcb or metis")->check(CLI::IsMember({"rcb", "metis"}));
+  dec->add_option("--decomp-transform", transform, "e.g. sy=2,rz=30 (see run --help)");
   dec->add_option("-o,--outdir", outdir, "where to write decomposition.vtu");
   auto* kw = app.add_subcommand("keywords", "print the keyword coverage table (Markdown)");
   try {
@@ -172,8 +227,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*check) return cmd_check(deck, ignore);
-    if (*dec) return cmd_decompose(deck, np, method, outdir);
-    return cmd_run(deck, outdir, threads, ignore, method, comm);
+    if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
+    return cmd_run(deck, outdir, threads, ignore, method, transform, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {

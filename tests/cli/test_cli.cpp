@@ -196,3 +196,21 @@ TEST(CliMpp, DecomposeWritesReportAndVtk) {
   const std::string vtu = read_file(dir / "decomposition.vtu");
   EXPECT_NE(vtu.find("Name=\"rank\""), std::string::npos);
 }
+
+TEST(CliMpp, DecompositionTransformChangesTheCut) {
+  // The Taylor bar is long in y: RCB on 2 ranks cuts across y (a small interface). Stretching
+  // x by 100 (--decomp-transform sx=100, LS-DYNA's "decomp { sx 100 }") makes x the longest
+  // extent, so the cut runs along the bar and the interface grows.
+  const auto deck = (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string();
+  const auto dir = make_temp_dir("decomp_transform");
+  const auto a = run_command(parcae_exe() + " decompose " + deck + " --np 2 -o " + dir.string());
+  const auto b = run_command(parcae_exe() + " decompose " + deck + " --np 2 -o " + dir.string() +
+                             " --decomp-transform sx=100");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(a.output, b.output);
+  const auto bad =
+      run_command(parcae_exe() + " decompose " + deck + " --np 2 --decomp-transform qq=1");
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_NE(bad.output.find("--decomp-transform"), std::string::npos) << bad.output;
+}
