@@ -176,15 +176,13 @@ void Integrator::compute_elements(bool boundary, Real dt) {
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
-      if (opt_.use_reference_kernels)
-        compute_shell_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
-      else
-        compute_shell_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
-      for (std::size_t k = b; k < e; ++k) {
-        if (sp.blk.failed[k]) continue;
-        const Real dte = shell_critical_dt(sp.mat, sp.blk, k, x);
-        if (dte < best[c].first || !std::isfinite(dte) || dte <= 0) best[c] = {dte, k};
-      }
+      // The kernel also returns the smallest critical step of the range (first element with
+      // it, in element order).
+      const ShellPassResult r =
+          opt_.use_reference_kernels
+              ? compute_shell_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me)
+              : compute_shell_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
+      if (r.min_dt_element >= 0) best[c] = {r.min_dt, static_cast<std::size_t>(r.min_dt_element)};
     }
     for (const auto& [dte, k] : best) {
       if (dte == 1e300) continue;
