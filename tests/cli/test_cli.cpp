@@ -97,10 +97,10 @@ TEST(Cli, CheckListsKeywords) {
   EXPECT_NE(r.output.find("*RIGIDWALL_PLANAR"), std::string::npos) << r.output;
 }
 
-TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
-  // A soft cube hit at 1 km/s against a rigid wall with a huge time step (DTINIT far above the
-  // stable step and TSSFAC 5): the element inverts within a few cycles.
-  const auto dir = make_temp_dir("unstable");
+namespace {
+/// A soft cube hit at 1 km/s against a rigid wall with a huge time step (DTINIT far above
+/// the stable step and TSSFAC 5): its elements invert within a few cycles.
+std::string unstable_cube_deck() {
   std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n";
   d += "*CONTROL_TIMESTEP\n    1.0e-5       5.0\n";
   d += "*PART\nblob\n         7         1         1\n*SECTION_SOLID\n         1         1\n";
@@ -110,7 +110,13 @@ TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
        "   -1.0e+6\n       0.0       0.0       0.0       0.0       0.0       0.0\n";
   d += "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
        "       1.0\n*END\n";
-  write_file(dir / "deck.k", d);
+  return d;
+}
+} // namespace
+
+TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
+  const auto dir = make_temp_dir("unstable");
+  write_file(dir / "deck.k", unstable_cube_deck());
   const auto r = run_command(
       parcae_exe() + " run " + (dir / "deck.k").string() + " -o " + (dir / "out").string(), 60);
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -140,21 +146,6 @@ TEST(Cli, TimeStepCollapseStopsTheRunNamingTheElement) {
       << r.output;
   EXPECT_GE(files_in(dir / "out" / "states", ".vtu").size(), 2u);
 }
-
-namespace {
-std::string unstable_cube_deck() {
-  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n";
-  d += "*CONTROL_TIMESTEP\n    1.0e-5       5.0\n";
-  d += "*PART\nblob\n         7         1         1\n*SECTION_SOLID\n         1         1\n";
-  d += "*MAT_ELASTIC\n         1   1.0e-9     100.0       0.3\n";
-  d += hex_block_cards(2, 2, 2, 1.0, 1.0, 1.0, 7);
-  d += "*INITIAL_VELOCITY_GENERATION\n         7         2       0.0       0.0       0.0"
-       "   -1.0e+6\n       0.0       0.0       0.0       0.0       0.0       0.0\n";
-  d += "*RIGIDWALL_PLANAR\n         0\n       0.0       0.0       0.0       0.0       0.0"
-       "       1.0\n*END\n";
-  return d;
-}
-} // namespace
 
 TEST(CliMpp, MoreRanksThanElementsIsAClearError) {
   const auto dir = make_temp_dir("too_many_ranks");

@@ -15,10 +15,6 @@ Vec3 mul(const Mat3& m, const Vec3& v) {
   return {m[0] * v[0] + m[1] * v[1] + m[2] * v[2], m[3] * v[0] + m[4] * v[1] + m[5] * v[2],
           m[6] * v[0] + m[7] * v[1] + m[8] * v[2]};
 }
-[[maybe_unused]] Vec3 mul_t(const Mat3& m, const Vec3& v) { // m^T v
-  return {m[0] * v[0] + m[3] * v[1] + m[6] * v[2], m[1] * v[0] + m[4] * v[1] + m[7] * v[2],
-          m[2] * v[0] + m[5] * v[1] + m[8] * v[2]};
-}
 Mat3 matmul(const Mat3& a, const Mat3& b) {
   Mat3 c{};
   for (int i = 0; i < 3; ++i)
