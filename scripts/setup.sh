@@ -3,7 +3,7 @@
 # sudo available). Safe to run repeatedly: does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libgtest-dev libfmt-dev nlohmann-json3-dev
-      libcli11-dev libmetis-dev python3 python3-pytest python3-numpy clang-format)
+      libcli11-dev libmetis-dev python3 python3-pytest python3-numpy python3-matplotlib clang-format ccache)
 # MPI: Open MPI (default build) and MPICH (preset release-mpich).
 pkgs+=(libopenmpi-dev openmpi-bin libmpich-dev mpich)
 missing=()

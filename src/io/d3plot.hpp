@@ -1,0 +1,104 @@
+#pragma once
+// d3plot: LS-DYNA's binary plot database (the d3plot family: d3plot, d3plot01, ...), written
+// after the LS-DYNA Database Manual so LS-PrePost, lasso-python and VTK's vtkLSDynaReader
+// open it. The writer sees whole-model arrays (in MPP, rank 0 writes what every rank sent).
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+
+namespace parcae {
+
+/// What goes into each state (*DATABASE_EXTENT_BINARY and command-line choices).
+struct D3plotOptions {
+  int word_bytes = 4;                  ///< 4 (single precision, LS-DYNA's default) or 8
+  std::int64_t family_file_words = 0;  ///< split into d3plotNN members after about this many
+                                       ///< words (0 = LS-DYNA's default, 7 * 512 * 512 words)
+  bool velocities = true;              ///< IU/IV/IA flags of the control words
+  bool accelerations = true;
+  int shell_layers = 3;                ///< MAXINT: through-thickness points written per shell
+  bool shell_stress = true;            ///< IOSHL(1)
+  bool shell_plastic_strain = true;    ///< IOSHL(2)
+  bool shell_resultants = true;        ///< IOSHL(3): 8 force/moment resultants
+  bool shell_thickness_energy = true;  ///< IOSHL(4): thickness, 2 element-dependent variables,
+                                       ///< internal energy
+  bool deletion_flags = true;          ///< MDLOPT = 2: element deletion flags per state
+};
+
+struct D3plotPart {
+  GlobalId id = 0;   ///< deck part id
+  std::string title; ///< part title (written in the part titles section)
+};
+
+/// The model, written once at the start of the file.
+struct D3plotGeometry {
+  std::string title;
+  std::vector<Real> x0;                                   ///< 3 per node: initial coordinates
+  std::vector<GlobalId> node_id;                          ///< deck node ids
+  std::vector<std::array<std::int32_t, 8>> solid_nodes;   ///< 0-based node indices
+  std::vector<std::int32_t> solid_part;                   ///< 0-based index into parts
+  std::vector<GlobalId> solid_id;
+  std::vector<std::array<std::int32_t, 4>> shell_nodes;   ///< 0-based; triangles repeat node 3
+  std::vector<std::int32_t> shell_part;                   ///< 0-based index into parts
+  std::vector<GlobalId> shell_id;
+  std::vector<D3plotPart> parts;                          ///< every part, in deck order
+};
+
+/// One state. Arrays are whole-model, in the geometry's node / element order.
+struct D3plotState {
+  Real time = 0;
+  // Global variables.
+  Real kinetic = 0, internal = 0, total = 0;
+  std::array<Real, 3> velocity{}; ///< mass-weighted global velocity
+  // Per part (same order as D3plotGeometry::parts; empty = zeros).
+  std::vector<Real> part_internal, part_kinetic, part_mass, part_hourglass;
+  std::vector<Real> part_velocity; ///< 3 per part
+  // Nodes.
+  std::vector<Real> x; ///< 3 per node: current coordinates
+  std::vector<Real> v; ///< 3 per node (written when options.velocities)
+  std::vector<Real> a; ///< 3 per node (written when options.accelerations)
+  // Solids: stress in the global frame [xx yy zz xy yz zx] and effective plastic strain.
+  std::vector<Real> solid_sig;  ///< 6 per solid
+  std::vector<Real> solid_epsp; ///< 1 per solid
+  // Shells: per element, `shell_layers` points (bottom, middle, top for 3), each with the
+  // stress in the global frame [xx yy zz xy yz zx] and effective plastic strain.
+  std::vector<Real> shell_sig;        ///< 6 * shell_layers per shell
+  std::vector<Real> shell_epsp;       ///< shell_layers per shell
+  std::vector<Real> shell_resultants; ///< 8 per shell: Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy
+  std::vector<Real> shell_thickness;  ///< 1 per shell
+  std::vector<Real> shell_energy;     ///< 1 per shell: internal energy density (may be empty)
+  // Deletion flags (1 = active, 0 = deleted); empty = all active.
+  std::vector<std::uint8_t> solid_active, shell_active;
+};
+
+/// Writes a d3plot family: geometry on construction, one state per write_state(), the end
+/// marker on close(). Files go to `base` (e.g. "out/d3plot"), then base01, base02, ... as each
+/// member reaches options.family_file_words. Throws RuntimeError on I/O failure or
+/// inconsistent array sizes (naming what is wrong).
+class D3plotWriter {
+public:
+  D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOptions options = {});
+  ~D3plotWriter();
+  D3plotWriter(const D3plotWriter&) = delete;
+  D3plotWriter& operator=(const D3plotWriter&) = delete;
+
+  void write_state(const D3plotState& state);
+  void close();
+  [[nodiscard]] const std::vector<std::string>& files() const { return files_; }
+  [[nodiscard]] int states_written() const { return states_; }
+
+private:
+  std::string base_;
+  D3plotGeometry geom_;
+  D3plotOptions opt_;
+  std::vector<std::string> files_;
+  std::FILE* fp_ = nullptr;
+  std::int64_t words_in_file_ = 0;
+  int states_ = 0;
+  // implementation state may be added here
+};
+
+} // namespace parcae
