@@ -14,18 +14,18 @@ namespace parcae {
 
 /// What goes into each state (*DATABASE_EXTENT_BINARY and command-line choices).
 struct D3plotOptions {
-  int word_bytes = 4;                  ///< 4 (single precision, LS-DYNA's default) or 8
-  std::int64_t family_file_words = 0;  ///< split into d3plotNN members after about this many
-                                       ///< words (0 = LS-DYNA's default, 7 * 512 * 512 words)
-  bool velocities = true;              ///< IU/IV/IA flags of the control words
+  int word_bytes = 4;                 ///< 4 (single precision, LS-DYNA's default) or 8
+  std::int64_t family_file_words = 0; ///< split into d3plotNN members after about this many
+                                      ///< words (0 = LS-DYNA's default, 7 * 512 * 512 words)
+  bool velocities = true;             ///< IU/IV/IA flags of the control words
   bool accelerations = true;
-  int shell_layers = 3;                ///< MAXINT: through-thickness points written per shell
-  bool shell_stress = true;            ///< IOSHL(1)
-  bool shell_plastic_strain = true;    ///< IOSHL(2)
-  bool shell_resultants = true;        ///< IOSHL(3): 8 force/moment resultants
-  bool shell_thickness_energy = true;  ///< IOSHL(4): thickness, 2 element-dependent variables,
-                                       ///< internal energy
-  bool deletion_flags = true;          ///< MDLOPT = 2: element deletion flags per state
+  int shell_layers = 3;               ///< MAXINT: through-thickness points written per shell
+  bool shell_stress = true;           ///< IOSHL(1)
+  bool shell_plastic_strain = true;   ///< IOSHL(2)
+  bool shell_resultants = true;       ///< IOSHL(3): 8 force/moment resultants
+  bool shell_thickness_energy = true; ///< IOSHL(4): thickness, 2 element-dependent variables,
+                                      ///< internal energy
+  bool deletion_flags = true;         ///< MDLOPT = 2: element deletion flags per state
 };
 
 struct D3plotPart {
@@ -36,15 +36,15 @@ struct D3plotPart {
 /// The model, written once at the start of the file.
 struct D3plotGeometry {
   std::string title;
-  std::vector<Real> x0;                                   ///< 3 per node: initial coordinates
-  std::vector<GlobalId> node_id;                          ///< deck node ids
-  std::vector<std::array<std::int32_t, 8>> solid_nodes;   ///< 0-based node indices
-  std::vector<std::int32_t> solid_part;                   ///< 0-based index into parts
+  std::vector<Real> x0;                                 ///< 3 per node: initial coordinates
+  std::vector<GlobalId> node_id;                        ///< deck node ids
+  std::vector<std::array<std::int32_t, 8>> solid_nodes; ///< 0-based node indices
+  std::vector<std::int32_t> solid_part;                 ///< 0-based index into parts
   std::vector<GlobalId> solid_id;
-  std::vector<std::array<std::int32_t, 4>> shell_nodes;   ///< 0-based; triangles repeat node 3
-  std::vector<std::int32_t> shell_part;                   ///< 0-based index into parts
+  std::vector<std::array<std::int32_t, 4>> shell_nodes; ///< 0-based; triangles repeat node 3
+  std::vector<std::int32_t> shell_part;                 ///< 0-based index into parts
   std::vector<GlobalId> shell_id;
-  std::vector<D3plotPart> parts;                          ///< every part, in deck order
+  std::vector<D3plotPart> parts; ///< every part, in deck order
 };
 
 /// One state. Arrays are whole-model, in the geometry's node / element order.
@@ -89,6 +89,10 @@ public:
   void close();
   [[nodiscard]] const std::vector<std::string>& files() const { return files_; }
   [[nodiscard]] int states_written() const { return states_; }
+  /// Words of one state (time word included) and of the geometry file (control words through
+  /// the part titles and their end marker), for the layout written with these options.
+  [[nodiscard]] std::int64_t state_words() const { return state_words_; }
+  [[nodiscard]] std::int64_t geometry_words() const { return geometry_words_; }
 
 private:
   std::string base_;
@@ -98,7 +102,21 @@ private:
   std::FILE* fp_ = nullptr;
   std::int64_t words_in_file_ = 0;
   int states_ = 0;
-  // implementation state may be added here
+  std::int64_t state_words_ = 0;    ///< words per state
+  std::int64_t geometry_words_ = 0; ///< words of the first member (base)
+  std::int64_t family_limit_ = 0;   ///< words per member before a new one is started
+  int nv2d_ = 0;                    ///< words per shell per state
+  int nglbv_ = 0;                   ///< global variables per state
+  bool closed_ = false;
+  std::vector<unsigned char> buf_; ///< words of the section being assembled
+
+  void put_int(std::int64_t v);
+  void put_real(Real v);
+  void put_chars(const std::string& s, std::size_t bytes);
+  void flush_buffer(const char* what);
+  void open_member(const std::string& path);
+  void close_member();
+  [[noreturn]] void fail(const std::string& what) const;
 };
 
 } // namespace parcae
