@@ -2,7 +2,7 @@
 //
 //   base      control words (64), geometry (coordinates, solid and shell connectivity), the
 //             user numbering section (NARBS: node, solid, shell and part ids), end-of-file
-//             marker, part titles (NTYPE 90000 heading, 90001 part titles), end marker.
+//             marker, part titles (NTYPE 90001 part titles, 90000 heading), end marker.
 //   base01..  states: time, global variables, node coordinates / velocities / accelerations,
 //             solid data, shell data, element deletion flags. A member ends with the end
 //             marker when the next state would pass the family size; the last one on close().
@@ -242,15 +242,16 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   flush_buffer("numbering section");
 
   // ---- End of the geometry, part titles, end marker.
+  // Part titles first: VTK reads them right behind the end marker (lasso takes either order).
   put_real(kEndMarker);
-  put_int(90000);
-  put_chars(g.title, kTitleBytes);
   put_int(90001);
   put_int(nmmat);
   for (const auto& p : g.parts) {
     put_int(p.id);
     put_chars(p.title, kTitleBytes);
   }
+  put_int(90000);
+  put_chars(g.title, kTitleBytes);
   flush_buffer("part titles");
   close_member(); // writes the end marker
   geometry_words_ = words_in_file_;

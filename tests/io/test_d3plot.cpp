@@ -221,7 +221,7 @@ std::int64_t expected_state_words(const D3plotGeometry& g, int layers) {
 }
 
 /// Words of the first member: control words, geometry, NARBS numbering section, end marker,
-/// 90000 heading (1 + 18 four-byte words), 90001 titles (2 + per part 1 word + 72 bytes), end.
+/// 90001 titles (2 + per part 1 word + 72 bytes), 90000 heading (1 + 72 bytes), end marker.
 std::int64_t expected_geometry_words(const D3plotGeometry& g, int bytes) {
   const auto nn = static_cast<std::int64_t>(g.node_id.size());
   const auto ns = static_cast<std::int64_t>(g.solid_nodes.size());
@@ -369,9 +369,11 @@ TEST_F(D3plotTest, MixedPartsIdsAndTitles) {
   const auto b = read_bytes(dir_ / "mixed" / "d3plot");
   EXPECT_EQ(word_int(b, 24, 4), 2); // NUMMAT8: two solid parts
   EXPECT_EQ(word_int(b, 32, 4), 1); // NUMMAT4
-  // The part titles: 90001, count, then id and 72 characters per part, the end marker last.
+  // The part titles: 90001, count, then id and 72 characters per part; the 90000 heading (1 +
+  // 18 words) and the end marker last.
   const auto words = b.size() / 4;
-  const std::size_t last_part = words - 1 - 19;
+  EXPECT_EQ(word_int(b, words - 20, 4), 90000);
+  const std::size_t last_part = words - 1 - 19 - 19;
   EXPECT_EQ(word_int(b, last_part, 4), 5);
   EXPECT_EQ(std::string(reinterpret_cast<const char*>(&b[(last_part + 1) * 4]), 11), "right block");
   EXPECT_EQ(word_int(b, last_part - 2 * 19 - 2, 4), 90001);
