@@ -265,7 +265,7 @@ bool write_partial(const char* trigger) {
     top["ranks"] = Json::array({rank_record(now_ns())});
     char name[32];
     std::snprintf(name, sizeof name, "rank-%05d.json", g_meta.rank);
-    return write_atomic(fs::path(dir) / "partial" / name, top.dump(1) + "\n");
+    return write_atomic(fs::path(dir) / "partial" / name, top.dump() + "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parcae-mpiprof: partial dump failed: %s\n", e.what());
     return false;
@@ -479,7 +479,7 @@ void on_init(std::uint64_t t_entry) {
   char lib[MPI_MAX_LIBRARY_VERSION_STRING + 1] = {};
   PMPI_Get_library_version(lib, &len);
   std::string libs(lib, static_cast<std::size_t>(std::max(0, len)));
-  libs = libs.substr(0, libs.find('\n'));
+  libs = libs.substr(0, libs.find_first_of(std::string("\n\0", 2)));
   while (!libs.empty() && (libs.back() == ' ' || libs.back() == '\t' || libs.back() == '\r'))
     libs.pop_back();
   g_meta.library = libs;
@@ -550,7 +550,7 @@ void on_finalize() {
              {"metadata", top["metadata"]}, {"ranks", top["ranks"]},
              {"summary", top["summary"]}};
     const fs::path d(dir);
-    bool ok = write_atomic(d / "profile.json", out.dump(1) + "\n");
+    bool ok = write_atomic(d / "profile.json", out.dump() + "\n");
     ok = write_atomic(d / "profile.csv", csv(out["ranks"])) && ok;
     if (!ok) std::fprintf(stderr, "parcae-mpiprof: cannot write the profile into %s\n", dir.c_str());
   } catch (const std::exception& e) {
