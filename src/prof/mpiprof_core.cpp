@@ -393,13 +393,30 @@ std::string csv(const Json& ranks) {
 
 // ---- dump thread ---------------------------------------------------------------------------
 
-void on_sigusr1(int) {
+// SIGUSR1 disposition before PMPI_Init (the program's own) and the MPI library's handler that
+// ours chains to (MPICH installs one in MPI_Init).
+struct sigaction g_sig_before{};
+bool g_sig_before_known = false;
+struct sigaction g_sig_chain{};
+
+// Async-signal-safe: one write() to the self-pipe, then the MPI library's handler, if any.
+void on_sigusr1(int sig, siginfo_t* info, void* ctx) {
   const int saved = errno;
   const char c = 's';
   if (g_pipe[1] >= 0) {
     [[maybe_unused]] ssize_t n = ::write(g_pipe[1], &c, 1);
   }
   errno = saved;
+  if (g_sig_chain.sa_flags & SA_SIGINFO) {
+    if (g_sig_chain.sa_sigaction) g_sig_chain.sa_sigaction(sig, info, ctx);
+  } else if (g_sig_chain.sa_handler != SIG_DFL && g_sig_chain.sa_handler != SIG_IGN &&
+             g_sig_chain.sa_handler != nullptr) {
+    g_sig_chain.sa_handler(sig);
+  }
+}
+
+bool is_default(const struct sigaction& sa) {
+  return !(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_DFL;
 }
 
 void dump_thread_main() {
@@ -436,13 +453,16 @@ void start_dump_thread() {
   if (::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return;
   const std::string interval = env_or("PARCAE_PROFILE_INTERVAL");
   g_interval_s = interval.empty() ? 0.0 : std::atof(interval.c_str());
-  struct sigaction old{};
-  if (::sigaction(SIGUSR1, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
-      old.sa_handler == SIG_DFL) {
+  // Only when the program itself had no SIGUSR1 handler when it called MPI_Init; a handler
+  // the MPI library installed in MPI_Init is chained to.
+  struct sigaction now{};
+  if (::sigaction(SIGUSR1, nullptr, &now) == 0 &&
+      (g_sig_before_known ? is_default(g_sig_before) : is_default(now))) {
+    g_sig_chain = now;
     struct sigaction sa{};
-    sa.sa_handler = on_sigusr1;
+    sa.sa_sigaction = on_sigusr1;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
+    sa.sa_flags = SA_RESTART | SA_SIGINFO;
     ::sigaction(SIGUSR1, &sa, nullptr);
   }
   // The dump thread must not take SIGUSR1 itself (it would interrupt its own poll).
@@ -464,6 +484,10 @@ void stop_dump_thread() {
 }
 
 } // namespace
+
+void before_init() {
+  g_sig_before_known = ::sigaction(SIGUSR1, nullptr, &g_sig_before) == 0;
+}
 
 void on_init(std::uint64_t t_entry) {
   Counters& c = g_counters;

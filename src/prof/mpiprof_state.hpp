@@ -117,6 +117,7 @@ inline void record(Fn fn, std::uint64_t bytes, std::uint64_t dt) {
 }
 
 // Lifecycle hooks called by the MPI_Init*/MPI_Finalize wrappers (mpiprof_core.cpp).
+void before_init(); // before PMPI_Init*: remembers the program's SIGUSR1 disposition
 void on_init(std::uint64_t t_entry);
 void on_finalize();
 

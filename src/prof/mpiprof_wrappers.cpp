@@ -65,6 +65,7 @@ extern "C" {
 // ---- lifecycle -----------------------------------------------------------------------------
 
 int MPI_Init(int* argc, char*** argv) {
+  before_init();
   const std::uint64_t t0 = now_ns();
   t_inside = 1;
   const int rc = PMPI_Init(argc, argv);
@@ -78,6 +79,7 @@ int MPI_Init(int* argc, char*** argv) {
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  before_init();
   const std::uint64_t t0 = now_ns();
   t_inside = 1;
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
