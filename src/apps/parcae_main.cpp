@@ -2,12 +2,15 @@
 //   parcae run DECK [-o OUTDIR] [--threads T] [--ignore-unsupported] [--decomp rcb|metis]
 //              [--np N [--mpi openmpi|mpich] [--transport shm|tcp]]
 //   mpirun -np N parcae run DECK ...          (MPP: one rank per MPI process)
+//   parcae run [DECK] --restart DIR [--checkpoint-every N|Ts]   (continue from a checkpoint)
 //   parcae check DECK [--ignore-unsupported]
 //   parcae decompose DECK --np N [-o OUTDIR]  (decomposition report + VTK coloured by rank)
 //   parcae keywords                           (keyword coverage table, Markdown)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
-// (instability), 3 internal error.
+// (instability, unusable checkpoint), 3 internal error, 4 stopped by SIGTERM/SIGINT after
+// writing a checkpoint (continue with --restart).
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +26,7 @@
 #include "io/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #include "par/comm.hpp"
+#include "solvers/explicit/checkpoint.hpp"
 #include "solvers/explicit/solver.hpp"
 
 namespace {
@@ -139,13 +143,63 @@ int cmd_decompose(const std::string& deck, int np, const std::string& method,
   return 0;
 }
 
-int cmd_run(const std::string& deck, const std::string& outdir, int threads, bool ignore,
-            const std::string& method, const std::string& transform, const par::Comm& comm) {
+/// SIGTERM / SIGINT: ask the run to write a checkpoint and stop; a second signal ends the
+/// process at once (default action).
+volatile int g_stop_request = 0;
+extern "C" void on_stop_signal(int sig) {
+  g_stop_request = 1;
+  std::signal(sig, SIG_DFL);
+}
+
+/// "500" (cycles) or "30s" / "5m" / "2h" (wall-clock seconds) for --checkpoint-every.
+void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
+  if (text.empty()) return;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  const std::string unit = end ? std::string(end) : "";
+  if (end == text.c_str() || !(v > 0))
+    throw InputError({"--checkpoint-every", 0, ""},
+                     "expected a cycle count (500) or a time (30s, 5m, 2h), got \"" + text + "\"");
+  if (unit.empty()) {
+    if (v != std::floor(v))
+      throw InputError({"--checkpoint-every", 0, ""}, "a cycle count must be a whole number");
+    opt.checkpoint_every_cycles = static_cast<int>(v);
+  } else if (unit == "s" || unit == "m" || unit == "h") {
+    opt.checkpoint_every_seconds = v * (unit == "s" ? 1 : unit == "m" ? 60 : 3600);
+  } else {
+    throw InputError({"--checkpoint-every", 0, ""},
+                     "unknown unit \"" + unit + "\" (use s, m or h, or no unit for cycles)");
+  }
+}
+
+int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
+            const std::string& method, const std::string& transform,
+            const std::string& checkpoint_every, const std::string& restart,
+            const par::Comm& comm) {
   const bool root = comm.rank() == 0;
+  RunOptions opt;
+  parse_checkpoint_every(checkpoint_every, opt);
+  if (!restart.empty()) {
+    // The checkpoint names its deck and lives in <outdir>/checkpoints/cycle-N.
+    namespace fs = std::filesystem;
+    const CheckpointInfo info = find_checkpoint(restart, /*verify=*/false);
+    if (deck.empty()) deck = info.deck;
+    if (deck.empty())
+      throw RuntimeError("restart: the checkpoint does not name its deck; give the deck");
+    if (outdir.empty())
+      outdir = fs::exists(fs::path(restart) / "manifest.json")
+                   ? fs::path(restart).parent_path().parent_path().string()
+                   : restart;
+    opt.restart_from = restart;
+  }
+  if (deck.empty()) throw InputError({"parcae run", 0, ""}, "no deck given");
   Model model = read_deck(deck, ReadOptions{ignore});
   if (root) print_notes(model);
-  RunOptions opt;
+  opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
+  opt.stop_request = &g_stop_request;
+  std::signal(SIGTERM, on_stop_signal);
+  std::signal(SIGINT, on_stop_signal);
   opt.threads = threads;
   opt.log = root ? &std::cout : nullptr;
   opt.comm = &comm;
@@ -163,6 +217,13 @@ int cmd_run(const std::string& deck, const std::string& outdir, int threads, boo
                                par::mpi_library_version(), method.empty() ? "from deck" : method);
   }
   const RunSummary s = run_explicit(model, opt);
+  if (s.interrupted) {
+    if (root)
+      std::cerr << fmt::format("parcae: stopped on request; continue with: parcae run --restart "
+                               "{}\n",
+                               opt.outdir);
+    return 4;
+  }
   if (!s.normal_termination) {
     if (root) std::cerr << "parcae: run stopped: " << s.error << "\n";
     return 2;
@@ -188,11 +249,11 @@ int main(int argc, char** argv) {
   const par::Comm comm = par::Comm::from_handle(par::world_handle());
   CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
   app.require_subcommand(1);
-  std::string deck, outdir, method, transform;
+  std::string deck, outdir, method, transform, checkpoint_every, restart;
   int threads = 0, np = 1;
   bool ignore = false;
   auto* run = app.add_subcommand("run", "run a keyword deck");
-  run->add_option("deck", deck, "keyword deck (.k)")->required();
+  run->add_option("deck", deck, "keyword deck (.k); optional with --restart");
   run->add_option("-o,--outdir", outdir, "output directory (default: <deck stem>.out)");
   run->add_option("--threads", threads, "OpenMP threads per rank")->check(CLI::Range(1, 1024));
   run->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords, do not stop");
@@ -205,6 +266,12 @@ int main(int argc, char** argv) {
   run->add_flag("--deterministic", deterministic,
                 "results bitwise identical for any rank and thread count (always the case in "
                 "parcae: fixed-order force assembly and exact global sums)");
+  run->add_option("--checkpoint-every", checkpoint_every,
+                  "write a restart checkpoint every N cycles (500) or every interval of wall "
+                  "time (30s, 5m, 2h); SIGTERM/SIGINT always write one and stop");
+  run->add_option("--restart", restart,
+                  "continue from a checkpoint: a run's output directory (its newest checkpoint) "
+                  "or <outdir>/checkpoints/cycle-N");
   add_launch_options(*run);
   auto* check = app.add_subcommand("check", "read and validate a deck without running it");
   check->add_option("deck", deck, "keyword deck (.k)")->required();
@@ -228,7 +295,8 @@ int main(int argc, char** argv) {
     }
     if (*check) return cmd_check(deck, ignore);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
-    return cmd_run(deck, outdir, threads, ignore, method, transform, comm);
+    return cmd_run(deck, outdir, threads, ignore, method, transform, checkpoint_every, restart,
+                   comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {

@@ -64,7 +64,23 @@ Real GlobalStats::percent_mass_increase() const {
   return 100.0 * added_mass / physical;
 }
 
-GlstatWriter::GlstatWriter(const std::string& path, const std::string& title) : path_(path) {
+GlstatWriter::GlstatWriter(const std::string& path, const std::string& title, bool append)
+    : path_(path) {
+  if (append) {
+    // Continuing a run (restart): keep header and states, and the optional lines already on.
+    if (std::FILE* in = std::fopen(path.c_str(), "r")) {
+      char line[256];
+      while (std::fgets(line, sizeof line, in))
+        if (std::strstr(line, " added mass")) added_mass_line_ = true;
+      std::fclose(in);
+      f_ = std::fopen(path.c_str(), "a");
+      if (!f_) {
+        throw std::runtime_error("glstat: cannot open '" + path + "' for appending: " +
+                                 std::strerror(errno));
+      }
+      return;
+    }
+  }
   f_ = std::fopen(path.c_str(), "w");
   if (!f_) {
     throw std::runtime_error("glstat: cannot open '" + path + "' for writing: " +

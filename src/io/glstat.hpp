@@ -54,8 +54,9 @@ struct GlobalStats {
 /// mass scaling).
 class GlstatWriter {
 public:
-  /// Opens (truncates) path and writes the header. title is the deck's *TITLE.
-  GlstatWriter(const std::string& path, const std::string& title);
+  /// Opens (truncates) path and writes the header. title is the deck's *TITLE. append: continue
+  /// an existing file (restart) without a new header; a missing file is started afresh.
+  GlstatWriter(const std::string& path, const std::string& title, bool append = false);
   ~GlstatWriter();
   GlstatWriter(const GlstatWriter&) = delete;
   GlstatWriter& operator=(const GlstatWriter&) = delete;
