@@ -145,22 +145,27 @@ def _sort_by_id(out):
 
 
 def read_vtk(path):
-    """Arrays of the d3plot family starting at `path`, read by VTK's vtkLSDynaReader (nodes
-    and elements sorted by id)."""
+    """Arrays of the d3plot family starting at `path`, read by VTK's vtkLSDynaReader: elements
+    sorted by id, points part by part with their initial coordinates ``x0`` (see
+    ``match_nodes``)."""
     import vtk
     from vtk.util.numpy_support import vtk_to_numpy
 
-    r = vtk.vtkLSDynaReader()
-    r.SetFileName(str(path))
-    r.UpdateInformation()
+    def reader():
+        r = vtk.vtkLSDynaReader()
+        r.SetFileName(str(path))
+        r.UpdateInformation()
+        for i in range(r.GetNumberOfPointArrays()):
+            r.SetPointArrayStatus(i, 1)
+        for i in range(r.GetNumberOfSolidArrays()):
+            r.SetSolidArrayStatus(i, 1)
+        for i in range(r.GetNumberOfShellArrays()):
+            r.SetShellArrayStatus(i, 1)
+        r.RemoveDeletedCellsOff()
+        return r
+
+    r = reader()
     nsteps = r.GetNumberOfTimeSteps()
-    for i in range(r.GetNumberOfPointArrays()):
-        r.SetPointArrayStatus(i, 1)
-    for i in range(r.GetNumberOfSolidArrays()):
-        r.SetSolidArrayStatus(i, 1)
-    for i in range(r.GetNumberOfShellArrays()):
-        r.SetShellArrayStatus(i, 1)
-    r.RemoveDeletedCellsOff()
     part_names = [r.GetPartArrayName(i) for i in range(r.GetNumberOfPartArrays())]
 
     def arr(data, name):
@@ -170,9 +175,12 @@ def read_vtk(path):
 
     states = []
     for step in range(nsteps):
-        r.SetTimeStep(step)
-        r.Update()
-        mb = r.GetOutput()
+        # A fresh reader per step: a reader that has read another step computes "Deflection"
+        # against that step's deformed points instead of the initial ones.
+        rs = reader()
+        rs.SetTimeStep(step)
+        rs.Update()
+        mb = rs.GetOutput()
         nodes = []
         solids = {}
         shells = {}
