@@ -24,7 +24,9 @@ constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
 constexpr std::uint64_t kFormatVersion = 1;
 constexpr std::size_t kHeaderBytes = 32; // magic, version, payload size, checksum
 
-std::string rank_file_name(int rank) { return fmt::format("rank-{:05d}.bin", rank); }
+std::string rank_file_name(int rank) {
+  return fmt::format("rank-{:05d}.bin", rank);
+}
 
 /// Write all bytes to fd (retrying short writes).
 bool write_all(int fd, const char* p, std::size_t n) {
@@ -78,8 +80,8 @@ std::optional<CheckpointInfo> read_manifest(const fs::path& dir) {
   try {
     in >> j;
   } catch (const std::exception& e) {
-    throw RuntimeError(fmt::format("checkpoint manifest {} is not valid JSON ({})", mp.string(),
-                                   e.what()));
+    throw RuntimeError(
+        fmt::format("checkpoint manifest {} is not valid JSON ({})", mp.string(), e.what()));
   }
   if (j.value("format", "") != "parcae-checkpoint")
     throw RuntimeError(fmt::format("{} is not a parcae checkpoint manifest", mp.string()));
@@ -157,8 +159,8 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
   std::uint64_t nnode = d.nnode;
   ar.pod(nnode);
   if (ar.loading() && nnode != d.nnode)
-    throw RuntimeError(fmt::format("checkpoint has {} nodes on this rank, the model {}", nnode,
-                                   d.nnode));
+    throw RuntimeError(
+        fmt::format("checkpoint has {} nodes on this rank, the model {}", nnode, d.nnode));
   for (auto* v : {&d.x, &d.v, &d.a, &d.f, &d.w, &d.m_ext, &d.corner_f_solid, &d.corner_f_shell,
                   &d.corner_m_shell})
     ar.vec(*v);
@@ -210,8 +212,8 @@ void write_checkpoint_file(const fs::path& path, std::span<const char> payload) 
   const fs::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0)
-    throw RuntimeError(fmt::format("cannot write checkpoint {}: {}", tmp.string(),
-                                   std::strerror(errno)));
+    throw RuntimeError(
+        fmt::format("cannot write checkpoint {}: {}", tmp.string(), std::strerror(errno)));
   char header[kHeaderBytes];
   std::memcpy(header, kMagic, 8);
   const std::uint64_t fields[3] = {kFormatVersion, payload.size(), checksum64(payload)};

@@ -87,9 +87,9 @@ struct CheckpointInfo {
   int cycle = 0;
   double time = 0;
   int ranks = 1;
-  std::string deck;                               ///< deck path of the run
-  std::uint64_t fingerprint = 0;                  ///< domain_fingerprint of rank 0's domain
-  std::map<std::string, std::uint64_t> outputs;   ///< output file -> size at the checkpoint
+  std::string deck;                             ///< deck path of the run
+  std::uint64_t fingerprint = 0;                ///< domain_fingerprint of rank 0's domain
+  std::map<std::string, std::uint64_t> outputs; ///< output file -> size at the checkpoint
 };
 
 /// Collective: every rank writes its payload into <outdir>/checkpoints/cycle-N/, then rank 0
