@@ -127,7 +127,9 @@ std::string utc_now_iso() {
   return buf;
 }
 
-double secs(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
+double secs(std::uint64_t ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
 
 // ---- output --------------------------------------------------------------------------------
 
@@ -135,10 +137,10 @@ double secs(std::uint64_t ns) { return static_cast<double>(ns) * 1e-9; }
 bool write_atomic(const fs::path& path, const std::string& content) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
-  const std::string tmp = (path.parent_path() / ("." + path.filename().string() + ".tmp." +
-                                                 std::to_string(::getpid()) + "." +
-                                                 std::to_string(g_tmp_counter.fetch_add(1))))
-                              .string();
+  const std::string tmp =
+      (path.parent_path() / ("." + path.filename().string() + ".tmp." + std::to_string(::getpid()) +
+                             "." + std::to_string(g_tmp_counter.fetch_add(1))))
+          .string();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   const char* p = content.data();
@@ -201,7 +203,9 @@ Json rank_record(std::uint64_t t_now) {
       if (hist[k] != 0) last = k;
     }
     for (int k = 0; k <= last; ++k) h.push_back(hist[k]);
-    fns[kFnNames[f]] = Json{{"calls", calls}, {"time_s", secs(rd(s.ns))}, {"bytes", rd(s.bytes)},
+    fns[kFnNames[f]] = Json{{"calls", calls},
+                            {"time_s", secs(rd(s.ns))},
+                            {"bytes", rd(s.bytes)},
                             {"hist", std::move(h)}};
   }
   r["functions"] = std::move(fns);
@@ -218,8 +222,7 @@ Json rank_record(std::uint64_t t_now) {
       PhaseFnStat& s = c.phase_fn[p][f];
       const std::uint64_t calls = rd(s.calls);
       if (calls == 0) continue;
-      pf[kFnNames[f]] =
-          Json{{"calls", calls}, {"time_s", secs(rd(s.ns))}, {"bytes", rd(s.bytes)}};
+      pf[kFnNames[f]] = Json{{"calls", calls}, {"time_s", secs(rd(s.ns))}, {"bytes", rd(s.bytes)}};
     }
     phases[names[p]] = Json{{"entries", entries},
                             {"time_s", secs(ns)},
@@ -279,8 +282,10 @@ Json stat_of(const std::vector<double>& v) {
     mx = std::max(mx, x);
     sum += x;
   }
-  return Json{{"min", mn}, {"avg", v.empty() ? 0.0 : sum / static_cast<double>(v.size())},
-              {"max", mx}, {"sum", sum}};
+  return Json{{"min", mn},
+              {"avg", v.empty() ? 0.0 : sum / static_cast<double>(v.size())},
+              {"max", mx},
+              {"sum", sum}};
 }
 
 Json stat_of(const std::vector<std::uint64_t>& v) {
@@ -376,8 +381,7 @@ std::string csv(const Json& ranks) {
     std::uint64_t tcalls = 0, tbytes = 0;
     for (const auto& [name, f] : r["functions"].items()) {
       o << rank << ",function," << csv_field(name) << ',' << f["calls"].get<std::uint64_t>() << ','
-        << fmt_double(f["time_s"].get<double>()) << ',' << f["bytes"].get<std::uint64_t>()
-        << '\n';
+        << fmt_double(f["time_s"].get<double>()) << ',' << f["bytes"].get<std::uint64_t>() << '\n';
       tcalls += f["calls"].get<std::uint64_t>();
       tbytes += f["bytes"].get<std::uint64_t>();
     }
@@ -395,9 +399,9 @@ std::string csv(const Json& ranks) {
 
 // SIGUSR1 disposition before PMPI_Init (the program's own) and the MPI library's handler that
 // ours chains to (MPICH installs one in MPI_Init).
-struct sigaction g_sig_before{};
+struct sigaction g_sig_before {};
 bool g_sig_before_known = false;
-struct sigaction g_sig_chain{};
+struct sigaction g_sig_chain {};
 
 // Async-signal-safe: one write() to the self-pipe, then the MPI library's handler, if any.
 void on_sigusr1(int sig, siginfo_t* info, void* ctx) {
@@ -420,8 +424,8 @@ bool is_default(const struct sigaction& sa) {
 }
 
 void dump_thread_main() {
-  const int timeout_ms = g_interval_s > 0.0 ? std::max(1, static_cast<int>(g_interval_s * 1000.0))
-                                            : -1;
+  const int timeout_ms =
+      g_interval_s > 0.0 ? std::max(1, static_cast<int>(g_interval_s * 1000.0)) : -1;
   for (;;) {
     pollfd pfd{g_pipe[0], POLLIN, 0};
     const int rc = ::poll(&pfd, 1, timeout_ms);
@@ -455,11 +459,11 @@ void start_dump_thread() {
   g_interval_s = interval.empty() ? 0.0 : std::atof(interval.c_str());
   // Only when the program itself had no SIGUSR1 handler when it called MPI_Init; a handler
   // the MPI library installed in MPI_Init is chained to.
-  struct sigaction now{};
+  struct sigaction now {};
   if (::sigaction(SIGUSR1, nullptr, &now) == 0 &&
       (g_sig_before_known ? is_default(g_sig_before) : is_default(now))) {
     g_sig_chain = now;
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_sigaction = on_sigusr1;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART | SA_SIGINFO;
@@ -563,8 +567,8 @@ void on_finalize() {
     }
     std::sort(hosts.begin(), hosts.end());
     hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
-    Json top{{"schema", "parcae-profile"}, {"version", 1}, {"partial", false},
-             {"trigger", "finalize"}};
+    Json top{
+        {"schema", "parcae-profile"}, {"version", 1}, {"partial", false}, {"trigger", "finalize"}};
     top["metadata"] = metadata(hosts);
     top["summary"] = summary(ranks);
     top["ranks"] = std::move(ranks);
@@ -576,7 +580,8 @@ void on_finalize() {
     const fs::path d(dir);
     bool ok = write_atomic(d / "profile.json", out.dump() + "\n");
     ok = write_atomic(d / "profile.csv", csv(out["ranks"])) && ok;
-    if (!ok) std::fprintf(stderr, "parcae-mpiprof: cannot write the profile into %s\n", dir.c_str());
+    if (!ok)
+      std::fprintf(stderr, "parcae-mpiprof: cannot write the profile into %s\n", dir.c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parcae-mpiprof: profile output failed: %s\n", e.what());
   }

@@ -14,16 +14,19 @@
 namespace parcae::mpiprof {
 
 // X-macro list of the wrapped functions (name without the MPI_ prefix).
-#define PARCAE_MPIPROF_FUNCTIONS(X)                                                               \
-  X(Init) X(Init_thread) X(Send) X(Recv) X(Ssend) X(Bsend) X(Rsend) X(Sendrecv)                   \
-  X(Sendrecv_replace) X(Probe) X(Iprobe) X(Isend) X(Irecv) X(Issend) X(Irsend) X(Ibsend)          \
-  X(Send_init) X(Recv_init) X(Start) X(Startall) X(Wait) X(Waitall) X(Waitany) X(Waitsome)        \
-  X(Test) X(Testall) X(Testany) X(Testsome) X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Gather)  \
-  X(Gatherv) X(Scatter) X(Scatterv) X(Allgather) X(Allgatherv) X(Alltoall) X(Alltoallv)           \
-  X(Alltoallw) X(Reduce_scatter) X(Reduce_scatter_block) X(Scan) X(Exscan) X(Ibarrier) X(Ibcast)  \
-  X(Ireduce) X(Iallreduce) X(Iallgather) X(Ialltoall) X(File_open) X(File_close) X(File_read)     \
-  X(File_read_at) X(File_read_all) X(File_read_at_all) X(File_write) X(File_write_at)             \
-  X(File_write_all) X(File_write_at_all) X(File_set_view) X(File_sync)
+#define PARCAE_MPIPROF_FUNCTIONS(X)                                                                \
+  X(Init)                                                                                          \
+  X(Init_thread) X(Send) X(Recv) X(Ssend) X(Bsend) X(Rsend) X(Sendrecv) X(Sendrecv_replace)        \
+      X(Probe) X(Iprobe) X(Isend) X(Irecv) X(Issend) X(Irsend) X(Ibsend) X(Send_init) X(Recv_init) \
+          X(Start) X(Startall) X(Wait) X(Waitall) X(Waitany) X(Waitsome) X(Test) X(Testall)        \
+              X(Testany) X(Testsome) X(Barrier) X(Bcast) X(Reduce) X(Allreduce) X(Gather)          \
+                  X(Gatherv) X(Scatter) X(Scatterv) X(Allgather) X(Allgatherv) X(Alltoall)         \
+                      X(Alltoallv) X(Alltoallw) X(Reduce_scatter) X(Reduce_scatter_block) X(Scan)  \
+                          X(Exscan) X(Ibarrier) X(Ibcast) X(Ireduce) X(Iallreduce) X(Iallgather)   \
+                              X(Ialltoall) X(File_open) X(File_close) X(File_read) X(File_read_at) \
+                                  X(File_read_all) X(File_read_at_all) X(File_write)               \
+                                      X(File_write_at) X(File_write_all) X(File_write_at_all)      \
+                                          X(File_set_view) X(File_sync)
 
 enum Fn : int {
 #define PARCAE_MPIPROF_ENUM(name) k_##name,
@@ -90,7 +93,8 @@ template <class T> inline void wr(T& x, T v) {
 inline std::uint64_t now_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u +
+         static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
 /// log2 size bin: 0 for 0 bytes, else floor(log2(b)) + 1 (clamped to the last bin).

@@ -47,16 +47,16 @@ inline int comm_rank(MPI_Comm comm) {
 } // namespace
 
 // Times `call`, then records fn with the byte count `bytes` (evaluated after the call).
-#define PROF(fn, bytes, call)                                                                     \
-  do {                                                                                            \
-    if (t_inside) return call;                                                                    \
-    t_inside = 1;                                                                                 \
-    const std::uint64_t t0_ = now_ns();                                                           \
-    const int rc_ = call;                                                                         \
-    const std::uint64_t dt_ = now_ns() - t0_;                                                     \
-    record(k_##fn, (bytes), dt_);                                                                 \
-    t_inside = 0;                                                                                 \
-    return rc_;                                                                                   \
+#define PROF(fn, bytes, call)                                                                      \
+  do {                                                                                             \
+    if (t_inside) return call;                                                                     \
+    t_inside = 1;                                                                                  \
+    const std::uint64_t t0_ = now_ns();                                                            \
+    const int rc_ = call;                                                                          \
+    const std::uint64_t dt_ = now_ns() - t0_;                                                      \
+    record(k_##fn, (bytes), dt_);                                                                  \
+    t_inside = 0;                                                                                  \
+    return rc_;                                                                                    \
   } while (0)
 
 #pragma GCC visibility push(default)
@@ -173,7 +173,9 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int t
   PROF(Recv_init, tbytes(count, datatype),
        PMPI_Recv_init(buf, count, datatype, source, tag, comm, request));
 }
-int MPI_Start(MPI_Request* request) { PROF(Start, 0, PMPI_Start(request)); }
+int MPI_Start(MPI_Request* request) {
+  PROF(Start, 0, PMPI_Start(request));
+}
 int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   PROF(Startall, 0, PMPI_Startall(count, array_of_requests));
 }
@@ -213,7 +215,9 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount,
 
 // ---- collectives ---------------------------------------------------------------------------
 
-int MPI_Barrier(MPI_Comm comm) { PROF(Barrier, 0, PMPI_Barrier(comm)); }
+int MPI_Barrier(MPI_Comm comm) {
+  PROF(Barrier, 0, PMPI_Barrier(comm));
+}
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   PROF(Bcast, tbytes(count, datatype), PMPI_Bcast(buffer, count, datatype, root, comm));
 }
@@ -249,8 +253,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 // Gather: what this rank contributes (at an MPI_IN_PLACE root: its own block of recvbuf).
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  PROF(Gather,
-       sendbuf == MPI_IN_PLACE ? tbytes(recvcount, recvtype) : tbytes(sendcount, sendtype),
+  PROF(Gather, sendbuf == MPI_IN_PLACE ? tbytes(recvcount, recvtype) : tbytes(sendcount, sendtype),
        PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm));
 }
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -271,8 +274,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                  int root, MPI_Comm comm) {
-  PROF(Scatterv,
-       comm_rank(comm) == root ? sum_bytes(sendcounts, comm_size(comm), sendtype) : 0,
+  PROF(Scatterv, comm_rank(comm) == root ? sum_bytes(sendcounts, comm_size(comm), sendtype) : 0,
        PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                      comm));
 }
@@ -288,8 +290,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   PROF(Allgatherv,
        sendbuf == MPI_IN_PLACE ? tbytes(recvcounts[comm_rank(comm)], recvtype)
                                : tbytes(sendcount, sendtype),
-       PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
-                       comm));
+       PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm));
 }
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
@@ -299,8 +300,8 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
        PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm));
 }
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
   PROF(Alltoallv,
        sendbuf == MPI_IN_PLACE ? sum_bytes(recvcounts, comm_size(comm), recvtype)
                                : sum_bytes(sendcounts, comm_size(comm), sendtype),
@@ -352,16 +353,14 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   PROF(Iallgather,
        sendbuf == MPI_IN_PLACE ? tbytes(recvcount, recvtype) : tbytes(sendcount, sendtype),
-       PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                       request));
+       PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request));
 }
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   PROF(Ialltoall,
        (sendbuf == MPI_IN_PLACE ? tbytes(recvcount, recvtype) : tbytes(sendcount, sendtype)) *
            comm_size(comm),
-       PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                      request));
+       PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request));
 }
 
 // ---- MPI-IO --------------------------------------------------------------------------------
@@ -369,8 +368,12 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
   PROF(File_open, 0, PMPI_File_open(comm, filename, amode, info, fh));
 }
-int MPI_File_close(MPI_File* fh) { PROF(File_close, 0, PMPI_File_close(fh)); }
-int MPI_File_sync(MPI_File fh) { PROF(File_sync, 0, PMPI_File_sync(fh)); }
+int MPI_File_close(MPI_File* fh) {
+  PROF(File_close, 0, PMPI_File_close(fh));
+}
+int MPI_File_sync(MPI_File fh) {
+  PROF(File_sync, 0, PMPI_File_sync(fh));
+}
 int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                       const char* datarep, MPI_Info info) {
   PROF(File_set_view, 0, PMPI_File_set_view(fh, disp, etype, filetype, datarep, info));

@@ -9,23 +9,37 @@ namespace parcae::prof {
 
 #if defined(PARCAE_PROF_ENABLED)
 
-int phase_id(const char* name) { return parcae_prof_phase_register(name); }
-PhaseScope::PhaseScope(int id) { parcae_prof_phase_push(id); }
-PhaseScope::~PhaseScope() { parcae_prof_phase_pop(); }
-void set_output(const std::string& dir) { parcae_prof_set_output(dir.c_str()); }
+int phase_id(const char* name) {
+  return parcae_prof_phase_register(name);
+}
+PhaseScope::PhaseScope(int id) {
+  parcae_prof_phase_push(id);
+}
+PhaseScope::~PhaseScope() {
+  parcae_prof_phase_pop();
+}
+void set_output(const std::string& dir) {
+  parcae_prof_set_output(dir.c_str());
+}
 void set_metadata(const std::string& key, const std::string& value) {
   parcae_prof_set_metadata(key.c_str(), value.c_str());
 }
-bool dump() { return parcae_prof_dump() == 0; }
+bool dump() {
+  return parcae_prof_dump() == 0;
+}
 
 #else
 
-int phase_id(const char*) { return 0; }
+int phase_id(const char*) {
+  return 0;
+}
 PhaseScope::PhaseScope(int) {}
 PhaseScope::~PhaseScope() = default;
 void set_output(const std::string&) {}
 void set_metadata(const std::string&, const std::string&) {}
-bool dump() { return false; }
+bool dump() {
+  return false;
+}
 
 #endif
 

@@ -6,7 +6,8 @@
 
 synthetic: prof_synthetic's profile.json / profile.csv must match the calls and sizes derived
 below from the program's parameters (tests/prof/prof_synthetic.cpp), rank by rank.
-signal:    prof_sleeper gets SIGUSR1 while running: partial/rank-*.json must appear.
+signal:    prof_sleeper gets SIGUSR1 while running (sent to each rank, or with
+           --signal-launcher to mpirun, which forwards it): partial/rank-*.json must appear.
 interval:  prof_sleeper under PARCAE_PROFILE_INTERVAL: periodic partial dumps must appear.
 """
 import argparse
@@ -311,9 +312,12 @@ def run_sleeper(args, outdir, mode):
             parts = read_partials(outdir, np_)
             expect(len(parts) == np_, "API dumps (partial/rank-*.json) missing")
         if mode == "signal" and ok:
-            for rank in range(np_):
-                pid = int((pids_dir / f"rank-{rank}.pid").read_text().split()[0])
-                os.kill(pid, signal.SIGUSR1)
+            if args.signal_launcher:  # mpirun / mpiexec forwards SIGUSR1 to the ranks
+                os.kill(proc.pid, signal.SIGUSR1)
+            else:
+                for rank in range(np_):
+                    pid = int((pids_dir / f"rank-{rank}.pid").read_text().split()[0])
+                    os.kill(pid, signal.SIGUSR1)
             got = wait_for(lambda: all(d.get("trigger") == "signal"
                                        for d in read_partials(outdir, np_).values())
                            and len(read_partials(outdir, np_)) == np_, 30)
@@ -344,6 +348,8 @@ def main():
     ap.add_argument("--np", type=int, required=True)
     ap.add_argument("--exe", required=True)
     ap.add_argument("--preload")
+    ap.add_argument("--signal-launcher", action="store_true",
+                    help="signal mode: send SIGUSR1 to the launcher instead of the ranks")
     ap.add_argument("--workdir", required=True)
     args = ap.parse_args()
     work = Path(args.workdir)

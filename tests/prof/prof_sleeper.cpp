@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   while (!stop) {
     if (rank == 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      const double t =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       stop = (t > seconds || std::filesystem::exists(dir + "/stop")) ? 1 : 0;
     }
     MPI_Barrier(MPI_COMM_WORLD);

@@ -15,12 +15,12 @@
 namespace {
 
 // Parameters (mirrored in check_profile.py).
-constexpr int kRingDoubles = 1000; // ring Send/Recv of 1000 doubles ...
-constexpr int kRingRounds = 3;     // ... 3 times, each round inside phase "exchange"
-constexpr int kHaloInts = 100;     // Isend/Irecv of 100 ints to both neighbours + Waitall ...
-constexpr int kHaloRounds = 2;     // ... 2 times, inside phase "exchange"
-constexpr int kAllreduceInts = 4;  // Allreduce of 4 ints ...
-constexpr int kAllreduceCalls = 5; // ... 5 times inside phase "reduce"
+constexpr int kRingDoubles = 1000;    // ring Send/Recv of 1000 doubles ...
+constexpr int kRingRounds = 3;        // ... 3 times, each round inside phase "exchange"
+constexpr int kHaloInts = 100;        // Isend/Irecv of 100 ints to both neighbours + Waitall ...
+constexpr int kHaloRounds = 2;        // ... 2 times, inside phase "exchange"
+constexpr int kAllreduceInts = 4;     // Allreduce of 4 ints ...
+constexpr int kAllreduceCalls = 5;    // ... 5 times inside phase "reduce"
 constexpr int kBcastDoubles = 131072; // Bcast of 1 MiB
 constexpr int kSendrecvDoubles = 10;
 constexpr int kIoInts = 256; // write_at_all + read_at of 256 ints per rank
@@ -34,7 +34,9 @@ RegisterFn reg = nullptr;
 PushFn push = nullptr;
 PopFn pop = nullptr;
 
-int phase(const char* name) { return reg ? reg(name) : 0; }
+int phase(const char* name) {
+  return reg ? reg(name) : 0;
+}
 void enter(int id) {
   if (push) push(id);
 }
@@ -139,8 +141,8 @@ int main(int argc, char** argv) {
   MPI_File fh;
   std::vector<int> block(kIoInts, rank * 7), back(kIoInts, -1);
   const MPI_Offset offset = static_cast<MPI_Offset>(rank) * kIoInts * sizeof(int);
-  check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR,
-                      MPI_INFO_NULL, &fh) == MPI_SUCCESS,
+  check(MPI_File_open(MPI_COMM_WORLD, path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                      &fh) == MPI_SUCCESS,
         "file open");
   MPI_File_write_at_all(fh, offset, block.data(), kIoInts, MPI_INT, MPI_STATUS_IGNORE);
   MPI_File_sync(fh);
