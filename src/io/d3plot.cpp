@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <limits>
 
 #include <fmt/format.h>
@@ -161,6 +162,22 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
     nummat4 += used_shell[p];
   }
 
+  // Members of an earlier family in the same place would be read as states of this one.
+  {
+    namespace fs = std::filesystem;
+    const fs::path bp(base_);
+    const fs::path dir = bp.parent_path().empty() ? fs::path(".") : bp.parent_path();
+    const std::string stem = bp.filename().string();
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.size() > stem.size() && name.compare(0, stem.size(), stem) == 0 &&
+          name.find_first_not_of("0123456789", stem.size()) == std::string::npos) {
+        std::error_code rm;
+        fs::remove(it->path(), rm);
+      }
+    }
+  }
   open_member(base_);
   // ---- Control words (64).
   put_chars(g.title.substr(0, 40), static_cast<std::size_t>(10 * opt_.word_bytes));

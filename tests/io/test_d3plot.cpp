@@ -394,6 +394,20 @@ TEST_F(D3plotTest, FamilySplit) {
   EXPECT_FALSE(fs::exists(dir_ / "family" / "d3plot04"));
 }
 
+TEST_F(D3plotTest, StaleMembersOfAnEarlierFamilyAreRemoved) {
+  const auto g = mixed();
+  D3plotOptions o;
+  o.family_file_words = expected_state_words(g, 3) + 1; // one state per member
+  write_case("stale_a", dir_ / "stale", g, o, 4);
+  ASSERT_TRUE(fs::exists(dir_ / "stale" / "d3plot04"));
+  test::write_file(dir_ / "stale" / "d3plot.json", "keep");
+  const auto w = write_case("stale_b", dir_ / "stale", g, o, 2);
+  EXPECT_EQ(w.files.size(), 3u);
+  EXPECT_FALSE(fs::exists(dir_ / "stale" / "d3plot03"));
+  EXPECT_FALSE(fs::exists(dir_ / "stale" / "d3plot04"));
+  EXPECT_TRUE(fs::exists(dir_ / "stale" / "d3plot.json"));
+}
+
 TEST_F(D3plotTest, DefaultFamilySizeIsLsDynas) {
   // One huge state per member: 7 * 512 * 512 words fit a few states of this size.
   const auto g = mixed();
