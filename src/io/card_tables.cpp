@@ -107,6 +107,9 @@ const std::vector<FieldSpec> kSpcDofs = ints({"DOFX", "DOFY", "DOFZ", "DOFRX", "
 const std::vector<FieldSpec> kElementNodes8 =
     ints({"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"}, 8);
 
+/// Card 1 of the ASCII time-history databases (*DATABASE_MATSUM, _NODOUT, _RWFORC, ...).
+const std::vector<FieldSpec> kAsciiOutputCard = {R("DT"), I("BINARY"), I("LCUR"), I("IOOPT", "1")};
+
 std::vector<FieldSpec> motion_card(std::string_view target) {
   return {I(target).req(), I("DOF").req(),        I("VAD"),  I("LCID").req(), R("SF", "1.0"),
           I("VID"),        R("DEATH", "1.0E+28"), R("BIRTH")};
@@ -379,8 +382,62 @@ std::vector<KeywordSpec> control_keywords() {
                 {"Card 2", {I("IOOPT")}, "", true}},
        .ignore_extra = true,
        .summary = "Plot state interval (model.control.d3plot_dt); NPLTC > 0 sets it to "
-                  "ENDTIM/NPLTC.",
+                  "ENDTIM/NPLTC. LCDT, BEAM, NPLTC, PSETID and IOOPT are stored "
+                  "(model.control.d3plot_*) for the plot writer.",
        .apply = apply_database_d3plot},
+      {.name = "*DATABASE_MATSUM",
+       .head = {{"Card 1", kAsciiOutputCard}},
+       .summary = "Part energies, momentum and rigid-body velocities in LS-DYNA's ASCII matsum "
+                  "layout, every DT (0 = the glstat interval; parcae writes matsum in every "
+                  "run). BINARY 2 or 3 (binout) gives a warning; ASCII is written. LCUR is "
+                  "not supported (warning; DT is used).",
+       .apply = apply_database_matsum},
+      {.name = "*DATABASE_NODOUT",
+       .head = {{"Card 1", join(kAsciiOutputCard, {R("DTHF"), I("BINHF")})}},
+       .summary = "Displacement, velocity, acceleration and coordinates (and rotations of shell "
+                  "nodes) of the *DATABASE_HISTORY_NODE nodes in LS-DYNA's ASCII nodout "
+                  "layout, every DT (0 = the glstat interval). BINARY and LCUR as "
+                  "*DATABASE_MATSUM; DTHF/BINHF (high-frequency output) are ignored.",
+       .apply = apply_database_nodout},
+      {.name = "*DATABASE_RWFORC",
+       .head = {{"Card 1", kAsciiOutputCard}},
+       .summary = "Rigid wall forces (normal and x, y, z) in LS-DYNA's ASCII rwforc layout, "
+                  "every DT (0 = the glstat interval; written when the model has rigid "
+                  "walls). BINARY and LCUR as *DATABASE_MATSUM.",
+       .apply = apply_database_rwforc},
+      {.name = "*DATABASE_HISTORY_NODE",
+       .rows = {{"Nodes", ints({"ID1", "ID2", "ID3", "ID4", "ID5", "ID6", "ID7", "ID8"})}},
+       .summary = "Nodes written to nodout, up to 8 per card, cards repeated; zero ids are "
+                  "skipped, an id given twice is written once. An id that is not a node is an "
+                  "error.",
+       .apply = apply_database_history_node},
+      {.name = "*DATABASE_HISTORY_NODE_SET",
+       .rows = {{"Sets", ints({"ID1", "ID2", "ID3", "ID4", "ID5", "ID6", "ID7", "ID8"})}},
+       .summary = "Node sets whose nodes are written to nodout (in set order), up to 8 per card; "
+                  "zero ids are skipped. An id that is not a node set is an error.",
+       .apply = apply_database_history_node_set},
+      {.name = "*DATABASE_EXTENT_BINARY",
+       .head = {{"Card 1",
+                 {I("NEIPH"), I("NEIPS"), I("MAXINT", "3"), I("STRFLG"), I("SIGFLG", "1"),
+                  I("EPSFLG", "1"), I("RLTFLG", "1"), I("ENGFLG", "1")}},
+                {"Card 2",
+                 {I("CMPFLG"), I("IEVERP"), I("BEAMIP"), I("DCOMP", "1"), I("SHGE", "1"),
+                  I("STSSZ", "1"), I("N3THDT", "2"), I("IALEMAT", "1")},
+                 "",
+                 true},
+                {"Card 3",
+                 {I("NINTSLD"), I("PKP_SEN"), R("SCLP", "1.0"), I("HYDRO"), I("MSSCL"), I("THERM"),
+                  S("INTOUT"), S("NODOUT")},
+                 "",
+                 true},
+                {"Card 4",
+                 {I("DTDT"), I("RESPLT"), I("NEIPB"), I("QUADSLD"), I("CUBSLD"), I("DELERES")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "What the d3plot states contain; every field is stored as given "
+                  "(model.control.extent) for the plot writer.",
+       .apply = apply_database_extent_binary},
       {.name = "*DEFINE_CURVE",
        .options = {"TITLE"},
        .head = {title_card(),

@@ -24,6 +24,16 @@ void apply_control_mpp_decomposition_transformation(const Block& b, DeckBuilder&
 void apply_nothing(const Block& b, DeckBuilder& d);
 void apply_database_glstat(const Block& b, DeckBuilder& d);
 void apply_database_d3plot(const Block& b, DeckBuilder& d);
+void apply_database_matsum(const Block& b, DeckBuilder& d);
+void apply_database_nodout(const Block& b, DeckBuilder& d);
+void apply_database_rwforc(const Block& b, DeckBuilder& d);
+void apply_database_history_node(const Block& b, DeckBuilder& d);
+void apply_database_history_node_set(const Block& b, DeckBuilder& d);
+void apply_database_extent_binary(const Block& b, DeckBuilder& d);
+/// Checks that every node and node set named by *DATABASE_HISTORY_NODE / _SET exists (after the
+/// whole deck is read: ids may be used before they are defined). Throws InputError at the
+/// field that names the missing one (file, line, card).
+void check_history_references(const Model& m);
 void apply_define_curve(const Block& b, DeckBuilder& d);
 
 // deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass

@@ -199,8 +199,124 @@ void apply_database_glstat(const Block& b, DeckBuilder& d) {
 }
 
 void apply_database_d3plot(const Block& b, DeckBuilder& d) {
-  d.model.control.d3plot_dt = b.head.real("DT");
-  d.d3plot_npltc = b.head.integer("NPLTC");
+  Controls& c = d.model.control;
+  c.d3plot_dt = b.head.real("DT");
+  c.d3plot_lcdt = b.head.id("LCDT");
+  c.d3plot_beam = b.head.integer("BEAM");
+  c.d3plot_npltc = b.head.integer("NPLTC");
+  c.d3plot_psetid = b.head.id("PSETID");
+  c.d3plot_ioopt = b.head.integer("IOOPT");
+  d.d3plot_npltc = c.d3plot_npltc;
+}
+
+namespace {
+
+/// *DATABASE_MATSUM / _NODOUT / _RWFORC card 1. parcae writes ASCII only: a binout request
+/// (BINARY 2 or 3) and an output-time curve (LCUR) give one warning each.
+void apply_ascii_output(const Block& b, DeckBuilder& d, Controls::AsciiOutput& out) {
+  const std::string keyword(b.spec->name);
+  out.dt = b.head.real("DT");
+  out.binary = b.head.integer("BINARY");
+  out.lcur = b.head.id("LCUR");
+  out.ioopt = b.head.integer("IOOPT");
+  out.given = true;
+  out.loc = b.loc;
+  if (out.dt < 0)
+    fail(b.head.loc("DT"), fmt::format("{}: DT = {} must not be negative", keyword, out.dt));
+  if (out.binary != 0 && out.binary != 1)
+    d.model.notes.push_back(
+        {keyword, b.head.loc("BINARY"), false,
+         fmt::format("BINARY = {} (binout) is not supported by parcae; the ASCII file is written",
+                     out.binary)});
+  if (out.lcur != 0)
+    d.model.notes.push_back(
+        {keyword, b.head.loc("LCUR"), false,
+         fmt::format("LCUR = {} (output times from a curve) is not supported by parcae; DT is "
+                     "used",
+                     out.lcur)});
+}
+
+void add_history_ids(const Block& b, DeckBuilder& d, bool is_set) {
+  static constexpr std::string_view kIds[] = {"ID1", "ID2", "ID3", "ID4",
+                                              "ID5", "ID6", "ID7", "ID8"};
+  for (const Fields& row : b.rows)
+    for (std::string_view f : kIds) {
+      const GlobalId id = row.id(f);
+      if (id == 0) continue;
+      if (id < 0)
+        fail(row.loc(f), fmt::format("field {}: {} id {} must be positive", f,
+                                     is_set ? "node set" : "node", id));
+      d.model.control.history_nodes.push_back({id, is_set, row.loc(f)});
+    }
+}
+
+} // namespace
+
+void apply_database_matsum(const Block& b, DeckBuilder& d) {
+  apply_ascii_output(b, d, d.model.control.matsum);
+}
+
+void apply_database_nodout(const Block& b, DeckBuilder& d) {
+  apply_ascii_output(b, d, d.model.control.nodout);
+}
+
+void apply_database_rwforc(const Block& b, DeckBuilder& d) {
+  apply_ascii_output(b, d, d.model.control.rwforc);
+}
+
+void apply_database_history_node(const Block& b, DeckBuilder& d) {
+  add_history_ids(b, d, false);
+}
+
+void apply_database_history_node_set(const Block& b, DeckBuilder& d) {
+  add_history_ids(b, d, true);
+}
+
+void apply_database_extent_binary(const Block& b, DeckBuilder& d) {
+  Controls::ExtentBinary& e = d.model.control.extent;
+  const Fields& h = b.head;
+  e.neiph = h.integer("NEIPH");
+  e.neips = h.integer("NEIPS");
+  e.maxint = h.integer("MAXINT");
+  e.strflg = h.integer("STRFLG");
+  e.sigflg = h.integer("SIGFLG");
+  e.epsflg = h.integer("EPSFLG");
+  e.rltflg = h.integer("RLTFLG");
+  e.engflg = h.integer("ENGFLG");
+  e.cmpflg = h.integer("CMPFLG");
+  e.ieverp = h.integer("IEVERP");
+  e.beamip = h.integer("BEAMIP");
+  e.dcomp = h.integer("DCOMP");
+  e.shge = h.integer("SHGE");
+  e.stssz = h.integer("STSSZ");
+  e.n3thdt = h.integer("N3THDT");
+  e.ialemat = h.integer("IALEMAT");
+  e.nintsld = h.integer("NINTSLD");
+  e.pkp_sen = h.integer("PKP_SEN");
+  e.sclp = h.real("SCLP");
+  e.hydro = h.integer("HYDRO");
+  e.msscl = h.integer("MSSCL");
+  e.therm = h.integer("THERM");
+  e.intout = to_upper(trim(h.text("INTOUT")));
+  e.nodout = to_upper(trim(h.text("NODOUT")));
+  e.dtdt = h.integer("DTDT");
+  e.resplt = h.integer("RESPLT");
+  e.neipb = h.integer("NEIPB");
+  e.quadsld = h.integer("QUADSLD");
+  e.cubsld = h.integer("CUBSLD");
+  e.deleres = h.integer("DELERES");
+  e.given = true;
+}
+
+void check_history_references(const Model& m) {
+  for (const Controls::HistoryNode& h : m.control.history_nodes) {
+    if (h.is_set) {
+      if (!m.node_sets.count(h.id))
+        fail(h.loc, fmt::format("history node set {}: node set {} is not defined", h.id, h.id));
+    } else if (m.node_index(h.id) == kInvalidLocal) {
+      fail(h.loc, fmt::format("history node {}: node {} is not defined", h.id, h.id));
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

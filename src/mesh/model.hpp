@@ -248,7 +248,71 @@ struct Controls {
   // *CONTROL_SOLID: accepted, nothing used yet
   // *DATABASE_GLSTAT, *DATABASE_BINARY_D3PLOT
   Real glstat_dt = 0;
-  Real d3plot_dt = 0;
+  Real d3plot_dt = 0;  ///< DT (set to ENDTIM/NPLTC when NPLTC > 0)
+  GlobalId d3plot_lcdt = 0; ///< LCDT: curve of the plot interval over time (0 = none)
+  int d3plot_beam = 0;      ///< BEAM: discrete springs/dampers as beams in d3plot (0/1/2)
+  int d3plot_npltc = 0;     ///< NPLTC: number of plot states (DT = ENDTIM/NPLTC when > 0)
+  GlobalId d3plot_psetid = 0; ///< PSETID: part set written to d3plot (0 = all parts)
+  int d3plot_ioopt = 0;       ///< card 2 IOOPT: 1 = at most 1000 states per LCDT curve
+  /// An ASCII time-history database card (*DATABASE_MATSUM, _NODOUT, _RWFORC).
+  struct AsciiOutput {
+    Real dt = 0;        ///< DT: output interval (0 = the glstat interval)
+    int binary = 0;     ///< BINARY: 0/1 ASCII; 2 binout, 3 both (parcae writes ASCII only)
+    GlobalId lcur = 0;  ///< LCUR: curve of the output interval (not used; DT is)
+    int ioopt = 1;      ///< IOOPT: how LCUR is used (stored only)
+    bool given = false; ///< the card was in the deck
+    SourceLoc loc;      ///< where the card was read
+  };
+  AsciiOutput matsum, nodout, rwforc;
+  /// One node or node set of *DATABASE_HISTORY_NODE / *DATABASE_HISTORY_NODE_SET (deck order;
+  /// a node given twice is written once, at its first place).
+  struct HistoryNode {
+    GlobalId id = 0;     ///< node id, or node set id when is_set
+    bool is_set = false; ///< from *DATABASE_HISTORY_NODE_SET
+    SourceLoc loc;       ///< the field that named it (file, line, card)
+  };
+  std::vector<HistoryNode> history_nodes;
+  /// *DATABASE_EXTENT_BINARY: what the d3plot states contain (read by the d3plot writer).
+  /// Defaults are the LS-DYNA manual's; values are stored as given.
+  struct ExtentBinary {
+    // Card 1
+    int neiph = 0;  ///< NEIPH: extra history variables written per solid integration point
+    int neips = 0;  ///< NEIPS: extra history variables written per shell integration point
+    int maxint = 3; ///< MAXINT: shell through-thickness points written (3 = bottom/mid/top;
+                    ///< < 0: |MAXINT| points, in-plane points averaged)
+    int strflg = 0; ///< STRFLG: 1 = write strain tensors (solids, shells, thick shells)
+    int sigflg = 1; ///< SIGFLG: 1 = write shell stress tensors, 2 = leave them out
+    int epsflg = 1; ///< EPSFLG: 1 = write shell effective plastic strain, 2 = leave it out
+    int rltflg = 1; ///< RLTFLG: 1 = write shell force/moment resultants, 2 = leave them out
+    int engflg = 1; ///< ENGFLG: 1 = write shell thickness and internal energy density, 2 = not
+    // Card 2
+    int cmpflg = 0;  ///< CMPFLG: 1 = orthotropic/anisotropic stresses/strains in local frame
+    int ieverp = 0;  ///< IEVERP: 1 = one plot state per d3plot family member
+    int beamip = 0;  ///< BEAMIP: beam integration points written
+    int dcomp = 1;   ///< DCOMP: data compression (1 off, 2 rigid-body data off, ...)
+    int shge = 1;    ///< SHGE: 1 off, 2 = write shell hourglass energy density
+    int stssz = 1;   ///< STSSZ: 1 off, 2 = shell time step, 3 = mass, added mass or time step
+    int n3thdt = 2;  ///< N3THDT: material energy in d3thdt (1 off, 2 on)
+    int ialemat = 1; ///< IALEMAT: 1 = write the list of solid parts with ALE materials
+    // Card 3
+    int nintsld = 0;     ///< NINTSLD: solid integration points written (0/1 = 1, 8 = all)
+    int pkp_sen = 0;     ///< PKP_SEN: 1 = contact peak pressure and surface energy (intfor)
+    Real sclp = 1.0;     ///< SCLP: scale of the peak pressure
+    int hydro = 0;       ///< HYDRO: extra hydrostatic variables
+    int msscl = 0;       ///< MSSCL: 1/2 = write nodal added mass (mass scaling)
+    int therm = 0;       ///< THERM: 0/1 temperature, 2 + flux, 3 + shell surface temperatures
+    std::string intout;  ///< INTOUT: STRESS / STRAIN / ALL at all integration points (eloutdet)
+    std::string nodout;  ///< NODOUT: STRESS / STRAIN / ALL extrapolated to nodes (eloutdet)
+    // Card 4
+    int dtdt = 0;   ///< DTDT: 1 = write the temperature rate
+    int resplt = 0; ///< RESPLT: 1 = write residual forces
+    int neipb = 0;  ///< NEIPB: extra history variables per beam integration point
+    int quadsld = 0; ///< QUADSLD: output of quadratic solids as their sub-elements
+    int cubsld = 0;  ///< CUBSLD: output of cubic solids as their sub-elements
+    int deleres = 0; ///< DELERES: 1 = write residual forces of deleted elements
+    bool given = false; ///< the card was in the deck
+  };
+  ExtentBinary extent;
   std::string title; ///< *TITLE
   // *CONTROL_MPP_DECOMPOSITION_METHOD: "RCB" (default) or "METIS", upper case
   std::string mpp_decomposition_method = "RCB";
