@@ -14,6 +14,7 @@
 #include "core/exact_sum.hpp"
 #include "io/vtk_writer.hpp"
 #include "par/comm.hpp"
+#include "solvers/explicit/histories.hpp"
 #include "solvers/explicit/rigid_body.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
 
@@ -105,6 +106,7 @@ private:
   std::string local_error_;
   std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
+  std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
 };
 
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
@@ -654,6 +656,10 @@ RunSummary Integrator::run() {
   const Real e0 = st.total;
   if (glstat_) glstat_->write(st);
   write_state(0.0);
+  if (opt_.write_histories) {
+    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt);
+    hist_->write(d_, walls_, 0, 0.0, &st);
+  }
   next_glstat += glstat_dt;
   next_plot += plot_dt;
 
@@ -706,7 +712,9 @@ RunSummary Integrator::run() {
       // Decisions that lead to collective calls depend only on t and the cycle (never on the
       // clock or on the rank), so every rank makes the same ones.
       const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
-      if (want_glstat || want_plot || want_print || opt_.stats_every_cycle || opt_.on_cycle) {
+      const bool want_hist = hist_ && hist_->due(t);
+      if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
+          opt_.on_cycle) {
         st = stats(cycle, t, dt_new);
         st.initial_total = e0;
         const Real el = std::chrono::duration<Real>(clock::now() - t_start).count();
@@ -717,6 +725,8 @@ RunSummary Integrator::run() {
           if (glstat_) glstat_->write(st);
           while (next_glstat <= t * (1 + 1e-9)) next_glstat += glstat_dt;
         }
+        if (hist_ && (want_hist || want_glstat))
+          hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
         if (want_plot) {
           write_state(t);
           while (next_plot <= t * (1 + 1e-9)) next_plot += plot_dt;

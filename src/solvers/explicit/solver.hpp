@@ -18,6 +18,7 @@ struct RunOptions {
   int threads = 0;          ///< OpenMP threads (0 = leave the runtime's default)
   bool write_vtk = true;
   bool write_glstat = true;
+  bool write_histories = true; ///< matsum, nodout, rwforc (see histories.hpp) and history.csv
   bool use_reference_kernels = false; ///< plain kernels instead of optimised (for testing)
   std::ostream* log = nullptr;        ///< progress and summaries (nullptr = silent)
   /// Called after every cycle (tests use it to sample histories). Return false to stop (in an
