@@ -176,3 +176,197 @@ def test_stored_fixture():
     """The fixture kept in the repository (written by test_io's MixedPartsIdsAndTitles)."""
     ref = json.loads((DATA / "d3plot_mixed.json").read_text())
     check_case(DATA / "d3plot_mixed" / "d3plot", ref)
+
+
+# ---------------------------------------------------------------------------- solver runs
+
+
+def block_and_plate_deck():
+    """A 3 x 3 x 3 hexahedron block (part 1) and a free 4 x 4 shell plate tilted by 30 degrees
+    (part 2, NIP 3), both *MAT_024 steel at 30 m/s towards a stonewall at z = 0: the block
+    yields at its impact face, the plate folds (bending, plastic shells). t, mm, s."""
+    import math
+
+    lines = [
+        "*KEYWORD", "*TITLE", "d3plot check: block and tilted plate",
+        "*CONTROL_TERMINATION", "    3.0e-4",
+        "*CONTROL_TIMESTEP", "              0.8",
+        "*DATABASE_GLSTAT", "    1.0e-5",
+        "*DATABASE_BINARY_D3PLOT", "    5.0e-5",
+        "*PART", "block", "         1         1         1",
+        "*PART", "plate", "         2         2         1",
+        "*SECTION_SOLID", "         1         1",
+        "*SECTION_SHELL", "         2         2       1.0         3",
+        "       1.0       1.0       1.0       1.0",
+        "*MAT_PIECEWISE_LINEAR_PLASTICITY",
+        "         1   7.85e-9  210000.0       0.3     200.0    1000.0", " ", " ", " ",
+        "*INITIAL_VELOCITY_GENERATION",
+        "         0         2       0.0       0.0       0.0  -30000.0",
+        "       0.0       0.0       0.0       0.0       0.0       0.0",
+        "*RIGIDWALL_PLANAR", "         0",
+        "       0.0       0.0       0.0       0.0       0.0       1.0       0.0",
+        "*NODE",
+    ]
+    n, m = 3, 4
+    hid = lambda i, j, k: 1 + i + (n + 1) * (j + (n + 1) * k)  # noqa: E731
+    sid = lambda i, j: 1001 + i + (m + 1) * j  # noqa: E731
+    for k in range(n + 1):
+        for j in range(n + 1):
+            for i in range(n + 1):
+                lines.append(f"{hid(i, j, k):8d}{10.0 * i:16.6f}{10.0 * j:16.6f}{1 + 10.0 * k:16.6f}")
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    for j in range(m + 1):
+        for i in range(m + 1):
+            lines.append(f"{sid(i, j):8d}{40 + 5.0 * i:16.6f}{5 * j * c:16.6f}{2 + 5 * j * s:16.6f}")
+    lines.append("*ELEMENT_SOLID")
+    e = 1
+    for k in range(n):
+        for j in range(n):
+            for i in range(n):
+                nodes = [hid(i, j, k), hid(i + 1, j, k), hid(i + 1, j + 1, k), hid(i, j + 1, k),
+                         hid(i, j, k + 1), hid(i + 1, j, k + 1), hid(i + 1, j + 1, k + 1),
+                         hid(i, j + 1, k + 1)]
+                lines.append(f"{e:8d}{1:8d}" + "".join(f"{x:8d}" for x in nodes))
+                e += 1
+    lines.append("*ELEMENT_SHELL")
+    e = 501
+    for j in range(m):
+        for i in range(m):
+            nodes = [sid(i, j), sid(i + 1, j), sid(i + 1, j + 1), sid(i, j + 1)]
+            lines.append(f"{e:8d}{2:8d}" + "".join(f"{x:8d}" for x in nodes))
+            e += 1
+    lines.append("*END")
+    return "\n".join(lines) + "\n"
+
+
+N_SOLIDS, N_SHELLS, N_NODES = 27, 16, 64 + 25
+PLOT_TIMES = [5e-5 * k for k in range(7)]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    if not PYENV.exists():
+        pytest.skip(f"no d3plot reader environment ({PYENV}); run scripts/setup_pyenv.sh")
+    if not BIN.exists():
+        pytest.skip(f"parcae binary not built ({BIN})")
+    work = tmp_path_factory.mktemp("d3plot_run")
+    deck = work / "deck.k"
+    deck.write_text(block_and_plate_deck())
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OMPI_ALLOW_RUN_AS_ROOT": "1",
+           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    out = {}
+    for np_ in (1, 2):
+        d = work / f"np{np_}"
+        cmd = [str(BIN), "run", str(deck), "-o", str(d)]
+        if np_ > 1:
+            cmd[2:2] = ["--np", str(np_)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+        out[np_] = d
+    return out
+
+
+def vtk_states(outdir):
+    from parcae_tools.vtk import read_pvd, read_vtu_ascii_or_binary
+
+    return [(t, read_vtu_ascii_or_binary(f, as_numpy=True)) for t, f in read_pvd(outdir / "parcae.pvd")]
+
+
+@needs_pyenv
+@pytest.mark.parametrize("nranks", [1, 2])
+def test_run_d3plot_matches_vtk_and_glstat(runs, nranks):
+    from parcae_tools.glstat import read_glstat
+
+    outdir = runs[nranks]
+    states = vtk_states(outdir)
+    assert [round(t / 5e-5) for t, _ in states] == list(range(7))
+    x0 = states[0][1]["points"]
+    assert len(x0) == N_NODES
+    x = np.array([s["points"] for _, s in states])
+    disp = np.array([s["point_data"]["displacement"] for _, s in states])
+    vel = np.array([s["point_data"]["velocity"] for _, s in states])
+    sig = np.array([s["cell_data"]["stress"] for _, s in states])
+    epsp = np.array([np.ravel(s["cell_data"]["effective_plastic_strain"]) for _, s in states])
+    eid = np.ravel(states[0][1]["cell_data"]["element_id"]).astype(int)
+    solid_ids, shell_ids = eid[:N_SOLIDS], eid[N_SOLIDS:]
+    rel = 1e-6
+    coord_scale = float(np.abs(x).max())
+    g = read_glstat(outdir / "glstat")
+    gt = np.array(g["time"])
+    rows = [int(np.argmin(np.abs(gt - t))) for t, _ in states]
+    # glstat prints 6 significant digits (%.5E): compare with it to 1e-5 of the scale.
+    glstat_rel = 1e-5
+    close(gt[rows], [t for t, _ in states], glstat_rel, "glstat times")
+
+    for reader in ("lasso", "vtk"):
+        d = read(reader, outdir / "d3plot")
+        tag = f"{reader} np={nranks}"
+        close(d["time"], [t for t, _ in states], rel, f"{tag} time")
+        if reader == "lasso":
+            nodes = np.arange(N_NODES)  # lasso sorted by id: the deck order here, as in VTU
+        else:
+            nodes = match_nodes(x0, d["x0"])
+        # both readers: elements sorted by id (--sort-by-id for lasso)
+        d_solid = np.argsort(solid_ids, kind="stable")
+        d_shell = np.argsort(shell_ids, kind="stable")
+        close(d["x"], x[:, nodes], rel, f"{tag} coordinates")
+        close(d["disp"], disp[:, nodes], rel, f"{tag} displacement", scale=coord_scale)
+        close(d["v"], vel[:, nodes], rel, f"{tag} velocity")
+        assert list(d["solid_id"]) == sorted(solid_ids)
+        assert list(d["shell_id"]) == sorted(shell_ids)
+        close(d["solid_sig"], sig[:, :N_SOLIDS][:, d_solid], rel, f"{tag} solid stress")
+        close(d["solid_epsp"], epsp[:, :N_SOLIDS][:, d_solid], rel, f"{tag} solid eps")
+        assert float(np.max(d["solid_epsp"])) > 0.01  # the block yields
+        # Shells: parcae's VTK state holds the mean of the NIP = 3 points in the element frame
+        # [xx yy 0 xy yz zx]; the d3plot holds the same 3 points in the global frame. The mean
+        # of the global tensors must have the local mean's invariants (eigenvalues), and the
+        # VTK's plastic strain is the largest of the three.
+        ssig = np.asarray(d["shell_sig"])  # (states, shells, 3, 6)
+        assert ssig.shape == (7, N_SHELLS, 3, 6)
+
+        def tensors(v):
+            xx, yy, zz, xy, yz, zx = (v[..., i] for i in range(6))
+            return np.stack([np.stack([xx, xy, zx], -1), np.stack([xy, yy, yz], -1),
+                             np.stack([zx, yz, zz], -1)], -2)
+
+        eig_d3 = np.linalg.eigvalsh(tensors(ssig.mean(axis=2)))
+        eig_vtk = np.linalg.eigvalsh(tensors(sig[:, N_SOLIDS:][:, d_shell]))
+        close(eig_d3, eig_vtk, 1e-5, f"{tag} shell stress invariants")
+        assert float(np.abs(eig_vtk).max()) > 50.0  # the plate is stressed
+        close(np.max(d["shell_epsp"], axis=2), epsp[:, N_SOLIDS:][:, d_shell], rel,
+              f"{tag} shell eps")
+        close(d["shell_thickness"][0], np.ones(N_SHELLS), rel, f"{tag} thickness")
+        if reader == "lasso":
+            # Membrane resultants of the NIP = 3 Gauss rule (weights 5/9 8/9 5/9 over [-1, 1],
+            # points -sqrt(3/5) 0 sqrt(3/5)) from the three written points, in the element
+            # frame: N = t/2 sum w sigma; the frame-free check is the trace.
+            w = np.array([5 / 9, 8 / 9, 5 / 9])
+            trace_pts = ssig[..., 0] + ssig[..., 1] + ssig[..., 2]
+            n_trace = 0.5 * np.tensordot(trace_pts, w, axes=([2], [0]))
+            res = np.asarray(d["shell_resultants"])
+            close(res[..., 5] + res[..., 6], n_trace, 1e-5, f"{tag} membrane resultant trace")
+            for key in ("kinetic", "internal", "total"):
+                close(d[key], np.array(g[key])[rows], glstat_rel, f"{tag} {key} vs glstat")
+            close(d["velocity"], np.array([g["vx"], g["vy"], g["vz"]]).T[rows], glstat_rel,
+                  f"{tag} global velocity vs glstat")
+            assert list(d["part_id"]) == [1, 2]
+            assert d["part_title"] == ["block", "plate"]
+        else:
+            assert d["part_title"] == ["block", "plate"]
+
+
+@needs_pyenv
+def test_run_np2_equals_np1(runs):
+    a = read("lasso", runs[1] / "d3plot")
+    b = read("lasso", runs[2] / "d3plot")
+    assert sorted(a) == sorted(b)
+    for k in a:
+        if isinstance(a[k], list):
+            assert a[k] == b[k], k
+        else:
+            assert np.array_equal(a[k], b[k]), k
+    # The files themselves, except the run-time word (word 10) of the control section.
+    fa = (runs[1] / "d3plot").read_bytes()
+    fb = (runs[2] / "d3plot").read_bytes()
+    assert fa[:40] + fa[44:] == fb[:40] + fb[44:]
+    assert (runs[1] / "d3plot01").read_bytes() == (runs[2] / "d3plot01").read_bytes()
