@@ -8,8 +8,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${1:-$root/build/pyenv}"
 stamp="$venv/.parcae_pyenv_stamp"
 # Bump when the package set changes so existing environments get the new packages.
-stamp_version="1"
+stamp_version="2"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$stamp_version" ]; then
+  echo "setup_pyenv: $venv is set up"
   exit 0
 fi
 t0=$(date +%s)
@@ -31,8 +32,9 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 # other modules use. Importing lasso.dyna (D3plot) needs numpy and rich, plus h5py and pandas
 # because lasso/dyna/__init__.py also imports the binout reader; install those and lasso itself
 # without its dependencies.
-"${pip[@]}" install numpy rich h5py pandas vtk
-"${pip[@]}" install --no-deps lasso-python
+# The reader versions the tests were written against (their behaviour is what they check).
+"${pip[@]}" install numpy rich h5py pandas vtk==9.7.2
+"${pip[@]}" install --no-deps lasso-python==2.0.4
 # Check both readers import.
 "$venv/bin/python" -c "from lasso.dyna import D3plot; import vtk; vtk.vtkLSDynaReader"
 echo "$stamp_version" >"$stamp"
