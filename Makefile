@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich run test test-fast bench scaling format keywords clean
+.PHONY: all setup build build-mpich run test test-fast bench scaling overhead format keywords clean
 
 all: build
 
@@ -40,6 +40,11 @@ bench: build
 # Strong scaling on a generated 51,200-hexahedron deck: np x threads = 1x1, 2x1, 1x2.
 scaling: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.scaling --parcae $(PARCAE) --json bench/scaling.json
+
+# Cost of d3plot output (a state every 100 cycles) and of --profile on the 51,200-hexahedron
+# block, at 1 and 2 ranks (targets: <= 5 % and <= 1 %).
+overhead: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.overhead --parcae $(PARCAE) --json bench/overhead.json
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md

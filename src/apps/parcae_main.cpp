@@ -5,6 +5,9 @@
 //   parcae run [DECK] --restart DIR [--checkpoint-every N|Ts]   (continue from a checkpoint)
 //   parcae check DECK [--ignore-unsupported]
 //   parcae decompose DECK --np N [-o OUTDIR]  (decomposition report + VTK coloured by rank)
+//   parcae run DECK --profile [DIR]           (MPI profile: profile.json, profile.csv)
+//   parcae profile [-o DIR] -- mpirun -np N PROGRAM ...   (profile any MPI program)
+//   parcae profile report DIR | compare A B    (tables and PNG figures)
 //   parcae keywords                           (keyword coverage table, Markdown)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability, unusable checkpoint), 3 internal error, 4 stopped by SIGTERM/SIGINT after
@@ -15,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -23,9 +27,11 @@
 #include <fmt/format.h>
 
 #include "apps/launch.hpp"
+#include "apps/profile_cmd.hpp"
 #include "io/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #include "par/comm.hpp"
+#include "prof/phase.hpp"
 #include "solvers/explicit/checkpoint.hpp"
 #include "solvers/explicit/solver.hpp"
 
@@ -174,9 +180,11 @@ void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
 
 int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
             const std::string& method, const std::string& transform,
-            const std::string& checkpoint_every, const std::string& restart,
-            const par::Comm& comm) {
+            const std::string& checkpoint_every, const std::string& restart, bool profile,
+            const std::string& profile_dir, const par::Comm& comm) {
   const bool root = comm.rank() == 0;
+  // Reading, checking and decomposing the deck: the profile's "setup" phase.
+  std::optional<prof::PhaseScope> setup(std::in_place, prof::phase_id("setup"));
   RunOptions opt;
   parse_checkpoint_every(checkpoint_every, opt);
   if (!restart.empty()) {
@@ -198,6 +206,16 @@ int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
   opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
   opt.stop_request = &g_stop_request;
+  if (profile) {
+    const std::string dir = profile_dir.empty()
+                                ? (std::filesystem::path(opt.outdir) / "profile").string()
+                                : profile_dir;
+    prof::set_output(dir);
+    prof::set_metadata("program", "parcae run");
+    prof::set_metadata("deck", opt.deck_path);
+    if (threads > 0) ::setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), 1);
+    if (root) std::cout << fmt::format("MPI profile -> {}/profile.json\n", dir);
+  }
   std::signal(SIGTERM, on_stop_signal);
   std::signal(SIGINT, on_stop_signal);
   opt.threads = threads;
@@ -216,6 +234,7 @@ int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
       std::cout << fmt::format("MPP: {} ranks ({}), decomposition {}\n", comm.size(),
                                par::mpi_library_version(), method.empty() ? "from deck" : method);
   }
+  setup.reset();
   const RunSummary s = run_explicit(model, opt);
   if (s.interrupted) {
     if (root)
@@ -242,6 +261,8 @@ int main(int argc, char** argv) {
     ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
     ::execv("/proc/self/exe", argv);
   }
+  // `parcae profile ...` starts other programs; it never initialises MPI itself.
+  if (const int rc = parcae::maybe_run_profile_command(argc, argv); rc >= 0) return rc;
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
 
@@ -249,7 +270,7 @@ int main(int argc, char** argv) {
   const par::Comm comm = par::Comm::from_handle(par::world_handle());
   CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
   app.require_subcommand(1);
-  std::string deck, outdir, method, transform, checkpoint_every, restart;
+  std::string deck, outdir, method, transform, checkpoint_every, restart, profile_dir;
   int threads = 0, np = 1;
   bool ignore = false;
   auto* run = app.add_subcommand("run", "run a keyword deck");
@@ -272,6 +293,10 @@ int main(int argc, char** argv) {
   run->add_option("--restart", restart,
                   "continue from a checkpoint: a run's output directory (its newest checkpoint) "
                   "or <outdir>/checkpoints/cycle-N");
+  auto* profile = run->add_option("--profile", profile_dir,
+                                  "write an MPI profile (profile.json, profile.csv) into DIR "
+                                  "(default OUTDIR/profile); see `parcae profile report`")
+                      ->expected(0, 1);
   add_launch_options(*run);
   auto* check = app.add_subcommand("check", "read and validate a deck without running it");
   check->add_option("deck", deck, "keyword deck (.k)")->required();
@@ -296,7 +321,7 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(deck, ignore);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
     return cmd_run(deck, outdir, threads, ignore, method, transform, checkpoint_every, restart,
-                   comm);
+                   profile->count() > 0, profile_dir, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {
