@@ -26,7 +26,8 @@ wall: time, wall#, normal force, x, y, z force.
 
 history.csv (parcae only): a header row, then one row per glstat state; columns ``cycle, time,
 dt, dt_element_kind, dt_element, dt_part``, the glstat quantities (``kinetic``, ``internal``,
-..., ``time_per_zone_cycle_ns, nodes, elements``), then per part ``part<ID>_internal``,
+..., ``percent_mass_increase, nodes, elements``; not the measured time per zone cycle, so the
+file is deterministic), then per part ``part<ID>_internal``,
 ``_kinetic``, ``_hourglass``, ``_xmom``, ``_ymom``, ``_zmom``, ``_xrbv``, ``_yrbv``, ``_zrbv``,
 ``_mass``, ``_added_mass`` and per rigid wall ``wall<ID>_normal``, ``_fx``, ``_fy``, ``_fz``.
 """

@@ -220,7 +220,6 @@ std::vector<std::string> HistoryCsvWriter::columns(const std::vector<GlobalId>& 
                                 "mass",
                                 "added_mass",
                                 "percent_mass_increase",
-                                "time_per_zone_cycle_ns",
                                 "nodes",
                                 "elements"};
   static constexpr const char* kPart[] = {"internal", "kinetic", "hourglass", "xmom",
@@ -285,8 +284,7 @@ void HistoryCsvWriter::write(const GlobalStats& s, const std::vector<PartSummary
                  s.vz,
                  s.mass,
                  s.added_mass,
-                 s.percent_mass_increase(),
-                 s.time_per_zone_cycle_ns})
+                 s.percent_mass_increase()})
     num(v);
   std::fprintf(f, ",%zu,%zu", s.nodes, s.elements);
   for (const auto& p : parts) {

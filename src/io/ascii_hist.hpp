@@ -123,14 +123,16 @@ public:
 ///   cycle, time, dt, dt_element_kind (solid/shell/empty), dt_element, dt_part,
 ///   kinetic, internal, spring_damper, hourglass, damping, sliding, external_work, rigidwall,
 ///   eroded_kinetic, eroded_internal, eroded_hourglass, total, initial_total, energy_ratio,
-///   energy_ratio_wo_eroded, vx, vy, vz, mass, added_mass, percent_mass_increase,
-///   time_per_zone_cycle_ns, nodes, elements                        (GlobalStats, glstat's)
+///   energy_ratio_wo_eroded, vx, vy, vz, mass, added_mass, percent_mass_increase, nodes,
+///   elements                                                        (GlobalStats, glstat's)
 ///   then per part P (increasing id): partP_internal, partP_kinetic, partP_hourglass,
 ///   partP_xmom, partP_ymom, partP_zmom, partP_xrbv, partP_yrbv, partP_zrbv, partP_mass,
 ///   partP_added_mass                                                (matsum's PartSummary)
 ///   then per rigid wall W (deck order): wallW_normal, wallW_fx, wallW_fy, wallW_fz
 ///                                                                   (rwforc's WallForce)
-/// time_per_zone_cycle_ns is measured wall-clock time; every other column is deterministic.
+/// Every GlobalStats quantity is there except the measured time per zone cycle (glstat has
+/// it), so the file is deterministic: the same, byte for byte, for any number of ranks or
+/// threads and after a restart.
 class HistoryCsvWriter {
 public:
   /// append: continue an existing file (restart) without a new header row.

@@ -294,7 +294,7 @@ void HistoryOutput::Schedule::advance(Real t) {
 HistoryOutput::HistoryOutput(const Model& model, const Domain& d,
                              const std::vector<RigidWallState>& walls, const par::Comm& comm,
                              const std::string& outdir, Real glstat_dt, bool append)
-    : rec_(model, d, comm), comm_(comm), endtim_(model.control.endtim) {
+    : rec_(model, d, comm), comm_(comm), endtim_(model.control.endtim), resume_(append) {
   namespace fs = std::filesystem;
   const Controls& c = model.control;
   const Real fallback = glstat_dt > 0 ? glstat_dt : c.endtim / 100.0;
@@ -328,7 +328,16 @@ HistoryOutput::HistoryOutput(const Model& model, const Domain& d,
                                                  wall_ids, append);
 }
 
-bool HistoryOutput::due(Real t) const {
+bool HistoryOutput::due(Real t, Real t_prev) {
+  if (resume_) {
+    // The original run had written every output due up to t_prev (the checkpoint's time) and
+    // advanced its schedules from 0 in the same steps.
+    matsum_.advance(t_prev);
+    nodout_.advance(t_prev);
+    rwforc_.advance(t_prev);
+    rec_.set_rotation_time(t_prev);
+    resume_ = false;
+  }
   return matsum_.due(t, endtim_) || nodout_.due(t, endtim_) || rwforc_.due(t, endtim_);
 }
 

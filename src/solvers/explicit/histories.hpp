@@ -42,8 +42,11 @@ public:
   [[nodiscard]] std::vector<PartSummary> parts(const Domain& d) const;
   /// The history nodes at time t, gathered from their owners: complete on rank 0, empty on the
   /// other ranks. Rotations are integrated from the angular velocities at the calls (exact for
-  /// constant angular velocity; the finer the nodout interval, the closer).
+  /// constant angular velocity; the finer the nodout interval, the closer; they restart from 0
+  /// after a restart).
   std::vector<NodeHistory> nodes(const Domain& d, Real t);
+  /// Time from which the next nodes() call integrates rotations (restart).
+  void set_rotation_time(Real t) { rot_time_ = t; }
   /// Rigid wall forces of the last step (same on every rank).
   [[nodiscard]] std::vector<WallForce> walls(const std::vector<RigidWallState>& walls) const;
 
@@ -71,8 +74,10 @@ public:
   HistoryOutput(const Model& model, const Domain& d, const std::vector<RigidWallState>& walls,
                 const par::Comm& comm, const std::string& outdir, Real glstat_dt,
                 bool append = false);
-  /// Whether matsum, nodout or rwforc is due at time t (depends only on t: same on all ranks).
-  [[nodiscard]] bool due(Real t) const;
+  /// Whether matsum, nodout or rwforc is due at time t, the end of the step that started at
+  /// t_prev (depends only on the times: the same on all ranks). After a restart (append) the
+  /// first call puts the schedules where the original run had them at t_prev.
+  [[nodiscard]] bool due(Real t, Real t_prev);
   /// Writes the outputs that are due at time t, and a history.csv row when glstat is given (a
   /// glstat state was written at this time). Collective.
   void write(const Domain& d, const std::vector<RigidWallState>& walls, int cycle, Real t,
@@ -90,6 +95,7 @@ private:
   const par::Comm& comm_;
   Real endtim_ = 0;
   Schedule matsum_, nodout_, rwforc_;
+  bool resume_ = false; ///< restart: put the schedules in place at the first due() call
   std::unique_ptr<MatsumWriter> matsum_file_;
   std::unique_ptr<NodoutWriter> nodout_file_;
   std::unique_ptr<RwforcWriter> rwforc_file_;
