@@ -712,7 +712,7 @@ RunSummary Integrator::run() {
       // Decisions that lead to collective calls depend only on t and the cycle (never on the
       // clock or on the rank), so every rank makes the same ones.
       const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
-      const bool want_hist = hist_ && hist_->due(t);
+      const bool want_hist = hist_ && hist_->due(t, t - dt_new);
       if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
           opt_.on_cycle) {
         st = stats(cycle, t, dt_new);
