@@ -1,0 +1,229 @@
+#pragma once
+// Penalty contact (LS-DYNA's default penalty formulation): data-oriented kernels over node and
+// segment arrays. No MPI, no Domain: the solver passes spans of its interleaved nodal arrays
+// (x y z per node) and owns the call sequence (see docs in the report / README of the module):
+//
+//   setup (once):   Interface ifc = ...; build surfaces (surface_from_shells /
+//                   surface_from_hex_exterior), set_segment_stiffness_*(), init_state();
+//                   initial_penetrations(ifc, st, x, ...) (IGNORE = 0 moves nodes, 1 offsets)
+//   every cycle n:  (positions x^n, half-step velocities v^{n-1/2}, step dt)
+//                   update_search(ifc, st, x, cycle)          -- bucket sort when due
+//                   ContactStatus s = contact_forces(ifc, st, x, v, mass, t, dt, f_contact)
+//                   (adds the contact forces to f_contact, which the solver treats like applied
+//                   external forces: M a = f_ext + f_contact - f_int)
+//
+// Conventions. A segment is 4 local node indices (a triangle repeats its 3rd node:
+// n[2] == n[3]); its normal is (x2 - x0) x (x3 - x1) (right hand rule over n0 n1 n2 n3). Every
+// per-pair result is computed independently, then gathered per node in a fixed order: the forces
+// are bitwise independent of the number of OpenMP threads.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/exact_sum.hpp"
+#include "core/types.hpp"
+
+namespace parcae::contact {
+
+using Segment = std::array<LocalId, 4>;
+
+enum class ContactType {
+  nodes_to_surface,   ///< secondary node list vs main segments (one way)
+  surface_to_surface, ///< two way: secondary nodes vs main segments and main nodes vs secondary
+  single_surface      ///< every node of the surface vs every segment not containing it
+};
+
+struct ContactParams {
+  ContactType type = ContactType::nodes_to_surface;
+  /// Automatic: segment orientation ignored, contact from either side (the side is taken when
+  /// contact starts and kept while the pair is active), shell thickness offsets on both sides.
+  /// Solid faces (zero thickness) are one-sided (outward normal) in both modes.
+  /// Non-automatic: one-sided, a node is in contact only when it is behind the segment normal
+  /// (g < 0 measured along +n), and penetrations deeper than the release depth are ignored.
+  bool automatic = true;
+  Real fs = 0, fd = 0, dc = 0; ///< mu = fd + (fs - fd) exp(-dc |v_rel_t|)
+  Real vc = 0;                 ///< viscous friction: |f_t| <= vc * A_segment (0: off)
+  Real sfs = 1, sfm = 1;       ///< penalty scale factors for secondary / main segments
+  Real slsfac = 0.1;           ///< *CONTROL_CONTACT SLSFAC
+  int soft = 0;                ///< 0: k from the element; 1: max(SOFT=0 k, mass/time-step k)
+  Real sofscl = 0.1;           ///< SOFT=1 scale factor
+  Real sfst = 1, sfmt = 1;     ///< contact thickness = shell thickness * sfst (secondary), sfmt
+  Real sst = 0, mst = 0;       ///< explicit contact thickness (> 0 overrides the shell's)
+  Real birth = 0, death = 1e20;
+  /// PENMAX: release depth = penmax * reference thickness (shells: contact thickness; solids:
+  /// segment size sqrt(A)). 0 = LS-DYNA default: 0.4 for automatic contacts, 1e20 (never) for
+  /// non-automatic ones (use xpene there).
+  Real penmax = 0;
+  /// *CONTROL_CONTACT XPENE: for non-automatic contacts, release when the penetration exceeds
+  /// xpene * reference thickness (default 4).
+  Real xpene = 4;
+  int search_interval = 10;    ///< bucket sort every n cycles (LS-DYNA NSBCS); <= 0: adaptive only
+  bool adaptive_search = true; ///< also search when a node moved more than margin / 2
+  Real search_margin = 0;      ///< capture distance beyond thicknesses; 0 = 0.5 * mean edge
+  Real initial_tolerance = 0;  ///< initial penetrations <= this are not reported/corrected
+  int ignore = 0;              ///< IGNORE: 0 move initially penetrating nodes, 1 offset them
+  /// Blow-up: penetration > blowup_factor * segment size, or a jump of the penetration by more
+  /// than jump_factor * segment size within one cycle.
+  Real blowup_factor = 1.0, jump_factor = 0.5;
+};
+
+/// A segment surface. thickness: full shell thickness of each segment (0 for solid faces);
+/// k0: SOFT=0 base stiffness of each segment WITHOUT slsfac and sf (K A^2/V or K A/min diag).
+struct Surface {
+  std::vector<Segment> seg;
+  std::vector<Real> thickness;
+  std::vector<Real> k0;
+  std::vector<Real> area0; ///< initial segment area (viscous friction limit, release depths)
+  [[nodiscard]] std::size_t size() const { return seg.size(); }
+  /// Distinct nodes of the segments, ascending.
+  [[nodiscard]] std::vector<LocalId> nodes() const;
+};
+
+/// Surface from shell elements (4 nodes, triangles n3 == n4) with per-element thickness. The
+/// segment normals follow the shell normals. k0 = K A / min(diagonal) (area and diagonals from
+/// x); bulk: bulk modulus per element (or one value for all when bulk.size() == 1).
+Surface surface_from_shells(std::span<const Segment> shells, std::span<const Real> thickness,
+                            std::span<const Real> bulk, std::span<const Real> x);
+
+/// Exterior faces of hexahedra (8 nodes, LS-DYNA ordering; degenerate hexes allowed): faces not
+/// shared by two elements, ordered by (element, face), outward normals. k0 = K A^2 / V with the
+/// owning element's volume. bulk: per element or one value.
+Surface surface_from_hex_exterior(std::span<const std::array<LocalId, 8>> hexes,
+                                  std::span<const Real> bulk, std::span<const Real> x);
+
+/// Stiffness formulas (exposed for the SOFT tests and the solver's report).
+Real solid_face_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real volume);
+Real shell_segment_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real min_diagonal);
+/// SOFT=1 part: sofscl * 0.5 * m* / dt_c^2 with m* = min(secondary node mass, smallest nodal
+/// mass of the segment) and dt_c the initial step (raised when the solution step grows).
+Real soft1_stiffness(Real sofscl, Real m_secondary, Real m_segment_min, Real dt_c);
+
+struct Interface {
+  ContactParams p;
+  /// nodes_to_surface: the secondary nodes (surface_to_surface: taken from `secondary` when
+  /// empty). Optional per-node contact thickness (full value; default 0).
+  std::vector<LocalId> secondary_nodes;
+  std::vector<Real> secondary_node_thickness;
+  Surface secondary; ///< surface_to_surface, single_surface (single: the only surface)
+  Surface main;      ///< nodes_to_surface, surface_to_surface
+};
+
+/// One sweep of nodes against segments (an interface has 1 or 2 of them).
+struct Pass {
+  std::vector<LocalId> nodes;    ///< searching nodes, ascending
+  std::vector<Real> node_half_t; ///< half contact thickness per node
+  bool on_main = true;           ///< segments searched: ifc.main (true) or ifc.secondary
+  std::vector<Real> seg_half_t;  ///< half contact thickness per segment
+  Real sf = 1;                   ///< penalty scale factor of these segments
+  int side = 0;                  ///< 0: segments on the main side, 1: on the secondary side
+  // candidates (CSR over `nodes`, segments ascending)
+  std::vector<std::int64_t> cand_start;
+  std::vector<LocalId> cand_seg;
+  // segment adjacency through shared edges (CSR) for local tracking
+  std::vector<std::int64_t> adj_start;
+  std::vector<LocalId> adj_seg;
+  // history per node
+  std::vector<LocalId> tracked;          ///< last segment in contact (-1)
+  std::vector<std::int8_t> contact_side; ///< automatic: +1/-1 side of the tracked segment
+  std::vector<Real> ft;                  ///< elastic tangential (friction) force, 3 per node
+  std::vector<Real> pen_prev;            ///< penetration at the previous cycle (>= 0)
+  std::vector<Real> offset;              ///< IGNORE=1 initial penetration offset
+  std::vector<std::uint8_t> released;    ///< released by PENMAX (until separation)
+  // per-cycle results per node (the gather reads these)
+  std::vector<LocalId> seg_of; ///< segment in contact this cycle (-1)
+  std::vector<Real> fn;        ///< force on the node (3 per node)
+  std::vector<Real> shape;     ///< shape functions at the contact point (4 per node)
+};
+
+struct ContactState {
+  std::vector<Pass> passes;
+  std::vector<LocalId> all_nodes; ///< every node of the interface, ascending
+  std::vector<LocalId> slot_of;   ///< node -> index in all_nodes (-1), size = nnode
+  std::vector<Real> x_search;     ///< all_nodes positions at the last search
+  std::vector<Real> f_prev;       ///< last cycle's contact force on all_nodes (energy)
+  std::vector<Real> f_now;
+  Real margin = 0; ///< capture margin in use
+  Real dt_c = 0;   ///< SOFT=1 reference step
+  std::int64_t last_search_cycle = -1;
+  std::int64_t n_searches = 0;
+  // energies and resultants
+  ExactSum e_interface; ///< work of the contact forces (sliding energy)
+  ExactSum e_friction;  ///< friction dissipation (part of e_interface)
+  std::array<Real, 3> resultant_secondary{}, resultant_main{};
+};
+
+/// Build the passes, adjacency, history and margin for an interface over nnode nodes; runs the
+/// first bucket search. x: coordinates (3 per node).
+ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const Real> x);
+
+/// Bucket sort if due: every p.search_interval cycles, or when some interface node moved more
+/// than half the margin since the last search. Returns true if a search ran.
+bool update_search(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                   std::int64_t cycle);
+/// Unconditional bucket search (uniform hashed grid, O(n)). Candidates: (node, segment) with the
+/// node inside the segment's bounding box grown by node and segment half thicknesses + margin,
+/// excluding segments that contain the node.
+void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real> x);
+/// The same candidates by an O(n m) all-pairs loop (reference for the tests).
+void all_pairs_search(const Interface& ifc, ContactState& st, std::span<const Real> x);
+
+struct PenetrationRecord {
+  int pass = 0;
+  LocalId node = kInvalidLocal;
+  LocalId seg = kInvalidLocal;
+  Real depth = 0;
+};
+
+struct ContactStatus {
+  bool ok = true;                          ///< false: blow-up (the solver stops)
+  std::vector<PenetrationRecord> released; ///< released by PENMAX/XPENE this cycle (warning)
+  std::vector<PenetrationRecord> blowup;   ///< too deep / sudden jump (error)
+  std::int64_t active_pairs = 0;
+};
+
+/// Initial penetrations (beyond p.initial_tolerance). IGNORE=0: nodes are moved back onto the
+/// contact surface along the segment normal (x modified: the solver copies it to x0);
+/// IGNORE=1: the depth is recorded as an offset and no force arises until the node goes deeper
+/// (the offset shrinks when the node moves out). Returns the list (for the report).
+std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, ContactState& st,
+                                                    std::span<Real> x);
+
+/// Release depth (PENMAX/XPENE rule) of a segment of a pass.
+Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg);
+/// The segments a pass searches.
+inline const Surface& surface_of(const Interface& ifc, const Pass& ps) {
+  return ps.on_main ? ifc.main : ifc.secondary;
+}
+
+/// Penalty stiffness of a pair (SOFT=0 or SOFT=1 rule).
+Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
+                    LocalId seg, std::span<const Real> mass);
+
+/// Contact forces at time t (positions x, half-step velocities v, lumped masses, step dt).
+/// Adds them to f (3 per node), updates friction history, energies and resultants. OpenMP
+/// parallel; deterministic.
+ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                             std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
+                             std::span<Real> f);
+
+/// Reference: the same physics written as plain loops over all (node, segment) pairs (no
+/// search, no tracking, no threads). Frictionless (friction needs history); for the tests.
+void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,
+                              std::span<const Real> mass, std::span<Real> f);
+
+/// Closest point of p on a segment (bilinear quad by Newton, planar triangle): parametric
+/// coordinates (xi, eta in [-1, 1] for quads; barycentric for triangles), shape functions,
+/// unit normal and signed distance along it. inside: the projection lies within the segment
+/// (tolerance tol in parametric units).
+struct Projection {
+  std::array<Real, 4> n{}; ///< shape functions
+  std::array<Real, 3> normal{};
+  std::array<Real, 3> point{};
+  Real dist = 0; ///< (p - point) . normal
+  Real xi = 0, eta = 0;
+  bool inside = false;
+};
+Projection project(const Segment& s, std::span<const Real> x, const Real* p, Real tol = 1e-6);
+
+} // namespace parcae::contact

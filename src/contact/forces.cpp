@@ -1,0 +1,346 @@
+// Penalty contact forces: per-node evaluation of candidate segments (OpenMP over the nodes of a
+// pass, results stored per node), then a serial gather in a fixed order (pass, node ascending,
+// node then segment corners): bitwise independent of the thread count.
+#include <algorithm>
+#include <cmath>
+
+#include "contact/contact.hpp"
+
+namespace parcae::contact {
+
+namespace {
+
+struct PairEval {
+  bool valid = false;
+  Real pen = 0; ///< penetration (> 0 in contact)
+  int side = 1;
+  Projection pr;
+};
+
+inline bool contains(const Segment& c, LocalId n) {
+  return c[0] == n || c[1] == n || c[2] == n || c[3] == n;
+}
+
+PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
+                   std::span<const Real> x, bool use_history) {
+  PairEval r;
+  const Surface& s = surface_of(ifc, ps);
+  const Segment& c = s.seg[static_cast<std::size_t>(seg)];
+  const LocalId node = ps.nodes[k];
+  if (contains(c, node)) return r;
+  r.pr = project(c, x, &x[3 * static_cast<std::size_t>(node)]);
+  if (!r.pr.inside) return r;
+  Real d = r.pr.dist;
+  // automatic: either side of shell segments; solid faces (no thickness) keep their outward
+  // orientation (a node that crossed a zero-thickness face could not tell its side)
+  if (ifc.p.automatic && ps.seg_half_t[static_cast<std::size_t>(seg)] > 0) {
+    if (use_history && ps.tracked[k] == seg && ps.contact_side[k] != 0)
+      r.side = ps.contact_side[k];
+    else
+      r.side = r.pr.dist >= 0 ? 1 : -1;
+    d *= r.side;
+  }
+  r.pen = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] - d;
+  r.valid = r.pen > 0;
+  return r;
+}
+
+// Among the segments a node penetrates, the nearest contact surface (smallest penetration)
+// wins, ties to the lower segment index: a node inside a solid near its top face penetrates the
+// side faces' planes too, and must be pushed out through the nearest face (LS-DYNA's nearest
+// segment rule). Independent of the evaluation order.
+inline bool better(const PairEval& a, LocalId sa, const PairEval& b, LocalId sb) {
+  return a.pen < b.pen || (a.pen == b.pen && sa < sb);
+}
+
+Real seg_size(const Surface& s, LocalId seg) {
+  return std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
+}
+
+// Roles of the nodes and segments of a pass in the resultants: true = secondary side.
+bool nodes_are_secondary(const Interface& ifc, const Pass& ps) {
+  return ps.on_main || ifc.p.type == ContactType::single_surface;
+}
+
+} // namespace
+
+Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
+  const ContactParams& p = ifc.p;
+  const Surface& s = surface_of(ifc, ps);
+  const Real ht = ps.seg_half_t[static_cast<std::size_t>(seg)];
+  const Real ref = ht > 0 ? 2 * ht : seg_size(s, seg);
+  if (p.penmax > 0) return p.penmax * ref;
+  return (p.automatic ? 0.4 : p.xpene) * ref;
+}
+
+Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
+                    LocalId seg, std::span<const Real> mass) {
+  const ContactParams& p = ifc.p;
+  const Surface& s = surface_of(ifc, ps);
+  Real k = p.slsfac * ps.sf * s.k0[static_cast<std::size_t>(seg)];
+  if (p.soft == 1 && st.dt_c > 0) {
+    const Segment& c = s.seg[static_cast<std::size_t>(seg)];
+    Real mmin = mass[static_cast<std::size_t>(c[0])];
+    for (int a = 1; a < 4; ++a) mmin = std::min(mmin, mass[static_cast<std::size_t>(c[a])]);
+    k = std::max(k, soft1_stiffness(p.sofscl, mass[static_cast<std::size_t>(node)], mmin, st.dt_c));
+  }
+  return k;
+}
+
+ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                             std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
+                             std::span<Real> f) {
+  const ContactParams& p = ifc.p;
+  ContactStatus status;
+  if (st.dt_c == 0 || dt > st.dt_c) st.dt_c = dt;
+  const bool alive = t >= p.birth && t <= p.death;
+  const bool friction = p.fs > 0 || p.fd > 0;
+  std::vector<Real> diss_all;
+
+  for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
+    Pass& ps = st.passes[pi];
+    const Surface& s = surface_of(ifc, ps);
+    const std::int64_t nn = static_cast<std::int64_t>(ps.nodes.size());
+    std::vector<Real> diss(ps.nodes.size(), 0.0);
+    std::vector<std::uint8_t> flag(ps.nodes.size(), 0); // 1 released, 2 blow-up
+    std::vector<Real> flag_depth(ps.nodes.size(), 0.0);
+    std::vector<LocalId> flag_seg(ps.nodes.size(), kInvalidLocal);
+#pragma omp parallel for schedule(dynamic, 512)
+    for (std::int64_t ki = 0; ki < nn; ++ki) {
+      const std::size_t k = static_cast<std::size_t>(ki);
+      const LocalId node = ps.nodes[k];
+      auto clear = [&]() {
+        ps.seg_of[k] = kInvalidLocal;
+        ps.tracked[k] = kInvalidLocal;
+        ps.contact_side[k] = 0;
+        ps.pen_prev[k] = 0;
+        ps.offset[k] = 0;
+        for (int i = 0; i < 3; ++i) ps.ft[3 * k + i] = 0;
+      };
+      if (!alive) {
+        clear();
+        continue;
+      }
+      PairEval best;
+      LocalId best_seg = kInvalidLocal;
+      auto consider = [&](LocalId e) {
+        const PairEval r = eval_pair(ifc, ps, k, e, x, true);
+        if (!r.valid) return;
+        if (r.pen > release_depth(ifc, ps, e)) return;
+        if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
+          best = r;
+          best_seg = e;
+        }
+      };
+      const LocalId tr = ps.tracked[k];
+      if (tr != kInvalidLocal) {
+        // blow-up / release checks on the tracked pair
+        const PairEval r = eval_pair(ifc, ps, k, tr, x, true);
+        if (r.valid) {
+          const Real size = seg_size(s, tr);
+          if (r.pen > p.blowup_factor * size || r.pen - ps.pen_prev[k] > p.jump_factor * size) {
+            flag[k] = 2;
+          } else if (r.pen > release_depth(ifc, ps, tr)) {
+            flag[k] = 1;
+          }
+          if (flag[k]) {
+            flag_depth[k] = r.pen;
+            flag_seg[k] = tr;
+          }
+        }
+        // local tracking: the tracked segment and its neighbours (two rings)
+        consider(tr);
+        for (std::int64_t j = ps.adj_start[static_cast<std::size_t>(tr)];
+             j < ps.adj_start[static_cast<std::size_t>(tr) + 1]; ++j) {
+          const LocalId e1 = ps.adj_seg[static_cast<std::size_t>(j)];
+          consider(e1);
+          for (std::int64_t j2 = ps.adj_start[static_cast<std::size_t>(e1)];
+               j2 < ps.adj_start[static_cast<std::size_t>(e1) + 1]; ++j2)
+            consider(ps.adj_seg[static_cast<std::size_t>(j2)]);
+        }
+      }
+      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+        consider(ps.cand_seg[static_cast<std::size_t>(j)]);
+      if (best_seg == kInvalidLocal || flag[k]) {
+        clear();
+        continue;
+      }
+      // IGNORE=1 offset: shrinks when the node moves out
+      Real& off = ps.offset[k];
+      off = std::min(off, best.pen);
+      const Real pen_eff = best.pen - off;
+      const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass);
+      const Real fnorm = kp * pen_eff;
+      Real nv[3];
+      for (int i = 0; i < 3; ++i) nv[i] = best.side * best.pr.normal[i];
+      Real F[3] = {fnorm * nv[0], fnorm * nv[1], fnorm * nv[2]};
+      const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
+      if (friction && kp > 0) {
+        Real vr[3];
+        for (int i = 0; i < 3; ++i) {
+          vr[i] = v[3 * static_cast<std::size_t>(node) + i];
+          for (int a = 0; a < 4; ++a)
+            vr[i] -= best.pr.n[a] * v[3 * static_cast<std::size_t>(c[a]) + i];
+        }
+        const Real vn = vr[0] * nv[0] + vr[1] * nv[1] + vr[2] * nv[2];
+        Real vt[3], fo[3], tr3[3];
+        for (int i = 0; i < 3; ++i) vt[i] = vr[i] - vn * nv[i];
+        const bool had = ps.tracked[k] != kInvalidLocal;
+        for (int i = 0; i < 3; ++i) fo[i] = had ? ps.ft[3 * k + i] : 0.0;
+        const Real fon = fo[0] * nv[0] + fo[1] * nv[1] + fo[2] * nv[2];
+        for (int i = 0; i < 3; ++i) tr3[i] = fo[i] - fon * nv[i] - kp * vt[i] * dt;
+        const Real vtn = std::sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
+        const Real mu = p.fd + (p.fs - p.fd) * std::exp(-p.dc * vtn);
+        Real fmax = mu * fnorm;
+        if (p.vc > 0) fmax = std::min(fmax, p.vc * s.area0[static_cast<std::size_t>(best_seg)]);
+        const Real trn = std::sqrt(tr3[0] * tr3[0] + tr3[1] * tr3[1] + tr3[2] * tr3[2]);
+        Real ft[3] = {tr3[0], tr3[1], tr3[2]};
+        if (trn > fmax) {
+          const Real sc = trn > 0 ? fmax / trn : 0.0;
+          for (int i = 0; i < 3; ++i) ft[i] = tr3[i] * sc;
+          // dissipation: f_t . (slip) with slip = (f_trial - f_t) / k
+          diss[k] =
+              (ft[0] * (tr3[0] - ft[0]) + ft[1] * (tr3[1] - ft[1]) + ft[2] * (tr3[2] - ft[2])) / kp;
+        }
+        for (int i = 0; i < 3; ++i) {
+          ps.ft[3 * k + i] = ft[i];
+          F[i] += ft[i];
+        }
+      }
+      ps.seg_of[k] = best_seg;
+      for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
+      for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = best.pr.n[a];
+      ps.tracked[k] = best_seg;
+      ps.contact_side[k] = static_cast<std::int8_t>(best.side);
+      ps.pen_prev[k] = best.pen;
+    }
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (flag[k] == 1)
+        status.released.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
+      else if (flag[k] == 2)
+        status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
+      if (ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
+    }
+    diss_all.insert(diss_all.end(), diss.begin(), diss.end());
+  }
+  status.ok = status.blowup.empty();
+
+  // gather in a fixed order
+  std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
+  std::array<Real, 3> rs{}, rm{};
+  for (const Pass& ps : st.passes) {
+    const Surface& s = surface_of(ifc, ps);
+    const bool nsec = nodes_are_secondary(ifc, ps);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      const LocalId e = ps.seg_of[k];
+      if (e == kInvalidLocal) continue;
+      const Real* F = &ps.fn[3 * k];
+      const auto sn =
+          3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(ps.nodes[k])]);
+      for (int i = 0; i < 3; ++i) st.f_now[sn + i] += F[i];
+      const Segment& c = s.seg[static_cast<std::size_t>(e)];
+      const int na = c[2] == c[3] ? 3 : 4;
+      for (int a = 0; a < na; ++a) {
+        const Real w = ps.shape[4 * k + a];
+        const auto sa = 3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
+        for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
+      }
+      for (int i = 0; i < 3; ++i) {
+        (nsec ? rs : rm)[i] += F[i];
+        (nsec ? rm : rs)[i] -= F[i];
+      }
+    }
+  }
+  st.resultant_secondary = rs;
+  st.resultant_main = rm;
+
+  // add to f, trapezoidal work 0.5 (f_prev + f_now) . v dt per node
+  const std::int64_t na = static_cast<std::int64_t>(st.all_nodes.size());
+  std::vector<Real> work(st.all_nodes.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < na; ++i) {
+    const auto s3 = 3 * static_cast<std::size_t>(i);
+    const auto g = 3 * static_cast<std::size_t>(st.all_nodes[static_cast<std::size_t>(i)]);
+    Real w = 0;
+    for (int c = 0; c < 3; ++c) {
+      f[g + c] += st.f_now[s3 + c];
+      w += (st.f_prev[s3 + c] + st.f_now[s3 + c]) * v[g + c];
+    }
+    work[static_cast<std::size_t>(i)] = 0.5 * dt * w;
+  }
+  // Work done ON the structure by contact forces is -(energy stored/dissipated in the
+  // interface): the interface energy is minus the work of the contact forces.
+  for (Real& w : work) w = -w;
+  st.e_interface.add(work);
+  st.e_friction.add(diss_all);
+  std::swap(st.f_prev, st.f_now);
+  return status;
+}
+
+void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,
+                              std::span<const Real> mass, std::span<Real> f) {
+  for (const Pass& ps : st.passes) {
+    const Surface& s = surface_of(ifc, ps);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      PairEval best;
+      LocalId best_seg = kInvalidLocal;
+      for (std::size_t e = 0; e < s.size(); ++e) {
+        const LocalId se = static_cast<LocalId>(e);
+        const PairEval r = eval_pair(ifc, ps, k, se, x, false);
+        if (!r.valid || r.pen > release_depth(ifc, ps, se)) continue;
+        if (best_seg == kInvalidLocal || better(r, se, best, best_seg)) {
+          best = r;
+          best_seg = se;
+        }
+      }
+      if (best_seg == kInvalidLocal) continue;
+      const Real pen_eff = best.pen - std::min(ps.offset[k], best.pen);
+      const Real kp = pair_stiffness(ifc, st, ps, ps.nodes[k], best_seg, mass);
+      const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
+      for (int i = 0; i < 3; ++i) {
+        const Real F = kp * pen_eff * best.side * best.pr.normal[i];
+        f[3 * static_cast<std::size_t>(ps.nodes[k]) + i] += F;
+        const int na = c[2] == c[3] ? 3 : 4;
+        for (int a = 0; a < na; ++a) f[3 * static_cast<std::size_t>(c[a]) + i] -= best.pr.n[a] * F;
+      }
+    }
+  }
+}
+
+std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, ContactState& st,
+                                                    std::span<Real> x) {
+  std::vector<PenetrationRecord> out;
+  for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
+    Pass& ps = st.passes[pi];
+    const Surface& s = surface_of(ifc, ps);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      PairEval best;
+      LocalId best_seg = kInvalidLocal;
+      auto consider = [&](LocalId e) {
+        const PairEval r = eval_pair(ifc, ps, k, e, x, false);
+        if (!r.valid || r.pen > release_depth(ifc, ps, e)) return;
+        if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
+          best = r;
+          best_seg = e;
+        }
+      };
+      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+        consider(ps.cand_seg[static_cast<std::size_t>(j)]);
+      if (best_seg == kInvalidLocal || best.pen <= ifc.p.initial_tolerance) continue;
+      out.push_back({static_cast<int>(pi), ps.nodes[k], best_seg, best.pen});
+      if (ifc.p.ignore == 1) {
+        ps.offset[k] = best.pen;
+        ps.tracked[k] = best_seg;
+        ps.contact_side[k] = static_cast<std::int8_t>(best.side);
+        ps.pen_prev[k] = best.pen;
+      } else {
+        const auto g = 3 * static_cast<std::size_t>(ps.nodes[k]);
+        for (int i = 0; i < 3; ++i) x[g + i] += best.pen * best.side * best.pr.normal[i];
+      }
+    }
+    (void)s;
+  }
+  return out;
+}
+
+} // namespace parcae::contact

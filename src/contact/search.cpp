@@ -1,0 +1,391 @@
+// Contact state set-up and candidate search (hashed uniform grid bucket sort, all-pairs
+// reference), segment adjacency for local tracking.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "contact/contact.hpp"
+#include "core/error.hpp"
+
+namespace parcae::contact {
+
+namespace {
+
+Real seg_contact_half_t(const ContactParams& p, const Surface& s, std::size_t e, bool main_side) {
+  const Real t = s.thickness[e];
+  if (t <= 0) return 0;
+  const Real expl = main_side ? p.mst : p.sst;
+  return 0.5 * (expl > 0 ? expl : t * (main_side ? p.sfmt : p.sfst));
+}
+
+void build_adjacency(const Surface& s, Pass& ps) {
+  struct Edge {
+    LocalId a, b, seg;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(4 * s.size());
+  for (std::size_t e = 0; e < s.size(); ++e) {
+    const auto& c = s.seg[e];
+    const int ne = c[2] == c[3] ? 3 : 4;
+    for (int k = 0; k < ne; ++k) {
+      LocalId a = c[k], b = c[(k + 1) % ne];
+      if (a == b) continue;
+      if (a > b) std::swap(a, b);
+      edges.push_back({a, b, static_cast<LocalId>(e)});
+    }
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& l, const Edge& r) {
+    return l.a != r.a ? l.a < r.a : (l.b != r.b ? l.b < r.b : l.seg < r.seg);
+  });
+  std::vector<std::pair<LocalId, LocalId>> links;
+  for (std::size_t i = 0; i < edges.size();) {
+    std::size_t j = i;
+    while (j < edges.size() && edges[j].a == edges[i].a && edges[j].b == edges[i].b) ++j;
+    for (std::size_t p = i; p < j; ++p)
+      for (std::size_t q = i; q < j; ++q)
+        if (edges[p].seg != edges[q].seg) links.emplace_back(edges[p].seg, edges[q].seg);
+    i = j;
+  }
+  std::sort(links.begin(), links.end());
+  links.erase(std::unique(links.begin(), links.end()), links.end());
+  ps.adj_start.assign(s.size() + 1, 0);
+  for (const auto& l : links) ++ps.adj_start[static_cast<std::size_t>(l.first) + 1];
+  for (std::size_t e = 0; e < s.size(); ++e) ps.adj_start[e + 1] += ps.adj_start[e];
+  ps.adj_seg.resize(links.size());
+  for (std::size_t i = 0; i < links.size(); ++i) ps.adj_seg[i] = links[i].second;
+}
+
+// Per-node half thickness from the segments of a surface containing it (max).
+std::vector<Real> node_half_t_from_surface(const std::vector<LocalId>& nodes,
+                                           const std::vector<Real>& seg_half_t, const Surface& s) {
+  std::vector<Real> out(nodes.size(), 0.0);
+  for (std::size_t e = 0; e < s.size(); ++e)
+    for (LocalId n : s.seg[e]) {
+      const auto it = std::lower_bound(nodes.begin(), nodes.end(), n);
+      if (it != nodes.end() && *it == n) {
+        auto& v = out[static_cast<std::size_t>(it - nodes.begin())];
+        v = std::max(v, seg_half_t[e]);
+      }
+    }
+  return out;
+}
+
+// Bounding box of segment e grown by r.
+inline void seg_box(const Segment& c, std::span<const Real> x, Real r, Real lo[3], Real hi[3]) {
+  for (int i = 0; i < 3; ++i) {
+    lo[i] = hi[i] = x[3 * static_cast<std::size_t>(c[0]) + i];
+  }
+  for (int a = 1; a < 4; ++a)
+    for (int i = 0; i < 3; ++i) {
+      const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
+      lo[i] = std::min(lo[i], v);
+      hi[i] = std::max(hi[i], v);
+    }
+  for (int i = 0; i < 3; ++i) {
+    lo[i] -= r;
+    hi[i] += r;
+  }
+}
+
+inline bool contains(const Segment& c, LocalId n) {
+  return c[0] == n || c[1] == n || c[2] == n || c[3] == n;
+}
+
+// The candidate predicate shared by the bucket and the all-pairs search.
+inline bool is_candidate(const Segment& c, LocalId node, const Real* q, const Real lo[3],
+                         const Real hi[3], Real node_r) {
+  if (contains(c, node)) return false;
+  for (int i = 0; i < 3; ++i)
+    if (q[i] < lo[i] - node_r || q[i] > hi[i] + node_r) return false;
+  return true;
+}
+
+// Transpose segment-major candidate lists into the pass's node-major CSR (segments ascending).
+void set_candidates(Pass& ps, const std::vector<std::int64_t>& seg_start,
+                    const std::vector<LocalId>& seg_nodes) {
+  const std::size_t nn = ps.nodes.size();
+  ps.cand_start.assign(nn + 1, 0);
+  for (LocalId k : seg_nodes) ++ps.cand_start[static_cast<std::size_t>(k) + 1];
+  for (std::size_t i = 0; i < nn; ++i) ps.cand_start[i + 1] += ps.cand_start[i];
+  ps.cand_seg.resize(seg_nodes.size());
+  std::vector<std::int64_t> pos(ps.cand_start.begin(), ps.cand_start.end() - 1);
+  const std::size_t ns = seg_start.size() - 1;
+  for (std::size_t e = 0; e < ns; ++e)
+    for (std::int64_t j = seg_start[e]; j < seg_start[e + 1]; ++j)
+      ps.cand_seg[static_cast<std::size_t>(pos[static_cast<std::size_t>(seg_nodes[j])]++)] =
+          static_cast<LocalId>(e);
+}
+
+Real max_of(const std::vector<Real>& v) {
+  Real m = 0;
+  for (Real a : v) m = std::max(m, a);
+  return m;
+}
+
+} // namespace
+
+ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const Real> x) {
+  const ContactParams& p = ifc.p;
+  ContactState st;
+  auto make_pass = [&](std::vector<LocalId> nodes, std::vector<Real> node_half_t, bool on_main) {
+    Pass ps;
+    ps.nodes = std::move(nodes);
+    ps.node_half_t = std::move(node_half_t);
+    ps.on_main = on_main;
+    const Surface& s = on_main ? ifc.main : ifc.secondary;
+    if (s.thickness.size() != s.size() || s.k0.size() != s.size() || s.area0.size() != s.size())
+      throw InputError({}, "contact surface: thickness/k0/area0 sizes differ from segments");
+    ps.seg_half_t.resize(s.size());
+    for (std::size_t e = 0; e < s.size(); ++e)
+      ps.seg_half_t[e] = seg_contact_half_t(p, s, e, on_main);
+    ps.sf = on_main ? p.sfm : p.sfs;
+    ps.side = on_main ? 0 : 1;
+    build_adjacency(s, ps);
+    const std::size_t n = ps.nodes.size();
+    ps.tracked.assign(n, kInvalidLocal);
+    ps.contact_side.assign(n, 0);
+    ps.ft.assign(3 * n, 0.0);
+    ps.pen_prev.assign(n, 0.0);
+    ps.offset.assign(n, 0.0);
+    ps.released.assign(n, 0);
+    ps.seg_of.assign(n, kInvalidLocal);
+    ps.fn.assign(3 * n, 0.0);
+    ps.shape.assign(4 * n, 0.0);
+    st.passes.push_back(std::move(ps));
+  };
+  auto half_t_of = [&](const Surface& s, bool main_side) {
+    std::vector<Real> h(s.size());
+    for (std::size_t e = 0; e < s.size(); ++e) h[e] = seg_contact_half_t(p, s, e, main_side);
+    return h;
+  };
+  auto listed_nodes = [&]() {
+    std::vector<std::pair<LocalId, Real>> nt;
+    for (std::size_t i = 0; i < ifc.secondary_nodes.size(); ++i) {
+      Real t = i < ifc.secondary_node_thickness.size() ? ifc.secondary_node_thickness[i] : 0.0;
+      if (t > 0) t = p.sst > 0 ? p.sst : t * p.sfst;
+      nt.emplace_back(ifc.secondary_nodes[i], 0.5 * t);
+    }
+    std::sort(nt.begin(), nt.end());
+    std::vector<LocalId> n;
+    std::vector<Real> h;
+    for (const auto& [a, b] : nt) {
+      if (!n.empty() && n.back() == a) {
+        h.back() = std::max(h.back(), b);
+        continue;
+      }
+      n.push_back(a);
+      h.push_back(b);
+    }
+    return std::make_pair(n, h);
+  };
+  switch (p.type) {
+  case ContactType::nodes_to_surface: {
+    auto [n, h] = listed_nodes();
+    make_pass(std::move(n), std::move(h), true);
+    break;
+  }
+  case ContactType::surface_to_surface: {
+    if (ifc.secondary_nodes.empty()) {
+      auto n = ifc.secondary.nodes();
+      auto h = node_half_t_from_surface(n, half_t_of(ifc.secondary, false), ifc.secondary);
+      make_pass(std::move(n), std::move(h), true);
+    } else {
+      auto [n, h] = listed_nodes();
+      make_pass(std::move(n), std::move(h), true);
+    }
+    auto n = ifc.main.nodes();
+    auto h = node_half_t_from_surface(n, half_t_of(ifc.main, true), ifc.main);
+    make_pass(std::move(n), std::move(h), false);
+    break;
+  }
+  case ContactType::single_surface: {
+    auto n = ifc.secondary.nodes();
+    auto h = node_half_t_from_surface(n, half_t_of(ifc.secondary, false), ifc.secondary);
+    make_pass(std::move(n), std::move(h), false);
+    break;
+  }
+  }
+  // all nodes of the interface
+  std::vector<LocalId> all;
+  for (const auto& ps : st.passes) all.insert(all.end(), ps.nodes.begin(), ps.nodes.end());
+  for (const auto& s : {&ifc.main, &ifc.secondary}) {
+    auto n = s->nodes();
+    all.insert(all.end(), n.begin(), n.end());
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  for (LocalId n : all)
+    if (n < 0 || static_cast<std::size_t>(n) >= nnode)
+      throw InputError({}, "contact: node index out of range");
+  st.all_nodes = std::move(all);
+  st.slot_of.assign(nnode, kInvalidLocal);
+  for (std::size_t i = 0; i < st.all_nodes.size(); ++i)
+    st.slot_of[static_cast<std::size_t>(st.all_nodes[i])] = static_cast<LocalId>(i);
+  st.f_prev.assign(3 * st.all_nodes.size(), 0.0);
+  st.f_now.assign(3 * st.all_nodes.size(), 0.0);
+  // margin: half the mean edge length of all segments
+  if (p.search_margin > 0) {
+    st.margin = p.search_margin;
+  } else {
+    Real sum = 0;
+    std::size_t cnt = 0;
+    for (const auto& s : {&ifc.main, &ifc.secondary})
+      for (const auto& c : s->seg)
+        for (int k = 0; k < 4; ++k) {
+          const LocalId a = c[k], b = c[(k + 1) % 4];
+          if (a == b) continue;
+          Real d2 = 0;
+          for (int i = 0; i < 3; ++i) {
+            const Real d =
+                x[3 * static_cast<std::size_t>(a) + i] - x[3 * static_cast<std::size_t>(b) + i];
+            d2 += d * d;
+          }
+          sum += std::sqrt(d2);
+          ++cnt;
+        }
+    st.margin = cnt ? 0.5 * sum / static_cast<Real>(cnt) : 0.0;
+  }
+  bucket_search(ifc, st, x);
+  return st;
+}
+
+bool update_search(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                   std::int64_t cycle) {
+  bool due = ifc.p.search_interval > 0 && cycle - st.last_search_cycle >= ifc.p.search_interval;
+  if (!due && ifc.p.adaptive_search) {
+    const std::int64_t n = static_cast<std::int64_t>(st.all_nodes.size());
+    Real m2 = 0;
+#pragma omp parallel for reduction(max : m2) schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto g = 3 * static_cast<std::size_t>(st.all_nodes[static_cast<std::size_t>(i)]);
+      Real d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        const Real d = x[g + k] - st.x_search[3 * static_cast<std::size_t>(i) + k];
+        d2 += d * d;
+      }
+      m2 = std::max(m2, d2);
+    }
+    due = m2 > 0.25 * st.margin * st.margin;
+  }
+  if (!due) return false;
+  bucket_search(ifc, st, x);
+  st.last_search_cycle = cycle;
+  return true;
+}
+
+void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real> x) {
+  for (auto& ps : st.passes) {
+    const Surface& s = surface_of(ifc, ps);
+    const std::size_t ns = s.size(), nn = ps.nodes.size();
+    const Real node_r_max = max_of(ps.node_half_t);
+    // cell size: the largest grown segment box extent
+    Real h = 0;
+    for (std::size_t e = 0; e < ns; ++e) {
+      Real lo[3], hi[3];
+      seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin + node_r_max, lo, hi);
+      for (int i = 0; i < 3; ++i) h = std::max(h, hi[i] - lo[i]);
+    }
+    if (!(h > 0)) h = 1;
+    h *= 1.001; // at most 2 cells per direction despite rounding
+    const Real inv_h = 1.0 / h;
+    // hash table of 2^b buckets >= 2 * nn; counting sort of the nodes by bucket
+    std::size_t tsize = 1;
+    while (tsize < 2 * nn + 1) tsize <<= 1;
+    const std::uint64_t mask = tsize - 1;
+    auto cell = [&](Real v) { return static_cast<std::int64_t>(std::floor(v * inv_h)); };
+    auto hash = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
+      std::uint64_t a = static_cast<std::uint64_t>(i) * 73856093ULL ^
+                        static_cast<std::uint64_t>(j) * 19349663ULL ^
+                        static_cast<std::uint64_t>(k) * 83492791ULL;
+      a ^= a >> 29;
+      a *= 0xbf58476d1ce4e5b9ULL;
+      a ^= a >> 32;
+      return a & mask;
+    };
+    std::vector<std::uint64_t> bucket_of(nn);
+    std::vector<std::int64_t> bstart(tsize + 1, 0);
+    for (std::size_t i = 0; i < nn; ++i) {
+      const auto g = 3 * static_cast<std::size_t>(ps.nodes[i]);
+      bucket_of[i] = hash(cell(x[g]), cell(x[g + 1]), cell(x[g + 2]));
+      ++bstart[bucket_of[i] + 1];
+    }
+    for (std::size_t b = 0; b < tsize; ++b) bstart[b + 1] += bstart[b];
+    std::vector<LocalId> bnodes(nn);
+    {
+      std::vector<std::int64_t> pos(bstart.begin(), bstart.end() - 1);
+      for (std::size_t i = 0; i < nn; ++i)
+        bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
+    }
+    // per segment: count, then fill (same traversal twice: deterministic)
+    auto visit = [&](std::size_t e, auto&& emit) {
+      Real lo[3], hi[3];
+      seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
+      std::uint64_t bl[27];
+      int nb = 0;
+      const std::int64_t i0 = cell(lo[0] - node_r_max), i1 = cell(hi[0] + node_r_max);
+      const std::int64_t j0 = cell(lo[1] - node_r_max), j1 = cell(hi[1] + node_r_max);
+      const std::int64_t k0 = cell(lo[2] - node_r_max), k1 = cell(hi[2] + node_r_max);
+      for (std::int64_t i = i0; i <= i1; ++i)
+        for (std::int64_t j = j0; j <= j1; ++j)
+          for (std::int64_t k = k0; k <= k1; ++k) {
+            const std::uint64_t b = hash(i, j, k);
+            bool seen = false;
+            for (int q = 0; q < nb; ++q) seen = seen || bl[q] == b;
+            if (!seen && nb < 27) bl[nb++] = b;
+          }
+      std::sort(bl, bl + nb);
+      for (int q = 0; q < nb; ++q)
+        for (std::int64_t j = bstart[bl[q]]; j < bstart[bl[q] + 1]; ++j) {
+          const LocalId k = bnodes[static_cast<std::size_t>(j)];
+          const LocalId node = ps.nodes[static_cast<std::size_t>(k)];
+          const Real* qx = &x[3 * static_cast<std::size_t>(node)];
+          if (is_candidate(s.seg[e], node, qx, lo, hi, ps.node_half_t[static_cast<std::size_t>(k)]))
+            emit(k);
+        }
+    };
+    std::vector<std::int64_t> seg_start(ns + 1, 0);
+    const std::int64_t ns64 = static_cast<std::int64_t>(ns);
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t e = 0; e < ns64; ++e) {
+      std::int64_t c = 0;
+      visit(static_cast<std::size_t>(e), [&](LocalId) { ++c; });
+      seg_start[static_cast<std::size_t>(e) + 1] = c;
+    }
+    for (std::size_t e = 0; e < ns; ++e) seg_start[e + 1] += seg_start[e];
+    std::vector<LocalId> seg_nodes(static_cast<std::size_t>(seg_start[ns]));
+#pragma omp parallel for schedule(dynamic, 256)
+    for (std::int64_t e = 0; e < ns64; ++e) {
+      std::int64_t j = seg_start[static_cast<std::size_t>(e)];
+      visit(static_cast<std::size_t>(e),
+            [&](LocalId k) { seg_nodes[static_cast<std::size_t>(j++)] = k; });
+    }
+    set_candidates(ps, seg_start, seg_nodes);
+  }
+  // positions at this search
+  st.x_search.resize(3 * st.all_nodes.size());
+  for (std::size_t i = 0; i < st.all_nodes.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      st.x_search[3 * i + k] = x[3 * static_cast<std::size_t>(st.all_nodes[i]) + k];
+  ++st.n_searches;
+}
+
+void all_pairs_search(const Interface& ifc, ContactState& st, std::span<const Real> x) {
+  for (auto& ps : st.passes) {
+    const Surface& s = surface_of(ifc, ps);
+    std::vector<std::int64_t> seg_start(s.size() + 1, 0);
+    std::vector<LocalId> seg_nodes;
+    for (std::size_t e = 0; e < s.size(); ++e) {
+      Real lo[3], hi[3];
+      seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
+      for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+        const Real* qx = &x[3 * static_cast<std::size_t>(ps.nodes[k])];
+        if (is_candidate(s.seg[e], ps.nodes[k], qx, lo, hi, ps.node_half_t[k]))
+          seg_nodes.push_back(static_cast<LocalId>(k));
+      }
+      seg_start[e + 1] = static_cast<std::int64_t>(seg_nodes.size());
+    }
+    set_candidates(ps, seg_start, seg_nodes);
+  }
+}
+
+} // namespace parcae::contact
