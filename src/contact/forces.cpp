@@ -22,13 +22,29 @@ inline bool contains(const Segment& c, LocalId n) {
 }
 
 PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
-                   std::span<const Real> x, bool use_history) {
+                   std::span<const Real> x, bool use_history, bool cull = true) {
   PairEval r;
   const Surface& s = surface_of(ifc, ps);
   const Segment& c = s.seg[static_cast<std::size_t>(seg)];
   const LocalId node = ps.nodes[k];
   if (contains(c, node)) return r;
-  r.pr = project(c, x, &x[3 * static_cast<std::size_t>(node)]);
+  const Real* q = &x[3 * static_cast<std::size_t>(node)];
+  if (cull) {
+    // Exact early rejection: a node in contact (0 < pen <= release depth) lies within
+    // ht_node + ht_seg + release depth of the segment's bounding box.
+    const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
+                       release_depth(ifc, ps, seg);
+    for (int i = 0; i < 3; ++i) {
+      Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
+      for (int a = 1; a < 4; ++a) {
+        const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      if (q[i] < lo - reach || q[i] > hi + reach) return r;
+    }
+  }
+  r.pr = project(c, x, q);
   if (!r.pr.inside) return r;
   Real d = r.pr.dist;
   // automatic: either side of shell segments; solid faces (no thickness) keep their outward
@@ -123,8 +139,7 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
       }
       PairEval best;
       LocalId best_seg = kInvalidLocal;
-      auto consider = [&](LocalId e) {
-        const PairEval r = eval_pair(ifc, ps, k, e, x, true);
+      auto take = [&](const PairEval& r, LocalId e) {
         if (!r.valid) return;
         if (r.pen > release_depth(ifc, ps, e)) return;
         if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
@@ -132,10 +147,15 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
           best_seg = e;
         }
       };
+      auto consider = [&](LocalId e) {
+        const PairEval r = eval_pair(ifc, ps, k, e, x, true);
+        take(r, e);
+        return r.pr.inside;
+      };
       const LocalId tr = ps.tracked[k];
       if (tr != kInvalidLocal) {
         // blow-up / release checks on the tracked pair
-        const PairEval r = eval_pair(ifc, ps, k, tr, x, true);
+        const PairEval r = eval_pair(ifc, ps, k, tr, x, true, false);
         if (r.valid) {
           const Real size = seg_size(s, tr);
           if (r.pen > p.blowup_factor * size || r.pen - ps.pen_prev[k] > p.jump_factor * size) {
@@ -148,15 +168,20 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
             flag_seg[k] = tr;
           }
         }
-        // local tracking: the tracked segment and its neighbours (two rings)
-        consider(tr);
-        for (std::int64_t j = ps.adj_start[static_cast<std::size_t>(tr)];
-             j < ps.adj_start[static_cast<std::size_t>(tr) + 1]; ++j) {
-          const LocalId e1 = ps.adj_seg[static_cast<std::size_t>(j)];
-          consider(e1);
-          for (std::int64_t j2 = ps.adj_start[static_cast<std::size_t>(e1)];
-               j2 < ps.adj_start[static_cast<std::size_t>(e1) + 1]; ++j2)
-            consider(ps.adj_seg[static_cast<std::size_t>(j2)]);
+        take(r, tr);
+        // local tracking: when the projection left the tracked segment, walk to the segments
+        // across its edges (first ring; second ring if the first has no inside projection)
+        if (!r.pr.inside) {
+          const auto t0 = static_cast<std::size_t>(tr);
+          bool found = false;
+          for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j)
+            found = consider(ps.adj_seg[static_cast<std::size_t>(j)]) || found;
+          if (!found)
+            for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j) {
+              const auto e1 = static_cast<std::size_t>(ps.adj_seg[static_cast<std::size_t>(j)]);
+              for (std::int64_t j2 = ps.adj_start[e1]; j2 < ps.adj_start[e1 + 1]; ++j2)
+                consider(ps.adj_seg[static_cast<std::size_t>(j2)]);
+            }
         }
       }
       for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)

@@ -172,29 +172,35 @@ Projection project(const Segment& s, std::span<const Real> x, const Real* p, Rea
     r.inside = ln > 0 && l0 >= -tol && l1 >= -tol && l2 >= -tol;
     return r;
   }
-  const V3 c[4] = {pt(x, s[0]), pt(x, s[1]), pt(x, s[2]), pt(x, s[3])};
-  static constexpr Real xa[4] = {-1, 1, 1, -1}, ea[4] = {-1, -1, 1, 1};
+  // Bilinear quad x(xi, eta) = a + b xi + c eta + d xi eta; closest point by Newton on
+  // phi = |x - q|^2 / 2 (Hessian J^T J + (x - q) . d [[0,1],[1,0]]; Gauss-Newton step where
+  // that Hessian is not positive definite, i.e. far from the surface).
+  const V3 c0 = pt(x, s[0]), c1 = pt(x, s[1]), c2 = pt(x, s[2]), c3 = pt(x, s[3]);
+  V3 a, b, cc, d;
+  for (int i = 0; i < 3; ++i) {
+    a[i] = 0.25 * (c0[i] + c1[i] + c2[i] + c3[i]);
+    b[i] = 0.25 * (-c0[i] + c1[i] + c2[i] - c3[i]);
+    cc[i] = 0.25 * (-c0[i] - c1[i] + c2[i] + c3[i]);
+    d[i] = 0.25 * (c0[i] - c1[i] + c2[i] - c3[i]);
+  }
   Real xi = 0, eta = 0;
   V3 gx{}, ge{}, xp{};
   bool converged = false;
   for (int it = 0; it < 16; ++it) {
-    xp = {0, 0, 0};
-    gx = {0, 0, 0};
-    ge = {0, 0, 0};
-    for (int a = 0; a < 4; ++a) {
-      const Real na = 0.25 * (1 + xa[a] * xi) * (1 + ea[a] * eta);
-      const Real dx = 0.25 * xa[a] * (1 + ea[a] * eta);
-      const Real de = 0.25 * ea[a] * (1 + xa[a] * xi);
-      for (int i = 0; i < 3; ++i) {
-        xp[i] += na * c[a][i];
-        gx[i] += dx * c[a][i];
-        ge[i] += de * c[a][i];
-      }
+    for (int i = 0; i < 3; ++i) {
+      xp[i] = a[i] + b[i] * xi + cc[i] * eta + d[i] * xi * eta;
+      gx[i] = b[i] + d[i] * eta;
+      ge[i] = cc[i] + d[i] * xi;
     }
     const V3 rr = sub(xp, q);
-    const Real a11 = dot(gx, gx), a12 = dot(gx, ge), a22 = dot(ge, ge);
+    const Real a11 = dot(gx, gx), a22 = dot(ge, ge), a12g = dot(gx, ge);
     const Real b1 = -dot(rr, gx), b2 = -dot(rr, ge);
-    const Real det = a11 * a22 - a12 * a12;
+    Real a12 = a12g + dot(rr, d);
+    Real det = a11 * a22 - a12 * a12;
+    if (!(det > 0)) { // not convex here: Gauss-Newton
+      a12 = a12g;
+      det = a11 * a22 - a12 * a12;
+    }
     if (!(det > 0)) break;
     const Real dxi = (b1 * a22 - b2 * a12) / det, deta = (a11 * b2 - a12 * b1) / det;
     xi += dxi;
@@ -208,18 +214,12 @@ Projection project(const Segment& s, std::span<const Real> x, const Real* p, Rea
     }
   }
   // final point, tangents and shape functions at (xi, eta)
-  xp = {0, 0, 0};
-  gx = {0, 0, 0};
-  ge = {0, 0, 0};
-  for (int a = 0; a < 4; ++a) {
-    r.n[a] = 0.25 * (1 + xa[a] * xi) * (1 + ea[a] * eta);
-    const Real dx = 0.25 * xa[a] * (1 + ea[a] * eta);
-    const Real de = 0.25 * ea[a] * (1 + xa[a] * xi);
-    for (int i = 0; i < 3; ++i) {
-      xp[i] += r.n[a] * c[a][i];
-      gx[i] += dx * c[a][i];
-      ge[i] += de * c[a][i];
-    }
+  static constexpr Real xa[4] = {-1, 1, 1, -1}, ea[4] = {-1, -1, 1, 1};
+  for (int k = 0; k < 4; ++k) r.n[k] = 0.25 * (1 + xa[k] * xi) * (1 + ea[k] * eta);
+  for (int i = 0; i < 3; ++i) {
+    xp[i] = a[i] + b[i] * xi + cc[i] * eta + d[i] * xi * eta;
+    gx[i] = b[i] + d[i] * eta;
+    ge[i] = cc[i] + d[i] * xi;
   }
   V3 nn = cross(gx, ge);
   const Real ln = norm(nn);

@@ -651,3 +651,31 @@ TEST(ContactForces, NodeOnHexBlockFace) {
   EXPECT_NEAR(f[3 * 8 + 0], 0.0, 1e-12);
   EXPECT_NEAR(f[3 * 4 + 2] + f[3 * 5 + 2] + f[3 * 6 + 2] + f[3 * 7 + 2], -f[3 * 8 + 2], 1e-12);
 }
+
+// Search scheduling: every search_interval cycles, and (adaptive) as soon as an interface node
+// moved more than half the capture margin since the last search.
+TEST(ContactSearch, SearchSchedule) {
+  std::vector<Real> x;
+  Grid plane = add_grid(x, 4, 4, 0, 0, 4, 4, 0.0);
+  const LocalId node = static_cast<LocalId>(x.size() / 3);
+  x.insert(x.end(), {1.5, 1.5, 0.5});
+  Interface ifc;
+  ifc.p.search_margin = 0.1;
+  ifc.p.search_interval = 0;
+  ifc.main = plain_surface(plane.seg, 0.0, 1.0);
+  ifc.secondary_nodes = {node};
+  ContactState st = init_state(ifc, x.size() / 3, x);
+  EXPECT_EQ(st.n_searches, 1);
+  EXPECT_TRUE(st.passes[0].cand_seg.empty()); // 0.5 above the plane: out of reach
+  x[3 * node + 2] = 0.46;                     // moved 0.04 < margin / 2
+  EXPECT_FALSE(update_search(ifc, st, x, 1));
+  x[3 * node + 2] = 0.06; // moved 0.44 > 0.05: search, the node is now within reach
+  EXPECT_TRUE(update_search(ifc, st, x, 2));
+  EXPECT_EQ(st.passes[0].cand_seg.size(), 1u);
+  ifc.p.adaptive_search = false;
+  ifc.p.search_interval = 10;
+  x[3 * node + 2] = 0.5;
+  for (int c = 3; c < 12; ++c) EXPECT_FALSE(update_search(ifc, st, x, c)) << c;
+  EXPECT_TRUE(update_search(ifc, st, x, 12));
+  EXPECT_TRUE(st.passes[0].cand_seg.empty());
+}
