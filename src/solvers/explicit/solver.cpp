@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include "core/exact_sum.hpp"
+#include "io/d3plot.hpp"
 #include "io/vtk_writer.hpp"
 #include "par/comm.hpp"
 #include "solvers/explicit/histories.hpp"
@@ -80,7 +81,10 @@ private:
   void external_forces(Real t);
   void update_velocities(Real dt_avg, Real dt_new, Real t);
   GlobalStats stats(int cycle, Real t, Real dt) const;
-  void write_state(Real t, bool previous_positions = false, Real dt = 0);
+  /// One plot state (VTK and d3plot, collective); now: the global energies of this state.
+  void write_state(Real t, const GlobalStats& now, bool previous_positions = false, Real dt = 0);
+  /// Rank 0: the d3plot writer with the model's geometry (opt_.outdir/d3plot).
+  void open_d3plot();
   void check_finite(int cycle);
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
@@ -106,6 +110,7 @@ private:
   std::string local_error_;
   std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
+  std::unique_ptr<D3plotWriter> d3plot_; ///< rank 0, when opt_.write_d3plot
   std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
 };
 
@@ -491,11 +496,23 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   return s;
 }
 
-/// Write one VTK state (collective): every rank sends its owned nodes and its elements to
-/// rank 0, which writes the whole model exactly as a one-rank run would.
-void Integrator::write_state(Real t, bool previous_positions, Real dt) {
-  if (!opt_.write_vtk) return;
+/// Write one plot state (collective): every rank sends its owned nodes and its elements to
+/// rank 0, which writes the whole model exactly as a one-rank run would: a VTK state and a
+/// d3plot state.
+///
+/// d3plot shells: the three points written are the lowest, the middle and the highest
+/// through-thickness integration point (for an even NIP the middle is the mean of the two
+/// points next to the mid-surface; NIP = 1 writes its one point three times), each stress
+/// turned from the element's corotational frame (built from the current corner coordinates as
+/// the Belytschko-Tsay kernel builds it) to the global frame. The resultants are integrated in
+/// the local frame with the kernel's through-thickness rule, per unit width: M = int sigma z dz,
+/// Q = int tau dz, N = int sigma dz, written as Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy. The "internal
+/// energy" word is the element's internal energy per unit (current) volume.
+void Integrator::write_state(Real t, const GlobalStats& now, bool previous_positions, Real dt) {
+  if (!opt_.write_vtk && !opt_.write_d3plot) return;
   namespace fs = std::filesystem;
+  // Nodes: model index, position (3), velocity (3), acceleration (3).
+  constexpr std::size_t kNodeRec = 10;
   std::vector<Real> nodes_local;
   for (std::size_t n = 0; n < d_.nnode; ++n) {
     if (!d_.owned[n]) continue;
@@ -503,8 +520,12 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
     for (int i = 0; i < 3; ++i)
       nodes_local.push_back(d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0));
     for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.v[3 * n + i]);
+    for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.a[3 * n + i]);
   }
-  // Elements: kind (0 solid, 1 shell), model index, stress (6), effective plastic strain.
+  // Elements: kind (0 solid, 1 shell), model index, VTK stress (6), VTK effective plastic
+  // strain, active, internal energy, hourglass energy; shells also: 3 points x (global stress
+  // (6)), 3 plastic strains, 8 resultants, thickness, internal energy density.
+  constexpr std::size_t kElemRec = 43;
   std::vector<Real> elems_local;
   for (const auto& sp : d_.solids)
     for (std::size_t k = 0; k < sp.blk.size(); ++k) {
@@ -512,9 +533,15 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
       elems_local.push_back(static_cast<Real>(sp.model_index[k]));
       for (int i = 0; i < 6; ++i) elems_local.push_back(sp.blk.sig[6 * k + i]);
       elems_local.push_back(sp.blk.eps_p[k]);
+      elems_local.push_back(sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0);
+      elems_local.push_back(sp.blk.e_int[k]);
+      elems_local.push_back(sp.blk.e_hg[k]);
+      elems_local.resize(elems_local.size() + kElemRec - 12, 0.0);
     }
   for (const auto& sp : d_.shells) {
     const int nip = sp.opt.nip;
+    std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
+    shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
     for (std::size_t k = 0; k < sp.blk.size(); ++k) {
       // Mid-surface average of the through-thickness points, local frame [xx yy 0 xy yz zx].
       Real sig[6] = {0, 0, 0, 0, 0, 0};
@@ -532,11 +559,148 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
       elems_local.push_back(static_cast<Real>(sp.model_index[k]));
       for (int i = 0; i < 6; ++i) elems_local.push_back(sig[i]);
       elems_local.push_back(ep);
+      elems_local.push_back(sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0);
+      elems_local.push_back(sp.blk.e_int[k]);
+      elems_local.push_back(sp.blk.e_hg[k]);
+      // Corotational frame from the corner positions (rows e1, e2, e3: local = R global).
+      Real X[4][3];
+      for (int c = 0; c < 4; ++c)
+        for (int i = 0; i < 3; ++i) {
+          const auto n = static_cast<std::size_t>(sp.blk.conn[k][c]);
+          X[c][i] = d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0);
+        }
+      Real r31[3], r42[3], r21[3], R[3][3];
+      for (int i = 0; i < 3; ++i) {
+        r31[i] = X[2][i] - X[0][i];
+        r42[i] = X[3][i] - X[1][i];
+        r21[i] = X[1][i] - X[0][i];
+      }
+      Real nrm[3] = {r31[1] * r42[2] - r31[2] * r42[1], r31[2] * r42[0] - r31[0] * r42[2],
+                     r31[0] * r42[1] - r31[1] * r42[0]};
+      const Real nlen = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+      const Real area = 0.5 * nlen;
+      for (int i = 0; i < 3; ++i) R[2][i] = nlen > 0 ? nrm[i] / nlen : (i == 2 ? 1.0 : 0.0);
+      const Real d = r21[0] * R[2][0] + r21[1] * R[2][1] + r21[2] * R[2][2];
+      Real s1[3];
+      for (int i = 0; i < 3; ++i) s1[i] = r21[i] - d * R[2][i];
+      const Real slen = std::sqrt(s1[0] * s1[0] + s1[1] * s1[1] + s1[2] * s1[2]);
+      for (int i = 0; i < 3; ++i) R[0][i] = slen > 0 ? s1[i] / slen : (i == 0 ? 1.0 : 0.0);
+      R[1][0] = R[2][1] * R[0][2] - R[2][2] * R[0][1];
+      R[1][1] = R[2][2] * R[0][0] - R[2][0] * R[0][2];
+      R[1][2] = R[2][0] * R[0][1] - R[2][1] * R[0][0];
+      // Points written: lowest, middle, highest.
+      auto point = [&](int which, Real out[5], Real& eps) {
+        const auto at = [&](int ip) { return &sp.blk.sig[(k * nip + ip) * 5]; };
+        const auto ep_at = [&](int ip) { return sp.blk.eps_p[k * nip + ip]; };
+        int p0 = which == 0 ? 0 : (which == 2 ? nip - 1 : (nip - 1) / 2);
+        int p1 = which == 1 && nip % 2 == 0 ? nip / 2 : p0;
+        for (int i = 0; i < 5; ++i) out[i] = 0.5 * (at(p0)[i] + at(p1)[i]);
+        eps = 0.5 * (ep_at(p0) + ep_at(p1));
+      };
+      Real eps3[3];
+      for (int which = 0; which < 3; ++which) {
+        Real l[5];
+        point(which, l, eps3[which]);
+        // local tensor [xx xy zx; xy yy yz; zx yz 0] -> global R^T S R
+        const Real S[3][3] = {{l[0], l[2], l[4]}, {l[2], l[1], l[3]}, {l[4], l[3], 0.0}};
+        Real G[3][3];
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            Real acc = 0;
+            for (int p = 0; p < 3; ++p)
+              for (int q = 0; q < 3; ++q) acc += R[p][i] * S[p][q] * R[q][j];
+            G[i][j] = acc;
+          }
+        for (Real v : {G[0][0], G[1][1], G[2][2], G[0][1], G[1][2], G[2][0]})
+          elems_local.push_back(v);
+      }
+      for (Real e : eps3) elems_local.push_back(e);
+      const Real th = sp.blk.t[k];
+      Real Nr[3] = {0, 0, 0}, Mr[3] = {0, 0, 0}, Qr[2] = {0, 0};
+      for (int ip = 0; ip < nip; ++ip) {
+        const Real* sg = &sp.blk.sig[(k * nip + ip) * 5];
+        const Real tw = wt[static_cast<std::size_t>(ip)] * th / 2;
+        const Real z = zeta[static_cast<std::size_t>(ip)] * th / 2;
+        for (int i = 0; i < 3; ++i) {
+          Nr[i] += tw * sg[i];
+          Mr[i] += tw * z * sg[i];
+        }
+        Qr[0] += tw * sg[3];
+        Qr[1] += tw * sg[4];
+      }
+      for (Real v : {Mr[0], Mr[1], Mr[2], Qr[0], Qr[1], Nr[0], Nr[1], Nr[2]})
+        elems_local.push_back(v);
+      elems_local.push_back(th);
+      elems_local.push_back(area * th > 0 ? sp.blk.e_int[k] / (area * th) : 0.0);
     }
   }
   const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
   const std::vector<Real> elems_all = comm_.gatherv(elems_local);
   if (comm_.rank() != 0) return;
+
+  if (d3plot_) {
+    const std::size_t nn = model_.nodes.size(), ns = model_.solids.size();
+    const std::size_t nsh = model_.shells.size(), np = model_.parts.size();
+    D3plotState ds;
+    ds.time = t;
+    ds.kinetic = now.kinetic;
+    ds.internal = now.internal;
+    ds.total = now.total;
+    ds.velocity = {now.vx, now.vy, now.vz};
+    ds.x.resize(3 * nn);
+    ds.v.assign(3 * nn, 0.0);
+    ds.a.assign(3 * nn, 0.0);
+    for (std::size_t n = 0; n < nn; ++n) {
+      ds.x[3 * n] = model_.nodes.x[n];
+      ds.x[3 * n + 1] = model_.nodes.y[n];
+      ds.x[3 * n + 2] = model_.nodes.z[n];
+    }
+    for (std::size_t k = 0; k + kNodeRec <= nodes_all.size(); k += kNodeRec) {
+      const auto n = static_cast<std::size_t>(nodes_all[k]);
+      for (int i = 0; i < 3; ++i) {
+        ds.x[3 * n + i] = nodes_all[k + 1 + i];
+        ds.v[3 * n + i] = nodes_all[k + 4 + i];
+        ds.a[3 * n + i] = nodes_all[k + 7 + i];
+      }
+    }
+    std::map<GlobalId, std::size_t> part_index;
+    for (std::size_t p = 0; p < np; ++p) part_index[model_.parts[p].id] = p;
+    ds.part_internal.assign(np, 0.0);
+    ds.part_hourglass.assign(np, 0.0);
+    ds.solid_sig.assign(6 * ns, 0.0);
+    ds.solid_epsp.assign(ns, 0.0);
+    ds.solid_active.assign(ns, 1);
+    ds.shell_sig.assign(18 * nsh, 0.0);
+    ds.shell_epsp.assign(3 * nsh, 0.0);
+    ds.shell_resultants.assign(8 * nsh, 0.0);
+    ds.shell_thickness.assign(nsh, 0.0);
+    ds.shell_energy.assign(nsh, 0.0);
+    ds.shell_active.assign(nsh, 1);
+    for (std::size_t k = 0; k + kElemRec <= elems_all.size(); k += kElemRec) {
+      const Real* r = &elems_all[k];
+      const auto e = static_cast<std::size_t>(r[1]);
+      const bool shell = r[0] != 0;
+      const GlobalId pid = shell ? model_.shells.part[e] : model_.solids.part[e];
+      if (const auto it = part_index.find(pid); it != part_index.end()) {
+        ds.part_internal[it->second] += r[10];
+        ds.part_hourglass[it->second] += r[11];
+      }
+      if (!shell) {
+        for (int i = 0; i < 6; ++i) ds.solid_sig[6 * e + i] = r[2 + i];
+        ds.solid_epsp[e] = r[8];
+        ds.solid_active[e] = r[9] != 0 ? 1 : 0;
+        continue;
+      }
+      for (int i = 0; i < 18; ++i) ds.shell_sig[18 * e + i] = r[12 + i];
+      for (int i = 0; i < 3; ++i) ds.shell_epsp[3 * e + i] = r[30 + i];
+      for (int i = 0; i < 8; ++i) ds.shell_resultants[8 * e + i] = r[33 + i];
+      ds.shell_thickness[e] = r[41];
+      ds.shell_energy[e] = r[42];
+      ds.shell_active[e] = r[9] != 0 ? 1 : 0;
+    }
+    d3plot_->write_state(ds);
+  }
+  if (!opt_.write_vtk) return;
 
   const std::size_t nn = model_.nodes.size();
   std::vector<Real> pts(3 * nn), vel(3 * nn), disp(3 * nn);
@@ -545,7 +709,7 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
     pts[3 * n + 1] = model_.nodes.y[n];
     pts[3 * n + 2] = model_.nodes.z[n];
   }
-  for (std::size_t k = 0; k + 7 <= nodes_all.size(); k += 7) {
+  for (std::size_t k = 0; k + kNodeRec <= nodes_all.size(); k += kNodeRec) {
     const auto n = static_cast<std::size_t>(nodes_all[k]);
     for (int i = 0; i < 3; ++i) {
       pts[3 * n + i] = nodes_all[k + 1 + i];
@@ -559,7 +723,7 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
   }
   const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
   std::vector<Real> stress(6 * (ns + nsh), 0.0), epsp(ns + nsh, 0.0), pid, eid;
-  for (std::size_t k = 0; k + 9 <= elems_all.size(); k += 9) {
+  for (std::size_t k = 0; k + kElemRec <= elems_all.size(); k += kElemRec) {
     const std::size_t e = static_cast<std::size_t>(elems_all[k + 1]) + (elems_all[k] != 0 ? ns : 0);
     for (int i = 0; i < 6; ++i) stress[6 * e + i] = elems_all[k + 2 + i];
     epsp[e] = elems_all[k + 8];
@@ -593,6 +757,55 @@ void Integrator::write_state(Real t, bool previous_positions, Real dt) {
   write_vtu((fs::path(opt_.outdir) / name).string(), g, t);
   states_.emplace_back(t, name);
   write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
+}
+
+void Integrator::open_d3plot() {
+  D3plotGeometry g;
+  g.title = model_.control.title;
+  const std::size_t nn = model_.nodes.size();
+  g.x0.resize(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n) {
+    g.x0[3 * n] = model_.nodes.x[n];
+    g.x0[3 * n + 1] = model_.nodes.y[n];
+    g.x0[3 * n + 2] = model_.nodes.z[n];
+  }
+  g.node_id = model_.nodes.id;
+  std::map<GlobalId, std::int32_t> part_index;
+  for (const auto& p : model_.parts) {
+    part_index[p.id] = static_cast<std::int32_t>(g.parts.size());
+    g.parts.push_back({p.id, p.title});
+  }
+  auto index_of = [&](GlobalId pid) {
+    const auto it = part_index.find(pid);
+    if (it == part_index.end())
+      throw RuntimeError(fmt::format("d3plot: element of undefined part {}", pid));
+    return it->second;
+  };
+  for (std::size_t e = 0; e < model_.solids.size(); ++e) {
+    std::array<std::int32_t, 8> c{};
+    for (int a = 0; a < 8; ++a) c[a] = model_.solids.nodes[e][a];
+    g.solid_nodes.push_back(c);
+    g.solid_part.push_back(index_of(model_.solids.part[e]));
+  }
+  g.solid_id = model_.solids.id;
+  for (std::size_t e = 0; e < model_.shells.size(); ++e) {
+    std::array<std::int32_t, 4> c{};
+    for (int a = 0; a < 4; ++a) c[a] = model_.shells.nodes[e][a];
+    g.shell_nodes.push_back(c);
+    g.shell_part.push_back(index_of(model_.shells.part[e]));
+  }
+  g.shell_id = model_.shells.id;
+  D3plotOptions o;
+  o.word_bytes = opt_.d3plot_word_bytes;
+  o.shell_layers = 3; // bottom, middle, top (see write_state); other MAXINT values write 3 too
+  const auto& ext = model_.control.extent; // *DATABASE_EXTENT_BINARY: 2 = leave out
+  o.shell_stress = ext.sigflg != 2;
+  o.shell_plastic_strain = ext.epsflg != 2;
+  o.shell_resultants = ext.rltflg != 2;
+  o.shell_thickness_energy = ext.engflg != 2;
+  if (ext.ieverp == 1) o.family_file_words = 1; // one state per family member
+  d3plot_ = std::make_unique<D3plotWriter>((std::filesystem::path(opt_.outdir) / "d3plot").string(),
+                                           std::move(g), o);
 }
 
 void Integrator::check_finite(int cycle) {
@@ -644,6 +857,7 @@ RunSummary Integrator::run() {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
   }
+  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot();
   const auto nelem =
       static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
@@ -655,7 +869,7 @@ RunSummary Integrator::run() {
   sum.initial = st;
   const Real e0 = st.total;
   if (glstat_) glstat_->write(st);
-  write_state(0.0);
+  write_state(0.0, st);
   if (opt_.write_histories) {
     hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt);
     hist_->write(d_, walls_, 0, 0.0, &st);
@@ -728,7 +942,7 @@ RunSummary Integrator::run() {
         if (hist_ && (want_hist || want_glstat))
           hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
         if (want_plot) {
-          write_state(t);
+          write_state(t, st);
           while (next_plot <= t * (1 + 1e-9)) next_plot += plot_dt;
         }
         if (want_print) {
@@ -746,11 +960,12 @@ RunSummary Integrator::run() {
   } catch (const Unstable& u) {
     sum.error = u.message;
     // The last good state: positions before this step's update.
-    write_state(t - dt_old, true, dt_old);
+    write_state(t - dt_old, st, true, dt_old); // energies: the last computed ones
     if (log)
       *log << "\n*** error: " << u.message
            << "\n    last good state written at t = " << fmt::format("{:.6e}", t - dt_old) << "\n";
   }
+  if (d3plot_) d3plot_->close();
   sum.elapsed_s = std::chrono::duration<Real>(clock::now() - t_start).count();
   sum.cycles = cycle;
   sum.time = t;

@@ -18,6 +18,8 @@ struct RunOptions {
   int threads = 0;          ///< OpenMP threads (0 = leave the runtime's default)
   bool write_vtk = true;
   bool write_glstat = true;
+  bool write_d3plot = true;    ///< LS-DYNA d3plot family (outdir/d3plot, d3plot01, ...)
+  int d3plot_word_bytes = 4;   ///< 4 (single precision) or 8
   bool write_histories = true; ///< matsum, nodout, rwforc (see histories.hpp) and history.csv
   bool use_reference_kernels = false; ///< plain kernels instead of optimised (for testing)
   std::ostream* log = nullptr;        ///< progress and summaries (nullptr = silent)
