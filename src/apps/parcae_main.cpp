@@ -53,9 +53,9 @@ int report_input_error(const std::exception& e, const par::Comm& comm) {
 
 void print_notes(const Model& model) {
   for (const auto& n : model.notes)
-    std::cerr << fmt::format("warning: {}: keyword {} is {}\n", n.loc.str(), n.keyword,
-                             n.error ? "not supported (ignored: --ignore-unsupported)"
-                                     : "accepted but not used (output/control option)");
+    std::cerr << fmt::format("warning: {}: {}: {}{}\n", n.loc.str(), n.keyword,
+                             n.message.empty() ? "accepted but not used" : n.message,
+                             n.error ? " (ignored: --ignore-unsupported)" : "");
 }
 
 int cmd_check(const std::string& deck, bool ignore) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "io/deck_apply.hpp"
 #include "io/deck_builder.hpp"
 
 namespace parcae::io {
@@ -67,6 +68,7 @@ public:
     check_initial_velocities();
     check_loads();
     check_walls();
+    check_history_references(m_);
     finish_controls();
     note_empty_parts();
     check_termination();

@@ -411,7 +411,7 @@ TEST(Histories, NoFilesWithoutWriteHistoriesAndNoNodoutWithoutHistoryNodes) {
 // --- missing history nodes / node sets ---
 
 fs::path history_bad_decks() {
-  return fs::path(PARCAE_SOURCE_DIR) / "tests" / "io" / "bad_decks" / "history";
+  return fs::path(PARCAE_SOURCE_DIR) / "tests" / "io" / "bad_decks";
 }
 
 std::string header_value(const std::string& text, const std::string& key) {
@@ -428,7 +428,9 @@ TEST(Histories, MissingHistoryNodesAndSetsNameFileLineAndCard) {
   // run sets up its histories.
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(history_bad_decks())) {
-    if (entry.path().extension() != ".k") continue;
+    if (entry.path().extension() != ".k" ||
+        entry.path().filename().string().rfind("history_", 0) != 0)
+      continue;
     ++checked;
     const std::string text = read_file(entry.path());
     const std::string expect = header_value(text, "EXPECT");

@@ -266,7 +266,7 @@ TEST(KeywordReader, Controls) {
                             "*DATABASE_BINARY_D3PLOT\n,,,10\n"
                             "*HOURGLASS\n3\n"
                             "*CONTROL_CONTACT\n0.1\n"
-                            "*DATABASE_MATSUM\n1e-5\n";
+                            "*DATABASE_SECFORC\n1e-5\n";
   const Model m = read_text(cube_deck(extra));
   const Controls& c = m.control;
   EXPECT_DOUBLE_EQ(c.dtinit, 1e-7);
@@ -289,7 +289,7 @@ TEST(KeywordReader, Controls) {
   ASSERT_EQ(m.notes.size(), 2u);
   EXPECT_EQ(m.notes[0].keyword, "*CONTROL_CONTACT");
   EXPECT_FALSE(m.notes[0].error);
-  EXPECT_EQ(m.notes[1].keyword, "*DATABASE_MATSUM");
+  EXPECT_EQ(m.notes[1].keyword, "*DATABASE_SECFORC");
   EXPECT_TRUE(used(m, "*CONTROL_UNITS"));
   EXPECT_FALSE(used(m, "*CONTROL_CONTACT"));
 }

@@ -260,22 +260,19 @@ std::vector<NodeHistory> HistoryRecorder::nodes(const Domain& d, Real t) {
 }
 
 std::vector<WallForce> HistoryRecorder::walls(const std::vector<RigidWallState>& walls) const {
-  // A fixed wall's normal_force is the sum over this rank's owned nodes; a moving wall's is
-  // already the global total (the same on every rank).
-  std::vector<ExactSum> acc(walls.size());
-  for (std::size_t k = 0; k < walls.size(); ++k)
-    if (!walls[k].wall.moving || comm_.rank() == 0) acc[k].add(walls[k].normal_force);
+  // The last step's impulses on each rank's owned nodes (exact sums), summed over the ranks and
+  // divided by the step: the same force at any rank count. Friction is in x/y/z.
+  std::vector<ExactSum> acc;
+  for (const auto& w : walls) acc.insert(acc.end(), w.impulse_last.begin(), w.impulse_last.end());
   comm_.sum(acc);
   std::vector<WallForce> out(walls.size());
   for (std::size_t k = 0; k < walls.size(); ++k) {
     const RigidWallState& w = walls[k];
     WallForce& f = out[k];
     f.id = w.wall.id;
-    f.normal = acc[k].result();
-    // Planar walls push along their normal (frictionless: the tangential part is not kept by
-    // the wall); a cylinder's normal differs per node, so only the normal force is known.
-    if (w.wall.shape == RigidWall::Shape::Plane)
-      for (int i = 0; i < 3; ++i) f.force[i] = f.normal * w.n[i];
+    const Real inv_dt = w.dt_last > 0 ? 1.0 / w.dt_last : 0.0;
+    f.normal = acc[4 * k].result() * inv_dt;
+    for (int i = 0; i < 3; ++i) f.force[i] = acc[4 * k + 1 + i].result() * inv_dt;
   }
   return out;
 }

@@ -16,6 +16,7 @@
 #include "io/glstat.hpp"
 #include "mesh/model.hpp"
 #include "par/comm.hpp"
+#include "solvers/explicit/checkpoint.hpp"
 #include "solvers/explicit/domain.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
 
@@ -47,6 +48,11 @@ public:
   std::vector<NodeHistory> nodes(const Domain& d, Real t);
   /// Time from which the next nodes() call integrates rotations (restart).
   void set_rotation_time(Real t) { rot_time_ = t; }
+  /// Checkpoint: the integrated rotations and their time (restored exactly on restart).
+  void visit_state(StateArchive& ar) {
+    ar.pod(rot_time_);
+    ar.vec(rot_);
+  }
   /// Rigid wall forces of the last step (same on every rank).
   [[nodiscard]] std::vector<WallForce> walls(const std::vector<RigidWallState>& walls) const;
 
@@ -82,6 +88,12 @@ public:
   /// glstat state was written at this time). Collective.
   void write(const Domain& d, const std::vector<RigidWallState>& walls, int cycle, Real t,
              const GlobalStats* glstat);
+  /// Checkpoint: schedules and recorder state; a restored state replaces the resume guess.
+  void visit_state(StateArchive& ar) {
+    for (Schedule* s : {&matsum_, &nodout_, &rwforc_}) ar.pod(*s);
+    rec_.visit_state(ar);
+    if (ar.loading()) resume_ = false;
+  }
 
 private:
   struct Schedule {

@@ -68,11 +68,14 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
                       ExactSum& work, ExactSum& impulse) {
   const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
   const std::int64_t count = static_cast<std::int64_t>(w.nodes.size());
+  w.impulse_last = {};
+  w.dt_last = dt;
   // Nodes are independent; each thread sums into its own exact accumulators, merged at the end
   // (exact sums: the result does not depend on the split).
 #pragma omp parallel if (count > 4096)
   {
     ExactSum work_t, impulse_t;
+    std::array<ExactSum, 3> impulse_xyz_t;
 #pragma omp for schedule(static)
     for (std::int64_t k = 0; k < count; ++k) {
       const LocalId n = w.nodes[static_cast<std::size_t>(k)];
@@ -119,12 +122,17 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
         v[i] += dv[i];
         if (d.owned[n]) work_t.add(m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]));
       }
-      if (d.owned[n]) impulse_t.add(m * dvn);
+      if (d.owned[n]) {
+        impulse_t.add(m * dvn);
+        for (int i = 0; i < 3; ++i) impulse_xyz_t[i].add(m * dv[i]);
+      }
     }
 #pragma omp critical(parcae_rigid_wall)
     {
       work.add(work_t);
       impulse.add(impulse_t);
+      w.impulse_last[0].add(impulse_t);
+      for (int i = 0; i < 3; ++i) w.impulse_last[1 + i].add(impulse_xyz_t[i]);
     }
   }
 }

@@ -19,6 +19,10 @@ struct RigidWallState {
   std::array<Real, 3> l{}, m{}; ///< in-plane unit axes (finite walls)
   Real velocity = 0;            ///< moving wall: velocity along n
   Real normal_force = 0;        ///< last step's normal force on the wall (for output)
+  /// Last step's impulse the wall gave this rank's owned nodes: normal, then x, y, z (friction
+  /// included), exact sums (summed over ranks for rwforc: independent of the decomposition).
+  std::array<ExactSum, 4> impulse_last{};
+  Real dt_last = 0;
 };
 
 std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d);
