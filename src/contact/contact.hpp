@@ -1,21 +1,32 @@
 #pragma once
 // Penalty contact (LS-DYNA's default penalty formulation): data-oriented kernels over node and
 // segment arrays. No MPI, no Domain: the solver passes spans of its interleaved nodal arrays
-// (x y z per node) and owns the call sequence (see docs in the report / README of the module):
+// (x y z per node, local node indices) and owns the call sequence:
 //
-//   setup (once):   Interface ifc = ...; build surfaces (surface_from_shells /
-//                   surface_from_hex_exterior), set_segment_stiffness_*(), init_state();
-//                   initial_penetrations(ifc, st, x, ...) (IGNORE = 0 moves nodes, 1 offsets)
-//   every cycle n:  (positions x^n, half-step velocities v^{n-1/2}, step dt)
-//                   update_search(ifc, st, x, cycle)          -- bucket sort when due
-//                   ContactStatus s = contact_forces(ifc, st, x, v, mass, t, dt, f_contact)
-//                   (adds the contact forces to f_contact, which the solver treats like applied
-//                   external forces: M a = f_ext + f_contact - f_int)
+//   setup, once per interface (after build_domain, masses known):
+//     Interface ifc; ifc.p = ...;                           // from *CONTACT_... cards
+//     ifc.main / ifc.secondary = surface_from_shells(conn, thickness, bulk, x)
+//                             or surface_from_hex_exterior(hexes, bulk, x);
+//     ifc.secondary_nodes (+ secondary_node_thickness) for NODES_TO_SURFACE;
+//     ContactState st = init_state(ifc, nnode, x);          // passes, adjacency, first search
+//     auto list = initial_penetrations(ifc, st, x);         // report; IGNORE=0 moved nodes in x
+//                                                           // (copy x to x0 afterwards)
+//   every cycle n, after the internal forces, before the accelerations:
+//     update_search(ifc, st, x, n);                         // bucket sort when due
+//     ContactStatus s = contact_forces(ifc, st, x, v, mass, t, dt, f_contact);
+//       x = x^n, v = v^{n-1/2} (the velocities that moved x^{n-1} to x^n), dt = t^n - t^{n-1}
+//       (the first cycle: any dt > 0, f_prev is zero), mass = lumped nodal masses.
+//       f_contact gets the contact forces ADDED (applied-force sign: M a = f_ext + f_contact -
+//       f_int); rigid-body nodes: sum them into the body like applied forces.
+//     if (!s.ok) throw RuntimeError(... s.blowup ...); s.released: warnings.
+//   output: st.e_interface.result() (sliding energy = -work of the contact forces, including
+//     friction), st.e_friction.result(), st.resultant_secondary / resultant_main (rcforc).
 //
 // Conventions. A segment is 4 local node indices (a triangle repeats its 3rd node:
 // n[2] == n[3]); its normal is (x2 - x0) x (x3 - x1) (right hand rule over n0 n1 n2 n3). Every
-// per-pair result is computed independently, then gathered per node in a fixed order: the forces
-// are bitwise independent of the number of OpenMP threads.
+// per-node result is computed independently (OpenMP over the nodes of a pass), then gathered in
+// a fixed order: forces are bitwise independent of the number of OpenMP threads. The Interface
+// must not change (segments, node lists) after init_state; the state refers to it by position.
 #include <array>
 #include <cstdint>
 #include <span>

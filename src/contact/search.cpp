@@ -139,7 +139,6 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     for (std::size_t e = 0; e < s.size(); ++e)
       ps.seg_half_t[e] = seg_contact_half_t(p, s, e, on_main);
     ps.sf = on_main ? p.sfm : p.sfs;
-    ps.side = on_main ? 0 : 1;
     build_adjacency(s, ps);
     const std::size_t n = ps.nodes.size();
     ps.tracked.assign(n, kInvalidLocal);

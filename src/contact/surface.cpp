@@ -109,11 +109,14 @@ Surface surface_from_hex_exterior(std::span<const std::array<LocalId, 8>> hexes,
   static constexpr int faces[6][4] = {{0, 3, 2, 1}, {4, 5, 6, 7}, {0, 1, 5, 4},
                                       {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
   std::map<std::array<LocalId, 4>, int> count;
+  // Key: the distinct nodes, sorted, padded with -1 (a collapsed quad matches a triangle).
   auto key_of = [](Segment f) {
     std::sort(f.begin(), f.end());
-    // Degenerate faces (repeated nodes) keep the duplicates: two faces match only if their
-    // sorted node lists are equal.
-    return f;
+    Segment k{-1, -1, -1, -1};
+    int n = 0;
+    for (int a = 0; a < 4; ++a)
+      if (a == 0 || f[a] != f[a - 1]) k[n++] = f[a];
+    return k;
   };
   for (const auto& h : hexes)
     for (const auto& fc : faces) {

@@ -679,3 +679,35 @@ TEST(ContactSearch, SearchSchedule) {
   EXPECT_TRUE(update_search(ifc, st, x, 12));
   EXPECT_TRUE(st.passes[0].cand_seg.empty());
 }
+
+// Degenerate hexahedra (two wedges filling a 2 x 2 x 2 cube): the shared diagonal face is
+// interior, the collapsed faces become triangles, the exterior is the cube's surface (area 24)
+// with outward normals.
+TEST(ContactStiffness, HexExteriorOfWedges) {
+  std::vector<Real> x;
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 2; ++i) {
+        const int ii = j == 0 ? i : 1 - i; // LS-DYNA order: 0 (0,0) 1 (1,0) 2 (1,1) 3 (0,1)
+        x.insert(x.end(), {2.0 * ii, 2.0 * j, 2.0 * k});
+      }
+  std::vector<std::array<LocalId, 8>> hex = {{0, 1, 2, 2, 4, 5, 6, 6}, {0, 2, 3, 3, 4, 6, 7, 7}};
+  Surface s = surface_from_hex_exterior(hex, std::vector<Real>{1.0}, x);
+  ASSERT_EQ(s.size(), 8u);
+  Real area = 0;
+  int triangles = 0;
+  for (std::size_t e = 0; e < s.size(); ++e) {
+    area += s.area0[e];
+    triangles += s.seg[e][2] == s.seg[e][3];
+    Real c[3] = {0, 0, 0};
+    const int nn = s.seg[e][2] == s.seg[e][3] ? 3 : 4;
+    for (int a = 0; a < nn; ++a)
+      for (int i = 0; i < 3; ++i) c[i] += x[3 * s.seg[e][a] + i] / nn;
+    const Projection pr = project(s.seg[e], x, c);
+    EXPECT_GT(pr.normal[0] * (c[0] - 1) + pr.normal[1] * (c[1] - 1) + pr.normal[2] * (c[2] - 1),
+              0.5)
+        << e;
+  }
+  EXPECT_EQ(triangles, 4);
+  EXPECT_NEAR(area, 24.0, 1e-12);
+}
