@@ -159,8 +159,12 @@ struct ContactState {
   std::int64_t last_search_cycle = -1;
   std::int64_t n_searches = 0;
   // energies and resultants
-  ExactSum e_interface; ///< work of the contact forces (sliding energy)
+  ExactSum e_interface; ///< -work of the contact forces (sliding energy, both sides)
   ExactSum e_friction;  ///< friction dissipation (part of e_interface)
+  /// e_interface split by side (sleout: secondary / main energies): main = nodes of ifc.main
+  /// that are not secondary nodes; single surface: everything on the secondary side.
+  ExactSum e_secondary, e_main;
+  std::vector<std::uint8_t> slot_main; ///< per all_nodes entry: 1 = main side
   std::array<Real, 3> resultant_secondary{}, resultant_main{};
 };
 

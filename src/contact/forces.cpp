@@ -297,6 +297,8 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
   // interface): the interface energy is minus the work of the contact forces.
   for (Real& w : work) w = -w;
   st.e_interface.add(work);
+  for (std::size_t i = 0; i < work.size(); ++i)
+    (st.slot_main[i] ? st.e_main : st.e_secondary).add(work[i]);
   st.e_friction.add(diss_all);
   std::swap(st.f_prev, st.f_now);
   return status;

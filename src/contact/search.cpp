@@ -220,6 +220,13 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
   st.slot_of.assign(nnode, kInvalidLocal);
   for (std::size_t i = 0; i < st.all_nodes.size(); ++i)
     st.slot_of[static_cast<std::size_t>(st.all_nodes[i])] = static_cast<LocalId>(i);
+  st.slot_main.assign(st.all_nodes.size(), 0);
+  if (p.type != ContactType::single_surface) {
+    for (LocalId n : ifc.main.nodes())
+      st.slot_main[static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(n)])] = 1;
+    for (LocalId n : st.passes[0].nodes)
+      st.slot_main[static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(n)])] = 0;
+  }
   st.f_prev.assign(3 * st.all_nodes.size(), 0.0);
   st.f_now.assign(3 * st.all_nodes.size(), 0.0);
   // margin: half the mean edge length of all segments
