@@ -50,8 +50,9 @@ struct ContactParams {
   /// Automatic: segment orientation ignored, contact from either side (the side is taken when
   /// contact starts and kept while the pair is active), shell thickness offsets on both sides.
   /// Solid faces (zero thickness) are one-sided (outward normal) in both modes.
-  /// Non-automatic: one-sided, a node is in contact only when it is behind the segment normal
-  /// (g < 0 measured along +n), and penetrations deeper than the release depth are ignored.
+  /// Non-automatic: one-sided, the gap is measured along +n only (g = distance along +n - half
+  /// thicknesses; contact when g < 0, the node pushed along +n); deeper than the release depth:
+  /// ignored.
   bool automatic = true;
   Real fs = 0, fd = 0, dc = 0; ///< mu = fd + (fs - fd) exp(-dc |v_rel_t|)
   Real vc = 0;                 ///< viscous friction: |f_t| <= vc * A_segment (0: off)
@@ -127,7 +128,6 @@ struct Pass {
   bool on_main = true;           ///< segments searched: ifc.main (true) or ifc.secondary
   std::vector<Real> seg_half_t;  ///< half contact thickness per segment
   Real sf = 1;                   ///< penalty scale factor of these segments
-  int side = 0;                  ///< 0: segments on the main side, 1: on the secondary side
   // candidates (CSR over `nodes`, segments ascending)
   std::vector<std::int64_t> cand_start;
   std::vector<LocalId> cand_seg;
@@ -145,6 +145,10 @@ struct Pass {
   std::vector<LocalId> seg_of; ///< segment in contact this cycle (-1)
   std::vector<Real> fn;        ///< force on the node (3 per node)
   std::vector<Real> shape;     ///< shape functions at the contact point (4 per node)
+  // scratch (per cycle)
+  std::vector<Real> diss, flag_depth;
+  std::vector<std::uint8_t> flag;
+  std::vector<LocalId> flag_seg;
 };
 
 struct ContactState {
@@ -165,6 +169,7 @@ struct ContactState {
   /// that are not secondary nodes; single surface: everything on the secondary side.
   ExactSum e_secondary, e_main;
   std::vector<std::uint8_t> slot_main; ///< per all_nodes entry: 1 = main side
+  std::vector<Real> work;              ///< scratch: per-node work of the last cycle
   std::array<Real, 3> resultant_secondary{}, resultant_main{};
 };
 

@@ -111,16 +111,19 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
   if (st.dt_c == 0 || dt > st.dt_c) st.dt_c = dt;
   const bool alive = t >= p.birth && t <= p.death;
   const bool friction = p.fs > 0 || p.fd > 0;
-  std::vector<Real> diss_all;
 
   for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
     Pass& ps = st.passes[pi];
     const Surface& s = surface_of(ifc, ps);
     const std::int64_t nn = static_cast<std::int64_t>(ps.nodes.size());
-    std::vector<Real> diss(ps.nodes.size(), 0.0);
-    std::vector<std::uint8_t> flag(ps.nodes.size(), 0); // 1 released, 2 blow-up
-    std::vector<Real> flag_depth(ps.nodes.size(), 0.0);
-    std::vector<LocalId> flag_seg(ps.nodes.size(), kInvalidLocal);
+    auto& diss = ps.diss;
+    auto& flag = ps.flag; // 1 released, 2 blow-up
+    auto& flag_depth = ps.flag_depth;
+    auto& flag_seg = ps.flag_seg;
+    diss.assign(ps.nodes.size(), 0.0);
+    flag.assign(ps.nodes.size(), 0);
+    flag_depth.assign(ps.nodes.size(), 0.0);
+    flag_seg.assign(ps.nodes.size(), kInvalidLocal);
 #pragma omp parallel for schedule(dynamic, 512)
     for (std::int64_t ki = 0; ki < nn; ++ki) {
       const std::size_t k = static_cast<std::size_t>(ki);
@@ -246,7 +249,7 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
         status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
       if (ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
     }
-    diss_all.insert(diss_all.end(), diss.begin(), diss.end());
+    st.e_friction.add(diss);
   }
   status.ok = status.blowup.empty();
 
@@ -281,7 +284,8 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
 
   // add to f, trapezoidal work 0.5 (f_prev + f_now) . v dt per node
   const std::int64_t na = static_cast<std::int64_t>(st.all_nodes.size());
-  std::vector<Real> work(st.all_nodes.size());
+  std::vector<Real>& work = st.work;
+  work.resize(st.all_nodes.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < na; ++i) {
     const auto s3 = 3 * static_cast<std::size_t>(i);
@@ -299,7 +303,6 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
   st.e_interface.add(work);
   for (std::size_t i = 0; i < work.size(); ++i)
     (st.slot_main[i] ? st.e_main : st.e_secondary).add(work[i]);
-  st.e_friction.add(diss_all);
   std::swap(st.f_prev, st.f_now);
   return status;
 }
