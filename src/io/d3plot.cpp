@@ -162,23 +162,8 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
     nummat4 += used_shell[p];
   }
 
-  // Members of an earlier family in the same place would be read as states of this one.
-  {
-    namespace fs = std::filesystem;
-    const fs::path bp(base_);
-    const fs::path dir = bp.parent_path().empty() ? fs::path(".") : bp.parent_path();
-    const std::string stem = bp.filename().string();
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
-      if (name.size() > stem.size() && name.compare(0, stem.size(), stem) == 0 &&
-          name.find_first_not_of("0123456789", stem.size()) == std::string::npos) {
-        std::error_code rm;
-        fs::remove(it->path(), rm);
-      }
-    }
-  }
-  open_member(base_);
+  // The first member is assembled in buf_, then written (or, appending, compared).
+  buf_.clear();
   // ---- Control words (64).
   put_chars(g.title.substr(0, 40), static_cast<std::size_t>(10 * opt_.word_bytes));
   put_int(static_cast<std::int64_t>(std::time(nullptr)) & 0x7fffffff); // 10 runtime
@@ -225,7 +210,6 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   put_int(0);                               // 50 NADAPT
   put_int(static_cast<std::int64_t>(np));   // 51 NMMAT
   for (int w = 52; w < 64; ++w) put_int(0); // NUMFLUID, INN, NPEFG, NEL48, IDTDT, EXTRA, spare
-  flush_buffer("control words");
 
   // ---- Geometry.
   for (Real c : g.x0) put_real(c);
@@ -237,10 +221,9 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
     for (auto n : g.shell_nodes[e]) put_int(n + 1);
     put_int(g.shell_part[e] + 1);
   }
-  flush_buffer("geometry");
 
   // ---- User numbering (NARBS words, NSORT < 0: with the part id arrays).
-  const std::int64_t start = words_in_file_ + 1; // 1-based word address of this section
+  const auto start = static_cast<std::int64_t>(buf_.size()) / opt_.word_bytes + 1; // 1-based
   const std::int64_t p_nodes = start + 16, p_solids = p_nodes + static_cast<std::int64_t>(nn);
   const std::int64_t p_beams = p_solids + static_cast<std::int64_t>(ns);
   const std::int64_t p_shells = p_beams, p_tshells = p_shells + static_cast<std::int64_t>(nsh);
@@ -256,7 +239,6 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   for (const auto& p : g.parts) put_int(p.id); // NORDER: part ids by internal number
   for (const auto& p : g.parts) put_int(p.id); // part ids in the order defined
   for (std::size_t p = 0; p < np; ++p) put_int(static_cast<std::int64_t>(p + 1)); // cross ref
-  flush_buffer("numbering section");
 
   // ---- End of the geometry, part titles, end marker.
   // Part titles first: VTK reads them right behind the end marker (lasso takes either order).
@@ -269,9 +251,105 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   }
   put_int(90000);
   put_chars(g.title, kTitleBytes);
-  flush_buffer("part titles");
-  close_member(); // writes the end marker
-  geometry_words_ = words_in_file_;
+  put_real(kEndMarker);
+  geometry_words_ = static_cast<std::int64_t>(buf_.size()) / opt_.word_bytes;
+  if (opt_.append) {
+    resume();
+    return;
+  }
+  // Members of an earlier family in the same place would be read as states of this one.
+  {
+    namespace fs = std::filesystem;
+    const fs::path bp(base_);
+    const fs::path dir = bp.parent_path().empty() ? fs::path(".") : bp.parent_path();
+    const std::string stem = bp.filename().string();
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string name = it->path().filename().string();
+      if (name.size() > stem.size() && name.compare(0, stem.size(), stem) == 0 &&
+          name.find_first_not_of("0123456789", stem.size()) == std::string::npos) {
+        std::error_code rm;
+        fs::remove(it->path(), rm);
+      }
+    }
+  }
+  open_member(base_);
+  flush_buffer("geometry");
+  const bool bad = std::fflush(fp_) != 0;
+  const bool bad_close = std::fclose(fp_) != 0;
+  fp_ = nullptr;
+  if (bad || bad_close)
+    fail(fmt::format("cannot write '{}': {}", files_.back(), std::strerror(errno)));
+}
+
+namespace {
+
+std::vector<unsigned char> read_all(const std::string& path) {
+  std::vector<unsigned char> b;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return b;
+  unsigned char chunk[65536];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) b.insert(b.end(), chunk, chunk + n);
+  std::fclose(f);
+  return b;
+}
+
+} // namespace
+
+/// Append mode: the first member must hold exactly this geometry (the run-time word aside);
+/// every further member whole states, the completed ones closed by the end marker. Writing
+/// goes on in the last member when it is not completed, else in a new one.
+void D3plotWriter::resume() {
+  namespace fs = std::filesystem;
+  const int wb = opt_.word_bytes;
+  const auto geo = read_all(base_);
+  if (geo.empty()) fail("cannot append: the family's first member is missing or empty");
+  bool same = geo.size() == buf_.size();
+  for (std::size_t i = 0; same && i < geo.size(); ++i)
+    same = (i >= 10u * wb && i < 11u * wb) || geo[i] == buf_[i]; // word 10: run time
+  if (!same) fail("cannot append: the existing family was written for another model or layout");
+  buf_.clear();
+  files_ = {base_};
+  states_ = 0;
+  bool completed = true;
+  for (int m = 1;; ++m) {
+    const std::string path = base_ + fmt::format("{:02d}", m);
+    std::error_code ec;
+    if (!fs::exists(path, ec)) break;
+    if (!completed) fail(fmt::format("cannot append: '{}' follows an unfinished member", path));
+    const auto words = static_cast<std::int64_t>(fs::file_size(path, ec)) / wb;
+    if (ec || words * wb != static_cast<std::int64_t>(fs::file_size(path, ec)))
+      fail(fmt::format("cannot append: '{}' is not a whole number of words", path));
+    double last = 0;
+    if (words > 0) {
+      std::FILE* f = std::fopen(path.c_str(), "rb");
+      if (!f || std::fseek(f, (words - 1) * wb, SEEK_SET) != 0)
+        fail(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+      if (wb == 4) {
+        float v = 0;
+        if (std::fread(&v, 4, 1, f) != 1) v = 0;
+        last = v;
+      } else if (std::fread(&last, 8, 1, f) != 1) {
+        last = 0;
+      }
+      std::fclose(f);
+    }
+    completed = last == kEndMarker && (words - 1) % state_words_ == 0;
+    if (!completed && words % state_words_ != 0)
+      fail(fmt::format("cannot append: '{}' holds a partial state ({} words, {} per state)", path,
+                       words, state_words_));
+    states_ += static_cast<int>((completed ? words - 1 : words) / state_words_);
+    files_.push_back(path);
+    words_in_file_ = words;
+  }
+  if (!completed) {
+    fp_ = std::fopen(files_.back().c_str(), "ab");
+    if (!fp_)
+      fail(fmt::format("cannot open '{}' for appending: {}", files_.back(), std::strerror(errno)));
+  } else {
+    words_in_file_ = 0;
+  }
 }
 
 D3plotWriter::~D3plotWriter() {

@@ -26,6 +26,10 @@ struct D3plotOptions {
   bool shell_thickness_energy = true; ///< IOSHL(4): thickness, 2 element-dependent variables,
                                       ///< internal energy
   bool deletion_flags = true;         ///< MDLOPT = 2: element deletion flags per state
+  /// Continue an existing family (a restarted run, after the outputs were rewound to the
+  /// checkpoint) instead of starting a new one: the first member must hold this geometry and
+  /// these options' layout; states are appended to the last member (or a new one).
+  bool append = false;
 };
 
 struct D3plotPart {
@@ -116,6 +120,7 @@ private:
   void flush_buffer(const char* what);
   void open_member(const std::string& path);
   void close_member();
+  void resume();
   [[noreturn]] void fail(const std::string& what) const;
 };
 

@@ -408,6 +408,77 @@ TEST_F(D3plotTest, StaleMembersOfAnEarlierFamilyAreRemoved) {
   EXPECT_TRUE(fs::exists(dir_ / "stale" / "d3plot.json"));
 }
 
+/// A run stopped after `stop` states (its files as a checkpoint's rewind leaves them: whole
+/// states, no end marker), continued in append mode: the family equals an uninterrupted one.
+void check_append(const fs::path& dir, int stop) {
+  const auto g = mixed();
+  D3plotOptions o;
+  const std::int64_t sw = expected_state_words(g, 3);
+  o.family_file_words = 2 * sw + 1; // two states per member
+  constexpr int kStates = 5;
+  for (const char* d : {"full", "run", "cut"}) fs::create_directories(dir / d);
+  {
+    D3plotWriter w((dir / "full" / "d3plot").string(), g, o);
+    for (int k = 0; k < kStates; ++k) w.write_state(make_state(g, o, k));
+  }
+  {
+    D3plotWriter w((dir / "run" / "d3plot").string(), g, o);
+    for (int k = 0; k < stop; ++k) w.write_state(make_state(g, o, k));
+    for (const auto& f : w.files()) // a killed run: the files as they are now
+      fs::copy_file(f, dir / "cut" / fs::path(f).filename());
+  }
+  D3plotOptions oa = o;
+  oa.append = true;
+  D3plotWriter w((dir / "cut" / "d3plot").string(), g, oa);
+  EXPECT_EQ(w.states_written(), stop);
+  for (int k = stop; k < kStates; ++k) w.write_state(make_state(g, oa, k));
+  w.close();
+  EXPECT_EQ(w.states_written(), kStates);
+  ASSERT_EQ(w.files().size(), 4u);
+  for (const auto& f : w.files()) {
+    const auto name = fs::path(f).filename();
+    auto a = read_bytes(dir / "cut" / name), b = read_bytes(dir / "full" / name);
+    if (name == "d3plot" && a.size() > 44 && b.size() > 44) // word 10: the run's start time
+      for (int i = 40; i < 44; ++i) a[i] = b[i] = 0;
+    EXPECT_EQ(a, b) << name << " after a stop at " << stop;
+  }
+}
+
+TEST_F(D3plotTest, AppendContinuesAStoppedFamily) {
+  check_append(dir_ / "a1", 1);
+  check_append(dir_ / "a2", 2); // stopped with a full member, not yet closed
+  check_append(dir_ / "a3", 3);
+  check_append(dir_ / "a0", 0); // geometry only
+}
+
+TEST_F(D3plotTest, AppendRefusesAnotherModelOrAPartialState) {
+  const auto g = mixed();
+  D3plotOptions o;
+  {
+    D3plotWriter w((dir_ / "d3plot").string(), g, o);
+    w.write_state(make_state(g, o, 0));
+    w.write_state(make_state(g, o, 1));
+  }
+  D3plotOptions oa = o;
+  oa.append = true;
+  auto other = g;
+  other.x0[0] += 1.0;
+  EXPECT_THROW(D3plotWriter((dir_ / "d3plot").string(), other, oa), RuntimeError);
+  auto double_words = oa;
+  double_words.word_bytes = 8;
+  EXPECT_THROW(D3plotWriter((dir_ / "d3plot").string(), g, double_words), RuntimeError);
+  EXPECT_THROW(D3plotWriter((dir_ / "nothing" / "d3plot").string(), g, oa), RuntimeError);
+  // A member cut inside a state.
+  const auto member = dir_ / "d3plot01";
+  fs::resize_file(member, fs::file_size(member) - 3 * 4);
+  try {
+    D3plotWriter w((dir_ / "d3plot").string(), g, oa);
+    FAIL() << "no exception";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("partial state"), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(D3plotTest, DefaultFamilySizeIsLsDynas) {
   // One huge state per member: 7 * 512 * 512 words fit a few states of this size.
   const auto g = mixed();
