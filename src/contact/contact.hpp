@@ -87,6 +87,9 @@ struct Surface {
   std::vector<Real> thickness;
   std::vector<Real> k0;
   std::vector<Real> area0; ///< initial segment area (viscous friction limit, release depths)
+  /// Optional: 0 = segment switched off (its element eroded); empty = all active. The solver may
+  /// change it at any cycle (the search keeps inactive segments, the force kernel skips them).
+  std::vector<std::uint8_t> active;
   [[nodiscard]] std::size_t size() const { return seg.size(); }
   /// Distinct nodes of the segments, ascending.
   [[nodiscard]] std::vector<LocalId> nodes() const;

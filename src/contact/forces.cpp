@@ -28,6 +28,7 @@ PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId 
   const Segment& c = s.seg[static_cast<std::size_t>(seg)];
   const LocalId node = ps.nodes[k];
   if (contains(c, node)) return r;
+  if (!s.active.empty() && !s.active[static_cast<std::size_t>(seg)]) return r;
   const Real* q = &x[3 * static_cast<std::size_t>(node)];
   if (cull) {
     // Exact early rejection: a node in contact (0 < pen <= release depth) lies within

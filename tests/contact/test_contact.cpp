@@ -667,6 +667,17 @@ TEST(ContactForces, NodeOnHexBlockFace) {
   EXPECT_NEAR(f[3 * 8 + 2], 0.1 * 2e3 * 1 * 1 / 1 * 0.01, 1e-9);
   EXPECT_NEAR(f[3 * 8 + 0], 0.0, 1e-12);
   EXPECT_NEAR(f[3 * 4 + 2] + f[3 * 5 + 2] + f[3 * 6 + 2] + f[3 * 7 + 2], -f[3 * 8 + 2], 1e-12);
+  // the top face switched off (eroded element): the node is now pushed out through the nearest
+  // face it still penetrates
+  ifc.main.active.assign(ifc.main.size(), 1);
+  for (std::size_t e = 0; e < ifc.main.size(); ++e)
+    if (ifc.main.seg[e][0] >= 4 && ifc.main.seg[e][1] >= 4 && ifc.main.seg[e][2] >= 4)
+      ifc.main.active[e] = 0;
+  std::fill(f.begin(), f.end(), 0.0);
+  contact_forces(ifc, st, x, v, mass, 0, 1e-3, f);
+  // y = 0 (0.3 deep; x = 0: 0.4, x = 1: 0.6, ...) -> pushed out along -y with k * 0.3
+  EXPECT_NEAR(f[3 * 8 + 2], 0.0, 1e-12);
+  EXPECT_NEAR(f[3 * 8 + 1], -0.1 * 2e3 * 0.3, 1e-9);
 }
 
 // Search scheduling: every search_interval cycles, and (adaptive) as soon as an interface node
