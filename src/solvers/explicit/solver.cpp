@@ -83,8 +83,9 @@ private:
   GlobalStats stats(int cycle, Real t, Real dt) const;
   /// One plot state (VTK and d3plot, collective); now: the global energies of this state.
   void write_state(Real t, const GlobalStats& now, bool previous_positions = false, Real dt = 0);
-  /// Rank 0: the d3plot writer with the model's geometry (opt_.outdir/d3plot).
-  void open_d3plot();
+  /// Rank 0: the d3plot writer with the model's geometry (opt_.outdir/d3plot); append: continue
+  /// the family of the run being restarted (rewound to the checkpoint).
+  void open_d3plot(bool append);
   void check_finite(int cycle);
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
@@ -759,7 +760,7 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
   write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
 }
 
-void Integrator::open_d3plot() {
+void Integrator::open_d3plot(bool append) {
   D3plotGeometry g;
   g.title = model_.control.title;
   const std::size_t nn = model_.nodes.size();
@@ -804,8 +805,17 @@ void Integrator::open_d3plot() {
   o.shell_resultants = ext.rltflg != 2;
   o.shell_thickness_energy = ext.engflg != 2;
   if (ext.ieverp == 1) o.family_file_words = 1; // one state per family member
-  d3plot_ = std::make_unique<D3plotWriter>((std::filesystem::path(opt_.outdir) / "d3plot").string(),
-                                           std::move(g), o);
+  o.append = append;
+  const std::string base = (std::filesystem::path(opt_.outdir) / "d3plot").string();
+  if (!append) {
+    d3plot_ = std::make_unique<D3plotWriter>(base, std::move(g), o);
+    return;
+  }
+  try {
+    d3plot_ = std::make_unique<D3plotWriter>(base, std::move(g), o);
+  } catch (const RuntimeError& e) { // keep what is there; the run goes on without d3plot
+    if (opt_.log) *opt_.log << "warning: no d3plot after the restart: " << e.what() << "\n";
+  }
 }
 
 void Integrator::check_finite(int cycle) {
@@ -857,7 +867,7 @@ RunSummary Integrator::run() {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
   }
-  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot();
+  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(false);
   const auto nelem =
       static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
