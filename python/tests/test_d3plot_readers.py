@@ -370,3 +370,26 @@ def test_run_np2_equals_np1(runs):
     fb = (runs[2] / "d3plot").read_bytes()
     assert fa[:40] + fa[44:] == fb[:40] + fb[44:]
     assert (runs[1] / "d3plot01").read_bytes() == (runs[2] / "d3plot01").read_bytes()
+
+
+def test_restart_appends_to_the_family(runs):
+    """A run restarted from a checkpoint continues the d3plot family: the same bytes as the run
+    that went through (the restart rewinds the outputs to the checkpoint, the writer appends)."""
+    helptext = subprocess.run([str(BIN), "run", "--help"], capture_output=True, text=True).stdout
+    if "--restart" not in helptext:
+        pytest.skip("this parcae has no --restart")
+    work = runs[1].parent
+    out = work / "restarted"
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    for cmd in ([str(BIN), "run", str(work / "deck.k"), "-o", str(out), "--checkpoint-every", "150"],
+                [str(BIN), "run", "--restart", str(out / "checkpoints" / "cycle-000000150"), "-o",
+                 str(out)]):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+        assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    names = sorted(p.name for p in out.iterdir() if p.name.startswith("d3plot"))
+    assert names == sorted(p.name for p in runs[1].iterdir() if p.name.startswith("d3plot"))
+    for name in names:
+        a, b = (runs[1] / name).read_bytes(), (out / name).read_bytes()
+        if name == "d3plot":  # word 10: the run's start time
+            a, b = a[:40] + a[44:], b[:40] + b[44:]
+        assert a == b, name
