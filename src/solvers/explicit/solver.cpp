@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -15,6 +16,8 @@
 #include "io/d3plot.hpp"
 #include "io/vtk_writer.hpp"
 #include "par/comm.hpp"
+#include "prof/phase.hpp"
+#include "solvers/explicit/checkpoint.hpp"
 #include "solvers/explicit/histories.hpp"
 #include "solvers/explicit/rigid_body.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
@@ -37,6 +40,29 @@ struct StepLimit {
 
 struct Unstable {
   std::string message;
+};
+
+/// Profile phases (prof/phase.hpp): MPI time and wall time are attributed to them.
+struct Phases {
+  int setup = prof::phase_id("setup");
+  int element_forces = prof::phase_id("element_forces");
+  int halo_exchange = prof::phase_id("halo_exchange");
+  int time_step = prof::phase_id("time_step");
+  int nodal_update = prof::phase_id("nodal_update");
+  int output = prof::phase_id("output");
+  int checkpoint = prof::phase_id("checkpoint");
+};
+const Phases& phases() {
+  static const Phases p;
+  return p;
+}
+using prof::PhaseScope;
+
+/// The time loop's variables: saved in checkpoints with the domain.
+struct LoopVars {
+  Real t = 0, dt_old = 0;
+  Real next_glstat = 0, next_plot = 0, next_print_time = 0;
+  int cycle = 0;
 };
 
 class Integrator {
@@ -87,6 +113,14 @@ private:
   /// the family of the run being restarted (rewound to the checkpoint).
   void open_d3plot(bool append);
   void check_finite(int cycle);
+  /// Everything that evolves in time (domain and integrator state), for checkpoints.
+  void visit_state(StateArchive& ar, LoopVars& lv);
+  /// Collective: write a checkpoint of the current state; returns its directory.
+  std::string write_checkpoint_now(const LoopVars& lv);
+  /// Collective: find and check the checkpoint opt_.restart_from, rewind the output files.
+  CheckpointInfo prepare_restart();
+  /// Load the checkpoint into the state (after the initial set-up).
+  void restore_checkpoint(const CheckpointInfo& info, LoopVars& lv);
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
   }
@@ -108,11 +142,12 @@ private:
   StepLimit limit_;
   ExactSum ext_work_;  ///< work of loads and prescribed motion on this rank's owned nodes
   ExactSum wall_work_; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
+  int weld_cycle_ = 0; ///< the cycle being computed (for the weld failure messages)
   std::string local_error_;
   std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
   std::unique_ptr<D3plotWriter> d3plot_; ///< rank 0, when opt_.write_d3plot
-  std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
+  std::unique_ptr<HistoryOutput> hist_;  ///< matsum, nodout, rwforc, history.csv (all ranks)
 };
 
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
@@ -239,11 +274,26 @@ void Integrator::exchange_end() {
 /// corner forces, interior elements, wait. Then the global step limit (one reduction that also
 /// tells every rank whether any rank hit an error).
 void Integrator::element_pass(Real dt) {
+  const Phases& ph = phases();
   limit_ = StepLimit{};
-  compute_elements(true, dt);
-  exchange_begin();
-  compute_elements(false, dt);
-  exchange_end();
+  {
+    PhaseScope p(ph.element_forces);
+    compute_elements(true, dt);
+  }
+  {
+    PhaseScope p(ph.halo_exchange);
+    exchange_begin();
+  }
+  {
+    PhaseScope p(ph.element_forces);
+    compute_elements(false, dt);
+  }
+  {
+    PhaseScope p(ph.halo_exchange);
+    exchange_end();
+  }
+  // The global time step (and the agreement on errors): reductions over the ranks.
+  PhaseScope p(ph.time_step);
   const Real local = local_error_.empty() ? limit_.dt : -1.0;
   const Real global = comm_.min(local);
   if (global < 0) {
@@ -325,6 +375,19 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
   const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
   const bool track = loads || !model_.motions.empty() || !walls_.empty();
+  // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces,
+  // before the nodal update, so that released nodes move as free nodes from this step on.
+  if (failable_body_count(d_) > 0) {
+    std::vector<ExactSum> weld_sums = weld_force_sums(d_);
+    comm_.sum(weld_sums);
+    for (const WeldFailure& wf : fail_welds(d_, weld_sums, t))
+      if (opt_.log)
+        *opt_.log << fmt::format(
+            "  {} {} failed at cycle {}, time {:.6e}: fn = {:.6e}, fs = "
+            "{:.6e}{}\n",
+            d_.bodies[wf.body].kind == RigidKind::Spotweld ? "spotweld" : "weld spot", wf.id,
+            weld_cycle_, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
+  }
   std::vector<Real> v_old;
   if (track) v_old = d_.v;
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
@@ -397,10 +460,14 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       }
     }
   // Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
-  // element forces (each counted by exactly one rank), reduced over ranks, then the motion.
+  // element forces (each counted by exactly one rank: owned nodes' loads, own corners only;
+  // ghost corners exist at weld nodes), reduced over ranks in one reduction, then the motion.
+  // Failed welds (inactive) are skipped.
+  std::vector<ExactSum> rb_acc(6 * d_.bodies.size());
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
     RigidBody& body = d_.bodies[b];
-    std::array<ExactSum, 6> acc;
+    if (!body.active) continue;
+    ExactSum* acc = &rb_acc[6 * b];
     auto add = [&](const Real* r, const Real* f, Real sign) {
       const Real c[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2],
                          r[0] * f[1] - r[1] * f[0]};
@@ -409,6 +476,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         acc[3 + i].add(sign * c[i]);
       }
     };
+    const auto own_solid = static_cast<std::int64_t>(d_.n_local_solid_corners);
+    const auto own_shell = static_cast<std::int64_t>(d_.n_local_shell_corners);
     for (LocalId n : body.nodes) {
       const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
                          d_.x[3 * n + 2] - body.xc[2]};
@@ -417,14 +486,21 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
       }
       for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)
-        add(r, &d_.corner_f_solid[3 * d_.solid_corner_list[k]], -1.0);
+        if (d_.solid_corner_list[k] < own_solid)
+          add(r, &d_.corner_f_solid[3 * d_.solid_corner_list[k]], -1.0);
       for (auto k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
+        if (d_.shell_corner_list[k] >= own_shell) continue;
         add(r, &d_.corner_f_shell[3 * d_.shell_corner_list[k]], -1.0);
         for (int i = 0; i < 3; ++i)
           acc[3 + i].add(-d_.corner_m_shell[3 * d_.shell_corner_list[k] + i]);
       }
     }
-    comm_.sum(acc);
+  }
+  if (!rb_acc.empty()) comm_.sum(rb_acc);
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    RigidBody& body = d_.bodies[b];
+    if (!body.active) continue;
+    const ExactSum* acc = &rb_acc[6 * b];
     const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
     const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
     advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b]);
@@ -836,6 +912,100 @@ std::string format_duration(Real s) {
   return fmt::format("{}h{:02d}m", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
 }
 
+void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
+  std::uint64_t fp = domain_fingerprint(d_);
+  const std::uint64_t mine = fp;
+  ar.pod(fp);
+  if (ar.loading() && fp != mine)
+    throw RuntimeError("the checkpoint was written for another model or decomposition (mesh "
+                       "fingerprint differs): restart with the same deck and rank count");
+  ar.pod(lv);
+  visit_domain_state(ar, d_);
+  ar.vec(f_ext_);
+  ar.vec(m_app_);
+  for (auto& w : walls_) {
+    ar.pod(w.p);
+    ar.pod(w.velocity);
+    ar.pod(w.normal_force);
+    ar.pod(w.impulse_last);
+    ar.pod(w.dt_last);
+  }
+  ar.pod(limit_.dt);
+  ar.str(limit_.kind);
+  ar.pod(limit_.elem);
+  ar.pod(limit_.part);
+  ar.pod(ext_work_);
+  ar.pod(wall_work_);
+  bool has_hist = hist_ != nullptr;
+  ar.pod(has_hist);
+  if (has_hist != (hist_ != nullptr))
+    throw RuntimeError("the checkpoint and this run differ in their history outputs");
+  if (hist_) hist_->visit_state(ar);
+  std::uint64_t nstates = states_.size();
+  ar.pod(nstates);
+  if (ar.loading()) states_.resize(nstates);
+  for (auto& [t, name] : states_) {
+    ar.pod(t);
+    ar.str(name);
+  }
+  ar.expect_end();
+}
+
+std::string Integrator::write_checkpoint_now(const LoopVars& lv) {
+  namespace fs = std::filesystem;
+  StateArchive ar;
+  LoopVars copy = lv;
+  visit_state(ar, copy);
+  CheckpointInfo info;
+  info.cycle = lv.cycle;
+  info.time = lv.t;
+  info.deck = opt_.deck_path;
+  info.fingerprint = domain_fingerprint(d_);
+  if (comm_.rank() == 0) {
+    info.outputs = output_file_sizes(opt_.outdir);
+    info.outputs.erase("parcae.pvd"); // rewritten whole at every state, not appended
+  }
+  return write_checkpoint(comm_, opt_.outdir, info, ar.bytes()).string();
+}
+
+CheckpointInfo Integrator::prepare_restart() {
+  std::string error;
+  CheckpointInfo info;
+  try {
+    // Rank 0 checks every rank's file (present, complete, checksum) before anything is touched.
+    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
+  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
+  if (info.ranks != comm_.size())
+    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
+                                   "(--np {})",
+                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
+  // Outputs back to their state at the checkpoint, before any writer opens them.
+  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
+  comm_.barrier();
+  return info;
+}
+
+void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
+  namespace fs = std::filesystem;
+  std::string error;
+  try {
+    const fs::path file = info.dir / fmt::format("rank-{:05d}.bin", comm_.rank());
+    StateArchive ar(read_checkpoint_file(file), file.string());
+    visit_state(ar, lv);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
+  if (comm_.rank() == 0 && !states_.empty() && opt_.write_vtk)
+    write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
+}
+
 RunSummary Integrator::run() {
   using clock = std::chrono::steady_clock;
   RunSummary sum;
@@ -844,6 +1014,10 @@ RunSummary Integrator::run() {
   namespace fs = std::filesystem;
   fs::create_directories(opt_.outdir);
   if (opt_.threads > 0) omp_set_num_threads(opt_.threads);
+  std::optional<PhaseScope> setup_phase(std::in_place, phases().setup);
+  const bool restarting = !opt_.restart_from.empty();
+  CheckpointInfo restart_info;
+  if (restarting) restart_info = prepare_restart();
 
   // Initial force pass: stresses are zero, hourglass viscosity acts on the initial velocities.
   try {
@@ -864,10 +1038,12 @@ RunSummary Integrator::run() {
     *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part) << std::flush;
 
   if (opt_.write_glstat && comm_.rank() == 0) {
-    glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title);
+    glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
+                                             restarting);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
   }
-  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(false);
+  // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
+  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(restarting);
   const auto nelem =
       static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
@@ -878,11 +1054,14 @@ RunSummary Integrator::run() {
   st.initial_total = st.total;
   sum.initial = st;
   const Real e0 = st.total;
-  if (glstat_) glstat_->write(st);
-  write_state(0.0, st);
+  if (!restarting) {
+    if (glstat_) glstat_->write(st);
+    write_state(0.0, st);
+  }
   if (opt_.write_histories) {
-    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt);
-    hist_->write(d_, walls_, 0, 0.0, &st);
+    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt,
+                                            restarting);
+    if (!restarting) hist_->write(d_, walls_, 0, 0.0, &st);
   }
   next_glstat += glstat_dt;
   next_plot += plot_dt;
@@ -906,8 +1085,47 @@ RunSummary Integrator::run() {
   Real t = 0, dt_old = 0;
   int cycle = 0;
   const Real dtmin_abs = (c.dtmin > 0 ? c.dtmin : 1e-6) * dt;
+  if (restarting) {
+    // The set-up above ran on the initial state (same dt and initial energy as the original
+    // run); now the state at the checkpoint replaces it.
+    LoopVars lv;
+    restore_checkpoint(restart_info, lv);
+    t = lv.t;
+    dt_old = lv.dt_old;
+    cycle = lv.cycle;
+    next_glstat = lv.next_glstat;
+    next_plot = lv.next_plot;
+    next_print_time = lv.next_print_time;
+    sum.restarted_from_cycle = cycle;
+    if (log)
+      *log << fmt::format("\nrestarting from {} (cycle {}, time {:.6e})\n",
+                          restart_info.dir.string(), cycle, t);
+  }
+  // Checkpoints on a stop request (signal or stop file) or a wall-clock interval: ranks agree on
+  // those (local) events
+  // every kAgreeEvery cycles with one reduction.
+  constexpr int kAgreeEvery = 16;
+  const fs::path stop_file = fs::path(opt_.outdir) / "d3kil";
+  if (comm_.rank() == 0) {
+    std::error_code ec;
+    fs::remove(stop_file, ec); // a stale request from an earlier run
+  }
+  auto last_checkpoint = clock::now();
+  auto checkpoint = [&]() {
+    PhaseScope checkpoint_phase(phases().checkpoint);
+    LoopVars lv{t, dt_old, next_glstat, next_plot, next_print_time, cycle};
+    sum.last_checkpoint = write_checkpoint_now(lv);
+    last_checkpoint = clock::now();
+    if (log)
+      *log << fmt::format("  checkpoint at cycle {} written to {}\n", cycle, sum.last_checkpoint)
+           << std::flush;
+  };
   try {
+    setup_phase.reset();
     while (t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc)) {
+      // Time not in a nested phase (velocity and position updates, loads, constraints, rigid
+      // bodies) is the cycle's nodal update.
+      PhaseScope cycle_phase(phases().nodal_update);
       // Only rigid bodies (no element limits the step): keep the initial step.
       Real dt_new = cycle == 0 || !std::isfinite(limit_.dt) ? dt : c.tssfac * limit_.dt;
       if (c.dtinit > 0 && cycle == 0) dt_new = dt;
@@ -917,6 +1135,7 @@ RunSummary Integrator::run() {
                                    "part {}",
                                    dt_new, dtmin_abs, limit_.kind, limit_.elem, limit_.part)};
       const Real dt_avg = cycle == 0 ? 0.5 * dt_new : 0.5 * (dt_old + dt_new);
+      weld_cycle_ = cycle;
       update_velocities(dt_avg, dt_new, t);
       const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
@@ -939,6 +1158,7 @@ RunSummary Integrator::run() {
       const bool want_hist = hist_ && hist_->due(t, t - dt_new);
       if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
           opt_.on_cycle) {
+        PhaseScope output_phase(phases().output);
         st = stats(cycle, t, dt_new);
         st.initial_total = e0;
         const Real el = std::chrono::duration<Real>(clock::now() - t_start).count();
@@ -961,12 +1181,44 @@ RunSummary Integrator::run() {
         }
         if (opt_.on_cycle && !opt_.on_cycle(d_, st)) break;
       }
+      bool want_checkpoint =
+          opt_.checkpoint_every_cycles > 0 && cycle % opt_.checkpoint_every_cycles == 0;
+      bool stop = false;
+      if (cycle % kAgreeEvery == 0) {
+        constexpr std::int64_t kTimeBit = std::int64_t{1} << 32;
+        std::int64_t flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
+        // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
+        if (comm_.rank() == 0 && fs::exists(stop_file)) {
+          flags = 1;
+          std::error_code ec;
+          fs::remove(stop_file, ec);
+        }
+        if (opt_.checkpoint_every_seconds > 0 &&
+            std::chrono::duration<Real>(clock::now() - last_checkpoint).count() >=
+                opt_.checkpoint_every_seconds)
+          flags += kTimeBit;
+        flags = comm_.size() > 1 ? comm_.sum(flags) : flags;
+        stop = (flags % kTimeBit) != 0;
+        want_checkpoint = want_checkpoint || stop || flags >= kTimeBit;
+      }
+      if (want_checkpoint) {
+        check_finite(cycle);
+        if (comm_.any(!local_error_.empty()))
+          throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
+                                              : local_error_};
+        checkpoint();
+      }
+      if (stop) {
+        sum.interrupted = true;
+        if (log) *log << "  stop requested: checkpoint written, stopping\n";
+        break;
+      }
     }
     check_finite(cycle);
     if (comm_.any(!local_error_.empty()))
       throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
                                           : local_error_};
-    sum.normal_termination = true;
+    sum.normal_termination = !sum.interrupted;
   } catch (const Unstable& u) {
     sum.error = u.message;
     // The last good state: positions before this step's update.
@@ -975,6 +1227,8 @@ RunSummary Integrator::run() {
       *log << "\n*** error: " << u.message
            << "\n    last good state written at t = " << fmt::format("{:.6e}", t - dt_old) << "\n";
   }
+  setup_phase.reset();
+  PhaseScope final_phase(phases().output); // closing outputs and the summary
   if (d3plot_) d3plot_->close();
   sum.elapsed_s = std::chrono::duration<Real>(clock::now() - t_start).count();
   sum.cycles = cycle;
@@ -987,7 +1241,10 @@ RunSummary Integrator::run() {
       sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(nelem) / sum.elapsed_s : 0;
   if (log) {
     *log << fmt::format("\n{} termination at cycle {}, time {:.6e}\n",
-                        sum.normal_termination ? "normal" : "error", cycle, t);
+                        sum.normal_termination ? "normal"
+                        : sum.interrupted      ? "interrupted"
+                                               : "error",
+                        cycle, t);
     *log << fmt::format("  elapsed {:.3f} s, {:.4g} element-cycles/s ({} thread(s))\n",
                         sum.elapsed_s, sum.element_cycles_per_s, omp_get_max_threads());
     *log << fmt::format("  kinetic {:.6e}  internal {:.6e}  hourglass {:.6e}\n", st.kinetic,
@@ -1032,7 +1289,9 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
 }
 
 RunSummary run_explicit(const Model& model, const RunOptions& opt) {
+  std::optional<PhaseScope> setup_phase(std::in_place, phases().setup);
   Integrator integ(model, opt);
+  setup_phase.reset();
   return integ.run();
 }
 

@@ -30,6 +30,13 @@ struct RunOptions {
   const par::Comm* comm = nullptr;
   const ElementRanks* ranks = nullptr;
   bool stats_every_cycle = false; ///< compute full GlobalStats every cycle (for on_cycle)
+  // --- restart (checkpoints under outdir/checkpoints, see checkpoint.hpp) ---
+  int checkpoint_every_cycles = 0;     ///< write a checkpoint every N cycles (0 = never)
+  double checkpoint_every_seconds = 0; ///< ... or every T seconds of wall time (0 = never)
+  /// Set (to non-zero) by a SIGTERM/SIGINT handler: write a checkpoint, then stop.
+  const volatile int* stop_request = nullptr;
+  std::string restart_from; ///< checkpoint directory to continue from (empty = fresh start)
+  std::string deck_path;    ///< recorded in checkpoints
 };
 
 struct RunSummary {
@@ -43,6 +50,9 @@ struct RunSummary {
   GlobalStats final_stats;
   Real energy_error = 0; ///< |energy ratio - 1| at the end
   Real dt_initial = 0;
+  bool interrupted = false;    ///< stopped on request (signal) after writing a checkpoint
+  std::string last_checkpoint; ///< directory of the last checkpoint written (empty if none)
+  int restarted_from_cycle = -1;
 };
 
 /// The model summary printed before a run: nodes, elements by type, parts with material and
