@@ -27,6 +27,7 @@ run: build
 test: build build-mpich
 	ctest --preset release -j $(JOBS)
 	ctest --preset release-mpich -j $(JOBS) -L mpi
+	scripts/setup_pyenv.sh # lasso-python and VTK: the d3plot reader checks
 	PARCAE_BIN=$(CURDIR)/$(PARCAE) $(PYTHON) -m pytest -q python/tests
 
 # Everything but the slow verification runs.

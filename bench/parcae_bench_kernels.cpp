@@ -446,6 +446,8 @@ CycleTiming bench_full_cycle(const std::string& tag, const std::string& deck, in
   ro.outdir = dir.string();
   ro.threads = threads;
   ro.write_vtk = false;
+  ro.write_d3plot = false;
+  ro.write_histories = false;
   ro.write_glstat = false;
   const RunSummary sum = run_explicit(model, ro);
   if (!sum.normal_termination)

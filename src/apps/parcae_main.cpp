@@ -149,6 +149,13 @@ int cmd_decompose(const std::string& deck, int np, const std::string& method,
   return 0;
 }
 
+/// Output switches of `parcae run`.
+struct OutputFlags {
+  bool no_vtk = false;
+  bool no_d3plot = false;
+  int d3plot_words = 4;
+};
+
 /// SIGTERM / SIGINT: ask the run to write a checkpoint and stop; a second signal ends the
 /// process at once (default action).
 volatile int g_stop_request = 0;
@@ -181,7 +188,7 @@ void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
 int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
             const std::string& method, const std::string& transform,
             const std::string& checkpoint_every, const std::string& restart, bool profile,
-            const std::string& profile_dir, const par::Comm& comm) {
+            const std::string& profile_dir, const OutputFlags& out, const par::Comm& comm) {
   const bool root = comm.rank() == 0;
   // Reading, checking and decomposing the deck: the profile's "setup" phase.
   std::optional<prof::PhaseScope> setup(std::in_place, prof::phase_id("setup"));
@@ -206,6 +213,9 @@ int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
   opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
   opt.stop_request = &g_stop_request;
+  opt.write_vtk = !out.no_vtk;
+  opt.write_d3plot = !out.no_d3plot;
+  opt.d3plot_word_bytes = out.d3plot_words;
   if (profile) {
     const std::string dir = profile_dir.empty()
                                 ? (std::filesystem::path(opt.outdir) / "profile").string()
@@ -297,6 +307,12 @@ int main(int argc, char** argv) {
                                   "write an MPI profile (profile.json, profile.csv) into DIR "
                                   "(default OUTDIR/profile); see `parcae profile report`")
                       ->expected(0, 1);
+  OutputFlags out_flags;
+  run->add_flag("--no-vtk", out_flags.no_vtk, "do not write the VTK time series (parcae.pvd)");
+  run->add_flag("--no-d3plot", out_flags.no_d3plot, "do not write the d3plot family");
+  run->add_option("--d3plot-words", out_flags.d3plot_words,
+                  "d3plot word size: 4 (single precision, LS-DYNA's default) or 8")
+      ->check(CLI::IsMember({4, 8}));
   add_launch_options(*run);
   auto* check = app.add_subcommand("check", "read and validate a deck without running it");
   check->add_option("deck", deck, "keyword deck (.k)")->required();
@@ -321,7 +337,7 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(deck, ignore);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
     return cmd_run(deck, outdir, threads, ignore, method, transform, checkpoint_every, restart,
-                   profile->count() > 0, profile_dir, comm);
+                   profile->count() > 0, profile_dir, out_flags, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {
