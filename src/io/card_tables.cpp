@@ -629,10 +629,73 @@ std::vector<KeywordSpec> boundary_keywords() {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Constraints: nodal rigid bodies, extra nodes, merged rigid bodies, spotwelds
+
+std::vector<KeywordSpec> constraint_keywords() {
+  return {
+      {.name = "*CONSTRAINED_NODAL_RIGID_BODY",
+       .options = {"INERTIA"},
+       .rows = {{"Card 1",
+                 {I("PID"), I("CID"), I("NSID").req(), I("PNODE"), I("IPRT"), I("DRFLAG"),
+                  I("RRFLAG")}},
+                {"Card 2 (_INERTIA)",
+                 {R("XC"), R("YC"), R("ZC"), R("TM"), I("NID"), I("IRCS")},
+                 "INERTIA"},
+                {"Card 3 (_INERTIA)", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"}), "INERTIA"},
+                {"Card 4 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}),
+                 "INERTIA"}},
+       .summary = "The nodes of NSID move as one rigid body; mass, centre and inertia from the "
+                  "nodes' lumped masses (and the rotary inertia of shell nodes). A node may be "
+                  "in one rigid constraint only, and not a *MAT_RIGID node (error). DRFLAG and "
+                  "RRFLAG must be 0; CID, PNODE and IPRT are ignored (warning when nonzero). "
+                  "The _INERTIA cards are read and ignored (warning when nonzero): the body's "
+                  "mass and inertia are always those of its nodes.",
+       .apply = apply_constrained_nodal_rigid_body},
+      {.name = "*CONSTRAINED_EXTRA_NODES_NODE",
+       .rows = {{"Card 1", {I("PID").req(), I("NID").req(), I("IFLAG")}}},
+       .summary = "Node NID becomes part of rigid part PID (a *MAT_RIGID part); its lumped mass "
+                  "is added to the body. IFLAG is ignored.",
+       .apply = apply_constrained_extra_nodes_node},
+      {.name = "*CONSTRAINED_EXTRA_NODES_SET",
+       .rows = {{"Card 1", {I("PID").req(), I("NSID").req(), I("IFLAG")}}},
+       .summary = "As _NODE, for every node of node set NSID.",
+       .apply = apply_constrained_extra_nodes_set},
+      {.name = "*CONSTRAINED_RIGID_BODIES",
+       .rows = {{"Card 1", {I("PIDL").req(), I("PIDF").req(), I("IFLAG")}}},
+       .summary = "Rigid part PIDF is merged into rigid part PIDL: one body with the combined "
+                  "mass, centre and inertia (the constraints of both *MAT_RIGID cards apply). "
+                  "A part merged into itself (also through a chain) is an error. IFLAG is "
+                  "ignored.",
+       .apply = apply_constrained_rigid_bodies},
+      {.name = "*CONSTRAINED_SPOTWELD",
+       .options = {"ID"},
+       .rows = {{"ID (_ID)", {I("WID")}, "ID"},
+                {"Card 1",
+                 {I("N1").req(), I("N2").req(), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0"),
+                  R("TF", "1.0E+20"), R("EP", "1.0E+20")}}},
+       .summary = "Rigid massless weld between nodes N1 and N2 (a two-node rigid body). It "
+                  "fails when (|fn|/SN)^N + (|fs|/SS)^M >= 1 (SN or SS 0: no such term), fn and "
+                  "fs the constraint force along and across N1->N2, or at time TF; its nodes "
+                  "then continue as free nodes. EP is not supported (warning when given).",
+       .apply = apply_constrained_spotweld},
+      {.name = "*CONSTRAINED_GENERALIZED_WELD_SPOT",
+       .rows =
+           {{"Card 1", {I("WID"), I("NSID").req(), I("CID"), I("FILTER"), I("WINDOW"), I("NPRT")}},
+            {"Card 2",
+             {R("TFAIL", "1.0E+20"), R("EPSF"), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0")}}},
+       .summary = "The nodes of NSID welded as a rigid body, failing as *CONSTRAINED_SPOTWELD "
+                  "(weld axis: first to last node of the set) or at TFAIL. EPSF is not "
+                  "supported (warning when nonzero); CID, FILTER, WINDOW, NPRT are ignored. "
+                  "Only the SPOT option is supported.",
+       .apply = apply_constrained_generalized_weld_spot},
+  };
+}
+
 std::vector<KeywordSpec> build_table() {
   std::vector<KeywordSpec> all;
   for (auto group : {structure_keywords(), mesh_keywords(), material_keywords(), control_keywords(),
-                     set_keywords(), boundary_keywords()})
+                     set_keywords(), boundary_keywords(), constraint_keywords()})
     all.insert(all.end(), group.begin(), group.end());
   return all;
 }

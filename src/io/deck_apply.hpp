@@ -77,4 +77,16 @@ void apply_load_body_z(const Block& b, DeckBuilder& d);
 void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
 void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
 
+// deck_apply_constraints.cpp: nodal rigid bodies, extra nodes, merged rigid bodies, spotwelds
+void apply_constrained_nodal_rigid_body(const Block& b, DeckBuilder& d);
+void apply_constrained_extra_nodes_node(const Block& b, DeckBuilder& d);
+void apply_constrained_extra_nodes_set(const Block& b, DeckBuilder& d);
+void apply_constrained_rigid_bodies(const Block& b, DeckBuilder& d);
+void apply_constrained_spotweld(const Block& b, DeckBuilder& d);
+void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d);
+/// Checks the constraints' references once the whole deck is read: nodes, node sets and
+/// rigid parts exist, no node is in two rigid constraints (or in one and a *MAT_RIGID part),
+/// no rigid part is merged into itself. Throws InputError at the card (file, line).
+void check_constraint_references(const Model& m);
+
 } // namespace parcae::io

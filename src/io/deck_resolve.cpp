@@ -68,6 +68,7 @@ public:
     check_initial_velocities();
     check_loads();
     check_walls();
+    check_constraint_references(m_);
     check_history_references(m_);
     finish_controls();
     note_empty_parts();

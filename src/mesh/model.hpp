@@ -218,6 +218,40 @@ struct RigidWall {
   SourceLoc loc;
 };
 
+/// *CONSTRAINED_NODAL_RIGID_BODY [_INERTIA]: the nodes of NSID move as one rigid body.
+struct NodalRigidBody {
+  GlobalId pid = 0;  ///< PID: id of the body (output; need not be a *PART)
+  GlobalId nsid = 0; ///< node set
+  SourceLoc loc;     ///< the card (NSID field)
+};
+
+/// *CONSTRAINED_EXTRA_NODES_NODE / _SET: nodes added to rigid part PID.
+struct ExtraNodes {
+  GlobalId pid = 0;
+  GlobalId id = 0;     ///< node id, or node set id when is_set
+  bool is_set = false;
+  SourceLoc loc;
+};
+
+/// *CONSTRAINED_RIGID_BODIES: rigid part PIDF merged into PIDL.
+struct RigidMerge {
+  GlobalId lead = 0, follower = 0;
+  SourceLoc loc;
+};
+
+/// *CONSTRAINED_SPOTWELD (two nodes) and *CONSTRAINED_GENERALIZED_WELD_SPOT (a node set): a
+/// rigid, massless connection that fails when (|fn|/sn)^n + (|fs|/ss)^m >= 1 (sn, ss = 0: no
+/// such term) or at time tf.
+struct SpotWeld {
+  GlobalId id = 0;             ///< weld id (_ID / WID, else the order of appearance)
+  bool generalized = false;    ///< *CONSTRAINED_GENERALIZED_WELD_SPOT
+  std::vector<GlobalId> nodes; ///< N1, N2 (spotweld); empty for a node set weld
+  GlobalId nsid = 0;           ///< node set (generalized)
+  Real sn = 0, ss = 0, n = 1, m = 1;
+  Real tf = 1e20;
+  SourceLoc loc;
+};
+
 struct Controls {
   // *CONTROL_TERMINATION
   Real endtim = 0;
@@ -351,6 +385,10 @@ struct Model {
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
   std::vector<RigidWall> rigid_walls;
+  std::vector<NodalRigidBody> nodal_rigid_bodies;
+  std::vector<ExtraNodes> extra_nodes;
+  std::vector<RigidMerge> rigid_merges;
+  std::vector<SpotWeld> spot_welds;
   Controls control;
   std::vector<std::string> keywords_used;  ///< distinct keywords read and used, in order
   std::vector<KeywordNote> notes;          ///< unsupported / ignored keywords

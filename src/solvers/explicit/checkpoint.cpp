@@ -175,7 +175,13 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg}) ar.vec(*v);
     ar.vec(b.failed);
   }
+  ar.vec(d.rigid_of); // welds that failed released their nodes
   for (auto& b : d.bodies) {
+    ar.pod(b.active);
+    ar.pod(b.mass); // zero once a weld has failed
+    ar.pod(b.fail_time);
+    ar.pod(b.fail_fn);
+    ar.pod(b.fail_fs);
     ar.pod(b.xc);
     ar.pod(b.v);
     ar.pod(b.l);

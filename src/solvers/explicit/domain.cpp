@@ -145,6 +145,105 @@ void apply_initial_velocities(const Model& model, Domain& d) {
   }
 }
 
+/// *CONSTRAINED_EXTRA_NODES (nodes join their rigid part's body), *CONSTRAINED_RIGID_BODIES
+/// (followers merged into their leads: bodies renumbered, rigid_of remapped, constraint flags
+/// of the merged parts combined), then one new body per *CONSTRAINED_NODAL_RIGID_BODY,
+/// *CONSTRAINED_SPOTWELD and *CONSTRAINED_GENERALIZED_WELD_SPOT. Masses are the lumped
+/// (mass-scaled) nodal masses already in d.mass. The reader has checked the references and
+/// that no node is in two rigid constraints.
+template <class BodyFor>
+void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int>& body_of_part,
+                           BodyFor&& rigid_body_for,
+                           std::map<int, std::pair<LocalId, LocalId>>& weld_axis) {
+  auto body_of = [&](GlobalId pid) {
+    const auto it = body_of_part.find(pid);
+    if (it != body_of_part.end()) return it->second;
+    return static_cast<int>(rigid_body_for(resolve_part(model, pid)));
+  };
+  auto set_nodes = [&](GlobalId sid) {
+    std::vector<LocalId> out;
+    const auto it = model.node_sets.find(sid);
+    if (it != model.node_sets.end())
+      for (GlobalId id : it->second.members) out.push_back(model.node_index(id));
+    return out;
+  };
+  for (const ExtraNodes& x : model.extra_nodes) {
+    const int b = body_of(x.pid);
+    const std::vector<LocalId> nodes =
+        x.is_set ? set_nodes(x.id) : std::vector<LocalId>{model.node_index(x.id)};
+    for (LocalId n : nodes) d.rigid_of[n] = b;
+  }
+  if (!model.rigid_merges.empty()) {
+    std::vector<std::pair<int, int>> pairs; // lead, follower bodies (may create bodies)
+    for (const RigidMerge& r : model.rigid_merges)
+      pairs.emplace_back(body_of(r.lead), body_of(r.follower));
+    std::vector<int> parent(d.bodies.size());
+    for (std::size_t b = 0; b < parent.size(); ++b) parent[b] = static_cast<int>(b);
+    auto root = [&](int b) {
+      while (parent[static_cast<std::size_t>(b)] != b) b = parent[static_cast<std::size_t>(b)];
+      return b;
+    };
+    for (const auto& [lead, follower] : pairs) {
+      const int rl = root(lead), rf = root(follower);
+      if (rl == rf)
+        throw InputError(model.rigid_merges.front().loc,
+                         "*CONSTRAINED_RIGID_BODIES: a rigid part merged into itself");
+      parent[static_cast<std::size_t>(rf)] = rl;
+    }
+    std::vector<int> new_index(d.bodies.size(), -1);
+    std::vector<RigidBody> kept;
+    for (std::size_t b = 0; b < d.bodies.size(); ++b)
+      if (root(static_cast<int>(b)) == static_cast<int>(b)) {
+        new_index[b] = static_cast<int>(kept.size());
+        kept.push_back(d.bodies[b]);
+      }
+    for (std::size_t b = 0; b < d.bodies.size(); ++b) {
+      const int to = new_index[static_cast<std::size_t>(root(static_cast<int>(b)))];
+      RigidBody& k = kept[static_cast<std::size_t>(to)];
+      for (int i = 0; i < 3; ++i) {
+        k.fix_t[i] = k.fix_t[i] || d.bodies[b].fix_t[i];
+        k.fix_r[i] = k.fix_r[i] || d.bodies[b].fix_r[i];
+      }
+      new_index[b] = to;
+    }
+    for (int& r : d.rigid_of)
+      if (r >= 0) r = new_index[static_cast<std::size_t>(r)];
+    for (auto& [pid, b] : body_of_part) b = new_index[static_cast<std::size_t>(b)];
+    d.bodies = std::move(kept);
+  }
+  auto new_body = [&](RigidBody b, const std::vector<LocalId>& nodes) {
+    const int idx = static_cast<int>(d.bodies.size());
+    d.bodies.push_back(std::move(b));
+    for (LocalId n : nodes) d.rigid_of[n] = idx;
+    return idx;
+  };
+  for (const NodalRigidBody& r : model.nodal_rigid_bodies) {
+    RigidBody b;
+    b.pid = r.pid;
+    b.kind = RigidKind::NodalBody;
+    b.title = fmt::format("nodal rigid body {}", r.pid);
+    new_body(std::move(b), set_nodes(r.nsid));
+  }
+  for (const SpotWeld& w : model.spot_welds) {
+    RigidBody b;
+    b.kind = w.generalized ? RigidKind::WeldSpot : RigidKind::Spotweld;
+    b.weld_id = w.id;
+    b.title = fmt::format("{} {}", w.generalized ? "weld spot" : "spotweld", w.id);
+    b.sn = w.sn;
+    b.ss = w.ss;
+    b.fn_exp = w.n;
+    b.fs_exp = w.m;
+    b.tfail = w.tf;
+    std::vector<LocalId> nodes;
+    if (w.generalized)
+      nodes = set_nodes(w.nsid);
+    else
+      for (GlobalId id : w.nodes) nodes.push_back(model.node_index(id));
+    const int idx = new_body(std::move(b), nodes);
+    weld_axis[idx] = {nodes.front(), nodes.back()};
+  }
+}
+
 } // namespace
 
 Domain build_domain(const Model& model) {
@@ -392,12 +491,24 @@ Domain build_domain(const Model& model) {
     for (int i = 0; i < 6; ++i)
       if (s.dof[i]) d.spc[s.node][i] = true;
 
+  // --- constraints that add, join or create rigid bodies ---
+  std::map<int, std::pair<LocalId, LocalId>> weld_axis; // body -> first, last node (model)
+  add_constraint_bodies(model, d, body_of_part, rigid_body_for, weld_axis);
+
   // --- initial velocities, then rigid bodies (their momentum from the nodal velocities) ---
   apply_initial_velocities(model, d);
   for (std::size_t b = 0; b < d.bodies.size(); ++b) {
     for (std::size_t n = 0; n < nn; ++n)
       if (d.rigid_of[n] == static_cast<int>(b))
         d.bodies[b].nodes.push_back(static_cast<LocalId>(n));
+    if (const auto it = weld_axis.find(static_cast<int>(b)); it != weld_axis.end()) {
+      const auto& nodes = d.bodies[b].nodes;
+      auto pos = [&](LocalId n) {
+        return static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), n) - nodes.begin());
+      };
+      d.bodies[b].axis_first = pos(it->second.first);
+      d.bodies[b].axis_last = pos(it->second.second);
+    }
     init_rigid_body(d.bodies[b], d);
   }
   Real total = 0;

@@ -37,9 +37,32 @@ struct ShellPart {
   std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
 };
 
-/// A rigid part (*MAT_RIGID): 6-dof body; node positions follow the body.
+/// What made a rigid body.
+enum class RigidKind : std::uint8_t {
+  Part,      ///< a *MAT_RIGID part (with its *CONSTRAINED_EXTRA_NODES, merged followers)
+  NodalBody, ///< *CONSTRAINED_NODAL_RIGID_BODY
+  Spotweld,  ///< *CONSTRAINED_SPOTWELD (two nodes)
+  WeldSpot,  ///< *CONSTRAINED_GENERALIZED_WELD_SPOT (a node set)
+};
+
+/// A rigid body (*MAT_RIGID part, nodal rigid body or weld): 6-dof body; node positions follow
+/// the body. Welds can fail: the body then becomes inactive (active = 0, mass and momentum
+/// zero, so that sums over bodies need not test it) and its nodes deformable; indices into
+/// Domain::bodies never change.
 struct RigidBody {
-  GlobalId pid = 0;
+  GlobalId pid = 0; ///< part id (Part), PID (NodalBody), 0 (welds)
+  RigidKind kind = RigidKind::Part;
+  GlobalId weld_id = 0;    ///< weld id (Spotweld, WeldSpot)
+  std::uint8_t active = 1; ///< 0 once a weld has failed
+  // --- failure (welds): (|fn|/sn)^fn_exp + (|fs|/ss)^fs_exp >= 1, or t >= tfail ---
+  Real sn = 0, ss = 0, fn_exp = 1, fs_exp = 1, tfail = 1e20;
+  std::size_t axis_first = 0, axis_last = 0; ///< weld axis: positions in nodes (first -> last)
+  std::vector<std::uint8_t> side2;           ///< per node: on the axis' far side (see fail_welds)
+  Real mass2 = 0;                            ///< mass of the side-2 nodes
+  Real fail_time = 0, fail_fn = 0, fail_fs = 0; ///< when and at what force it failed
+  [[nodiscard]] bool can_fail() const {
+    return kind == RigidKind::Spotweld || kind == RigidKind::WeldSpot;
+  }
   std::string title;
   Real mass = 0;
   std::array<Real, 3> xc{};    ///< centre of mass

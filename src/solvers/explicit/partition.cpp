@@ -120,8 +120,14 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   }
   auto local = [&](LocalId n) { return d.local_of_global[static_cast<std::size_t>(n)]; };
   // A node is shared when deformable elements of several ranks touch it (rigid nodes are not
-  // ghosted: their forces reach the body through its global resultant).
-  auto shared = [&](std::size_t n) { return nranks_of[n].size() > 1 && g.rigid_of[n] < 0; };
+  // ghosted: their forces reach the body through its global resultant). Nodes of welds are
+  // ghosted all the same: a failed weld's nodes become deformable, and before that the weld's
+  // failure force is taken from their complete nodal forces (rigid-body resultants skip the
+  // ghost corners, so each corner is still counted once).
+  auto shared = [&](std::size_t n) {
+    return nranks_of[n].size() > 1 &&
+           (g.rigid_of[n] < 0 || g.bodies[static_cast<std::size_t>(g.rigid_of[n])].can_fail());
+  };
 
   // --- elements: mine, boundary (touching a shared node) first, each group in global order ---
   std::vector<std::int64_t> solid_local(g.n_solid_corners, -1), shell_local(g.n_shell_corners, -1);

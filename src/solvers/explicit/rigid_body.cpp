@@ -67,8 +67,14 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
       p[i] += mn * d.v[3 * n + i];
     }
   }
-  if (!(m > 0))
-    throw RuntimeError("rigid part " + std::to_string(b.pid) + " has no mass (no elements?)");
+  if (!(m > 0)) {
+    if (b.kind == RigidKind::Part)
+      throw RuntimeError("rigid part " + std::to_string(b.pid) + " has no mass (no elements?)");
+    const char* what = b.kind == RigidKind::NodalBody ? "nodal rigid body " : "weld ";
+    throw RuntimeError(std::string(what) +
+                       std::to_string(b.kind == RigidKind::NodalBody ? b.pid : b.weld_id) +
+                       " has no mass (its nodes belong to no element)");
+  }
   b.mass = m;
   for (int i = 0; i < 3; ++i) {
     b.xc[i] = xc[i] / m;
@@ -87,6 +93,33 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
     const Vec3 vrel{d.v[3 * n] - b.v[0], d.v[3 * n + 1] - b.v[1], d.v[3 * n + 2] - b.v[2]};
     const Vec3 c = cross(r, vrel);
     for (int i = 0; i < 3; ++i) l[i] += mn * c[i];
+    if (b.kind != RigidKind::Part && d.has_rot[n]) { // shell node: its rotary inertia and spin
+      for (int i = 0; i < 3; ++i) {
+        inertia[4 * i] += d.inertia[n];
+        l[i] += d.inertia[n] * d.w[3 * n + i];
+      }
+    }
+  }
+  if (b.kind != RigidKind::Part) {
+    const Real mean = (inertia[0] + inertia[4] + inertia[8]) / 3.0;
+    const Real det = inertia[0] * (inertia[4] * inertia[8] - inertia[5] * inertia[7]) -
+                     inertia[1] * (inertia[3] * inertia[8] - inertia[5] * inertia[6]) +
+                     inertia[2] * (inertia[3] * inertia[7] - inertia[4] * inertia[6]);
+    if (mean > 0 && !(std::abs(det) > 1e-9 * mean * mean * mean))
+      for (int i = 0; i < 3; ++i) inertia[4 * i] += 1e-3 * mean;
+  }
+  if (b.can_fail()) {
+    const std::size_t k1 = b.axis_first, k2 = b.axis_last;
+    const Vec3 e{b.r0[3 * k2] - b.r0[3 * k1], b.r0[3 * k2 + 1] - b.r0[3 * k1 + 1],
+                 b.r0[3 * k2 + 2] - b.r0[3 * k1 + 2]};
+    const bool coincident = e[0] == 0 && e[1] == 0 && e[2] == 0;
+    b.side2.assign(b.nodes.size(), 0);
+    b.mass2 = 0;
+    for (std::size_t k = 0; k < b.nodes.size(); ++k) {
+      const Real proj = b.r0[3 * k] * e[0] + b.r0[3 * k + 1] * e[1] + b.r0[3 * k + 2] * e[2];
+      b.side2[k] = coincident ? (k == k2) : proj > 0;
+      if (b.side2[k]) b.mass2 += d.mass[b.nodes[k]];
+    }
   }
   b.inertia0 = inertia;
   b.inertia0_inv = inverse(inertia);
@@ -148,6 +181,79 @@ void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec
       d.w[3 * n + i] = b.omega[i];
     }
   }
+}
+
+std::size_t failable_body_count(const Domain& d) {
+  std::size_t n = 0;
+  for (const RigidBody& b : d.bodies) n += b.can_fail() ? 1 : 0;
+  return n;
+}
+
+std::vector<ExactSum> weld_force_sums(const Domain& d) {
+  std::vector<ExactSum> acc(6 * failable_body_count(d));
+  std::size_t w = 0;
+  for (const RigidBody& b : d.bodies) {
+    if (!b.can_fail()) continue;
+    ExactSum* a = &acc[6 * w++];
+    if (!b.active) continue;
+    for (std::size_t k = 0; k < b.nodes.size(); ++k) {
+      const LocalId n = b.nodes[k];
+      if (!d.owned[n]) continue;
+      for (int i = 0; i < 3; ++i) {
+        a[i].add(d.f[3 * n + i]);
+        if (b.side2[k]) a[3 + i].add(d.f[3 * n + i]);
+      }
+    }
+  }
+  return acc;
+}
+
+std::vector<WeldFailure> fail_welds(Domain& d, std::span<const ExactSum> sums, Real t) {
+  std::vector<WeldFailure> out;
+  std::size_t w = 0;
+  for (std::size_t bi = 0; bi < d.bodies.size(); ++bi) {
+    RigidBody& b = d.bodies[bi];
+    if (!b.can_fail()) continue;
+    const ExactSum* a = &sums[6 * w++];
+    if (!b.active) continue;
+    Vec3 fc{};
+    for (int i = 0; i < 3; ++i) fc[i] = b.mass2 / b.mass * a[i].result() - a[3 + i].result();
+    const LocalId n1 = b.nodes[b.axis_first], n2 = b.nodes[b.axis_last];
+    Vec3 e{d.x[3 * n2] - d.x[3 * n1], d.x[3 * n2 + 1] - d.x[3 * n1 + 1],
+           d.x[3 * n2 + 2] - d.x[3 * n1 + 2]};
+    const Real len = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    Real fn = 0;
+    if (len > 0) {
+      for (Real& c : e) c /= len;
+      fn = fc[0] * e[0] + fc[1] * e[1] + fc[2] * e[2];
+    }
+    const Vec3 ft{fc[0] - fn * e[0], fc[1] - fn * e[1], fc[2] - fn * e[2]};
+    const Real fs = std::sqrt(ft[0] * ft[0] + ft[1] * ft[1] + ft[2] * ft[2]);
+    Real crit = 0;
+    if (b.sn > 0) crit += std::pow(std::abs(fn) / b.sn, b.fn_exp);
+    if (b.ss > 0) crit += std::pow(fs / b.ss, b.fs_exp);
+    const bool by_force = (b.sn > 0 || b.ss > 0) && crit >= 1.0;
+    const bool by_time = t >= b.tfail;
+    if (!by_force && !by_time) continue;
+    // Release: each node continues with the body's velocity at the node.
+    for (LocalId n : b.nodes) {
+      const Vec3 r{d.x[3 * n] - b.xc[0], d.x[3 * n + 1] - b.xc[1], d.x[3 * n + 2] - b.xc[2]};
+      const Vec3 wr = cross(b.omega, r);
+      for (int i = 0; i < 3; ++i) {
+        d.v[3 * n + i] = b.v[i] + wr[i];
+        d.w[3 * n + i] = d.has_rot[n] ? b.omega[i] : 0.0;
+      }
+      d.rigid_of[n] = -1;
+    }
+    b.active = 0;
+    b.fail_time = t;
+    b.fail_fn = fn;
+    b.fail_fs = fs;
+    b.mass = 0;
+    b.v = b.l = b.omega = b.force = b.moment = Vec3{};
+    out.push_back({bi, b.weld_id, fn, fs, !by_force});
+  }
+  return out;
 }
 
 Real rigid_body_kinetic_energy(const RigidBody& b) {
