@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import os
 import struct
+import pathlib
 import xml.etree.ElementTree as ET
 from typing import Dict, List, Tuple
 
@@ -133,6 +134,8 @@ def read_vtu_ascii_or_binary(path, as_numpy: bool = False) -> Dict[str, object]:
     numpy arrays (n x components), cells stays a list of lists.
     """
     root = ET.parse(path).getroot()
+    if root.tag == "VTKFile" and root.get("type") == "PUnstructuredGrid":
+        return read_pvtu(path, as_numpy)
     if root.tag != "VTKFile" or root.get("type") != "UnstructuredGrid":
         raise ValueError(f"{path}: not a VTK XML UnstructuredGrid (.vtu) file")
     byte_order = root.get("byte_order", "LittleEndian")
@@ -207,3 +210,72 @@ def read_vtu_ascii_or_binary(path, as_numpy: bool = False) -> Dict[str, object]:
                       for k, v in cell_data.items()},
         "field_data": field_data,
     }
+
+
+def read_pvtu(path, as_numpy: bool = False) -> Dict[str, object]:
+    """Read a parallel .pvtu (one .vtu piece per MPI rank) as one grid.
+
+    parcae's pieces carry node_index / element_index (the model's node and element order): the
+    pieces are then put back together in that order, shared nodes once, so the result has the
+    layout of the one-rank run's .vtu (node_index and element_index themselves are dropped).
+    Pieces without them are concatenated.
+    """
+    path = pathlib.Path(path)
+    root = ET.parse(path).getroot()
+    grid = root.find("PUnstructuredGrid")
+    if grid is None:
+        raise ValueError(f"{path}: no <PUnstructuredGrid>")
+    pieces = [read_vtu_ascii_or_binary(path.parent / p.get("Source")) for p in grid.findall("Piece")]
+    if not pieces:
+        raise ValueError(f"{path}: no pieces")
+    if not all("node_index" in p["point_data"] and "element_index" in p["cell_data"]
+               for p in pieces):
+        out = {"points": [], "cells": [], "types": [], "point_data": {}, "cell_data": {}}
+        for p in pieces:
+            shift = len(out["points"])
+            out["points"] += p["points"]
+            out["cells"] += [[i + shift for i in c] for c in p["cells"]]
+            out["types"] += p["types"]
+            for key in ("point_data", "cell_data"):
+                for k, v in p[key].items():
+                    out[key].setdefault(k, []).extend(v)
+    else:
+        nn = 1 + max(int(i) for p in pieces for i in p["point_data"]["node_index"])
+        ne = 1 + max(int(i) for p in pieces for i in p["cell_data"]["element_index"])
+        points = [None] * nn
+        cells = [None] * ne
+        types = [None] * ne
+        pdata = {k: [None] * nn for k in pieces[0]["point_data"] if k != "node_index"}
+        cdata = {k: [None] * ne for k in pieces[0]["cell_data"] if k != "element_index"}
+        for p in pieces:
+            nidx = [int(i) for i in p["point_data"]["node_index"]]
+            for j, n in enumerate(nidx):
+                points[n] = p["points"][j]
+                for k in pdata:
+                    pdata[k][n] = p["point_data"][k][j]
+            for j, e in enumerate(int(i) for i in p["cell_data"]["element_index"]):
+                cells[e] = [nidx[i] for i in p["cells"][j]]
+                types[e] = p["types"][j]
+                for k in cdata:
+                    cdata[k][e] = p["cell_data"][k][j]
+        missing = [n for n, x in enumerate(points) if x is None]
+        if missing or any(c is None for c in cells):
+            raise ValueError(f"{path}: pieces do not cover the model (first missing node index "
+                             f"{missing[:1]})")
+        out = {"points": points, "cells": cells, "types": types, "point_data": pdata,
+               "cell_data": cdata}
+    conn = [i for c in out["cells"] for i in c]
+    offsets, end = [], 0
+    for c in out["cells"]:
+        end += len(c)
+        offsets.append(end)
+    result = {"points": out["points"], "connectivity": conn, "offsets": offsets,
+              "types": out["types"], "cells": out["cells"], "point_data": out["point_data"],
+              "cell_data": out["cell_data"], "field_data": pieces[0]["field_data"]}
+    if as_numpy:
+        import numpy as np
+        for k in ("points", "connectivity", "offsets", "types"):
+            result[k] = np.asarray(result[k])
+        for key in ("point_data", "cell_data"):
+            result[key] = {k: np.asarray(v) for k, v in result[key].items()}
+    return result

@@ -57,6 +57,29 @@ void write_vtu(const std::string& path, const VtkGrid& grid, Real time) {
   std::filesystem::rename(tmp, path);
 }
 
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces,
+                const VtkGrid& layout) {
+  const std::string tmp = path + ".tmp";
+  {
+    auto out = fmt::output_file(tmp);
+    out.print("<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" "
+              "byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+              "  <PUnstructuredGrid GhostLevel=\"0\">\n    <PPointData>\n");
+    for (const auto& a : layout.point_data)
+      out.print("      <PDataArray type=\"Float64\" Name=\"{}\" NumberOfComponents=\"{}\"/>\n",
+                a.name, a.ncomp);
+    out.print("    </PPointData>\n    <PCellData>\n");
+    for (const auto& a : layout.cell_data)
+      out.print("      <PDataArray type=\"Float64\" Name=\"{}\" NumberOfComponents=\"{}\"/>\n",
+                a.name, a.ncomp);
+    out.print("    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" "
+              "Name=\"Points\" NumberOfComponents=\"3\"/>\n    </PPoints>\n");
+    for (const auto& piece : pieces) out.print("    <Piece Source=\"{}\"/>\n", piece);
+    out.print("  </PUnstructuredGrid>\n</VTKFile>\n");
+  }
+  std::filesystem::rename(tmp, path);
+}
+
 void write_pvd(const std::string& path, const std::vector<std::pair<Real, std::string>>& states) {
   const std::string tmp = path + ".tmp";
   {

@@ -29,6 +29,11 @@ struct VtkGrid {
 /// and renamed so an interrupted write never leaves a truncated state).
 void write_vtu(const std::string& path, const VtkGrid& grid, Real time);
 
+/// Write a .pvtu file: one parallel dataset made of the given .vtu pieces (file names relative to
+/// the .pvtu); layout gives the point and cell array names and components of every piece.
+void write_pvtu(const std::string& path, const std::vector<std::string>& pieces,
+                const VtkGrid& layout);
+
 /// Write a .pvd collection listing (time, file) pairs; file names relative to the .pvd.
 void write_pvd(const std::string& path, const std::vector<std::pair<Real, std::string>>& states);
 

@@ -109,6 +109,8 @@ private:
   GlobalStats stats(int cycle, Real t, Real dt) const;
   /// One plot state (VTK and d3plot, collective); now: the global energies of this state.
   void write_state(Real t, const GlobalStats& now, bool previous_positions = false, Real dt = 0);
+  void write_vtk_piece(bool previous_positions, Real dt, const std::vector<Real>& elems,
+                       std::size_t rec);
   /// Rank 0: the d3plot writer with the model's geometry (opt_.outdir/d3plot); append: continue
   /// the family of the run being restarted (rewound to the checkpoint).
   void open_d3plot(bool append);
@@ -711,6 +713,16 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
       elems_local.push_back(area * th > 0 ? sp.blk.e_int[k] / (area * th) : 0.0);
     }
   }
+  // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
+  // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK).
+  const bool pieces = opt_.write_vtk && comm_.size() > 1;
+  if (opt_.write_vtk) {
+    const std::size_t index = states_.size();
+    states_.emplace_back(t, fmt::format("states/state_{:05d}.{}", index, pieces ? "pvtu" : "vtu"));
+    fs::create_directories(fs::path(opt_.outdir) / "states");
+  }
+  if (pieces) write_vtk_piece(previous_positions, dt, elems_local, kElemRec);
+  if (!opt_.write_d3plot && (pieces || !opt_.write_vtk)) return;
   const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
   const std::vector<Real> elems_all = comm_.gatherv(elems_local);
   if (comm_.rank() != 0) return;
@@ -777,7 +789,7 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
     }
     d3plot_->write_state(ds);
   }
-  if (!opt_.write_vtk) return;
+  if (!opt_.write_vtk || pieces) return;
 
   const std::size_t nn = model_.nodes.size();
   std::vector<Real> pts(3 * nn), vel(3 * nn), disp(3 * nn);
@@ -829,10 +841,124 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
   g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
   g.cell_data.push_back({"part_id", 1, std::move(pid)});
   g.cell_data.push_back({"element_id", 1, std::move(eid)});
-  fs::create_directories(fs::path(opt_.outdir) / "states");
-  const std::string name = fmt::format("states/state_{:05d}.vtu", states_.size());
-  write_vtu((fs::path(opt_.outdir) / name).string(), g, t);
-  states_.emplace_back(t, name);
+  write_vtu((fs::path(opt_.outdir) / states_.back().second).string(), g, t);
+  write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
+}
+
+/// MPP VTK (collective): this rank's elements and the nodes they use as one .vtu piece of
+/// states/state_N/, rank 0 writes states/state_N.pvtu and parcae.pvd. Pieces carry the model
+/// node and element indices (node_index, element_index) so that tools can put the pieces back
+/// together in the order of a one-rank run. elems: the element records of write_state
+/// (rec values each, solids then shells in domain order).
+void Integrator::write_vtk_piece(bool previous_positions, Real dt, const std::vector<Real>& elems,
+                                 std::size_t rec) {
+  namespace fs = std::filesystem;
+  const std::size_t index = states_.size() - 1;
+  const Real t = states_.back().first;
+  std::vector<std::int64_t> piece_of(d_.nnode, -1);
+  std::vector<LocalId> nodes;
+  auto use = [&](LocalId n) {
+    auto& p = piece_of[static_cast<std::size_t>(n)];
+    if (p < 0) {
+      p = static_cast<std::int64_t>(nodes.size());
+      nodes.push_back(n);
+    }
+    return p;
+  };
+  VtkGrid g;
+  std::vector<Real> stress, epsp, pid, eid, eidx;
+  std::size_t r = 0;
+  auto cell_values = [&](GlobalId part, GlobalId id, std::size_t model_index) {
+    const Real* v = &elems[r * rec];
+    for (int i = 0; i < 6; ++i) stress.push_back(v[2 + i]);
+    epsp.push_back(v[8]);
+    pid.push_back(static_cast<Real>(part));
+    eid.push_back(static_cast<Real>(id));
+    eidx.push_back(static_cast<Real>(model_index));
+    g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
+    ++r;
+  };
+  const std::size_t ns = model_.solids.size();
+  for (const auto& sp : d_.solids)
+    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+      for (LocalId n : sp.blk.conn[k]) g.connectivity.push_back(use(n));
+      g.types.push_back(12);
+      cell_values(sp.pid, sp.elem_id[k], sp.model_index[k]);
+    }
+  for (const auto& sp : d_.shells)
+    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+      const auto& cn = sp.blk.conn[k];
+      const bool tri = cn[2] == cn[3];
+      for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(use(cn[a]));
+      g.types.push_back(tri ? 5 : 9);
+      cell_values(sp.pid, sp.elem_id[k], ns + sp.model_index[k]);
+    }
+  // Rigid parts have no element blocks (their nodes follow the bodies, on every rank): rank 0
+  // writes their elements, with zero stress as the one-rank .vtu has them.
+  if (comm_.rank() == 0) {
+    std::map<GlobalId, bool> rigid_part;
+    for (const auto& p : model_.parts) {
+      const Material* m = model_.find_material(p.mid);
+      rigid_part[p.id] = m && m->kind == MaterialKind::Rigid;
+    }
+    auto rigid_cell = [&](GlobalId part, GlobalId id, std::size_t model_index) {
+      stress.insert(stress.end(), 6, 0.0);
+      epsp.push_back(0.0);
+      pid.push_back(static_cast<Real>(part));
+      eid.push_back(static_cast<Real>(id));
+      eidx.push_back(static_cast<Real>(model_index));
+      g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
+    };
+    auto local = [&](LocalId model_node) {
+      return use(d_.local_of_global[static_cast<std::size_t>(model_node)]);
+    };
+    for (std::size_t e = 0; e < ns; ++e) {
+      if (!rigid_part[model_.solids.part[e]]) continue;
+      for (LocalId n : model_.solids.nodes[e]) g.connectivity.push_back(local(n));
+      g.types.push_back(12);
+      rigid_cell(model_.solids.part[e], model_.solids.id[e], e);
+    }
+    for (std::size_t e = 0; e < model_.shells.size(); ++e) {
+      if (!rigid_part[model_.shells.part[e]]) continue;
+      const auto& cn = model_.shells.nodes[e];
+      const bool tri = cn[2] == cn[3];
+      for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(local(cn[a]));
+      g.types.push_back(tri ? 5 : 9);
+      rigid_cell(model_.shells.part[e], model_.shells.id[e], ns + e);
+    }
+  }
+  std::vector<Real> pts, disp, vel, nidx, nid;
+  for (LocalId n : nodes) {
+    const auto i3 = 3 * static_cast<std::size_t>(n);
+    for (int i = 0; i < 3; ++i) {
+      const Real x = d_.x[i3 + i] - (previous_positions ? dt * d_.v[i3 + i] : 0.0);
+      pts.push_back(x);
+      disp.push_back(x - d_.x0[i3 + i]);
+      vel.push_back(d_.v[i3 + i]);
+    }
+    nidx.push_back(static_cast<Real>(d_.global_index[static_cast<std::size_t>(n)]));
+    nid.push_back(static_cast<Real>(d_.node_id[static_cast<std::size_t>(n)]));
+  }
+  g.points = pts;
+  g.point_data.push_back({"displacement", 3, std::move(disp)});
+  g.point_data.push_back({"velocity", 3, std::move(vel)});
+  g.point_data.push_back({"node_id", 1, std::move(nid)});
+  g.point_data.push_back({"node_index", 1, std::move(nidx)});
+  g.cell_data.push_back({"stress", 6, std::move(stress)});
+  g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
+  g.cell_data.push_back({"part_id", 1, std::move(pid)});
+  g.cell_data.push_back({"element_id", 1, std::move(eid)});
+  g.cell_data.push_back({"element_index", 1, std::move(eidx)});
+  const std::string dir = fmt::format("state_{:05d}", index);
+  const fs::path states = fs::path(opt_.outdir) / "states";
+  fs::create_directories(states / dir);
+  write_vtu((states / dir / fmt::format("piece_{:05d}.vtu", comm_.rank())).string(), g, t);
+  comm_.barrier(); // every piece is in place before the .pvtu names it
+  if (comm_.rank() != 0) return;
+  std::vector<std::string> names;
+  for (int q = 0; q < comm_.size(); ++q)
+    names.push_back(fmt::format("{}/piece_{:05d}.vtu", dir, q));
+  write_pvtu((fs::path(opt_.outdir) / states_.back().second).string(), names, g);
   write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
 }
 
