@@ -192,6 +192,42 @@ struct BodyLoad {
   SourceLoc loc;
 };
 
+/// *SET_SEGMENT: segments given by 3 or 4 node ids (a triangle repeats its third node).
+struct SegmentSet {
+  GlobalId id = 0;
+  std::vector<std::array<GlobalId, 4>> segments; ///< deck node ids
+  SourceLoc loc;
+};
+
+/// *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE, SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE]
+/// (penalty contact; contact/contact.hpp has the formulation). Set types (SSTYP/MSTYP) follow
+/// the manual: 0 segment set, 2 part set, 3 part, 4 node set (secondary of NODES_TO_SURFACE),
+/// 5 all parts (SSID = 0 of a single-surface contact also means all parts).
+struct ContactDef {
+  enum class Kind : std::uint8_t { NodesToSurface, SurfaceToSurface, SingleSurface };
+  Kind kind = Kind::NodesToSurface;
+  bool automatic = false;
+  GlobalId id = 0; ///< CID (_ID/_TITLE) or the 1-based order of appearance
+  std::string title;
+  std::string keyword; ///< as written, for messages
+  SourceLoc loc;       ///< the keyword line
+  // Card 1
+  GlobalId ssid = 0, msid = 0;
+  int sstyp = 0, mstyp = 0;
+  SourceLoc ssid_loc, msid_loc; ///< the fields, for errors about the sets they name
+  // Card 2: friction and activity
+  Real fs = 0, fd = 0, dc = 0, vc = 0, vdc = 0;
+  int penchk = 0;
+  Real bt = 0, dt = 1e20; ///< birth and death times
+  // Card 3: penalty scale factors and contact thicknesses
+  Real sfs = 1, sfm = 1, sst = 0, mst = 0, sfst = 1, sfmt = 1, fsf = 1, vsf = 1;
+  // Optional card A
+  int soft = 0;
+  Real sofscl = 0.1;
+  int depth = 2, bsort = 0; ///< BSORT: search interval in cycles (0 = default)
+  Real penmax = 0;          ///< optional card A (PENMAX); 0 = LS-DYNA's default
+};
+
 /// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
 struct RigidWall {
   enum class Shape : std::uint8_t { Plane, Cylinder } shape = Shape::Plane;
@@ -256,6 +292,14 @@ struct Controls {
   // *CONTROL_TERMINATION
   Real endtim = 0;
   int endcyc = 0;
+  // *CONTROL_CONTACT (defaults for every contact)
+  Real contact_slsfac = 0.1; ///< SLSFAC: penalty scale
+  int contact_nsbcs = 0;     ///< NSBCS: cycles between bucket sorts (0 = 10)
+  Real contact_xpene = 4;    ///< XPENE: release depth of non-automatic contacts (x thickness)
+  int contact_ignore = 0;    ///< IGNORE: 0 move initially penetrating nodes, 1 keep an offset
+  Real contact_sfric = 0, contact_dfric = 0, contact_edc = 0; ///< default FS, FD, DC
+  int contact_shlthk = 0;    ///< SHLTHK (stored; parcae always uses the shell thickness offsets)
+  bool contact_control_given = false;
   // *CONTROL_TIMESTEP
   Real dtinit = 0;
   Real tssfac = 0.9;
@@ -385,6 +429,8 @@ struct Model {
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
   std::vector<RigidWall> rigid_walls;
+  std::map<GlobalId, SegmentSet> segment_sets;
+  std::vector<ContactDef> contacts;
   std::vector<NodalRigidBody> nodal_rigid_bodies;
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;
