@@ -197,6 +197,7 @@ struct SegmentSet {
   GlobalId id = 0;
   std::vector<std::array<GlobalId, 4>> segments; ///< deck node ids
   SourceLoc loc;
+  std::vector<int> lines; ///< deck line of each segment (same file as loc), for messages
 };
 
 /// *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE, SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE]
