@@ -237,6 +237,29 @@ void Comm::sum(std::span<ExactSum> accs) const {
 #endif
 }
 
+std::vector<double> Comm::allgatherv(std::span<const double> local) const {
+  if (!handle()) return {local.begin(), local.end()};
+#if PARCAE_WITH_MPI
+  const MPI_Comm c = mpi_comm(handle());
+  const int n = mpi_count(local.size(), "allgatherv");
+  std::vector<int> counts(static_cast<std::size_t>(size())), displs(counts.size());
+  check(MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, c), "MPI_Allgather");
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displs[r] = mpi_count(total, "allgatherv (total)");
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  mpi_count(total, "allgatherv (total)");
+  std::vector<double> out(total);
+  check(MPI_Allgatherv(local.data(), n, MPI_DOUBLE, out.data(), counts.data(), displs.data(),
+                       MPI_DOUBLE, c),
+        "MPI_Allgatherv");
+  return out;
+#else
+  return {local.begin(), local.end()};
+#endif
+}
+
 std::vector<double> Comm::gatherv(std::span<const double> local, int root) const {
   return gatherv_impl(*this, local, root);
 }

@@ -53,6 +53,8 @@ public:
   void sum(std::span<ExactSum> accs) const;
   /// Gather variable-length arrays on root (returned only on root, concatenated in rank order).
   [[nodiscard]] std::vector<double> gatherv(std::span<const double> local, int root = 0) const;
+  /// Every rank's array, concatenated in rank order, on every rank.
+  [[nodiscard]] std::vector<double> allgatherv(std::span<const double> local) const;
   [[nodiscard]] std::vector<std::int64_t> gatherv(std::span<const std::int64_t> local,
                                                   int root = 0) const;
   void broadcast(std::span<double> data, int root = 0) const;

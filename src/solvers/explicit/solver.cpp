@@ -18,6 +18,7 @@
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
 #include "solvers/explicit/checkpoint.hpp"
+#include "solvers/explicit/contact_setup.hpp"
 #include "solvers/explicit/histories.hpp"
 #include "solvers/explicit/rigid_body.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
@@ -70,12 +71,20 @@ public:
   Integrator(const Model& model, const RunOptions& opt)
       : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_) {
     Domain global = build_domain(model);
+    build_contacts(global);
     if (comm_.size() > 1) {
       if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
       d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
     } else {
       d_ = std::move(global);
     }
+    contact_local_.resize(contact_.node_model.size());
+    for (std::size_t k = 0; k < contact_.node_model.size(); ++k)
+      contact_local_[k] =
+          d_.local_of_global.empty()
+              ? contact_.node_model[k]
+              : d_.local_of_global[static_cast<std::size_t>(contact_.node_model[k])];
+    if (!contact_state_.empty()) f_contact_.assign(3 * d_.nnode, 0.0);
     for (const auto& c : model.curves) curves_[c.id] = &c;
     for (std::size_t e = 0; e < model.solids.size(); ++e)
       part_of_solid_[model.solids.id[e]] = model.solids.part[e];
@@ -115,6 +124,11 @@ private:
   /// the family of the run being restarted (rewound to the checkpoint).
   void open_d3plot(bool append);
   void check_finite(int cycle);
+  /// Contact interfaces from the deck, their initial search and initial penetrations (moved
+  /// nodes are moved in the global domain before it is split up).
+  void build_contacts(Domain& global);
+  /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into f_contact_.
+  void contact_pass(int cycle, Real t, Real dt);
   /// Everything that evolves in time (domain and integrator state), for checkpoints.
   void visit_state(StateArchive& ar, LoopVars& lv);
   /// Collective: write a checkpoint of the current state; returns its directory.
@@ -150,6 +164,14 @@ private:
   std::unique_ptr<GlstatWriter> glstat_;
   std::unique_ptr<D3plotWriter> d3plot_; ///< rank 0, when opt_.write_d3plot
   std::unique_ptr<HistoryOutput> hist_;  ///< matsum, nodout, rwforc, history.csv (all ranks)
+  // --- contact: every interface on every rank over compact node arrays (contact_setup.hpp),
+  // so the contact forces are the same for any decomposition.
+  ContactModel contact_;
+  std::vector<contact::ContactState> contact_state_;
+  std::vector<LocalId> contact_local_;  ///< compact -> local node (kInvalidLocal: not on this rank)
+  std::vector<Real> cx_, cv_, cm_, cf_; ///< compact positions, velocities, masses, forces
+  std::vector<Real> f_contact_;         ///< contact force per local node (3 each)
+  std::vector<std::string> contact_report_; ///< initial penetrations, for the log
 };
 
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
@@ -347,6 +369,8 @@ void Integrator::assemble_and_accelerate(Real t) {
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     Real f[3] = {f_ext_[3 * n], f_ext_[3 * n + 1], f_ext_[3 * n + 2]};
+    if (!f_contact_.empty())
+      for (int i = 0; i < 3; ++i) f[i] += f_contact_[3 * n + i];
     for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
       const Real* c = &d_.corner_f_solid[3 * d_.solid_corner_list[k]];
       f[0] -= c[0];
@@ -485,6 +509,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
                          d_.x[3 * n + 2] - body.xc[2]};
       if (d_.owned[n]) {
         add(r, &f_ext_[3 * n], 1.0);
+        if (!f_contact_.empty()) add(r, &f_contact_[3 * n], 1.0);
         for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
       }
       for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)
@@ -561,7 +586,8 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.hourglass = acc[kHg].result();
   s.external_work = acc[kExt].result();
   s.rigidwall = -acc[kWall].result();
-  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall;
+  for (const auto& cs : contact_state_) s.sliding += cs.e_interface.result(); // same on all ranks
+  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding;
   const Real mass = acc[kMass].result();
   s.mass = mass;
   s.added_mass = d_.added_mass;
@@ -1038,6 +1064,113 @@ std::string format_duration(Real s) {
   return fmt::format("{}h{:02d}m", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
 }
 
+void Integrator::build_contacts(Domain& global) {
+  contact_ = build_contact_model(model_);
+  if (contact_.interfaces.empty()) return;
+  const std::size_t nc = contact_.node_model.size();
+  cx_.resize(3 * nc);
+  cv_.resize(3 * nc);
+  cm_.resize(nc);
+  cf_.assign(3 * nc, 0.0);
+  for (std::size_t k = 0; k < nc; ++k) {
+    const auto n = static_cast<std::size_t>(contact_.node_model[k]);
+    for (int i = 0; i < 3; ++i) {
+      cx_[3 * k + i] = global.x[3 * n + i];
+      cv_[3 * k + i] = global.v[3 * n + i];
+    }
+    cm_[k] = global.mass[n];
+  }
+  for (std::size_t i = 0; i < contact_.interfaces.size(); ++i) {
+    const auto& ifc = contact_.interfaces[i];
+    const ContactDef& def = *contact_.defs[i];
+    contact_state_.push_back(contact::init_state(ifc, nc, cx_));
+    const std::vector<Real> before = cx_;
+    const auto pen = contact::initial_penetrations(ifc, contact_state_.back(), cx_);
+    if (pen.empty()) continue;
+    Real deepest = 0;
+    GlobalId deepest_node = 0;
+    for (const auto& r : pen)
+      if (r.depth > deepest) {
+        deepest = r.depth;
+        deepest_node = model_.nodes.id[contact_.node_model[r.node]];
+      }
+    contact_report_.push_back(fmt::format(
+        "  contact {} ({}): {} initially penetrating node(s), deepest {:.4e} at node {}: {}",
+        def.id, def.keyword, pen.size(), deepest, deepest_node,
+        ifc.p.ignore == 0 ? "moved back onto the surface (IGNORE = 0)"
+                          : "penetration kept as an offset (IGNORE = 1)"));
+  }
+  // IGNORE = 0 moved nodes: the initial geometry is the corrected one.
+  for (std::size_t k = 0; k < nc; ++k) {
+    const auto n = static_cast<std::size_t>(contact_.node_model[k]);
+    for (int i = 0; i < 3; ++i) global.x[3 * n + i] = global.x0[3 * n + i] = cx_[3 * k + i];
+  }
+}
+
+void Integrator::contact_pass(int cycle, Real t, Real dt) {
+  static const int search_phase = prof::phase_id("contact_search");
+  static const int force_phase = prof::phase_id("contact_forces");
+  const std::size_t nc = contact_.node_model.size();
+  {
+    // Every rank gets the positions and velocities of all contact nodes (owners send theirs).
+    PhaseScope p(search_phase);
+    if (comm_.size() == 1) {
+      for (std::size_t k = 0; k < nc; ++k) {
+        const auto l = static_cast<std::size_t>(contact_local_[k]);
+        for (int i = 0; i < 3; ++i) {
+          cx_[3 * k + i] = d_.x[3 * l + i];
+          cv_[3 * k + i] = d_.v[3 * l + i];
+        }
+      }
+    } else {
+      std::vector<Real> mine;
+      for (std::size_t k = 0; k < nc; ++k) {
+        const LocalId l = contact_local_[k];
+        if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
+        mine.push_back(static_cast<Real>(k));
+        for (int i = 0; i < 3; ++i) mine.push_back(d_.x[3 * static_cast<std::size_t>(l) + i]);
+        for (int i = 0; i < 3; ++i) mine.push_back(d_.v[3 * static_cast<std::size_t>(l) + i]);
+      }
+      const std::vector<Real> all = comm_.allgatherv(mine);
+      for (std::size_t r = 0; r + 7 <= all.size(); r += 7) {
+        const auto k = static_cast<std::size_t>(all[r]);
+        for (int i = 0; i < 3; ++i) {
+          cx_[3 * k + i] = all[r + 1 + i];
+          cv_[3 * k + i] = all[r + 4 + i];
+        }
+      }
+    }
+    for (std::size_t i = 0; i < contact_state_.size(); ++i)
+      contact::update_search(contact_.interfaces[i], contact_state_[i], cx_, cycle);
+  }
+  PhaseScope p(force_phase);
+  std::fill(cf_.begin(), cf_.end(), 0.0);
+  for (std::size_t i = 0; i < contact_state_.size(); ++i) {
+    const auto status = contact::contact_forces(contact_.interfaces[i], contact_state_[i], cx_, cv_,
+                                                cm_, t, dt, cf_);
+    const ContactDef& def = *contact_.defs[i];
+    auto node_id = [&](LocalId k) { return model_.nodes.id[contact_.node_model[k]]; };
+    if (!status.ok) {
+      std::string nodes;
+      for (std::size_t j = 0; j < status.blowup.size() && j < 8; ++j)
+        nodes += fmt::format("{}node {} (penetration {:.3e})", j ? ", " : "",
+                             node_id(status.blowup[j].node), status.blowup[j].depth);
+      throw Unstable{fmt::format("contact {} ({}) blew up in cycle {}: {}{}", def.id, def.keyword,
+                                 cycle, nodes, status.blowup.size() > 8 ? ", ..." : "")};
+    }
+    if (!status.released.empty() && opt_.log)
+      *opt_.log << fmt::format("  warning: contact {}: {} node(s) released beyond the maximum "
+                               "penetration in cycle {} (first: node {})\n",
+                               def.id, status.released.size(), cycle,
+                               node_id(status.released.front().node));
+  }
+  for (std::size_t k = 0; k < nc; ++k) {
+    const LocalId l = contact_local_[k];
+    if (l == kInvalidLocal) continue;
+    for (int i = 0; i < 3; ++i) f_contact_[3 * static_cast<std::size_t>(l) + i] = cf_[3 * k + i];
+  }
+}
+
 void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   std::uint64_t fp = domain_fingerprint(d_);
   const std::uint64_t mine = fp;
@@ -1067,6 +1200,40 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   if (has_hist != (hist_ != nullptr))
     throw RuntimeError("the checkpoint and this run differ in their history outputs");
   if (hist_) hist_->visit_state(ar);
+  std::uint64_t ncontact = contact_state_.size();
+  ar.pod(ncontact);
+  if (ncontact != contact_state_.size())
+    throw RuntimeError("the checkpoint and this run differ in their contacts");
+  for (auto& cs : contact_state_) {
+    for (auto& ps : cs.passes) {
+      for (auto* v : {&ps.node_half_t, &ps.seg_half_t, &ps.ft, &ps.pen_prev, &ps.offset, &ps.fn,
+                      &ps.shape, &ps.diss, &ps.flag_depth})
+        ar.vec(*v);
+      for (auto* v : {&ps.nodes, &ps.cand_seg, &ps.adj_seg, &ps.tracked, &ps.seg_of, &ps.flag_seg})
+        ar.vec(*v);
+      ar.vec(ps.cand_start);
+      ar.vec(ps.adj_start);
+      ar.vec(ps.contact_side);
+      ar.vec(ps.released);
+      ar.vec(ps.flag);
+      ar.pod(ps.on_main);
+      ar.pod(ps.sf);
+    }
+    ar.vec(cs.all_nodes);
+    ar.vec(cs.slot_of);
+    for (auto* v : {&cs.x_search, &cs.f_prev, &cs.f_now, &cs.work}) ar.vec(*v);
+    ar.vec(cs.slot_main);
+    ar.pod(cs.margin);
+    ar.pod(cs.dt_c);
+    ar.pod(cs.last_search_cycle);
+    ar.pod(cs.n_searches);
+    ar.pod(cs.e_interface);
+    ar.pod(cs.e_friction);
+    ar.pod(cs.e_secondary);
+    ar.pod(cs.e_main);
+    ar.pod(cs.resultant_secondary);
+    ar.pod(cs.resultant_main);
+  }
   std::uint64_t nstates = states_.size();
   ar.pod(nstates);
   if (ar.loading()) states_.resize(nstates);
@@ -1160,8 +1327,14 @@ RunSummary Integrator::run() {
   if (!(dt > 0) || !std::isfinite(dt))
     throw RuntimeError("cannot determine a time step (no deformable elements and no DTINIT)");
   sum.dt_initial = dt;
-  if (log)
-    *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part) << std::flush;
+  if (log) {
+    *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part);
+    if (!contact_.interfaces.empty())
+      *log << fmt::format("  contacts         {} interface(s), {} contact nodes\n",
+                          contact_.interfaces.size(), contact_.node_model.size());
+    for (const auto& line : contact_report_) *log << line << "\n";
+    *log << std::flush;
+  }
 
   if (opt_.write_glstat && comm_.rank() == 0) {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
@@ -1273,6 +1446,7 @@ RunSummary Integrator::run() {
       ++cycle;
       dt_old = dt_new;
       element_pass(dt_new);
+      if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
       assemble_and_accelerate(t);
       if (cycle % 100 == 0) check_finite(cycle);
 
