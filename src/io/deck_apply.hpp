@@ -89,4 +89,22 @@ void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d);
 /// no rigid part is merged into itself. Throws InputError at the card (file, line).
 void check_constraint_references(const Model& m);
 
+// card_tables_contact.cpp: the card tables of the contact keywords (joined in build_table())
+std::vector<KeywordSpec> contact_keywords();
+
+// deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
+void apply_contact_automatic_single(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_single(const Block& b, DeckBuilder& d);
+void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_control_contact(const Block& b, DeckBuilder& d);
+void apply_set_segment(const Block& b, DeckBuilder& d);
+/// Once the whole deck is read: segment-set nodes exist; every contact's sets / parts exist
+/// and are not empty; shell parts in contact surfaces have a positive section thickness;
+/// contact ids are unique; FS/FD/DC defaults from *CONTROL_CONTACT. Throws InputError at the
+/// field that names the offending set or part (file, line, card).
+void check_contacts(Model& m);
+
 } // namespace parcae::io

@@ -69,6 +69,7 @@ public:
     check_loads();
     check_walls();
     check_constraint_references(m_);
+    check_contacts(m_);
     check_history_references(m_);
     finish_controls();
     note_empty_parts();

@@ -1,0 +1,340 @@
+// *CONTACT_*, *CONTROL_CONTACT and *SET_SEGMENT cards: fields into the Model (fixed and free
+// format, _ID / _TITLE), defaults, *CONTROL_CONTACT friction defaults, triangles in segment
+// sets, optional cards, warnings for fields that are not supported, set-type errors.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+using Kind = ContactDef::Kind;
+
+/// The cube (solid part 1, nodes 1-8) plus a shell plate (part 2, nodes 11-14, section 2 with
+/// T1 = 1.5), part set 5 = {1, 2}, node set 6 = plate nodes, segment set 7 = the cube's top.
+std::string plate_deck(const std::string& extra) {
+  return cube_deck("*NODE\n11,0,0,2\n12,1,0,2\n13,1,1,2\n14,0,1,2\n"
+                   "*ELEMENT_SHELL\n2,2,11,12,13,14\n*PART\nplate\n2,2,1\n"
+                   "*SECTION_SHELL\n2\n1.5\n*SET_PART_LIST\n5\n1,2\n"
+                   "*SET_NODE_LIST\n6\n11,12,13,14\n*SET_SEGMENT\n7\n5,6,7,8\n" +
+                   extra);
+}
+
+/// One fixed-format card: each value right-justified in 10 columns.
+std::string fixed(std::initializer_list<std::string> values) {
+  std::string line;
+  for (const std::string& v : values) line += std::string(10 - v.size(), ' ') + v;
+  return line + "\n";
+}
+
+bool has_note(const Model& m, const std::string& text) {
+  return std::any_of(m.notes.begin(), m.notes.end(), [&](const KeywordNote& n) {
+    return n.message.find(text) != std::string::npos && !n.error;
+  });
+}
+
+TEST(ContactCards, SurfaceToSurfaceFixedFormatWithIdAndAllCards) {
+  const Model m = read_text(
+      plate_deck("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID\n" + fixed({"42"}).substr(0, 10) +
+                 " bumper to plate\n" + fixed({"2", "7", "3", "0", "", "", "1", "1"}) +
+                 fixed({"0.3", "0.2", "5.0", "10.0", "", "", "1.0e-4", "2.0e-3"}) +
+                 fixed({"2.0", "3.0", "0.5", "0.6", "1.1", "1.2", "", ""}) +
+                 fixed({"1", "0.2", "", "", "", "3", "25", ""}) + fixed({"0.7"})));
+  ASSERT_EQ(m.contacts.size(), 1u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_EQ(c.kind, Kind::SurfaceToSurface);
+  EXPECT_TRUE(c.automatic);
+  EXPECT_EQ(c.id, 42);
+  EXPECT_EQ(c.title, "bumper to plate");
+  EXPECT_EQ(c.keyword, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID");
+  EXPECT_EQ(c.ssid, 2);
+  EXPECT_EQ(c.sstyp, 3);
+  EXPECT_EQ(c.msid, 7);
+  EXPECT_EQ(c.mstyp, 0);
+  EXPECT_EQ(c.ssid_loc.line, c.loc.line + 2);
+  EXPECT_EQ(c.msid_loc.line, c.loc.line + 2);
+  EXPECT_NE(c.ssid_loc.card.find("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE"), std::string::npos);
+  EXPECT_DOUBLE_EQ(c.fs, 0.3);
+  EXPECT_DOUBLE_EQ(c.fd, 0.2);
+  EXPECT_DOUBLE_EQ(c.dc, 5.0);
+  EXPECT_DOUBLE_EQ(c.vc, 10.0);
+  EXPECT_DOUBLE_EQ(c.bt, 1.0e-4);
+  EXPECT_DOUBLE_EQ(c.dt, 2.0e-3);
+  EXPECT_DOUBLE_EQ(c.sfs, 2.0);
+  EXPECT_DOUBLE_EQ(c.sfm, 3.0);
+  EXPECT_DOUBLE_EQ(c.sst, 0.5);
+  EXPECT_DOUBLE_EQ(c.mst, 0.6);
+  EXPECT_DOUBLE_EQ(c.sfst, 1.1);
+  EXPECT_DOUBLE_EQ(c.sfmt, 1.2);
+  EXPECT_EQ(c.soft, 1);
+  EXPECT_DOUBLE_EQ(c.sofscl, 0.2);
+  EXPECT_EQ(c.depth, 3);
+  EXPECT_EQ(c.bsort, 25);
+  EXPECT_DOUBLE_EQ(c.penmax, 0.7);
+  EXPECT_FALSE(has_note(m, "SPR")) << "SPR/MPR are ignored without a warning";
+}
+
+TEST(ContactCards, BlankFieldsTakeTheManualDefaults) {
+  const Model m = read_text(plate_deck("*CONTACT_SURFACE_TO_SURFACE\n1,2,3,3\n\n\n"));
+  ASSERT_EQ(m.contacts.size(), 1u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_EQ(c.kind, Kind::SurfaceToSurface);
+  EXPECT_FALSE(c.automatic);
+  EXPECT_EQ(c.id, 1);
+  EXPECT_TRUE(c.title.empty());
+  EXPECT_DOUBLE_EQ(c.fs, 0.0);
+  EXPECT_DOUBLE_EQ(c.fd, 0.0);
+  EXPECT_DOUBLE_EQ(c.dc, 0.0);
+  EXPECT_DOUBLE_EQ(c.bt, 0.0);
+  EXPECT_DOUBLE_EQ(c.dt, 1.0e20);
+  for (double v : {c.sfs, c.sfm, c.sfst, c.sfmt, c.fsf, c.vsf}) EXPECT_DOUBLE_EQ(v, 1.0);
+  EXPECT_DOUBLE_EQ(c.sst, 0.0);
+  EXPECT_DOUBLE_EQ(c.mst, 0.0);
+  EXPECT_EQ(c.soft, 0);
+  EXPECT_DOUBLE_EQ(c.sofscl, 0.1);
+  EXPECT_EQ(c.depth, 2);
+  EXPECT_EQ(c.bsort, 0);
+  EXPECT_DOUBLE_EQ(c.penmax, 0.0);
+  EXPECT_TRUE(m.notes.empty() || !has_note(m, "ignored"));
+}
+
+TEST(ContactCards, ExplicitZerosMeanDefaults) {
+  const Model m = read_text(
+      plate_deck("*CONTACT_SURFACE_TO_SURFACE\n1,2,3,3\n0,0,0,0,0,0,0,0\n0,0,0,0,0,0,0,0\n"
+                 "0,0,0,0,0,0,0,0\n"));
+  const ContactDef& c = m.contacts.at(0);
+  EXPECT_DOUBLE_EQ(c.dt, 1.0e20);
+  for (double v : {c.sfs, c.sfm, c.sfst, c.sfmt, c.fsf, c.vsf}) EXPECT_DOUBLE_EQ(v, 1.0);
+  EXPECT_DOUBLE_EQ(c.sofscl, 0.1);
+  EXPECT_EQ(c.depth, 2);
+  EXPECT_FALSE(has_note(m, "MAXPAR"));
+  EXPECT_FALSE(has_note(m, "SBOPT"));
+}
+
+TEST(ContactCards, EveryKeywordFreeFormatWithTitleAndPositionIds) {
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE_TITLE\n9,all parts\n"
+                                       "0\n0.1\n\n"
+                                       "*CONTACT_SINGLE_SURFACE\n5,,2\n\n\n"
+                                       "*CONTACT_AUTOMATIC_NODES_TO_SURFACE\n6,1,4,3\n\n\n"
+                                       "*CONTACT_NODES_TO_SURFACE_ID\n11\n2,7,3,0\n\n\n"
+                                       "*CONTACT_SURFACE_TO_SURFACE_TITLE\n,s2s\n7,5,0,2\n\n\n"
+                                       "*CONTACT_SINGLE_SURFACE\n2,,3\n\n\n"));
+  ASSERT_EQ(m.contacts.size(), 6u);
+  const auto& c = m.contacts;
+  EXPECT_EQ(c[0].kind, Kind::SingleSurface);
+  EXPECT_TRUE(c[0].automatic);
+  EXPECT_EQ(c[0].id, 9);
+  EXPECT_EQ(c[0].title, "all parts");
+  EXPECT_EQ(c[0].ssid, 0); // all parts
+  EXPECT_EQ(c[0].sstyp, 5);
+  EXPECT_DOUBLE_EQ(c[0].fs, 0.1);
+
+  EXPECT_EQ(c[1].kind, Kind::SingleSurface);
+  EXPECT_FALSE(c[1].automatic);
+  EXPECT_EQ(c[1].id, 2); // position among the contacts
+  EXPECT_EQ(c[1].ssid, 5);
+  EXPECT_EQ(c[1].sstyp, 2);
+
+  EXPECT_EQ(c[2].kind, Kind::NodesToSurface);
+  EXPECT_TRUE(c[2].automatic);
+  EXPECT_EQ(c[2].id, 3);
+  EXPECT_EQ(c[2].ssid, 6);
+  EXPECT_EQ(c[2].sstyp, 4);
+  EXPECT_EQ(c[2].msid, 1);
+  EXPECT_EQ(c[2].mstyp, 3);
+
+  EXPECT_EQ(c[3].kind, Kind::NodesToSurface);
+  EXPECT_FALSE(c[3].automatic);
+  EXPECT_EQ(c[3].id, 11);
+  EXPECT_EQ(c[3].sstyp, 3);
+  EXPECT_EQ(c[3].mstyp, 0);
+
+  EXPECT_EQ(c[4].kind, Kind::SurfaceToSurface);
+  EXPECT_EQ(c[4].id, 5); // blank CID: the position
+  EXPECT_EQ(c[4].title, "s2s");
+  EXPECT_EQ(c[4].ssid, 7);
+  EXPECT_EQ(c[4].msid, 5);
+  EXPECT_EQ(c[4].mstyp, 2);
+
+  EXPECT_EQ(c[5].id, 6);
+  EXPECT_EQ(c[5].ssid, 2);
+  EXPECT_EQ(c[5].sstyp, 3);
+}
+
+TEST(ContactCards, SingleSurfaceIgnoresTheMainSurface) {
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,99,2,1\n\n\n"));
+  const ContactDef& c = m.contacts.at(0);
+  EXPECT_EQ(c.ssid, 5);
+  EXPECT_EQ(c.sstyp, 2);
+  EXPECT_EQ(c.msid, 0);
+  EXPECT_EQ(c.mstyp, 0);
+  EXPECT_TRUE(has_note(m, "MSID = 99"));
+}
+
+TEST(ContactCards, ControlContactDefaultsAppliedToFrictionlessContacts) {
+  // *CONTROL_CONTACT after the contacts: its defaults still apply.
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n\n\n\n"
+                                       "*CONTACT_AUTOMATIC_SINGLE_SURFACE_ID\n2\n\n0.4,0.3,,\n\n"
+                                       "*CONTACT_AUTOMATIC_SINGLE_SURFACE_ID\n3\n\n,,7.0\n\n"
+                                       "*CONTROL_CONTACT\n0.2,,,1\n,,10,,2.5\n0.25,0.15,3.0\n"
+                                       "1\n"));
+  const Controls& ctl = m.control;
+  EXPECT_TRUE(ctl.contact_control_given);
+  EXPECT_DOUBLE_EQ(ctl.contact_slsfac, 0.2);
+  EXPECT_EQ(ctl.contact_shlthk, 1);
+  EXPECT_EQ(ctl.contact_nsbcs, 10);
+  EXPECT_DOUBLE_EQ(ctl.contact_xpene, 2.5);
+  EXPECT_DOUBLE_EQ(ctl.contact_sfric, 0.25);
+  EXPECT_DOUBLE_EQ(ctl.contact_dfric, 0.15);
+  EXPECT_DOUBLE_EQ(ctl.contact_edc, 3.0);
+  EXPECT_EQ(ctl.contact_ignore, 1);
+  ASSERT_EQ(m.contacts.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.contacts[0].fs, 0.25); // FS = FD = 0: the defaults
+  EXPECT_DOUBLE_EQ(m.contacts[0].fd, 0.15);
+  EXPECT_DOUBLE_EQ(m.contacts[0].dc, 3.0);
+  EXPECT_DOUBLE_EQ(m.contacts[1].fs, 0.4); // given: kept
+  EXPECT_DOUBLE_EQ(m.contacts[1].fd, 0.3);
+  EXPECT_DOUBLE_EQ(m.contacts[1].dc, 3.0); // DC = 0: EDC
+  EXPECT_DOUBLE_EQ(m.contacts[2].fs, 0.25);
+  EXPECT_DOUBLE_EQ(m.contacts[2].dc, 7.0);
+}
+
+TEST(ContactCards, ControlContactCardOneOnlyAndFixedFormat) {
+  const Model m = read_text(plate_deck("*CONTROL_CONTACT\n" + fixed({"0.05", "", "1", "", "1"})));
+  const Controls& ctl = m.control;
+  EXPECT_TRUE(ctl.contact_control_given);
+  EXPECT_DOUBLE_EQ(ctl.contact_slsfac, 0.05);
+  EXPECT_EQ(ctl.contact_nsbcs, 0);
+  EXPECT_DOUBLE_EQ(ctl.contact_xpene, 4.0);
+  EXPECT_DOUBLE_EQ(ctl.contact_sfric, 0.0);
+  EXPECT_EQ(ctl.contact_ignore, 0);
+  EXPECT_FALSE(has_note(m, "ISLCHK")) << "defaults are not warned about";
+}
+
+TEST(ContactCards, NoControlContact) {
+  const Model m = read_text(plate_deck(""));
+  EXPECT_FALSE(m.control.contact_control_given);
+  EXPECT_DOUBLE_EQ(m.control.contact_slsfac, 0.1);
+  EXPECT_TRUE(m.contacts.empty());
+}
+
+TEST(ContactCards, ControlContactIgnoredFieldsAreListed) {
+  const Model m = read_text(plate_deck("*CONTROL_CONTACT\n0.1,0.5,,,,1\n,,,,,,,\n,,,4.0\n"
+                                       ",,,,,,,\n1,2,3\n"));
+  EXPECT_TRUE(has_note(m, "RWPNAL = 0.5"));
+  EXPECT_TRUE(has_note(m, "THKCHG = 1"));
+  EXPECT_TRUE(has_note(m, "VFC = 4"));
+}
+
+TEST(ContactCards, SegmentSetsWithTrianglesFixedAndFree) {
+  const Model m = read_text(plate_deck(
+      "*SET_SEGMENT_TITLE\nplate segments\n" + fixed({"8"}) + fixed({"11", "12", "13", "14"}) +
+      fixed({"11", "12", "13", ""}) + fixed({"11", "12", "13", "0", "1.0", "2.0", "3.0", "4.0"}) +
+      "\n12,13,14\n*SET_SEGMENT\n9,1.0,2.0,3.0,4.0,MECH\n1,2,3,3\n"));
+  ASSERT_EQ(m.segment_sets.size(), 3u);
+  const SegmentSet& s = m.segment_sets.at(8);
+  EXPECT_EQ(s.id, 8);
+  ASSERT_EQ(s.segments.size(), 4u);
+  EXPECT_EQ(s.segments[0], (std::array<GlobalId, 4>{11, 12, 13, 14}));
+  EXPECT_EQ(s.segments[1], (std::array<GlobalId, 4>{11, 12, 13, 13}));
+  EXPECT_EQ(s.segments[2], (std::array<GlobalId, 4>{11, 12, 13, 13}));
+  EXPECT_EQ(s.segments[3], (std::array<GlobalId, 4>{12, 13, 14, 14}));
+  ASSERT_EQ(s.lines.size(), 4u);
+  EXPECT_EQ(s.lines[1], s.lines[0] + 1);
+  EXPECT_EQ(s.lines[3], s.lines[2] + 2); // a blank line between
+  EXPECT_GT(s.loc.line, 0);
+  EXPECT_EQ(m.segment_sets.at(9).segments.at(0), (std::array<GlobalId, 4>{1, 2, 3, 3}));
+  EXPECT_EQ(m.segment_sets.at(7).segments.at(0), (std::array<GlobalId, 4>{5, 6, 7, 8}));
+}
+
+TEST(ContactCards, OptionalCardsAbsentOrPresentAndExtraCardsSkipped) {
+  // No card A / B.
+  Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n"));
+  EXPECT_EQ(m.contacts.at(0).depth, 2);
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).penmax, 0.0);
+  // Card A only.
+  m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n1,0.3,,,,5,10\n"));
+  EXPECT_EQ(m.contacts.at(0).soft, 1);
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).sofscl, 0.3);
+  EXPECT_EQ(m.contacts.at(0).depth, 5);
+  EXPECT_EQ(m.contacts.at(0).bsort, 10);
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).penmax, 0.0);
+  // Cards A, B, C, D: C and D are skipped.
+  m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n0.9\n"
+                           "1,2,3,4,5,6,7,8\n1,2,3\n*CONTACT_SINGLE_SURFACE_ID\n8\n5,,2\n\n\n"));
+  ASSERT_EQ(m.contacts.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.contacts[0].penmax, 0.9);
+  EXPECT_EQ(m.contacts[1].id, 8);
+}
+
+TEST(ContactCards, WarningsForFieldsThatAreNotSupported) {
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE\n"
+                                       "2,1,3,3,4,5,1,1\n"
+                                       "0.1,0.1,0,0,20.0,1\n"
+                                       "1,1,0,0,1,1,2.0,3.0\n"
+                                       "2,0.1,12,1.5,3,2,,4\n"
+                                       "0,1,1,1,1,1,1.0,1.0\n"));
+  for (const char* text :
+       {"SBOXID = 4", "MBOXID = 5", "VDC = 20", "PENCHK = 1", "FSF = 2", "VSF = 3", "SOFT = 2",
+        "LCIDAB = 12", "MAXPAR = 1.5", "SBOPT = 3", "FRCFRQ = 4", "THKOPT = 1", "SHLTHK = 1",
+        "SNLOG = 1", "ISYM = 1", "I2D3D = 1", "SLDTHK = 1", "SLDSTF = 1"})
+    EXPECT_TRUE(has_note(m, text)) << text;
+  EXPECT_FALSE(has_note(m, "SPR")) << "SPR/MPR need no warning";
+  EXPECT_EQ(m.contacts.at(0).soft, 0) << "an unsupported SOFT falls back to 0";
+  const auto it = std::find_if(m.notes.begin(), m.notes.end(), [](const KeywordNote& n) {
+    return n.message.find("VDC") != std::string::npos;
+  });
+  ASSERT_NE(it, m.notes.end());
+  EXPECT_EQ(it->keyword, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE");
+  EXPECT_EQ(it->loc.line, m.contacts[0].loc.line + 2);
+}
+
+TEST(ContactCards, UnsupportedSetTypesAreErrorsAtTheField) {
+  struct Case {
+    std::string keyword, card1, expect;
+  };
+  const Case cases[] = {
+      {"*CONTACT_SURFACE_TO_SURFACE", "3,1,1,3", "SSTYP = 1"},
+      {"*CONTACT_SURFACE_TO_SURFACE", "3,1,3,6", "MSTYP = 6"},
+      {"*CONTACT_SURFACE_TO_SURFACE", "6,1,4,3", "only allowed as SSTYP of a NODES_TO_SURFACE"},
+      {"*CONTACT_NODES_TO_SURFACE", "6,6,4,4", "a node set cannot be a main surface"},
+      {"*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "6,1,5,3", "SSTYP = 5"},
+      {"*CONTACT_SINGLE_SURFACE", "6,,4", "SSTYP = 4"},
+  };
+  for (const Case& c : cases) {
+    const std::string msg = read_error(plate_deck(c.keyword + "\n" + c.card1 + "\n\n\n"));
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.card1 << ": " << msg;
+    EXPECT_NE(msg.find("supported: 0 segment set, 2 part set, 3 part"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(c.keyword), std::string::npos) << msg;
+  }
+}
+
+TEST(ContactCards, MissingCardsAndBadValues) {
+  EXPECT_NE(read_error(plate_deck("*CONTACT_SINGLE_SURFACE\n5,,2\n")).find("missing card"),
+            std::string::npos);
+  EXPECT_NE(read_error(plate_deck("*CONTACT_SINGLE_SURFACE\n5,,2\n-0.1\n\n")).find("FS = -0.1"),
+            std::string::npos);
+  EXPECT_NE(read_error(plate_deck("*CONTACT_SINGLE_SURFACE\n5,,2\n,,,,,,2.0,1.0\n\n"))
+                .find("must be after birth time"),
+            std::string::npos);
+  EXPECT_NE(read_error(plate_deck("*SET_SEGMENT\n10\n1,2,2,3\n")).find("repeats node 2"),
+            std::string::npos);
+}
+
+TEST(ContactCards, ZeroThicknessAllowedWithContactThickness) {
+  // Part 3: shells with nodal thicknesses and section T1 = 0; SST > 0 overrides.
+  const std::string plate3 = "*NODE\n21,0,0,3\n22,1,0,3\n23,1,1,3\n24,0,1,3\n"
+                             "*ELEMENT_SHELL_THICKNESS\n3,3,21,22,23,24\n1.0,1.0,1.0,1.0\n"
+                             "*PART\nthin\n3,3,1\n*SECTION_SHELL\n3\n0.0\n";
+  const Model m = read_text(plate_deck(plate3 + "*CONTACT_SURFACE_TO_SURFACE\n3,2,3,3\n\n,,0.8\n"));
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).sst, 0.8);
+  const std::string msg =
+      read_error(plate_deck(plate3 + "*CONTACT_SURFACE_TO_SURFACE\n3,2,3,3\n\n\n"));
+  EXPECT_NE(msg.find("zero-thickness shells in contact 1: part 3"), std::string::npos) << msg;
+}
+
+} // namespace
+} // namespace parcae::test
