@@ -58,7 +58,10 @@ PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId 
     d *= r.side;
   }
   r.pen = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] - d;
-  r.valid = r.pen > 0;
+  // Penetrations at round-off level do not count: a node that lies in the plane of a face (the
+  // corner of a bar pressed squarely onto an aligned bar lies in the other bar's side faces)
+  // would otherwise take that face as its "nearest" contact and get no force at all.
+  r.valid = r.pen > 1e-9 * std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
   return r;
 }
 

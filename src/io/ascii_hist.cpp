@@ -189,6 +189,51 @@ void RwforcWriter::write(const RwforcState& s) {
   flush();
 }
 
+// --- rcforc, sleout ---
+
+RcforcWriter::RcforcWriter(const std::string& path, const std::string& title,
+                           const std::vector<LegendEntry>& legend, bool append)
+    : AsciiHistoryFile(path, title, legend, append) {
+  if (appended_) return;
+  std::fprintf(f_, "\n\n contact interface resultant forces\n\n");
+  flush();
+}
+
+void RcforcWriter::write(const InterfaceState& s) {
+  for (const auto& c : s.interfaces) {
+    std::fprintf(f_, "  slave  %10lld time%13.5E  x%13.5E  y%13.5E  z%13.5E  mass%13.5E\n",
+                 static_cast<long long>(c.id), z(s.time), z(c.secondary[0]), z(c.secondary[1]),
+                 z(c.secondary[2]), 0.0);
+    std::fprintf(f_, "  master %10lld time%13.5E  x%13.5E  y%13.5E  z%13.5E  mass%13.5E\n",
+                 static_cast<long long>(c.id), z(s.time), z(c.main[0]), z(c.main[1]), z(c.main[2]),
+                 0.0);
+  }
+  flush();
+}
+
+SleoutWriter::SleoutWriter(const std::string& path, const std::string& title,
+                           const std::vector<LegendEntry>& legend, bool append)
+    : AsciiHistoryFile(path, title, legend, append) {
+  if (appended_) return;
+  std::fprintf(f_, "\n\n contact interface energy file\n");
+  flush();
+}
+
+void SleoutWriter::write(const InterfaceState& s) {
+  std::fprintf(f_, "\n time%13.5E\n  contact #     slave         master        frictional\n",
+               z(s.time));
+  Real ts = 0, tm = 0, tf = 0;
+  for (const auto& c : s.interfaces) {
+    std::fprintf(f_, "%10lld%15.5E%15.5E%15.5E\n", static_cast<long long>(c.id), z(c.e_secondary),
+                 z(c.e_main), z(c.e_friction));
+    ts += c.e_secondary;
+    tm += c.e_main;
+    tf += c.e_friction;
+  }
+  std::fprintf(f_, " summary   %15.5E%15.5E%15.5E\n", z(ts), z(tm), z(tf));
+  flush();
+}
+
 // --- history.csv ---
 
 std::vector<std::string> HistoryCsvWriter::columns(const std::vector<GlobalId>& part_ids,

@@ -118,6 +118,36 @@ public:
   void write(const RwforcState& s);
 };
 
+/// One contact interface's resultants and energies at a time (rcforc, sleout).
+struct InterfaceForce {
+  GlobalId id = 0;
+  std::array<Real, 3> secondary{}, main{}; ///< resultant contact force on each side
+  Real e_secondary = 0, e_main = 0, e_friction = 0;
+};
+struct InterfaceState {
+  Real time = 0;
+  std::vector<InterfaceForce> interfaces;
+};
+
+/// rcforc: resultant contact forces per interface, as LS-DYNA's ASCII rcforc: per state and
+/// interface a "slave" and a "master" line: id, time, x, y, z force (%13.5E), mass (0: not
+/// computed).
+class RcforcWriter : public AsciiHistoryFile {
+public:
+  RcforcWriter(const std::string& path, const std::string& title,
+               const std::vector<LegendEntry>& legend, bool append = false);
+  void write(const InterfaceState& s);
+};
+
+/// sleout: sliding interface energies per interface (secondary side, main side, friction), as
+/// LS-DYNA's ASCII sleout, with the totals.
+class SleoutWriter : public AsciiHistoryFile {
+public:
+  SleoutWriter(const std::string& path, const std::string& title,
+               const std::vector<LegendEntry>& legend, bool append = false);
+  void write(const InterfaceState& s);
+};
+
 /// history.csv: one row per glstat state, full precision (%.17g), comma separated, one header
 /// row naming the columns:
 ///   cycle, time, dt, dt_element_kind (solid/shell/empty), dt_element, dt_part,

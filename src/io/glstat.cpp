@@ -32,6 +32,7 @@ constexpr const char* kSpring = "spring and damper energy.......";
 constexpr const char* kHourglass = "hourglass energy ..............";
 constexpr const char* kDamping = "system damping energy..........";
 constexpr const char* kSliding = "sliding interface energy.......";
+constexpr const char* kFriction = "frictional energy..............";
 constexpr const char* kExternal = "external work..................";
 constexpr const char* kErodedKinetic = "eroded kinetic energy..........";
 constexpr const char* kErodedInternal = "eroded internal energy.........";
@@ -47,11 +48,15 @@ constexpr const char* kAddedMass = "added mass.....................";
 constexpr const char* kPercent = "percentage increase............";
 
 /// num / den; 1 when the reference energy is zero (nothing to compare against).
-Real ratio(Real num, Real den) { return std::abs(den) < kTiny ? 1.0 : num / den; }
+Real ratio(Real num, Real den) {
+  return std::abs(den) < kTiny ? 1.0 : num / den;
+}
 
 } // namespace
 
-Real GlobalStats::energy_ratio() const { return ratio(total, initial_total + external_work); }
+Real GlobalStats::energy_ratio() const {
+  return ratio(total, initial_total + external_work);
+}
 
 Real GlobalStats::energy_ratio_wo_eroded() const {
   return ratio(total - eroded_kinetic - eroded_internal - eroded_hourglass,
@@ -75,16 +80,16 @@ GlstatWriter::GlstatWriter(const std::string& path, const std::string& title, bo
       std::fclose(in);
       f_ = std::fopen(path.c_str(), "a");
       if (!f_) {
-        throw std::runtime_error("glstat: cannot open '" + path + "' for appending: " +
-                                 std::strerror(errno));
+        throw std::runtime_error("glstat: cannot open '" + path +
+                                 "' for appending: " + std::strerror(errno));
       }
       return;
     }
   }
   f_ = std::fopen(path.c_str(), "w");
   if (!f_) {
-    throw std::runtime_error("glstat: cannot open '" + path + "' for writing: " +
-                             std::strerror(errno));
+    throw std::runtime_error("glstat: cannot open '" + path +
+                             "' for writing: " + std::strerror(errno));
   }
   char date[16] = "";
   const std::time_t now = std::time(nullptr);
@@ -132,6 +137,7 @@ void GlstatWriter::write(const GlobalStats& s) {
   line(kHourglass, s.hourglass);
   line(kDamping, s.damping);
   line(kSliding, s.sliding);
+  if (friction_line_) line(kFriction, s.friction);
   line(kExternal, s.external_work);
   line(kErodedKinetic, s.eroded_kinetic);
   line(kErodedInternal, s.eroded_internal);

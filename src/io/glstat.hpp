@@ -22,13 +22,14 @@ struct GlobalStats {
   Real hourglass = 0;
   Real damping = 0;
   Real sliding = 0;
+  Real friction = 0; ///< friction dissipation (part of sliding), written with contacts
   Real external_work = 0;
-  Real rigidwall = 0;     ///< energy absorbed by rigid walls (>= 0 for a stonewall)
+  Real rigidwall = 0; ///< energy absorbed by rigid walls (>= 0 for a stonewall)
   Real eroded_kinetic = 0;
   Real eroded_internal = 0;
   Real eroded_hourglass = 0;
-  Real total = 0;         ///< kinetic + internal + spring + hourglass + damping + sliding + rigidwall
-  Real initial_total = 0; ///< total at t = 0
+  Real total = 0; ///< kinetic + internal + spring + hourglass + damping + sliding + rigidwall
+  Real initial_total = 0;      ///< total at t = 0
   Real vx = 0, vy = 0, vz = 0; ///< global (mass-weighted) velocity
   Real mass = 0;               ///< current total mass (incl. added mass)
   Real added_mass = 0;         ///< mass added by mass scaling
@@ -64,11 +65,14 @@ public:
   void write(const GlobalStats& s);
   /// Write the stonewall line in every state (models with rigid walls), even while it is 0.
   void set_rigidwall_output(bool on) { rigidwall_line_ = on; }
+  /// Write a "frictional energy" line after the sliding interface energy (runs with contact).
+  void set_friction_output(bool on) { friction_line_ = on; }
 
 private:
   std::FILE* f_ = nullptr;
   std::string path_;
   bool rigidwall_line_ = false;
+  bool friction_line_ = false;
   bool added_mass_line_ = false;
 };
 

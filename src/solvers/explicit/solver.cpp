@@ -172,6 +172,9 @@ private:
   std::vector<Real> cx_, cv_, cm_, cf_; ///< compact positions, velocities, masses, forces
   std::vector<Real> f_contact_;         ///< contact force per local node (3 each)
   std::vector<std::string> contact_report_; ///< initial penetrations, for the log
+  std::unique_ptr<RcforcWriter> rcforc_;    ///< rank 0, runs with contact
+  std::unique_ptr<SleoutWriter> sleout_;
+  void write_contact_histories(Real t);
 };
 
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
@@ -586,7 +589,10 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.hourglass = acc[kHg].result();
   s.external_work = acc[kExt].result();
   s.rigidwall = -acc[kWall].result();
-  for (const auto& cs : contact_state_) s.sliding += cs.e_interface.result(); // same on all ranks
+  for (const auto& cs : contact_state_) { // the same on every rank: no reduction
+    s.sliding += cs.e_interface.result();
+    s.friction += cs.e_friction.result();
+  }
   s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding;
   const Real mass = acc[kMass].result();
   s.mass = mass;
@@ -1171,6 +1177,25 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
   }
 }
 
+void Integrator::write_contact_histories(Real t) {
+  if (!rcforc_) return;
+  InterfaceState s;
+  s.time = t;
+  for (std::size_t i = 0; i < contact_state_.size(); ++i) {
+    const auto& cs = contact_state_[i];
+    InterfaceForce f;
+    f.id = contact_.defs[i]->id;
+    f.secondary = cs.resultant_secondary;
+    f.main = cs.resultant_main;
+    f.e_secondary = cs.e_secondary.result();
+    f.e_main = cs.e_main.result();
+    f.e_friction = cs.e_friction.result();
+    s.interfaces.push_back(f);
+  }
+  rcforc_->write(s);
+  sleout_->write(s);
+}
+
 void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   std::uint64_t fp = domain_fingerprint(d_);
   const std::uint64_t mine = fp;
@@ -1340,6 +1365,7 @@ RunSummary Integrator::run() {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
                                              restarting);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
+    if (!contact_state_.empty()) glstat_->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
   if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(restarting);
@@ -1353,7 +1379,16 @@ RunSummary Integrator::run() {
   st.initial_total = st.total;
   sum.initial = st;
   const Real e0 = st.total;
+  if (!contact_state_.empty() && comm_.rank() == 0) {
+    std::vector<LegendEntry> legend;
+    for (const ContactDef* def : contact_.defs) legend.push_back({def->id, def->title});
+    rcforc_ = std::make_unique<RcforcWriter>((fs::path(opt_.outdir) / "rcforc").string(), c.title,
+                                             legend, restarting);
+    sleout_ = std::make_unique<SleoutWriter>((fs::path(opt_.outdir) / "sleout").string(), c.title,
+                                             legend, restarting);
+  }
   if (!restarting) {
+    write_contact_histories(0.0);
     if (glstat_) glstat_->write(st);
     write_state(0.0, st);
   }
@@ -1467,6 +1502,7 @@ RunSummary Integrator::run() {
           throw Unstable{fmt::format("energy became NaN/infinite in cycle {}", cycle)};
         if (want_glstat) {
           if (glstat_) glstat_->write(st);
+          write_contact_histories(t);
           while (next_glstat <= t * (1 + 1e-9)) next_glstat += glstat_dt;
         }
         if (hist_ && (want_hist || want_glstat))
