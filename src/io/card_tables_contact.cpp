@@ -34,12 +34,12 @@ std::vector<CardSpec> contact_cards(bool with_id) {
       {"Card 3",
        {R("SFS", "1.0"), R("SFM", "1.0"), R("SST"), R("MST"), R("SFST", "1.0"), R("SFMT", "1.0"),
         R("FSF", "1.0"), R("VSF", "1.0")}},
-      {"Card A (optional)",
+      {"Card A",
        {I("SOFT"), R("SOFSCL", "0.1"), I("LCIDAB"), R("MAXPAR", "1.025"), I("SBOPT", "2"),
         I("DEPTH", "2"), I("BSORT"), I("FRCFRQ", "1")},
        "",
        true},
-      {"Card B (optional)",
+      {"Card B",
        {R("PENMAX"), I("THKOPT"), I("SHLTHK"), I("SNLOG"), I("ISYM"), I("I2D3D"), R("SLDTHK"),
         R("SLDSTF")},
        "",
@@ -57,12 +57,13 @@ constexpr std::string_view kContactCommon =
     "and BT, DT < 0 are errors; BT = 0 and DT = 0 mean 0 and 1e20. SFS, SFM, SFST, SFMT, FSF, "
     "VSF, SOFSCL of 0 take their defaults; DEPTH 0 means 2. Stored: SSID, MSID, SSTYP, MSTYP, "
     "FS, FD, DC, VC, BT, DT, SFS, SFM, SST, MST, SFST, SFMT, SOFT, SOFSCL, DEPTH, BSORT, "
-    "PENMAX. Not supported (warning when set): SBOXID, MBOXID, VDC, PENCHK, FSF/VSF != 1, SOFT "
-    "other than 0/1, LCIDAB, MAXPAR (other than 1.025), SBOPT (other than 2), FRCFRQ > 1, "
-    "THKOPT, SHLTHK, SNLOG, ISYM, I2D3D, SLDTHK, SLDSTF. SPR/MPR are ignored. Further cards "
-    "(C, D, E, ...) are skipped. Every part, part set, node set and segment set named must "
-    "exist and be non-empty; shell parts in the surfaces need a positive section thickness "
-    "(unless SST/MST > 0 on that side).";
+    "PENMAX. Not supported (warning when set): SBOXID, MBOXID, VDC, PENCHK, FSF/VSF != 1, "
+    "SOFT other than 0/1 (0 is used), LCIDAB, MAXPAR (other than 1.025), SBOPT (other than 2), "
+    "FRCFRQ > 1, THKOPT, SHLTHK, SNLOG, ISYM, I2D3D, SLDTHK, SLDSTF. SPR/MPR are ignored. "
+    "Cards 1-3 must be present (blank lines take the defaults); further cards (C, D, E, ...) "
+    "are skipped. Every part, part set, node set and segment set named must exist and be "
+    "non-empty; shell parts in the surfaces need a positive section thickness (unless SST/MST "
+    "> 0 on that side).";
 
 /// The keyword without options, and the _ID / _TITLE variant (one spec with the title
 /// name as alias: the card is the same).
