@@ -160,6 +160,7 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
         return r.pr.inside;
       };
       const LocalId tr = ps.tracked[k];
+      bool hold = false;
       if (tr != kInvalidLocal) {
         // blow-up / release checks on the tracked pair
         const PairEval r = eval_pair(ifc, ps, k, tr, x, true, false);
@@ -176,6 +177,13 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
           }
         }
         take(r, tr);
+        // Still in contact with its tracked segment: the node keeps it (LS-DYNA's segment
+        // tracking). Re-choosing the "nearest" face every cycle lets a node at the corner of a
+        // solid jump to a side face it grazes (penetration ~ 1e-7 of the size) and lose the
+        // face it is pressed against, which pumps energy into the contact.
+        if (best_seg == tr) {
+          hold = true;
+        }
         // local tracking: when the projection left the tracked segment, walk to the segments
         // across its edges (first ring; second ring if the first has no inside projection)
         if (!r.pr.inside) {
@@ -191,8 +199,9 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
             }
         }
       }
-      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
-        consider(ps.cand_seg[static_cast<std::size_t>(j)]);
+      if (!hold)
+        for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+          consider(ps.cand_seg[static_cast<std::size_t>(j)]);
       if (best_seg == kInvalidLocal || flag[k]) {
         clear();
         continue;
