@@ -75,6 +75,11 @@ struct ContactParams {
   Real search_margin = 0;      ///< capture distance beyond thicknesses; 0 = 0.5 * mean edge
   Real initial_tolerance = 0;  ///< initial penetrations <= this are not reported/corrected
   int ignore = 0;              ///< IGNORE: 0 move initially penetrating nodes, 1 offset them
+  /// A contact that starts deeper than the node's approach speed x 2 dt explains (a node that
+  /// slides in across a fold or corner while already within the shell thickness) keeps that
+  /// depth as an offset (like IGNORE = 1) instead of being pushed out with energy that was
+  /// never stored. The solver turns it on; off, a new deep penetration is pushed out at once.
+  bool offset_sudden = false;
   /// Blow-up: penetration > blowup_factor * segment size, or a jump of the penetration by more
   /// than jump_factor * segment size within one cycle.
   Real blowup_factor = 1.0, jump_factor = 0.5;

@@ -208,6 +208,23 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
       }
       // IGNORE=1 offset: shrinks when the node moves out
       Real& off = ps.offset[k];
+      const Segment& cs = s.seg[static_cast<std::size_t>(best_seg)];
+      if (p.offset_sudden && ps.tracked[k] == kInvalidLocal && dt > 0) {
+        // A new contact found deeper than the node could have moved into it in this step (a
+        // node sliding in across a fold or a corner while already within the shell thickness
+        // of the segment): that depth is kept as an offset, as for an initial penetration, so
+        // the contact resists further penetration instead of kicking the node out with energy
+        // that was never stored.
+        Real vn_in = 0;
+        for (int i = 0; i < 3; ++i) {
+          Real vr = v[3 * static_cast<std::size_t>(node) + i];
+          for (int a = 0; a < 4; ++a)
+            vr -= best.pr.n[a] * v[3 * static_cast<std::size_t>(cs[a]) + i];
+          vn_in -= vr * best.side * best.pr.normal[i];
+        }
+        const Real reach = 2 * std::max<Real>(vn_in, 0) * dt;
+        if (best.pen > reach) off = std::max(off, best.pen - reach);
+      }
       off = std::min(off, best.pen);
       const Real pen_eff = best.pen - off;
       const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass);

@@ -739,3 +739,36 @@ TEST(ContactStiffness, HexExteriorOfWedges) {
   EXPECT_EQ(triangles, 4);
   EXPECT_NEAR(area, 24.0, 1e-12);
 }
+
+// offset_sudden (on in the solver): a contact that starts deeper than the node's approach in
+// one step could explain is held at that depth (no kick), while a node that arrives at its
+// approach speed is pushed back with the full penalty force. The hex of NodeOnHexBlockFace:
+// the node sits 0.01 below the top face.
+TEST(ContactForces, SuddenDeepContactIsHeldAtItsDepth) {
+  std::vector<Real> x = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1,   0,   0,   0,
+                         1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0.4, 0.3, 0.99};
+  std::vector<std::array<LocalId, 8>> hex = {{0, 1, 2, 3, 4, 5, 6, 7}};
+  Interface ifc;
+  ifc.p.automatic = false;
+  ifc.p.offset_sudden = true;
+  ifc.main = surface_from_hex_exterior(hex, std::vector<Real>{2e3}, x);
+  ifc.secondary_nodes = {8};
+  ContactState st = init_state(ifc, 9, x);
+  std::vector<Real> v(27, 0.0), mass(9, 1.0), f(27, 0.0);
+  const Real dt = 1e-3, k = 0.1 * 2e3; // slsfac K A^2 / V, A = V = 1
+  // at rest, 0.01 deep: not reachable in one step -> held (no force)
+  contact_forces(ifc, st, x, v, mass, 0, dt, f);
+  EXPECT_EQ(f[3 * 8 + 2], 0.0);
+  // it goes 0.002 deeper: the force resists only that
+  x[3 * 8 + 2] = 0.988;
+  std::fill(f.begin(), f.end(), 0.0);
+  contact_forces(ifc, st, x, v, mass, 0, dt, f);
+  EXPECT_NEAR(f[3 * 8 + 2], k * 0.002, 1e-9);
+  // a fresh state, the node approaching at 10 (10 * 2 dt = 0.02 > 0.01): full force
+  x[3 * 8 + 2] = 0.99;
+  ContactState st2 = init_state(ifc, 9, x);
+  v[3 * 8 + 2] = -10;
+  std::fill(f.begin(), f.end(), 0.0);
+  contact_forces(ifc, st2, x, v, mass, 0, dt, f);
+  EXPECT_NEAR(f[3 * 8 + 2], k * 0.01, 1e-9);
+}

@@ -205,6 +205,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.xpene = c.contact_xpene;
   p.search_interval = def.bsort > 0 ? def.bsort : (c.contact_nsbcs > 0 ? c.contact_nsbcs : 10);
   p.ignore = c.contact_ignore;
+  p.offset_sudden = true;
   return p;
 }
 
