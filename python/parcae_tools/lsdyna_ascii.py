@@ -1,4 +1,5 @@
-"""Read LS-DYNA ASCII time histories (matsum, nodout, rwforc) and parcae's history.csv.
+"""Read LS-DYNA ASCII time histories (matsum, nodout, rwforc, rcforc, sleout) and parcae's
+history.csv.
 
 The layouts are those LS-DYNA writes (and LSTC's binout-to-ASCII translator l2a reproduces);
 parcae writes the same.  Every file starts with a title line and a program/date line, then an
@@ -24,6 +25,19 @@ velocity, acceleration and coordinate; shell nodes add a second block with rotat
 rotational velocities and accelerations.  rwforc: a column header, then per state one line per
 wall: time, wall#, normal force, x, y, z force.
 
+rcforc, per state and contact interface, one line per side (LS-DYNA's words "slave" for the
+secondary and "master" for the main side): the interface id, then ``name value`` pairs::
+
+  slave           1 time  1.00000E-06  x -2.03000E+02  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+  master          1 time  1.00000E-06  x  2.03000E+02  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+
+(more pairs, e.g. moments in newer LS-DYNA versions, are read as well).  sleout, per state::
+
+ time  1.00000E-06
+  contact #     slave         master        frictional
+         1    1.00000E-01    2.00000E-01    0.00000E+00
+ summary       1.00000E-01    2.00000E-01    0.00000E+00
+
 history.csv (parcae only): a header row, then one row per glstat state; columns ``cycle, time,
 dt, dt_element_kind, dt_element, dt_part``, the glstat quantities (``kinetic``, ``internal``,
 ..., ``percent_mass_increase, nodes, elements``; not the measured time per zone cycle, so the
@@ -38,7 +52,8 @@ import csv
 import re
 from typing import Dict, List
 
-__all__ = ["read_matsum", "read_nodout", "read_rwforc", "read_history_csv", "read_legend"]
+__all__ = ["read_matsum", "read_nodout", "read_rwforc", "read_rcforc", "read_sleout",
+           "read_history_csv", "read_legend"]
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[EeDd][-+]?\d+)?")
 _PAIR = re.compile(r"([A-Za-z+#._-]+)\s*=\s*([-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[EeDd][-+]?\d+)?)")
@@ -68,6 +83,9 @@ NODOUT_ROT_COLUMNS = ["rx_displacement", "ry_displacement", "rz_displacement",
                       "rx_velocity", "ry_velocity", "rz_velocity",
                       "rx_acceleration", "ry_acceleration", "rz_acceleration"]
 RWFORC_COLUMNS = ["normal_force", "x_force", "y_force", "z_force"]
+#: rcforc "name value" -> column name (other names are kept as they are).
+RCFORC_NAMES: Dict[str, str] = {"x": "x_force", "y": "y_force", "z": "z_force"}
+SLEOUT_COLUMNS = ["slave", "master", "frictional"]
 
 
 def _float(text: str) -> float:
@@ -210,6 +228,85 @@ def read_rwforc(path) -> dict:
         for c, v in zip(RWFORC_COLUMNS, tokens[2:]):
             w[c].append(_float(v))
     return {"time": times, "ids": list(walls), "walls": walls, "legend": read_legend(lines)}
+
+
+_RCFORC_LINE = re.compile(r"^\s*(slave|master)\s+(\d+)\s+(.*)$")
+_RCFORC_PAIR = re.compile(r"([A-Za-z_#]+)\s*[:=]?\s*(" + _NUMBER.pattern + r")")
+
+
+def read_rcforc(path) -> dict:
+    """rcforc -> {"time": [...], "ids": [interface ids], "interfaces": {id: {"time": [...],
+    "slave": {"x_force": [...], "y_force": [...], "z_force": [...], "mass": [...]},
+    "master": {...}}}, "legend": {...}}.  "time" lists each state once (the times of the first
+    interface's lines; every interface is written at every state); per interface the times of
+    its own lines.  "slave" is the resultant contact force on the secondary side, "master" the
+    one on the main side."""
+    lines = _lines(path)
+    times: List[float] = []
+    interfaces: Dict[int, dict] = {}
+    first_id = None
+    for line in lines:
+        m = _RCFORC_LINE.match(line)
+        if not m:
+            continue
+        side, cid = m.group(1), int(m.group(2))
+        values = {}
+        for k, v in _RCFORC_PAIR.findall(m.group(3)):
+            values[RCFORC_NAMES.get(k.lower(), k.lower())] = _float(v)
+        if "time" not in values:
+            continue
+        t = values.pop("time")
+        ifc = interfaces.setdefault(cid, {"time": [], "slave": {}, "master": {}})
+        cols = ifc[side]
+        if first_id is None:
+            first_id = cid
+        if len(next(iter(cols.values()), [])) >= len(ifc["time"]):  # this side: a new state
+            ifc["time"].append(t)
+            if cid == first_id:
+                times.append(t)
+        for k, v in values.items():
+            cols.setdefault(k, []).append(v)
+    return {"time": times, "ids": list(interfaces), "interfaces": interfaces,
+            "legend": read_legend(lines)}
+
+
+def read_sleout(path) -> dict:
+    """sleout -> {"time": [...], "ids": [interface ids], "interfaces": {id: {"slave": [...],
+    "master": [...], "frictional": [...]}}, "summary": {"slave": [...], "master": [...],
+    "frictional": [...]}, "legend": {...}}: the sliding energies of the secondary and main
+    sides and the frictional energy per interface and state (0 for an interface absent from a
+    state), and the summary line's totals."""
+    lines = _lines(path)
+    times: List[float] = []
+    states: List[Dict[int, List[float]]] = []
+    summary: Dict[str, List[float]] = {c: [] for c in SLEOUT_COLUMNS}
+    for line in lines:
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens[0] == "time" and len(tokens) >= 2 and _NUMBER.fullmatch(tokens[1]):
+            times.append(_float(tokens[1]))
+            states.append({})
+            continue
+        if not states:
+            continue
+        if tokens[0] == "summary":
+            values = [_float(v) for v in tokens[1:4]]
+            for c, v in zip(SLEOUT_COLUMNS, values + [0.0] * (3 - len(values))):
+                summary[c].append(v)
+            continue
+        if tokens[0].isdigit() and len(tokens) >= 4 and all(_NUMBER.fullmatch(v)
+                                                            for v in tokens[1:4]):
+            states[-1][int(tokens[0])] = [_float(v) for v in tokens[1:4]]
+    ids: List[int] = []
+    for s in states:
+        for cid in s:
+            if cid not in ids:
+                ids.append(cid)
+    interfaces = {cid: {c: [s.get(cid, [0.0] * 3)[i] for s in states]
+                        for i, c in enumerate(SLEOUT_COLUMNS)} for cid in ids}
+    return {"time": times, "ids": ids, "interfaces": interfaces, "summary": summary,
+            "legend": read_legend(lines)}
 
 
 def read_history_csv(path) -> Dict[str, list]:
