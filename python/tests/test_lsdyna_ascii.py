@@ -15,7 +15,8 @@ import subprocess
 import pytest
 
 from parcae_tools.glstat import read_glstat
-from parcae_tools.lsdyna_ascii import (read_history_csv, read_matsum, read_nodout, read_rwforc)
+from parcae_tools.lsdyna_ascii import (read_history_csv, read_matsum, read_nodout, read_rcforc,
+                                       read_rwforc, read_sleout)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BIN = pathlib.Path(os.environ.get("PARCAE_BIN", ROOT / "build" / "release" / "bin" / "parcae"))
@@ -139,6 +140,117 @@ def test_read_rwforc_text(tmp_path):
     assert r["ids"] == [1, 2]
     assert r["walls"][1]["normal_force"] == [0.0, 1500.0]
     assert r["walls"][2]["z_force"] == [0.0, -1.732051]
+
+
+RCFORC = """ crash test
+                         ls-dyna (version R12)     date 01/02/2023
+
+{BEGIN LEGEND}
+ Entity #        Title
+        1     bars
+       20     door
+{END LEGEND}
+
+
+
+ contact interface resultant forces
+
+  slave           1 time  0.00000E+00  x  0.00000E+00  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+  master          1 time  0.00000E+00  x  0.00000E+00  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+  slave          20 time  0.00000E+00  x  0.00000E+00  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+  master         20 time  0.00000E+00  x  0.00000E+00  y  0.00000E+00  z  0.00000E+00  mass  0.00000E+00
+  slave           1 time  1.00000E-06  x  2.03000E+02  y -1.50000E+00  z  0.00000E+00  mass  1.25000E-08
+  master          1 time  1.00000E-06  x -2.03000E+02  y  1.50000E+00  z  0.00000E+00  mass  2.50000E-08
+  slave          20 time  1.00000E-06  x  0.00000E+00  y  0.00000E+00  z -4.00000E+01  mass  0.00000E+00
+  master         20 time  1.00000E-06  x  0.00000E+00  y  0.00000E+00  z  4.00000E+01  mass  0.00000E+00
+"""
+
+SLEOUT = """ crash test
+                         ls-dyna (version R12)     date 01/02/2023
+
+{BEGIN LEGEND}
+ Entity #        Title
+        1     bars
+       20     door
+{END LEGEND}
+
+
+
+ contact interface energy file
+
+ time  0.00000E+00
+  contact #     slave         master        frictional
+         1    0.00000E+00    0.00000E+00    0.00000E+00
+        20    0.00000E+00    0.00000E+00    0.00000E+00
+ summary       0.00000E+00    0.00000E+00    0.00000E+00
+
+ time  1.00000E-06
+  contact #     slave         master        frictional
+         1   -3.50000E-01    3.75000E-01    0.00000E+00
+        20    1.00000E-02    2.00000E-02    5.00000E-03
+ summary      -3.40000E-01    3.95000E-01    5.00000E-03
+"""
+
+
+def test_read_rcforc_text(tmp_path):
+    p = tmp_path / "rcforc"
+    p.write_text(RCFORC)
+    r = read_rcforc(p)
+    assert r["time"] == [0.0, 1.0e-6]
+    assert r["ids"] == [1, 20]
+    assert r["legend"] == {1: "bars", 20: "door"}
+    one = r["interfaces"][1]
+    assert one["time"] == [0.0, 1.0e-6]
+    assert one["slave"]["x_force"] == [0.0, 203.0]
+    assert one["slave"]["y_force"] == [0.0, -1.5]
+    assert one["master"]["x_force"] == [0.0, -203.0]
+    assert one["master"]["mass"] == [0.0, 2.5e-8]
+    assert r["interfaces"][20]["slave"]["z_force"] == [0.0, -40.0]
+    assert r["interfaces"][20]["master"]["z_force"] == [0.0, 40.0]
+
+
+def test_read_sleout_text(tmp_path):
+    p = tmp_path / "sleout"
+    p.write_text(SLEOUT)
+    s = read_sleout(p)
+    assert s["time"] == [0.0, 1.0e-6]
+    assert s["ids"] == [1, 20]
+    assert s["legend"] == {1: "bars", 20: "door"}
+    assert s["interfaces"][1]["slave"] == [0.0, -0.35]
+    assert s["interfaces"][1]["master"] == [0.0, 0.375]
+    assert s["interfaces"][20]["frictional"] == [0.0, 5.0e-3]
+    assert s["summary"]["slave"] == [0.0, -0.34]
+    assert s["summary"]["master"] == [0.0, 0.395]
+    assert s["summary"]["frictional"] == [0.0, 5.0e-3]
+
+
+def test_contact_readers_on_parcae_output(tmp_path):
+    """rcforc and sleout as parcae writes them (examples/contact_bars, first 2 us): one state
+    per glstat state, the two sides' forces opposite, the energies summing to glstat's."""
+    if not BIN.exists():
+        pytest.skip(f"parcae binary not built ({BIN})")
+    deck = (ROOT / "examples" / "contact_bars" / "contact_bars.k").read_text()
+    deck = deck.replace(" 8.000e-06", " 2.000e-06", 1)
+    (tmp_path / "deck.k").write_text(deck)
+    out = tmp_path / "out"
+    proc = subprocess.run([str(BIN), "run", str(tmp_path / "deck.k"), "-o", str(out)],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    g = read_glstat(out / "glstat")
+    r = read_rcforc(out / "rcforc")
+    s = read_sleout(out / "sleout")
+    assert r["ids"] == [1] and s["ids"] == [1]
+    assert r["legend"] == {1: "bars"}
+    assert r["time"] == pytest.approx(g["time"], rel=1e-5, abs=1e-12)
+    assert s["time"] == r["time"]
+    fx = r["interfaces"][1]["slave"]["x_force"]
+    assert fx[0] == 0.0 and max(fx) > 100.0  # the bars touch at 1 us
+    assert r["interfaces"][1]["master"]["x_force"] == [-f for f in fx]
+    for k in range(len(s["time"])):
+        total = s["interfaces"][1]["slave"][k] + s["interfaces"][1]["master"][k]
+        assert total == pytest.approx(g["sliding"][k], abs=1e-5 * g["total"][0])
+        assert s["summary"]["slave"][k] == s["interfaces"][1]["slave"][k]
 
 
 # --- parcae's files -------------------------------------------------------------------------
