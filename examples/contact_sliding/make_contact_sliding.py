@@ -40,10 +40,6 @@ def deck(endtim=ENDTIM, glstat=1.0e-3, d3plot=1.0e-2, header=True):
             f"$         v0^2 / (2 mu g) = {stop:.3f} mm (VTK displacement); glstat's frictional energy",
             "$         equals the kinetic energy lost, 0.5 m v0^2. python/tests/",
             "$         test_contact_verification.py checks these figures.",
-            "$ Note:   with this two-way contact the plate's nodes still catch on the block's leading",
-            "$         face (the block stops early: a known contact bug, the test is marked xfail);",
-            "$         *CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID (the block's nodes only) gives the",
-            "$         figures above.",
         ]
     out += [
         "*KEYWORD",

@@ -11,8 +11,8 @@ Cases and tolerances (the reasons are next to each assertion):
      force rho c0 v / 2 A, duration 2 L / c0, velocity exchange, energy.
   2. contact_sliding: a block sliding to rest on a fixed plate with Coulomb friction;
      deceleration mu g, stop distance v0^2 / (2 mu g), frictional energy = lost kinetic energy.
-     Run with the deck's *CONTACT_AUTOMATIC_SURFACE_TO_SURFACE (xfail: the plate's nodes catch
-     on the block's leading face, see the marker) and with *CONTACT_AUTOMATIC_NODES_TO_SURFACE.
+     Run with the deck's *CONTACT_AUTOMATIC_SURFACE_TO_SURFACE and with
+     *CONTACT_AUTOMATIC_NODES_TO_SURFACE.
   3. contact_stack: three blocks settling on a fixed base under gravity: penetration, energy.
   4. contact_sphere_plate: an elastic ball dropped on a clamped shell plate: impulse =
      momentum change, rebound, no ball node below the plate's contact surface, energy.
@@ -245,14 +245,6 @@ def test_sliding_surface_to_surface_identical_on_two_ranks(sliding_s2s):
     _assert_identical(sliding_s2s)
 
 
-@pytest.mark.xfail(reason="contact bug: in *CONTACT_AUTOMATIC_SURFACE_TO_SURFACE the fixed "
-                          "plate's nodes (main side, second pass) catch on the sliding block's "
-                          "leading face: backward impulses each time the block passes a row of "
-                          "plate nodes (rcforc x force spikes); with mu = 1e-6 the block slows "
-                          "from 200 to 35 mm/s by t = 0.1 s (energy ratio 1.045); with mu = 0.2 "
-                          "it stops after 6.4 mm instead of 10.19 (deceleration 1.33 mu g, "
-                          "frictional energy 67 % of the lost kinetic energy, energy ratio "
-                          "1.06). The same deck with NODES_TO_SURFACE passes.", strict=False)
 def test_sliding_surface_to_surface_deceleration_distance_and_friction_energy(sliding_s2s):
     _check_sliding(sliding_s2s[0])
 
@@ -313,13 +305,10 @@ def test_stack_penetration_bounded(stack):
     assert h["kinetic"][-1] < 0.1 * h["external_work"][-1]
 
 
-@pytest.mark.xfail(reason="contact bug: energy is created at the impacts: the energy ratio "
-                          "reaches 1.065 (t = 11 ms) and ends at 1.045 (2 % expected; the same "
-                          "with three SURFACE_TO_SURFACE or NODES_TO_SURFACE pairs: 1.098 at the "
-                          "first impact, t = 3 ms); frictionless (FS = FD = 0) the deck's total "
-                          "energy jumps to 11.5x the gravity work at t = 16.5 ms (sliding energy "
-                          "-9.4e-4 against 7.1e-5 of external work), and with zero initial gaps "
-                          "(blocks resting on each other) the energy ratio ends at 243",
+@pytest.mark.xfail(reason="penalty contact of soft blocks landing at low speed gains energy at "
+                          "the impacts: the energy ratio ends at 1.045 (2 % expected); "
+                          "frictionless 1.054; with zero initial gaps 0.997 (was 243 before "
+                          "new and switched contacts kept their unexplained depth as an offset)",
                    strict=False)
 def test_stack_energy_ratio(stack):
     g = read_glstat(stack[0] / "glstat")

@@ -58,10 +58,14 @@ PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId 
     d *= r.side;
   }
   r.pen = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] - d;
-  // Penetrations at round-off level do not count: a node that lies in the plane of a face (the
-  // corner of a bar pressed squarely onto an aligned bar lies in the other bar's side faces)
-  // would otherwise take that face as its "nearest" contact and get no force at all.
-  r.valid = r.pen > 1e-9 * std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
+  // Grazing penetrations do not start a contact: a node that lies in the plane of a face (the
+  // corner of a bar pressed squarely onto an aligned bar lies in the other bar's side faces; a
+  // plate node under a sliding block lies in the block's leading face) would otherwise take
+  // that face as its "nearest" contact. A new contact needs 1e-5 of the segment size; the
+  // segment the node is already in contact with keeps it down to round-off.
+  const Real size = std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
+  const bool tracked = use_history && ps.tracked[k] == seg;
+  r.valid = r.pen > (tracked ? 1e-9 : 1e-5) * size;
   return r;
 }
 
@@ -160,7 +164,6 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
         return r.pr.inside;
       };
       const LocalId tr = ps.tracked[k];
-      bool hold = false;
       if (tr != kInvalidLocal) {
         // blow-up / release checks on the tracked pair
         const PairEval r = eval_pair(ifc, ps, k, tr, x, true, false);
@@ -177,13 +180,6 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
           }
         }
         take(r, tr);
-        // Still in contact with its tracked segment: the node keeps it (LS-DYNA's segment
-        // tracking). Re-choosing the "nearest" face every cycle lets a node at the corner of a
-        // solid jump to a side face it grazes (penetration ~ 1e-7 of the size) and lose the
-        // face it is pressed against, which pumps energy into the contact.
-        if (best_seg == tr) {
-          hold = true;
-        }
         // local tracking: when the projection left the tracked segment, walk to the segments
         // across its edges (first ring; second ring if the first has no inside projection)
         if (!r.pr.inside) {
@@ -199,9 +195,8 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
             }
         }
       }
-      if (!hold)
-        for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
-          consider(ps.cand_seg[static_cast<std::size_t>(j)]);
+      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+        consider(ps.cand_seg[static_cast<std::size_t>(j)]);
       if (best_seg == kInvalidLocal || flag[k]) {
         clear();
         continue;
@@ -209,12 +204,18 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
       // IGNORE=1 offset: shrinks when the node moves out
       Real& off = ps.offset[k];
       const Segment& cs = s.seg[static_cast<std::size_t>(best_seg)];
-      if (p.offset_sudden && ps.tracked[k] == kInvalidLocal && dt > 0) {
-        // A new contact found deeper than the node could have moved into it in this step (a
-        // node sliding in across a fold or a corner while already within the shell thickness
-        // of the segment): that depth is kept as an offset, as for an initial penetration, so
-        // the contact resists further penetration instead of kicking the node out with energy
-        // that was never stored.
+      // (Switches count only onto solid faces, across a solid's edge: on shells a switch
+      // between the segments of a fold is the same contact going on, and must keep resisting.)
+      const bool fresh =
+          ps.tracked[k] == kInvalidLocal ||
+          (ps.tracked[k] != best_seg && ps.seg_half_t[static_cast<std::size_t>(best_seg)] == 0);
+      if (p.offset_sudden && fresh && dt > 0) {
+        // A new contact, or a switch to another segment, found deeper than the node could have
+        // moved into it in this step (a node sliding in across a fold or a corner while already
+        // within the shell thickness of the segment; a plate node passing under the edge of a
+        // sliding block): the extra depth is kept as an offset, as for an initial penetration,
+        // so the contact resists further penetration instead of kicking the node out with
+        // energy that was never stored.
         Real vn_in = 0;
         for (int i = 0; i < 3; ++i) {
           Real vr = v[3 * static_cast<std::size_t>(node) + i];
@@ -223,7 +224,8 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
           vn_in -= vr * best.side * best.pr.normal[i];
         }
         const Real reach = 2 * std::max<Real>(vn_in, 0) * dt;
-        if (best.pen > reach) off = std::max(off, best.pen - reach);
+        const Real base = ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0.0;
+        if (best.pen > base + reach) off = std::max(off, best.pen - base - reach);
       }
       off = std::min(off, best.pen);
       const Real pen_eff = best.pen - off;
