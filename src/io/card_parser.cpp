@@ -88,8 +88,13 @@ std::vector<std::string_view> split_fixed(const CardSpec& card, std::string_view
   out.reserve(card.fields.size());
   int col = 0;
   const int n = static_cast<int>(line.size());
-  for (const FieldSpec& f : card.fields) {
+  for (std::size_t i = 0; i < card.fields.size(); ++i) {
+    const FieldSpec& f = card.fields[i];
     const int w = f.width_in(format);
+    // Text that runs on into a following free-text field (an ID card's heading written right
+    // after the id, "         5gen", as LS-PrePost writes them) is not an overflow.
+    const bool text_follows = i + 1 < card.fields.size() && card.fields[i + 1].width == 0 &&
+                              card.fields[i + 1].type == FieldType::String;
     if (w == 0) {
       out.push_back(col < n ? line.substr(static_cast<std::size_t>(col)) : std::string_view{});
       continue;
@@ -97,7 +102,7 @@ std::vector<std::string_view> split_fixed(const CardSpec& card, std::string_view
     out.push_back(col < n ? line.substr(static_cast<std::size_t>(col), static_cast<std::size_t>(w))
                           : std::string_view{});
     const int end = col + w;
-    if (f.type != FieldType::String && end < n && !is_blank_char(line[end - 1]) &&
+    if (f.type != FieldType::String && !text_follows && end < n && !is_blank_char(line[end - 1]) &&
         continues_token(line[end]))
       overflow_error(f, line, col, w, loc);
     col = end;

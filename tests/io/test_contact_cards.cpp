@@ -338,3 +338,37 @@ TEST(ContactCards, ZeroThicknessAllowedWithContactThickness) {
 
 } // namespace
 } // namespace parcae::test
+
+// An ID card written as LS-PrePost writes it, the heading right after the id ("         5gen"),
+// is the id 5 and the heading "gen" (no field overflow: the heading is free text).
+TEST(ContactCards, HeadingRightAfterTheId) {
+  const std::string deck = R"(*KEYWORD
+*NODE
+       1             0.0             0.0             0.0
+       2             1.0             0.0             0.0
+       3             1.0             1.0             0.0
+       4             0.0             1.0             0.0
+*ELEMENT_SHELL
+       1       1       1       2       3       4
+*PART
+plate
+         1         1         1
+*SECTION_SHELL
+         1         2
+       1.0       1.0       1.0       1.0
+*MAT_ELASTIC
+         1    7.8e-9  210000.0       0.3
+*CONTACT_AUTOMATIC_SINGLE_SURFACE_ID
+         5gen
+         1         0         3
+
+
+*END
+)";
+  const auto dir = parcae::test::make_temp_dir("contact_heading");
+  parcae::test::write_file(dir / "deck.k", deck);
+  const parcae::Model m = parcae::read_deck((dir / "deck.k").string());
+  ASSERT_EQ(m.contacts.size(), 1u);
+  EXPECT_EQ(m.contacts[0].id, 5);
+  EXPECT_EQ(m.contacts[0].title, "gen");
+}

@@ -265,7 +265,7 @@ TEST(KeywordReader, Controls) {
                             "*DATABASE_GLSTAT\n1e-5\n"
                             "*DATABASE_BINARY_D3PLOT\n,,,10\n"
                             "*HOURGLASS\n3\n"
-                            "*CONTROL_CONTACT\n0.1\n"
+                            "*CONTROL_ACCURACY\n0\n"
                             "*DATABASE_SECFORC\n1e-5\n";
   const Model m = read_text(cube_deck(extra));
   const Controls& c = m.control;
@@ -287,11 +287,11 @@ TEST(KeywordReader, Controls) {
   EXPECT_EQ(m.hourglass[0].ihq, 4);    // IHQ 0: *CONTROL_HOURGLASS
   EXPECT_DOUBLE_EQ(m.hourglass[0].qm, 0.1);
   ASSERT_EQ(m.notes.size(), 2u);
-  EXPECT_EQ(m.notes[0].keyword, "*CONTROL_CONTACT");
+  EXPECT_EQ(m.notes[0].keyword, "*CONTROL_ACCURACY");
   EXPECT_FALSE(m.notes[0].error);
   EXPECT_EQ(m.notes[1].keyword, "*DATABASE_SECFORC");
   EXPECT_TRUE(used(m, "*CONTROL_UNITS"));
-  EXPECT_FALSE(used(m, "*CONTROL_CONTACT"));
+  EXPECT_FALSE(used(m, "*CONTROL_ACCURACY"));
 }
 
 TEST(KeywordReader, ControlDefaults) {
@@ -414,10 +414,10 @@ TEST(KeywordReader, InitialVelocitiesAndLoads) {
 }
 
 TEST(KeywordReader, IgnoreUnsupported) {
-  const std::string extra = "*CONTACT_AUTOMATIC_SINGLE_SURFACE\n1\n\n\n"
+  const std::string extra = "*CONTACT_TIED_SURFACE_TO_SURFACE\n1\n\n\n"
                             "*EOS_GRUNEISEN\n1\n";
   const std::string msg = read_error(cube_deck(extra));
-  EXPECT_NE(msg.find("*CONTACT_AUTOMATIC_SINGLE_SURFACE"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("*CONTACT_TIED_SURFACE_TO_SURFACE"), std::string::npos) << msg;
   EXPECT_NE(msg.find("deck.k:22"), std::string::npos) << msg;
   EXPECT_NE(msg.find("*EOS_GRUNEISEN"), std::string::npos) << msg;
   EXPECT_NE(msg.find("deck.k:26"), std::string::npos) << msg;
