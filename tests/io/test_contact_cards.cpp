@@ -343,6 +343,8 @@ TEST(ContactCards, ZeroThicknessAllowedWithContactThickness) {
 // is the id 5 and the heading "gen" (no field overflow: the heading is free text).
 TEST(ContactCards, HeadingRightAfterTheId) {
   const std::string deck = R"(*KEYWORD
+*CONTROL_TERMINATION
+     1.0e-3
 *NODE
        1             0.0             0.0             0.0
        2             1.0             0.0             0.0
