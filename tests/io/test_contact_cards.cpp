@@ -344,7 +344,7 @@ TEST(ContactCards, ZeroThicknessAllowedWithContactThickness) {
 TEST(ContactCards, HeadingRightAfterTheId) {
   const std::string deck = R"(*KEYWORD
 *CONTROL_TERMINATION
-     1.0e-3
+    1.0e-3
 *NODE
        1             0.0             0.0             0.0
        2             1.0             0.0             0.0
