@@ -139,6 +139,10 @@ struct Pass {
   // candidates (CSR over `nodes`, segments ascending)
   std::vector<std::int64_t> cand_start;
   std::vector<LocalId> cand_seg;
+  // single surface: the nodes that share a segment with each node (CSR, ascending): segments
+  // touching them are the node's own neighbourhood (the shell around it), never its contacts
+  std::vector<std::int64_t> ring_start;
+  std::vector<LocalId> ring_nodes;
   // segment adjacency through shared edges (CSR) for local tracking
   std::vector<std::int64_t> adj_start;
   std::vector<LocalId> adj_seg;
@@ -158,6 +162,18 @@ struct Pass {
   std::vector<std::uint8_t> flag;
   std::vector<LocalId> flag_seg;
 };
+
+/// Single surface: whether segment c touches the neighbourhood of pass node k (a segment that
+/// shares a node with one of the node's own segments): such a segment is not a contact candidate.
+inline bool in_neighbourhood(const Pass& ps, std::size_t k, const Segment& c) {
+  if (ps.ring_start.empty()) return false;
+  const LocalId* b = ps.ring_nodes.data() + ps.ring_start[k];
+  const LocalId* e = ps.ring_nodes.data() + ps.ring_start[k + 1];
+  for (LocalId n : c)
+    for (const LocalId* r = b; r != e; ++r)
+      if (*r == n) return true;
+  return false;
+}
 
 struct ContactState {
   std::vector<Pass> passes;

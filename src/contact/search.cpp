@@ -92,12 +92,12 @@ inline bool contains(const Segment& c, LocalId n) {
 }
 
 // The candidate predicate shared by the bucket and the all-pairs search.
-inline bool is_candidate(const Segment& c, LocalId node, const Real* q, const Real lo[3],
-                         const Real hi[3], Real node_r) {
+inline bool is_candidate(const Pass& ps, std::size_t k, const Segment& c, LocalId node,
+                         const Real* q, const Real lo[3], const Real hi[3], Real node_r) {
   if (contains(c, node)) return false;
   for (int i = 0; i < 3; ++i)
     if (q[i] < lo[i] - node_r || q[i] > hi[i] + node_r) return false;
-  return true;
+  return !in_neighbourhood(ps, k, c);
 }
 
 // Transpose segment-major candidate lists into the pass's node-major CSR (segments ascending).
@@ -201,6 +201,24 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     auto n = ifc.secondary.nodes();
     auto h = node_half_t_from_surface(n, half_t_of(ifc.secondary, false), ifc.secondary);
     make_pass(std::move(n), std::move(h), false);
+    // The neighbourhood of each node: the nodes of the segments that contain it.
+    Pass& ps = st.passes.back();
+    std::vector<std::int64_t> index(nnode, -1);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k)
+      index[static_cast<std::size_t>(ps.nodes[k])] = static_cast<std::int64_t>(k);
+    std::vector<std::vector<LocalId>> ring(ps.nodes.size());
+    for (const Segment& c : ifc.secondary.seg)
+      for (LocalId a : c)
+        if (index[static_cast<std::size_t>(a)] >= 0)
+          for (LocalId b : c)
+            ring[static_cast<std::size_t>(index[static_cast<std::size_t>(a)])].push_back(b);
+    ps.ring_start.assign(ps.nodes.size() + 1, 0);
+    for (std::size_t k = 0; k < ring.size(); ++k) {
+      std::sort(ring[k].begin(), ring[k].end());
+      ring[k].erase(std::unique(ring[k].begin(), ring[k].end()), ring[k].end());
+      ps.ring_nodes.insert(ps.ring_nodes.end(), ring[k].begin(), ring[k].end());
+      ps.ring_start[k + 1] = static_cast<std::int64_t>(ps.ring_nodes.size());
+    }
     break;
   }
   }
@@ -345,7 +363,8 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
           const LocalId k = bnodes[static_cast<std::size_t>(j)];
           const LocalId node = ps.nodes[static_cast<std::size_t>(k)];
           const Real* qx = &x[3 * static_cast<std::size_t>(node)];
-          if (is_candidate(s.seg[e], node, qx, lo, hi, ps.node_half_t[static_cast<std::size_t>(k)]))
+          if (is_candidate(ps, static_cast<std::size_t>(k), s.seg[e], node, qx, lo, hi,
+                           ps.node_half_t[static_cast<std::size_t>(k)]))
             emit(k);
         }
     };
@@ -385,7 +404,7 @@ void all_pairs_search(const Interface& ifc, ContactState& st, std::span<const Re
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
       for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
         const Real* qx = &x[3 * static_cast<std::size_t>(ps.nodes[k])];
-        if (is_candidate(s.seg[e], ps.nodes[k], qx, lo, hi, ps.node_half_t[k]))
+        if (is_candidate(ps, k, s.seg[e], ps.nodes[k], qx, lo, hi, ps.node_half_t[k]))
           seg_nodes.push_back(static_cast<LocalId>(k));
       }
       seg_start[e + 1] = static_cast<std::int64_t>(seg_nodes.size());

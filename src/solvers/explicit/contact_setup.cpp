@@ -203,7 +203,10 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.death = def.dt > 0 ? def.dt : 1e20;
   p.penmax = def.penmax;
   p.xpene = c.contact_xpene;
-  p.search_interval = def.bsort > 0 ? def.bsort : (c.contact_nsbcs > 0 ? c.contact_nsbcs : 10);
+  // Bucket sort every 25 cycles unless BSORT / NSBCS say otherwise; in between, local tracking,
+  // and a new sort as soon as some node moved more than half the capture margin (adaptive), so
+  // fast motion never outruns the search.
+  p.search_interval = def.bsort > 0 ? def.bsort : (c.contact_nsbcs > 0 ? c.contact_nsbcs : 25);
   p.ignore = c.contact_ignore;
   p.offset_sudden = true;
   return p;
