@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich run test test-fast bench scaling overhead format keywords clean
+.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench format keywords clean
 
 all: build
 
@@ -46,6 +46,10 @@ scaling: build
 # block, at 1 and 2 ranks (targets: <= 5 % and <= 1 %).
 overhead: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.overhead --parcae $(PARCAE) --json bench/overhead.json
+
+# Contact share of the cycle on a 25,600-shell tube with self-contact (target: <= element forces).
+contact-bench: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.contact_bench --parcae $(PARCAE) --json bench/contact.json
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md
