@@ -639,8 +639,10 @@ def write_plots(profile: dict, outdir: str, top: int = 12) -> List[str]:
         axes[0, 0].text(0.5, 0.5, "no message sizes recorded", ha="center", va="center",
                         transform=axes[0, 0].transAxes)
     bottom = axes[-1, 0]
-    bottom.set_xticks(range(width))
-    bottom.set_xticklabels([_bin_label(k) for k in range(width)], rotation=60, fontsize=8)
+    step = 1 if width <= 24 else 2
+    bottom.set_xticks(range(0, width, step))
+    bottom.set_xticklabels([_bin_label(k) for k in range(0, width, step)], rotation=60,
+                           fontsize=8)
     bottom.set_xlabel("message size (log2 bin, lower bound)")
     fig.suptitle(f"Message sizes per function ({title})")
     paths.append(_save(fig, outdir, "message_sizes.png"))
