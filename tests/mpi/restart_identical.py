@@ -116,6 +116,28 @@ n = same_outputs(ref, work / "periodic", "periodic")
 
 # 2. SIGTERM part-way, to every rank process (as a batch system's scancel does; mpirun itself
 #    does not forward SIGTERM), and 2b. the stop file <outdir>/d3kil (LS-DYNA's sw1)
+def rank_processes(root):
+    """The parcae processes below a launcher (Open MPI: its children; MPICH's hydra: the
+    children of its proxies)."""
+    children = {}
+    for d in pathlib.Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            exe = os.readlink(d / "exe")
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append((int(d.name), exe))
+    found, todo = [], [root]
+    while todo:
+        for pid, exe in children.get(todo.pop(), []):
+            todo.append(pid)
+            if os.path.basename(exe) == "parcae":
+                found.append(pid)
+    return found
+
+
 def interrupted(out, how):
     cmd = [parcae, "run", str(work / src.name), "-o", str(out)] + launch
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -129,10 +151,8 @@ def interrupted(out, how):
     elif np_ == 1:
         proc.send_signal(signal.SIGTERM)
     else:
-        ranks = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True,
-                               text=True).stdout.split()
-        for r in ranks:
-            os.kill(int(r), signal.SIGTERM)
+        for r in rank_processes(proc.pid):
+            os.kill(r, signal.SIGTERM)
     stdout, _ = proc.communicate(timeout=300)
     if proc.returncode == 0:
         problems.append(f"{how}: the run finished before the request (test inconclusive: make "
