@@ -65,6 +65,20 @@ template <class T> T allreduce(const void* handle, T x, MPI_Op op) {
   check(MPI_Allreduce(&x, &out, 1, mpi_type<T>(), op, mpi_comm(handle)), "MPI_Allreduce");
   return out;
 }
+
+/// Displacements of concatenated per-rank blocks (checked to fit an int); returns the total.
+std::size_t displacements(const std::vector<int>& counts, std::vector<int>& displs,
+                          const char* what) {
+  displs.resize(counts.size());
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displs[r] = mpi_count(total, what);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  mpi_count(total, what);
+  return total;
+}
+
 #endif
 
 template <class T>
@@ -78,15 +92,7 @@ std::vector<T> gatherv_impl(const Comm& comm, std::span<const T> local, int root
   std::vector<int> counts(is_root ? comm.size() : 0), displs(counts.size());
   check(MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, root, c), "MPI_Gather");
   std::vector<T> out;
-  if (is_root) {
-    std::size_t total = 0;
-    for (std::size_t r = 0; r < counts.size(); ++r) {
-      displs[r] = mpi_count(total, "gatherv (total)");
-      total += static_cast<std::size_t>(counts[r]);
-    }
-    mpi_count(total, "gatherv (total)");
-    out.resize(total);
-  }
+  if (is_root) out.resize(displacements(counts, displs, "gatherv (total)"));
   check(MPI_Gatherv(local.data(), n, mpi_type<T>(), out.data(), counts.data(), displs.data(),
                     mpi_type<T>(), root, c),
         "MPI_Gatherv");
@@ -242,15 +248,9 @@ std::vector<double> Comm::allgatherv(std::span<const double> local) const {
 #if PARCAE_WITH_MPI
   const MPI_Comm c = mpi_comm(handle());
   const int n = mpi_count(local.size(), "allgatherv");
-  std::vector<int> counts(static_cast<std::size_t>(size())), displs(counts.size());
+  std::vector<int> counts(static_cast<std::size_t>(size())), displs;
   check(MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, c), "MPI_Allgather");
-  std::size_t total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    displs[r] = mpi_count(total, "allgatherv (total)");
-    total += static_cast<std::size_t>(counts[r]);
-  }
-  mpi_count(total, "allgatherv (total)");
-  std::vector<double> out(total);
+  std::vector<double> out(displacements(counts, displs, "allgatherv (total)"));
   check(MPI_Allgatherv(local.data(), n, MPI_DOUBLE, out.data(), counts.data(), displs.data(),
                        MPI_DOUBLE, c),
         "MPI_Allgatherv");

@@ -60,15 +60,27 @@ bool kill_requested_now() {
   return remaining > 0 && --remaining == 0;
 }
 
-void write_text_atomically(const fs::path& path, const std::string& text) {
+/// Write head + body to path.tmp, fsync, rename onto path, fsync the directory: a reader sees
+/// the old file or the whole new one. kill_hook: the checkpoint test hook may kill the process
+/// half-way through the body.
+void write_atomically(const fs::path& path, std::span<const char> head, std::span<const char> body,
+                      bool kill_hook = false) {
   const fs::path tmp = path.string() + ".tmp";
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0)
     throw RuntimeError(fmt::format("cannot write {}: {}", tmp.string(), std::strerror(errno)));
-  const bool ok = write_all(fd, text.data(), text.size()) && ::fsync(fd) == 0;
+  bool ok = write_all(fd, head.data(), head.size());
+  if (ok && kill_hook && kill_requested_now()) {
+    (void)write_all(fd, body.data(), body.size() / 2);
+    ::fsync(fd);
+    ::raise(SIGKILL);
+  }
+  ok = ok && write_all(fd, body.data(), body.size()) && ::fsync(fd) == 0;
+  const int err = errno;
   ::close(fd);
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw RuntimeError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    throw RuntimeError(
+        fmt::format("cannot write {}: {}", path.string(), std::strerror(ok ? errno : err)));
   fsync_dir(path.parent_path());
 }
 
@@ -215,28 +227,11 @@ std::uint64_t checksum64(std::span<const char> bytes) {
 }
 
 void write_checkpoint_file(const fs::path& path, std::span<const char> payload) {
-  const fs::path tmp = path.string() + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    throw RuntimeError(
-        fmt::format("cannot write checkpoint {}: {}", tmp.string(), std::strerror(errno)));
   char header[kHeaderBytes];
   std::memcpy(header, kMagic, 8);
   const std::uint64_t fields[3] = {kFormatVersion, payload.size(), checksum64(payload)};
   std::memcpy(header + 8, fields, sizeof(fields));
-  bool ok = write_all(fd, header, kHeaderBytes);
-  if (ok && kill_requested_now()) {
-    (void)write_all(fd, payload.data(), payload.size() / 2);
-    ::fsync(fd);
-    ::raise(SIGKILL);
-  }
-  ok = ok && write_all(fd, payload.data(), payload.size()) && ::fsync(fd) == 0;
-  const int err = errno;
-  ::close(fd);
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw RuntimeError(fmt::format("cannot write checkpoint {}: {}", path.string(),
-                                   std::strerror(ok ? errno : err)));
-  fsync_dir(path.parent_path());
+  write_atomically(path, header, payload, /*kill_hook=*/true);
 }
 
 std::vector<char> read_checkpoint_file(const fs::path& path) {
@@ -288,7 +283,8 @@ fs::path write_checkpoint(const par::Comm& comm, const fs::path& outdir, const C
     std::vector<std::string> files;
     for (int r = 0; r < comm.size(); ++r) files.push_back(rank_file_name(r));
     j["files"] = files;
-    write_text_atomically(dir / "manifest.json", j.dump(2) + "\n");
+    const std::string text = j.dump(2) + "\n";
+    write_atomically(dir / "manifest.json", {}, text);
     // Keep this checkpoint and the previous complete one; remove older ones and incomplete
     // leftovers of crashed writes.
     const auto complete = complete_checkpoints(outdir);

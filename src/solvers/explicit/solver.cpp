@@ -622,10 +622,15 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
 void Integrator::write_state(Real t, const GlobalStats& now, bool previous_positions, Real dt) {
   if (!opt_.write_vtk && !opt_.write_d3plot) return;
   namespace fs = std::filesystem;
+  // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
+  // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK). The d3plot
+  // and the one-rank .vtu need the whole model on rank 0.
+  const bool pieces = opt_.write_vtk && comm_.size() > 1;
+  const bool gather = opt_.write_d3plot || (opt_.write_vtk && !pieces);
   // Nodes: model index, position (3), velocity (3), acceleration (3).
   constexpr std::size_t kNodeRec = 10;
   std::vector<Real> nodes_local;
-  for (std::size_t n = 0; n < d_.nnode; ++n) {
+  for (std::size_t n = 0; n < d_.nnode && gather; ++n) {
     if (!d_.owned[n]) continue;
     nodes_local.push_back(static_cast<Real>(d_.global_index[n]));
     for (int i = 0; i < 3; ++i)
@@ -745,16 +750,13 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
       elems_local.push_back(area * th > 0 ? sp.blk.e_int[k] / (area * th) : 0.0);
     }
   }
-  // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
-  // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK).
-  const bool pieces = opt_.write_vtk && comm_.size() > 1;
   if (opt_.write_vtk) {
     const std::size_t index = states_.size();
     states_.emplace_back(t, fmt::format("states/state_{:05d}.{}", index, pieces ? "pvtu" : "vtu"));
     fs::create_directories(fs::path(opt_.outdir) / "states");
   }
   if (pieces) write_vtk_piece(previous_positions, dt, elems_local, kElemRec);
-  if (!opt_.write_d3plot && (pieces || !opt_.write_vtk)) return;
+  if (!gather) return;
   const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
   const std::vector<Real> elems_all = comm_.gatherv(elems_local);
   if (comm_.rank() != 0) return;
