@@ -33,6 +33,7 @@
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
 #include "solvers/explicit/checkpoint.hpp"
+#include "solvers/explicit/contact_weights.hpp"
 #include "solvers/explicit/solver.hpp"
 
 namespace {
@@ -131,14 +132,17 @@ DecompOptions decomp_options(const Model& model, int nparts, const std::string& 
         for (int k = 0; k < 3; ++k) r[3 * a + b] += t[3 * a + k] * o.transform[3 * k + b];
     o.transform = r;
   }
+  // Elements on contact surfaces weigh more (contact search and forces per contact node).
+  if (!model.contacts.empty()) set_contact_fractions(model, o);
   return o;
 }
 
 int cmd_decompose(const std::string& deck, int np, const std::string& method,
                   const std::string& transform, const std::string& outdir) {
   Model model = read_deck(deck, ReadOptions{true});
-  const Decomposition d = decompose(model, decomp_options(model, np, method, transform));
-  const DecompReport r = analyse_decomposition(model, d);
+  const DecompOptions o = decomp_options(model, np, method, transform);
+  const Decomposition d = decompose(model, o);
+  const DecompReport r = analyse_decomposition(model, d, o);
   std::cout << format_decomposition_report(r);
   const std::string dir =
       outdir.empty() ? std::filesystem::path(deck).stem().string() + ".decomp" : outdir;

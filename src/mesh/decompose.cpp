@@ -20,6 +20,32 @@
 // comparison the committed bench/kernels.json (rev 35101fa, before the shell kernel rework)
 // gives 1.54 / 0.81 = 1.9. Rigid elements have no element kernel at all (the solver moves their
 // nodes with the body), so cost_rigid is a nominal 0.05, not measured.
+//
+// cost_contact (the extra cost of an element all of whose nodes are contact nodes) comes from
+// the self-contact tube benchmark (`make contact-bench`, python -m parcae_tools.contact_bench,
+// bench/contact.json): 25,600 Belytschko-Tsay shells, every one on the
+// *CONTACT_AUTOMATIC_SINGLE_SURFACE, 1000 cycles, one rank, one thread. There contact time
+// (contact_search + contact_forces) / element force time = 0.88 (median of 3). cost_shell,
+// however, stands for the whole cycle of a shell (element pass, nodal update, time step), not
+// the element pass alone, so the contact time has to be set against the whole non-contact
+// cycle. The phases of one profiled run of that deck (parcae run --profile --threads 1, 2-core
+// VM, load 2.6, e5e7811 plus contact work in progress), in s:
+//
+//   element_forces 5.687   nodal_update 1.308   time_step 0.004   output 0.001
+//   contact_search 2.704   contact_forces 2.195              (setup 0.364, MPI init 0.443)
+//
+// contact / element forces = 4.899 / 5.687 = 0.86 (the benchmark's 0.88), contact / non-contact
+// cycle = 4.899 / 7.000 = 0.70, so cost_contact = 0.70 x cost_shell = 0.84 per fully-in-contact
+// element (0.88 x cost_shell = 1.05 would set the contact time against the element pass alone
+// and overstate it by a quarter). In that mesh every shell has 4 contact nodes and there is
+// about one contact node and one segment per shell. An element with a fraction f of its
+// distinct nodes in contact adds 0.84 f. The contact work is per node and per segment, not per
+// material, so rigid elements add it as well (a rigid impactor's surface nodes are searched and
+// projected like any other). At 2 threads the benchmark ratio is 0.98 (contact scales a little
+// worse than the element pass); MPP runs use one thread per rank, hence the one-thread figure.
+// Known simplification: a hexahedron with one face on a contact surface has f = 1/2, although
+// it carries about one contact node and one segment, like a shell; solid contact surfaces are
+// weighted about half of their measured share.
 #include "mesh/decompose.hpp"
 
 #include <algorithm>
@@ -73,13 +99,40 @@ bool is_rigid(const std::unordered_map<GlobalId, bool>& rigid, GlobalId part) {
   return it != rigid.end() && it->second;
 }
 
+/// The contact fractions are empty or one per element, each in [0, 1].
+void check_contact_fractions(const ElementSet& es, const DecompOptions& o) {
+  auto check = [](const std::vector<Real>& f, std::size_t n, const char* kind) {
+    if (!f.empty() && f.size() != n)
+      throw RuntimeError(
+          fmt::format("decomposition: {} contact fractions for {} {} elements", f.size(), n, kind));
+    for (std::size_t e = 0; e < f.size(); ++e)
+      if (!(f[e] >= 0 && f[e] <= 1))
+        throw RuntimeError(fmt::format("decomposition: contact fraction {} of {} element {} is "
+                                       "outside [0, 1]",
+                                       f[e], kind, e));
+  };
+  check(o.contact_fraction_solid, es.ns, "solid");
+  check(o.contact_fraction_shell, es.nsh, "shell");
+}
+
+bool has_contact_cost(const DecompOptions& o) {
+  return !o.contact_fraction_solid.empty() || !o.contact_fraction_shell.empty();
+}
+
+/// Per element (solids, then shells): base cost + cost_contact * contact fraction.
 std::vector<Real> element_costs(const ElementSet& es, const DecompOptions& o) {
+  check_contact_fractions(es, o);
   const auto rigid = rigid_parts(es.model);
   std::vector<Real> cost(es.size());
-  for (std::size_t e = 0; e < es.size(); ++e)
+  for (std::size_t e = 0; e < es.size(); ++e) {
     cost[e] = is_rigid(rigid, es.part(e)) ? o.cost_rigid
               : es.is_solid(e)            ? o.cost_solid
                                           : o.cost_shell;
+    const std::vector<Real>& f =
+        es.is_solid(e) ? o.contact_fraction_solid : o.contact_fraction_shell;
+    const std::size_t i = es.is_solid(e) ? e : e - es.ns;
+    if (!f.empty()) cost[e] += o.cost_contact * f[i];
+  }
   return cost;
 }
 
@@ -321,6 +374,7 @@ Decomposition decompose(const Model& model, const DecompOptions& options) {
   check_nparts(es, options.nparts);
   Decomposition d;
   d.nparts = options.nparts;
+  check_contact_fractions(es, options);
   std::vector<int> rank;
   if (options.nparts == 1) {
     rank.assign(es.size(), 0);
@@ -379,12 +433,14 @@ std::vector<std::vector<RankNeighbour>> shared_node_lists(const Model& model,
   return out;
 }
 
-DecompReport analyse_decomposition(const Model& model, const Decomposition& d) {
+DecompReport analyse_decomposition(const Model& model, const Decomposition& d,
+                                   const DecompOptions& costs) {
   const ElementSet es(model);
   const auto rigid = rigid_parts(model);
+  const std::vector<Real> cost = element_costs(es, costs);
   DecompReport rep;
   rep.ranks.resize(static_cast<std::size_t>(d.nparts));
-  const DecompOptions costs; // the measured defaults
+  rep.contact_cost = has_contact_cost(costs);
   // One entry per (node, rank): bytes that rank's corners at the node put into one message.
   struct Entry {
     LocalId node;
@@ -404,7 +460,7 @@ DecompReport analyse_decomposition(const Model& model, const Decomposition& d) {
       ++R.solids;
     else
       ++R.shells;
-    R.cost += rig ? costs.cost_rigid : es.is_solid(e) ? costs.cost_solid : costs.cost_shell;
+    R.cost += cost[e];
     // Per corner: 3 force components (doubles); shells also 3 moment components. Rigid
     // elements have no corner forces (the solver moves their nodes with the body).
     const std::size_t per_corner = rig ? 0 : es.is_solid(e) ? 3 * 8 : 6 * 8;
@@ -448,6 +504,7 @@ std::string format_decomposition_report(const DecompReport& r) {
   std::string s = fmt::format("decomposition: {} ranks, load imbalance {:.2f}% (max cost / mean "
                               "- 1)\n",
                               r.ranks.size(), 100 * r.imbalance);
+  if (r.contact_cost) s += "cost includes contact work (elements with contact nodes weigh more)\n";
   s += fmt::format("{:>6} {:>10} {:>10} {:>12} {:>12} {:>10} {:>14}\n", "rank", "solids", "shells",
                    "cost", "shared nodes", "neighbours", "bytes/cycle");
   DecompReport::Rank t;

@@ -24,6 +24,15 @@ struct DecompOptions {
   Real cost_solid = 1.0;
   Real cost_shell = 1.2; ///< Belytschko-Tsay, NIP 2 (NIP 5: about 1.5)
   Real cost_rigid = 0.05;
+  /// Extra cost of an element all of whose nodes take part in some contact (penalty search and
+  /// projection of its nodes each cycle; measured, see decompose.cpp). An element with a
+  /// fraction f of its distinct nodes in contact costs base + cost_contact * f; rigid elements
+  /// get the extra as well (their contact nodes are searched like any other).
+  Real cost_contact = 0.84;
+  /// Per model.solids / model.shells entry: fraction (0..1) of the element's distinct nodes
+  /// that take part in some contact. Empty = no contact cost (set_contact_fractions in
+  /// solvers/explicit/contact_weights.hpp fills them from the deck's *CONTACT cards).
+  std::vector<Real> contact_fraction_solid, contact_fraction_shell;
 };
 
 struct Decomposition {
@@ -32,7 +41,8 @@ struct Decomposition {
   std::vector<int> shell_rank; ///< per model.shells entry
 };
 
-/// Throws InputError if nparts < 1 or nparts exceeds the number of elements.
+/// Throws InputError if nparts < 1 or nparts exceeds the number of elements; RuntimeError if a
+/// contact fraction vector is neither empty nor one entry per element.
 Decomposition decompose(const Model& model, const DecompOptions& options);
 
 /// Options from the deck (*CONTROL_MPP_DECOMPOSITION_METHOD / _TRANSFORMATION) for nparts ranks.
@@ -47,15 +57,20 @@ struct DecompReport {
     std::size_t bytes_per_cycle = 0; ///< bytes this rank sends per cycle (force exchange)
   };
   std::vector<Rank> ranks;
-  Real imbalance = 0; ///< max cost / mean cost - 1
+  Real imbalance = 0;        ///< max cost / mean cost - 1
+  bool contact_cost = false; ///< the costs include contact work (fractions were given)
 };
 
-/// Per-rank figures with the default (measured) element costs. Shared nodes: nodes touched by
+/// Per-rank figures with the element costs of `costs` (default: the measured defaults, no
+/// contact); with contact fractions in `costs` the per-rank cost and the imbalance include the
+/// contact work. Throws RuntimeError if a fraction vector is neither empty nor one per element.
+/// Shared nodes: nodes touched by
 /// elements of this rank and of another. Bytes per cycle: what this rank sends in the nodal
 /// force exchange, i.e. for every shared node and every other rank at the node, the per-corner
 /// vectors of this rank's corners there (3 doubles per solid corner, 6 per shell corner: force
 /// and moment; rigid elements have no corner forces).
-DecompReport analyse_decomposition(const Model& model, const Decomposition& d);
+DecompReport analyse_decomposition(const Model& model, const Decomposition& d,
+                                   const DecompOptions& costs = {});
 
 /// A neighbouring rank and the nodes (model node indices, ascending) both ranks' elements touch.
 struct RankNeighbour {
