@@ -157,6 +157,16 @@ struct Pass {
   std::vector<LocalId> seg_of; ///< segment in contact this cycle (-1)
   std::vector<Real> fn;        ///< force on the node (3 per node)
   std::vector<Real> shape;     ///< shape functions at the contact point (4 per node)
+  // MPP, set by the solver (empty = everything, the one-rank case): mine[k] = this rank
+  // searches and evaluates node k (it owns it); seg_avail[e] = the positions and velocities of
+  // segment e's nodes are current on this rank (others are skipped: the solver guarantees that
+  // every segment a node of this rank can be in contact with is available)
+  std::vector<std::uint8_t> mine;
+  std::vector<std::uint8_t> seg_avail;
+  [[nodiscard]] bool is_mine(std::size_t k) const { return mine.empty() || mine[k] != 0; }
+  [[nodiscard]] bool available(LocalId e) const {
+    return seg_avail.empty() || seg_avail[static_cast<std::size_t>(e)] != 0;
+  }
   // scratch (per cycle)
   std::vector<Real> diss, flag_depth;
   std::vector<std::uint8_t> flag;
@@ -240,6 +250,10 @@ inline const Surface& surface_of(const Interface& ifc, const Pass& ps) {
   return ps.on_main ? ifc.main : ifc.secondary;
 }
 
+/// Role of a pass's nodes in the resultants (rcforc): true = the secondary side (their forces
+/// count for the secondary surface, the reactions on the segments for the main one).
+bool nodes_are_secondary(const Interface& ifc, const Pass& ps);
+
 /// Penalty stiffness of a pair (SOFT=0 or SOFT=1 rule).
 Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
                     LocalId seg, std::span<const Real> mass);
@@ -250,6 +264,17 @@ Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps
 ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
                              std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
                              std::span<Real> f);
+
+/// The two halves of contact_forces, for the MPP solver (which does its own gather across
+/// ranks): evaluate_contacts runs the per-node part for the nodes of each pass that are mine
+/// (history, per-node force, shape functions and segment in ps.seg_of / fn / shape, friction
+/// dissipation into st.e_friction, status records); assemble_contacts is the fixed-order gather
+/// into f, the resultants and the interface energies.
+ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                                std::span<const Real> v, std::span<const Real> mass, Real t,
+                                Real dt);
+void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const Real> v, Real dt,
+                       std::span<Real> f);
 
 /// Reference: the same physics written as plain loops over all (node, segment) pairs (no
 /// search, no tracking, no threads). Frictionless (friction needs history); for the tests.

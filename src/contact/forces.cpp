@@ -131,12 +131,11 @@ Real seg_size(const Surface& s, LocalId seg) {
   return std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
 }
 
-// Roles of the nodes and segments of a pass in the resultants: true = secondary side.
+} // namespace
+
 bool nodes_are_secondary(const Interface& ifc, const Pass& ps) {
   return ps.on_main || ifc.p.type == ContactType::single_surface;
 }
-
-} // namespace
 
 Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
   const ContactParams& p = ifc.p;
@@ -164,6 +163,14 @@ Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps
 ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
                              std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
                              std::span<Real> f) {
+  ContactStatus status = evaluate_contacts(ifc, st, x, v, mass, t, dt);
+  assemble_contacts(ifc, st, v, dt, f);
+  return status;
+}
+
+ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                                std::span<const Real> v, std::span<const Real> mass, Real t,
+                                Real dt) {
   const ContactParams& p = ifc.p;
   ContactStatus status;
   if (st.dt_c == 0 || dt > st.dt_c) st.dt_c = dt;
@@ -185,6 +192,7 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
 #pragma omp parallel for schedule(dynamic, 512)
     for (std::int64_t ki = 0; ki < nn; ++ki) {
       const std::size_t k = static_cast<std::size_t>(ki);
+      if (!ps.is_mine(k)) continue;
       const LocalId node = ps.nodes[k];
       auto clear = [&]() {
         ps.seg_of[k] = kInvalidLocal;
@@ -209,6 +217,7 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
         }
       };
       auto consider = [&](LocalId e) {
+        if (!ps.available(e)) return false;
         const PairEval r = eval_pair(ifc, ps, k, e, x, true);
         take(r, e);
         return r.pr.inside;
@@ -329,12 +338,16 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
         status.released.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
       else if (flag[k] == 2)
         status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
-      if (ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
+      if (ps.is_mine(k) && ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
     }
     st.e_friction.add(diss);
   }
   status.ok = status.blowup.empty();
+  return status;
+}
 
+void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const Real> v, Real dt,
+                       std::span<Real> f) {
   // gather in a fixed order
   std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
   std::array<Real, 3> rs{}, rm{};
@@ -386,7 +399,6 @@ ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<c
   for (std::size_t i = 0; i < work.size(); ++i)
     (st.slot_main[i] ? st.e_main : st.e_secondary).add(work[i]);
   std::swap(st.f_prev, st.f_now);
-  return status;
 }
 
 void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,

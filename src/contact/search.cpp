@@ -305,6 +305,7 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     // cell size: the largest grown segment box extent
     Real h = 0;
     for (std::size_t e = 0; e < ns; ++e) {
+      if (!ps.available(static_cast<LocalId>(e))) continue;
       Real lo[3], hi[3];
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin + node_r_max, lo, hi);
       for (int i = 0; i < 3; ++i) h = std::max(h, hi[i] - lo[i]);
@@ -328,20 +329,26 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     };
     std::vector<std::uint64_t> bucket_of(nn);
     std::vector<std::int64_t> bstart(tsize + 1, 0);
+    // (MPP: only this rank's nodes are sorted in, so only they get candidates)
+    std::size_t n_in = 0;
     for (std::size_t i = 0; i < nn; ++i) {
+      if (!ps.is_mine(i)) continue;
       const auto g = 3 * static_cast<std::size_t>(ps.nodes[i]);
       bucket_of[i] = hash(cell(x[g]), cell(x[g + 1]), cell(x[g + 2]));
       ++bstart[bucket_of[i] + 1];
+      ++n_in;
     }
     for (std::size_t b = 0; b < tsize; ++b) bstart[b + 1] += bstart[b];
-    std::vector<LocalId> bnodes(nn);
+    std::vector<LocalId> bnodes(n_in);
     {
       std::vector<std::int64_t> pos(bstart.begin(), bstart.end() - 1);
       for (std::size_t i = 0; i < nn; ++i)
-        bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
+        if (ps.is_mine(i))
+          bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
     }
     // per segment: count, then fill (same traversal twice: deterministic)
     auto visit = [&](std::size_t e, auto&& emit) {
+      if (!ps.available(static_cast<LocalId>(e))) return;
       Real lo[3], hi[3];
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
       std::uint64_t bl[27];

@@ -278,6 +278,104 @@ void Comm::broadcast(std::span<double> data, int root) const {
 #endif
 }
 
+void Comm::max(std::span<std::int64_t> values) const {
+  if (!handle_ || values.empty()) return;
+#if PARCAE_WITH_MPI
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), mpi_count(values.size(), "max(span)"),
+                      MPI_INT64_T, MPI_MAX, mpi_comm(handle())),
+        "MPI_Allreduce");
+#endif
+}
+
+void Comm::sum(std::span<std::int64_t> values) const {
+  if (!handle_ || values.empty()) return;
+#if PARCAE_WITH_MPI
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), mpi_count(values.size(), "sum(span)"),
+                      MPI_INT64_T, MPI_SUM, mpi_comm(handle())),
+        "MPI_Allreduce");
+#endif
+}
+
+std::vector<std::vector<double>>
+Comm::alltoallv(const std::vector<std::vector<double>>& send) const {
+  if (send.size() != static_cast<std::size_t>(size()))
+    throw std::invalid_argument("par: alltoallv needs one array per rank");
+  if (!handle_) return send;
+#if PARCAE_WITH_MPI
+  const MPI_Comm c = mpi_comm(handle());
+  const auto np = static_cast<std::size_t>(size());
+  std::vector<int> scount(np), rcount(np), sdispl, rdispl;
+  for (std::size_t r = 0; r < np; ++r) scount[r] = mpi_count(send[r].size(), "alltoallv");
+  check(MPI_Alltoall(scount.data(), 1, MPI_INT, rcount.data(), 1, MPI_INT, c), "MPI_Alltoall");
+  std::vector<double> sbuf(displacements(scount, sdispl, "alltoallv (send)"));
+  std::vector<double> rbuf(displacements(rcount, rdispl, "alltoallv (receive)"));
+  for (std::size_t r = 0; r < np; ++r)
+    std::copy(send[r].begin(), send[r].end(), sbuf.begin() + sdispl[r]);
+  check(MPI_Alltoallv(sbuf.data(), scount.data(), sdispl.data(), MPI_DOUBLE, rbuf.data(),
+                      rcount.data(), rdispl.data(), MPI_DOUBLE, c),
+        "MPI_Alltoallv");
+  std::vector<std::vector<double>> out(np);
+  for (std::size_t r = 0; r < np; ++r)
+    out[r].assign(rbuf.begin() + rdispl[r], rbuf.begin() + rdispl[r] + rcount[r]);
+  return out;
+#else
+  return send;
+#endif
+}
+
+std::vector<std::vector<double>> Comm::exchange_v(std::span<const int> send_to,
+                                                  const std::vector<std::vector<double>>& send,
+                                                  std::span<const int> recv_from) const {
+  if (send.size() != send_to.size())
+    throw std::invalid_argument("par: exchange_v needs one array per destination");
+  std::vector<std::vector<double>> out(recv_from.size());
+  // a rank's message to itself is a copy
+  for (std::size_t j = 0; j < recv_from.size(); ++j)
+    if (recv_from[j] == rank())
+      for (std::size_t i = 0; i < send_to.size(); ++i)
+        if (send_to[i] == rank()) out[j] = send[i];
+  if (!handle_) return out;
+#if PARCAE_WITH_MPI
+  const MPI_Comm c = mpi_comm(handle());
+  constexpr int kSizeTag = 7302, kDataTag = 7303;
+  std::vector<std::int64_t> rsize(recv_from.size(), 0), ssize(send_to.size(), 0);
+  std::vector<MPI_Request> req;
+  req.reserve(2 * (send_to.size() + recv_from.size()));
+  for (std::size_t j = 0; j < recv_from.size(); ++j)
+    if (recv_from[j] != rank()) {
+      req.emplace_back();
+      check(MPI_Irecv(&rsize[j], 1, MPI_INT64_T, recv_from[j], kSizeTag, c, &req.back()),
+            "MPI_Irecv");
+    }
+  for (std::size_t i = 0; i < send_to.size(); ++i)
+    if (send_to[i] != rank()) {
+      ssize[i] = static_cast<std::int64_t>(send[i].size());
+      req.emplace_back();
+      check(MPI_Isend(&ssize[i], 1, MPI_INT64_T, send_to[i], kSizeTag, c, &req.back()),
+            "MPI_Isend");
+    }
+  check(MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  req.clear();
+  for (std::size_t j = 0; j < recv_from.size(); ++j)
+    if (recv_from[j] != rank() && rsize[j] > 0) {
+      out[j].resize(static_cast<std::size_t>(rsize[j]));
+      req.emplace_back();
+      check(MPI_Irecv(out[j].data(), mpi_count(out[j].size(), "exchange_v"), MPI_DOUBLE,
+                      recv_from[j], kDataTag, c, &req.back()),
+            "MPI_Irecv");
+    }
+  for (std::size_t i = 0; i < send_to.size(); ++i)
+    if (send_to[i] != rank() && !send[i].empty()) {
+      req.emplace_back();
+      check(MPI_Isend(send[i].data(), mpi_count(send[i].size(), "exchange_v"), MPI_DOUBLE,
+                      send_to[i], kDataTag, c, &req.back()),
+            "MPI_Isend");
+    }
+  check(MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+#endif
+  return out;
+}
+
 bool Comm::any(bool flag) const {
   if (!handle_) return flag;
 #if PARCAE_WITH_MPI

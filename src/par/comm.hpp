@@ -58,6 +58,20 @@ public:
   [[nodiscard]] std::vector<std::int64_t> gatherv(std::span<const std::int64_t> local,
                                                   int root = 0) const;
   void broadcast(std::span<double> data, int root = 0) const;
+  /// Elementwise maximum / sum of integer arrays across ranks (in place, one reduction).
+  void max(std::span<std::int64_t> values) const;
+  void sum(std::span<std::int64_t> values) const;
+  /// Personalised all-to-all of variable-length arrays: send[r] goes to rank r (send.size() ==
+  /// size()); returns, indexed by source rank, what every rank sent to this one.
+  [[nodiscard]] std::vector<std::vector<double>>
+  alltoallv(const std::vector<std::vector<double>>& send) const;
+  /// Sparse exchange of variable-length arrays with known partners: send[i] goes to send_to[i];
+  /// one array is received from each rank of recv_from (returned in that order). Both sides
+  /// must agree on the pattern (a sends to b iff b receives from a). Sizes travel first, then
+  /// the data (non-blocking, then wait). A rank may list itself: the array is copied.
+  [[nodiscard]] std::vector<std::vector<double>>
+  exchange_v(std::span<const int> send_to, const std::vector<std::vector<double>>& send,
+             std::span<const int> recv_from) const;
   /// True on every rank if any rank passed true (error agreement without hangs).
   [[nodiscard]] bool any(bool flag) const;
   /// End the whole job: print "parcae: rank R: message" to stderr and MPI_Abort (exit without

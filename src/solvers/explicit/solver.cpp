@@ -18,6 +18,7 @@
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
 #include "solvers/explicit/checkpoint.hpp"
+#include "solvers/explicit/contact_mpp.hpp"
 #include "solvers/explicit/contact_setup.hpp"
 #include "solvers/explicit/histories.hpp"
 #include "solvers/explicit/rigid_body.hpp"
@@ -85,6 +86,25 @@ public:
               ? contact_.node_model[k]
               : d_.local_of_global[static_cast<std::size_t>(contact_.node_model[k])];
     if (!contact_state_.empty()) f_contact_.assign(3 * d_.nnode, 0.0);
+    for (std::size_t k = 0; k < contact_local_.size(); ++k)
+      if (contact_local_[k] != kInvalidLocal)
+        contact_local_list_.push_back(static_cast<LocalId>(k));
+    if (comm_.size() > 1 && !contact_state_.empty()) {
+      std::vector<std::uint8_t> local(contact_local_.size(), 0), owned(contact_local_.size(), 0);
+      for (std::size_t k = 0; k < contact_local_.size(); ++k) {
+        const LocalId l = contact_local_[k];
+        local[k] = l != kInvalidLocal;
+        owned[k] = l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)];
+      }
+      mpp_contact_ = std::make_unique<MppContact>(comm_, contact_, contact_state_, std::move(local),
+                                                  std::move(owned));
+      const double mine = static_cast<double>(mpp_contact_->evaluated_nodes());
+      const auto all = comm_.gatherv(std::span<const double>(&mine, 1));
+      std::string per_rank;
+      for (double v : all) per_rank += fmt::format("{}{}", per_rank.empty() ? "" : " / ", v);
+      contact_report_.push_back(fmt::format(
+          "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
+    }
     for (const auto& c : model.curves) curves_[c.id] = &c;
     for (std::size_t e = 0; e < model.solids.size(); ++e)
       part_of_solid_[model.solids.id[e]] = model.solids.part[e];
@@ -164,13 +184,17 @@ private:
   std::unique_ptr<GlstatWriter> glstat_;
   std::unique_ptr<D3plotWriter> d3plot_; ///< rank 0, when opt_.write_d3plot
   std::unique_ptr<HistoryOutput> hist_;  ///< matsum, nodout, rwforc, history.csv (all ranks)
-  // --- contact: every interface on every rank over compact node arrays (contact_setup.hpp),
-  // so the contact forces are the same for any decomposition.
+  // --- contact over compact node arrays (contact_setup.hpp). One rank: contact::contact_forces
+  // on every interface; MPP: each rank searches and evaluates its own contact nodes with
+  // imported ghosts and gathers the forces in the one-rank order (contact_mpp.hpp), so the
+  // contact forces are the same for any decomposition.
   ContactModel contact_;
   std::vector<contact::ContactState> contact_state_;
-  std::vector<LocalId> contact_local_;  ///< compact -> local node (kInvalidLocal: not on this rank)
-  std::vector<Real> cx_, cv_, cm_, cf_; ///< compact positions, velocities, masses, forces
-  std::vector<Real> f_contact_;         ///< contact force per local node (3 each)
+  std::vector<LocalId> contact_local_; ///< compact -> local node (kInvalidLocal: not on this rank)
+  std::vector<LocalId> contact_local_list_; ///< compact nodes on this rank, ascending
+  std::unique_ptr<MppContact> mpp_contact_; ///< MPP: contact distributed over the ranks
+  std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
+  std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
   std::vector<std::string> contact_report_; ///< initial penetrations, for the log
   std::unique_ptr<RcforcWriter> rcforc_;    ///< rank 0, runs with contact
   std::unique_ptr<SleoutWriter> sleout_;
@@ -547,7 +571,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.dt_element_kind = limit_.kind;
   s.dt_element = limit_.elem;
   s.dt_part = limit_.part;
-  enum { kKe, kPx, kPy, kPz, kMass, kIe, kHg, kExt, kWall, kCount };
+  enum { kKe, kPx, kPy, kPz, kMass, kIe, kHg, kExt, kWall, kSliding, kFriction, kCount };
   std::array<ExactSum, kCount> acc;
   for (std::size_t n = 0; n < d_.nnode; ++n) {
     if (d_.rigid_of[n] >= 0 || !d_.owned[n]) continue;
@@ -583,16 +607,20 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     }
   acc[kExt] = ext_work_;
   acc[kWall] = wall_work_;
+  // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
+  // one-rank run
+  for (const auto& cs : contact_state_) {
+    acc[kSliding].add(cs.e_interface);
+    acc[kFriction].add(cs.e_friction);
+  }
   comm_.sum(acc);
   s.kinetic = acc[kKe].result();
   s.internal = acc[kIe].result();
   s.hourglass = acc[kHg].result();
   s.external_work = acc[kExt].result();
   s.rigidwall = -acc[kWall].result();
-  for (const auto& cs : contact_state_) { // the same on every rank: no reduction
-    s.sliding += cs.e_interface.result();
-    s.friction += cs.e_friction.result();
-  }
+  s.sliding = acc[kSliding].result();
+  s.friction = acc[kFriction].result();
   s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding;
   const Real mass = acc[kMass].result();
   s.mass = mass;
@@ -1118,68 +1146,62 @@ void Integrator::build_contacts(Domain& global) {
 void Integrator::contact_pass(int cycle, Real t, Real dt) {
   static const int search_phase = prof::phase_id("contact_search");
   static const int force_phase = prof::phase_id("contact_forces");
-  const std::size_t nc = contact_.node_model.size();
   {
-    // Every rank gets the positions and velocities of all contact nodes (owners send theirs).
+    // This rank's contact nodes: current positions and velocities into the compact arrays.
     PhaseScope p(search_phase);
-    if (comm_.size() == 1) {
-      for (std::size_t k = 0; k < nc; ++k) {
-        const auto l = static_cast<std::size_t>(contact_local_[k]);
-        for (int i = 0; i < 3; ++i) {
-          cx_[3 * k + i] = d_.x[3 * l + i];
-          cv_[3 * k + i] = d_.v[3 * l + i];
-        }
-      }
-    } else {
-      std::vector<Real> mine;
-      for (std::size_t k = 0; k < nc; ++k) {
-        const LocalId l = contact_local_[k];
-        if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
-        mine.push_back(static_cast<Real>(k));
-        for (int i = 0; i < 3; ++i) mine.push_back(d_.x[3 * static_cast<std::size_t>(l) + i]);
-        for (int i = 0; i < 3; ++i) mine.push_back(d_.v[3 * static_cast<std::size_t>(l) + i]);
-      }
-      const std::vector<Real> all = comm_.allgatherv(mine);
-      for (std::size_t r = 0; r + 7 <= all.size(); r += 7) {
-        const auto k = static_cast<std::size_t>(all[r]);
-        for (int i = 0; i < 3; ++i) {
-          cx_[3 * k + i] = all[r + 1 + i];
-          cv_[3 * k + i] = all[r + 4 + i];
-        }
+    for (LocalId k : contact_local_list_) {
+      const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
+      for (int i = 0; i < 3; ++i) {
+        cx_[3 * static_cast<std::size_t>(k) + i] = d_.x[3 * l + i];
+        cv_[3 * static_cast<std::size_t>(k) + i] = d_.v[3 * l + i];
       }
     }
-    for (std::size_t i = 0; i < contact_state_.size(); ++i)
-      contact::update_search(contact_.interfaces[i], contact_state_[i], cx_, cycle);
+    if (mpp_contact_)
+      mpp_contact_->begin_cycle(cycle, cx_, cv_); // searches, plan, ghost import
+    else
+      for (std::size_t i = 0; i < contact_state_.size(); ++i)
+        contact::update_search(contact_.interfaces[i], contact_state_[i], cx_, cycle);
   }
   PhaseScope p(force_phase);
-  std::fill(cf_.begin(), cf_.end(), 0.0);
+  std::vector<contact::ContactStatus> status(contact_state_.size());
+  if (mpp_contact_) {
+    for (std::size_t i = 0; i < contact_state_.size(); ++i)
+      status[i] = contact::evaluate_contacts(contact_.interfaces[i], contact_state_[i], cx_, cv_,
+                                             cm_, t, dt);
+    status = mpp_contact_->finish_cycle(status, cv_, dt, cf_);
+  } else {
+    std::fill(cf_.begin(), cf_.end(), 0.0);
+    for (std::size_t i = 0; i < contact_state_.size(); ++i)
+      status[i] = contact::contact_forces(contact_.interfaces[i], contact_state_[i], cx_, cv_, cm_,
+                                          t, dt, cf_);
+  }
   for (std::size_t i = 0; i < contact_state_.size(); ++i) {
-    const auto status = contact::contact_forces(contact_.interfaces[i], contact_state_[i], cx_, cv_,
-                                                cm_, t, dt, cf_);
     const ContactDef& def = *contact_.defs[i];
     auto node_id = [&](LocalId k) { return model_.nodes.id[contact_.node_model[k]]; };
-    if (!status.ok) {
+    if (!status[i].ok) {
       std::string nodes;
-      for (std::size_t j = 0; j < status.blowup.size() && j < 8; ++j)
+      for (std::size_t j = 0; j < status[i].blowup.size() && j < 8; ++j)
         nodes += fmt::format("{}node {} (penetration {:.3e})", j ? ", " : "",
-                             node_id(status.blowup[j].node), status.blowup[j].depth);
+                             node_id(status[i].blowup[j].node), status[i].blowup[j].depth);
       throw Unstable{fmt::format("contact {} ({}) blew up in cycle {}: {}{}", def.id, def.keyword,
-                                 cycle, nodes, status.blowup.size() > 8 ? ", ..." : "")};
+                                 cycle, nodes, status[i].blowup.size() > 8 ? ", ..." : "")};
     }
-    if (!status.released.empty() && opt_.log)
+    if (!status[i].released.empty() && opt_.log)
       *opt_.log << fmt::format("  warning: contact {}: {} node(s) released beyond the maximum "
                                "penetration in cycle {} (first: node {})\n",
-                               def.id, status.released.size(), cycle,
-                               node_id(status.released.front().node));
+                               def.id, status[i].released.size(), cycle,
+                               node_id(status[i].released.front().node));
   }
-  for (std::size_t k = 0; k < nc; ++k) {
-    const LocalId l = contact_local_[k];
-    if (l == kInvalidLocal) continue;
-    for (int i = 0; i < 3; ++i) f_contact_[3 * static_cast<std::size_t>(l) + i] = cf_[3 * k + i];
+  for (LocalId k : contact_local_list_) {
+    const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
+    for (int i = 0; i < 3; ++i) f_contact_[3 * l + i] = cf_[3 * static_cast<std::size_t>(k) + i];
   }
 }
 
 void Integrator::write_contact_histories(Real t) {
+  // MPP: energies reduced, resultants gathered on rank 0 (collective)
+  std::vector<MppContact::InterfaceEnergies> energies;
+  if (mpp_contact_) energies = mpp_contact_->gather_for_output();
   if (!rcforc_) return;
   InterfaceState s;
   s.time = t;
@@ -1189,9 +1211,9 @@ void Integrator::write_contact_histories(Real t) {
     f.id = contact_.defs[i]->id;
     f.secondary = cs.resultant_secondary;
     f.main = cs.resultant_main;
-    f.e_secondary = cs.e_secondary.result();
-    f.e_main = cs.e_main.result();
-    f.e_friction = cs.e_friction.result();
+    f.e_secondary = mpp_contact_ ? energies[i].secondary : cs.e_secondary.result();
+    f.e_main = mpp_contact_ ? energies[i].main : cs.e_main.result();
+    f.e_friction = mpp_contact_ ? energies[i].friction : cs.e_friction.result();
     s.interfaces.push_back(f);
   }
   rcforc_->write(s);
@@ -1322,6 +1344,7 @@ void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
   }
   if (comm_.any(!error.empty()))
     throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
+  if (mpp_contact_) mpp_contact_->invalidate_plan();
   if (comm_.rank() == 0 && !states_.empty() && opt_.write_vtk)
     write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
 }
