@@ -16,16 +16,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from deck_copy import copy_deck  # noqa: E402
+
 parcae, deck, endtim, np_, threads, mpi = sys.argv[1:7]
 decomp = sys.argv[7] if len(sys.argv) > 7 else "rcb"
 src = pathlib.Path(deck)
 work = pathlib.Path(tempfile.mkdtemp(prefix="parcae_mpp_"))
-for f in src.parent.iterdir():
-    if f.is_file():
-        shutil.copy(f, work / f.name)
-text = (work / src.name).read_text()
-text = re.sub(r"(\*CONTROL_TERMINATION\n(?:\$.*\n)*)\s*\S+", r"\g<1>" + f"{float(endtim):10.3e}", text, count=1)
-(work / src.name).write_text(text)
+copy_deck(src, work, float(endtim))
 env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
        "OMP_NUM_THREADS": "1"}
 

@@ -27,20 +27,18 @@ import signal
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import time
+
+from deck_copy import copy_deck  # noqa: E402
 
 parcae, deck, endtim, every, np_, mpi = sys.argv[1:7]
 interrupt = "nointerrupt" not in sys.argv[7:]
 np_ = int(np_)
 src = pathlib.Path(deck)
 work = pathlib.Path(tempfile.mkdtemp(prefix="parcae_restart_"))
-for f in src.parent.iterdir():
-    if f.is_file():
-        shutil.copy(f, work / f.name)
-text = (work / src.name).read_text()
-text = re.sub(r"(\*CONTROL_TERMINATION\n(?:\$.*\n)*)\s*\S+", r"\g<1>" + f"{float(endtim):10.3e}",
-              text, count=1)
-(work / src.name).write_text(text)
+copy_deck(src, work, float(endtim))
 env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
        "OMP_NUM_THREADS": "1"}
 launch = ["--np", str(np_), "--mpi", mpi] if np_ > 1 else []

@@ -199,6 +199,63 @@ TEST(Par, Gatherv) {
   }
 }
 
+TEST(Par, ElementwiseMaxAndSumOfIntegerArrays) {
+  const Comm& c = world();
+  const int r = c.rank(), p = c.size();
+  std::vector<std::int64_t> mx = {r, -r, (r == p - 1) ? std::int64_t{1} << 50 : 0};
+  std::vector<std::int64_t> sm = {1, r, std::int64_t{1} << 40};
+  c.max(mx);
+  c.sum(sm);
+  EXPECT_EQ(mx, (std::vector<std::int64_t>{p - 1, 0, std::int64_t{1} << 50}));
+  EXPECT_EQ(sm, (std::vector<std::int64_t>{p, p * (p - 1) / 2, p * (std::int64_t{1} << 40)}));
+}
+
+TEST(Par, AlltoallvVaryingCounts) {
+  const Comm& c = world();
+  const int r = c.rank(), p = c.size();
+  // rank r sends (r + t) % 3 values to rank t (some messages empty, one to itself)
+  std::vector<std::vector<double>> send(static_cast<std::size_t>(p));
+  for (int t = 0; t < p; ++t)
+    for (std::size_t i = 0; i < static_cast<std::size_t>((r + t) % 3); ++i)
+      send[static_cast<std::size_t>(t)].push_back(encode(r, t, i));
+  const auto got = c.alltoallv(send);
+  ASSERT_EQ(got.size(), static_cast<std::size_t>(p));
+  for (int f = 0; f < p; ++f) {
+    std::vector<double> expect;
+    for (std::size_t i = 0; i < static_cast<std::size_t>((f + r) % 3); ++i)
+      expect.push_back(encode(f, r, i));
+    EXPECT_EQ(got[static_cast<std::size_t>(f)], expect) << "from " << f;
+  }
+}
+
+TEST(Par, SparseVariableExchange) {
+  const Comm& c = world();
+  const int r = c.rank(), p = c.size();
+  // ring plus self: r sends to itself and to r + 1 (sizes vary by sender), receives from itself
+  // and from r - 1; a rank may also send an empty array
+  std::vector<int> to = {r}, from = {r};
+  if (p > 1) {
+    to.push_back((r + 1) % p);
+    from.insert(from.begin(), (r + p - 1) % p);
+  }
+  std::vector<std::vector<double>> send;
+  for (int t : to) {
+    std::vector<double> m;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(r == 1 ? 0 : 2 * r + 1); ++i)
+      m.push_back(encode(r, t, i));
+    send.push_back(m);
+  }
+  const auto got = c.exchange_v(to, send, from);
+  ASSERT_EQ(got.size(), from.size());
+  for (std::size_t j = 0; j < from.size(); ++j) {
+    const int f = from[j];
+    std::vector<double> expect;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(f == 1 ? 0 : 2 * f + 1); ++i)
+      expect.push_back(encode(f, r, i));
+    EXPECT_EQ(got[j], expect) << "from " << f;
+  }
+}
+
 TEST(Par, Broadcast) {
   const Comm& c = world();
   const int root = c.size() - 1;
