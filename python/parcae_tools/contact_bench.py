@@ -8,7 +8,9 @@ Belytschko-Tsay shells (160 around x 160 along = 25,600 shells) with
 for a fixed number of cycles (ENDCYC) with --profile. The figure of merit comes from the
 profile's phases: contact time (contact_search + contact_forces) / element force time
 (element_forces), target <= 1. Runs are repeated (--repeat) and the median is reported, at 1
-thread and 2 threads (1 rank).
+thread and 2 threads (1 rank), and on --np ranks (1 thread each; the slowest rank's phase times,
+the contact phases' MPI time and bytes sent per rank and cycle, and the contact speed-up over
+one rank).
 """
 from __future__ import annotations
 
@@ -72,20 +74,39 @@ def tube_deck(h: float, cycles: int) -> str:
     return "\n".join(out) + "\n", nr * n_len
 
 
-def run(parcae, deck, out, threads):
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads)}
-    p = subprocess.run([parcae, "run", str(deck), "-o", str(out), "--threads", str(threads),
-                        "--no-vtk", "--no-d3plot", "--profile"],
-                       capture_output=True, text=True, env=env, timeout=3600)
+SEND_FUNCTIONS = ("MPI_Send", "MPI_Isend", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall",
+                  "MPI_Alltoallv", "MPI_Allreduce", "MPI_Gatherv", "MPI_Bcast")
+
+
+def run(parcae, deck, out, threads, nranks=1):
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "OMPI_ALLOW_RUN_AS_ROOT": "1",
+           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+    cmd = [parcae, "run", str(deck), "-o", str(out), "--threads", str(threads), "--no-vtk",
+           "--no-d3plot", "--profile"]
+    if nranks > 1:
+        cmd += ["--np", str(nranks)]
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
     if p.returncode != 0:
         sys.exit(f"failed: {p.stdout[-2000:]}\n{p.stderr[-2000:]}")
     prof = json.loads((out / "profile" / "profile.json").read_text())
-    ph = prof["ranks"][0]["phases"]
-    t = lambda k: ph.get(k, {}).get("time_s", 0.0)  # noqa: E731
-    return {"element_forces_s": t("element_forces"),
-            "contact_s": t("contact_search") + t("contact_forces"),
-            "contact_search_s": t("contact_search"), "contact_forces_s": t("contact_forces"),
-            "elapsed_s": prof["ranks"][0]["elapsed_s"]}
+    ranks = []
+    for r in prof["ranks"]:
+        ph = r["phases"]
+        t = lambda k: ph.get(k, {}).get("time_s", 0.0)  # noqa: E731
+        sent = sum(f.get("bytes", 0) for k in ("contact_search", "contact_forces")
+                   for name, f in ph.get(k, {}).get("functions", {}).items()
+                   if name in SEND_FUNCTIONS)
+        ranks.append({"element_forces_s": t("element_forces"),
+                      "contact_s": t("contact_search") + t("contact_forces"),
+                      "contact_search_s": t("contact_search"),
+                      "contact_forces_s": t("contact_forces"),
+                      "contact_mpi_s": sum(ph.get(k, {}).get("mpi_s", 0.0)
+                                           for k in ("contact_search", "contact_forces")),
+                      "contact_bytes_sent": sent, "elapsed_s": r["elapsed_s"]})
+    # the busiest rank sets the pace
+    out = {k: max(r[k] for r in ranks) for k in ranks[0]}
+    out["ranks"] = ranks
+    return out
 
 
 def main(argv=None) -> int:
@@ -96,23 +117,38 @@ def main(argv=None) -> int:
     ap.add_argument("--cycles", type=int, default=1500)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--np", type=int, nargs="+", default=[2],
+                    help="MPI rank counts (1 thread each; slowest rank reported)")
     args = ap.parse_args(argv)
     work = pathlib.Path(tempfile.mkdtemp(prefix="parcae_contact_bench_"))
     text, nshell = tube_deck(args.h, args.cycles)
     deck = work / "tube.k"
     deck.write_text(text)
     results = {}
-    for th in args.threads:
-        runs = [run(args.parcae, deck, work / f"t{th}_{r}", th) for r in range(args.repeat)]
-        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+    configs = [(th, 1) for th in args.threads] + [(1, n) for n in args.np if n > 1]
+    for th, nr in configs:
+        runs = [run(args.parcae, deck, work / f"t{th}_n{nr}_{r}", th, nr)
+                for r in range(args.repeat)]
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0] if k != "ranks"}
         med["contact_over_element_forces"] = med["contact_s"] / med["element_forces_s"]
         med["contact_share_of_cycle"] = med["contact_s"] / med["elapsed_s"]
-        results[f"threads{th}"] = {"median": med, "runs": runs}
-        print(f"{th} thread(s): element forces {med['element_forces_s']:.3f} s, contact "
-              f"{med['contact_s']:.3f} s (search {med['contact_search_s']:.3f}, forces "
-              f"{med['contact_forces_s']:.3f}): contact / element forces = "
-              f"{med['contact_over_element_forces']:.2f}, {100 * med['contact_share_of_cycle']:.1f}"
-              " % of the run")
+        med["contact_bytes_sent_per_cycle"] = med["contact_bytes_sent"] / args.cycles
+        key = f"threads{th}" if nr == 1 else f"ranks{nr}"
+        results[key] = {"median": med, "runs": runs}
+        print(f"{nr} rank(s) x {th} thread(s): element forces {med['element_forces_s']:.3f} s, "
+              f"contact {med['contact_s']:.3f} s (search {med['contact_search_s']:.3f}, forces "
+              f"{med['contact_forces_s']:.3f}, MPI {med['contact_mpi_s']:.3f}): contact / element "
+              f"forces = {med['contact_over_element_forces']:.2f}, "
+              f"{100 * med['contact_share_of_cycle']:.1f} % of the run"
+              + (f", contact MPI {med['contact_bytes_sent_per_cycle'] / 1024:.1f} KiB sent per "
+                 "rank and cycle" if nr > 1 else ""))
+    if "threads1" in results:
+        for key, r in results.items():
+            if key.startswith("ranks"):
+                r["contact_speedup_vs_1_rank"] = (results["threads1"]["median"]["contact_s"]
+                                                  / r["median"]["contact_s"])
+                print(f"{key}: contact phase speed-up vs 1 rank "
+                      f"{r['contact_speedup_vs_1_rank']:.2f}")
     doc = {"benchmark": "self-contact share on a tube crush",
            "figure_of_merit": {k: v["median"]["contact_over_element_forces"]
                                for k, v in results.items()},

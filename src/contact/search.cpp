@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include <omp.h>
+
 #include "contact/contact.hpp"
 #include "core/error.hpp"
 
@@ -375,22 +377,26 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
             emit(k);
         }
     };
+    // One traversal: each thread takes a contiguous range of segments and keeps its
+    // (segment-ordered) candidates; the ranges are joined in order, so the lists are the same
+    // for any thread count.
     std::vector<std::int64_t> seg_start(ns + 1, 0);
-    const std::int64_t ns64 = static_cast<std::int64_t>(ns);
-#pragma omp parallel for schedule(dynamic, 256)
-    for (std::int64_t e = 0; e < ns64; ++e) {
-      std::int64_t c = 0;
-      visit(static_cast<std::size_t>(e), [&](LocalId) { ++c; });
-      seg_start[static_cast<std::size_t>(e) + 1] = c;
+    std::vector<std::vector<LocalId>> part(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+    {
+      const auto nt = static_cast<std::size_t>(omp_get_num_threads());
+      const auto t = static_cast<std::size_t>(omp_get_thread_num());
+      std::vector<LocalId>& out = part[t];
+      for (std::size_t e = ns * t / nt; e < ns * (t + 1) / nt; ++e) {
+        const std::size_t before = out.size();
+        visit(e, [&](LocalId k) { out.push_back(k); });
+        seg_start[e + 1] = static_cast<std::int64_t>(out.size() - before);
+      }
     }
     for (std::size_t e = 0; e < ns; ++e) seg_start[e + 1] += seg_start[e];
-    std::vector<LocalId> seg_nodes(static_cast<std::size_t>(seg_start[ns]));
-#pragma omp parallel for schedule(dynamic, 256)
-    for (std::int64_t e = 0; e < ns64; ++e) {
-      std::int64_t j = seg_start[static_cast<std::size_t>(e)];
-      visit(static_cast<std::size_t>(e),
-            [&](LocalId k) { seg_nodes[static_cast<std::size_t>(j++)] = k; });
-    }
+    std::vector<LocalId> seg_nodes;
+    seg_nodes.reserve(static_cast<std::size_t>(seg_start[ns]));
+    for (const auto& p : part) seg_nodes.insert(seg_nodes.end(), p.begin(), p.end());
     set_candidates(ps, seg_start, seg_nodes);
   }
   // positions at this search
