@@ -290,6 +290,8 @@ void MppContact::plan() {
       imports[static_cast<std::size_t>(owner_[k])].push_back(static_cast<LocalId>(k));
       ++ghosts_;
     }
+  max_ghosts_ = std::max(max_ghosts_, ghosts_);
+  ++plans_;
   const auto asked = comm_.alltoallv(req);
   import_rank_.clear();
   import_nodes_.clear();

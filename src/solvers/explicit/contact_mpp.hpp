@@ -73,6 +73,8 @@ public:
   /// imported per cycle by the current plan, searches run.
   [[nodiscard]] std::int64_t evaluated_nodes() const { return evaluated_; }
   [[nodiscard]] std::int64_t ghost_nodes() const { return ghosts_; }
+  [[nodiscard]] std::int64_t max_ghost_nodes() const { return max_ghosts_; }
+  [[nodiscard]] std::int64_t plans() const { return plans_; }
 
 private:
   void search(std::size_t i, std::int64_t cycle, std::span<Real> cx);
@@ -101,7 +103,7 @@ private:
   std::vector<std::int64_t> send_index_; ///< rank -> index in send_to_ (-1)
   /// per interface, pass, node: the tracked segment whose rings were found available
   std::vector<std::vector<std::vector<LocalId>>> tracked_checked_;
-  std::int64_t evaluated_ = 0, ghosts_ = 0;
+  std::int64_t evaluated_ = 0, ghosts_ = 0, max_ghosts_ = 0, plans_ = 0;
 };
 
 } // namespace parcae

@@ -2,8 +2,8 @@
 // The deck's *CONTACT_... definitions turned into penalty-contact interfaces (contact/contact.hpp)
 // over a compact node numbering: every node that takes part in some contact, in model order.
 // The solver keeps the positions, velocities and masses of these nodes in compact arrays (in
-// MPP every rank holds all of them and computes every interface the same way, so contact
-// forces do not depend on the decomposition).
+// MPP every rank has the index structures of every interface, but current positions only for
+// the nodes it holds or imports, and evaluates only the nodes it owns: contact_mpp.hpp).
 #include <vector>
 
 #include "contact/contact.hpp"

@@ -1598,6 +1598,19 @@ RunSummary Integrator::run() {
   st.initial_total = e0;
   sum.final_stats = st;
   sum.energy_error = std::abs(st.energy_ratio() - 1.0);
+  std::string contact_mpp_line;
+  if (mpp_contact_) { // collective: every rank gets here
+    const double mine[2] = {static_cast<double>(mpp_contact_->max_ghost_nodes()),
+                            static_cast<double>(mpp_contact_->plans())};
+    const auto all = comm_.gatherv(std::span<const double>(mine, 2));
+    std::string ghosts;
+    for (std::size_t r = 0; r + 1 < all.size(); r += 2)
+      ghosts += fmt::format("{}{}", r ? " / " : "", all[r]);
+    if (!all.empty())
+      contact_mpp_line = fmt::format("  contact (MPP): ghost nodes imported per cycle per rank "
+                                     "(largest plan) {}; {} plans\n",
+                                     ghosts, all[1]);
+  }
   sum.element_cycles_per_s =
       sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(nelem) / sum.elapsed_s : 0;
   if (log) {
@@ -1614,6 +1627,7 @@ RunSummary Integrator::run() {
                         st.external_work, st.rigidwall, st.total);
     *log << fmt::format("  energy ratio {:.6f}  (energy error {:.3f}%)\n", st.energy_ratio(),
                         100 * sum.energy_error);
+    *log << contact_mpp_line;
   }
   return sum;
 }
