@@ -306,15 +306,45 @@ def test_stack_penetration_bounded(stack):
 
 
 @pytest.mark.xfail(reason="penalty contact of soft blocks landing at low speed gains energy at "
-                          "the impacts: the energy ratio ends at 1.045 (2 % expected); "
-                          "frictionless 1.054; with zero initial gaps 0.997 (was 243 before "
-                          "new and switched contacts kept their unexplained depth as an offset)",
+                          "the impacts at TSSFAC 0.9: the energy ratio ends at 1.045 (2 % "
+                          "expected), up to 6.5 % on the way; a time-discretisation error that "
+                          "vanishes with the step (test_stack_energy_error_converges_with_step)",
                    strict=False)
 def test_stack_energy_ratio(stack):
     g = read_glstat(stack[0] / "glstat")
     # Energy ratio within 2 % (gravity work in, kinetic + internal + hourglass + contact out).
     for ratio in g["energy_ratio"][1:]:
         assert abs(ratio - 1.0) < 0.02
+
+
+def test_stack_energy_error_converges_with_step(tmp_path):
+    """The stack's energy error is a time-discretisation error of the penalty impacts, not a
+    defect of the contact: it shrinks with the time step and vanishes in the limit. Measured
+    (largest |energy ratio - 1| over the glstat states / at the end):
+    TSSFAC 0.9: 6.5 % / 4.4 %; 0.45: 2.7 % / 0.92 %; 0.225: 1.5 % / 0.22 %; 0.1: 0.69 % / 0.045 %.
+    Required: the largest error at least 1.6x smaller per halving of the step (first order),
+    the end error at least 3x smaller (second order: 4.8x, 4.1x measured), and within the 2 %
+    energy-balance bound at TSSFAC 0.225."""
+    if not BIN.exists():
+        pytest.skip(f"parcae binary not built ({BIN})")
+    worst, end = [], []
+    for k, tssfac in enumerate((0.9, 0.45, 0.225)):
+        text = _deck("contact_stack")
+        text = re.sub(r"(\*CONTROL_TIMESTEP\n(?:\$.*\n)*)\s*\S+",
+                      r"\g<1>" + f"{'':10s}{tssfac:10.3f}", text, count=1)
+        work = tmp_path / f"s{k}"
+        work.mkdir()
+        _, out = _run(work, text, 1)
+        g = read_glstat(out / "glstat")
+        assert abs(g["time"][-1] - 0.03) < 1e-6  # the whole run
+        worst.append(max(abs(r - 1.0) for r in g["energy_ratio"][1:]))
+        end.append(abs(g["energy_ratio"][-1] - 1.0))
+    assert worst[0] > 0.02  # the TSSFAC 0.9 case is the xfail above
+    for a, b in zip(worst, worst[1:]):
+        assert b < a / 1.6, worst
+    for a, b in zip(end, end[1:]):
+        assert b < a / 3.0, end
+    assert worst[-1] < 0.02, worst
 
 
 # ---------------------------------------------------------------------------------------------
