@@ -351,6 +351,28 @@ def test_run_d3plot_matches_vtk_and_glstat(runs, nranks):
                   f"{tag} global velocity vs glstat")
             assert list(d["part_id"]) == [1, 2]
             assert d["part_title"] == ["block", "plate"]
+            # Per-part words are matsum's (element-based kinetic energy and momentum): each
+            # part's kinetic energy and momentum (mass x velocity) at the matsum times, and the
+            # parts add up to the global kinetic energy.
+            from parcae_tools.lsdyna_ascii import read_matsum
+
+            m = read_matsum(outdir / "matsum")
+            mt = np.array(m["time"])
+            mrows = [int(np.argmin(np.abs(mt - t))) for t, _ in states]
+            # matsum prints 5 significant digits (%.4E)
+            matsum_rel = 1e-4
+            close(mt[mrows], [t for t, _ in states], matsum_rel, "matsum times")
+            pk, pm = np.asarray(d["part_kinetic"]), np.asarray(d["part_mass"])
+            pv = np.asarray(d["part_velocity"])
+            assert float(pk[-1].sum()) > 0 and (pm > 0).all()
+            close(pk.sum(axis=1), np.asarray(d["kinetic"]), 1e-5, f"{tag} sum of part KE")
+            for j, pid in enumerate((1, 2)):
+                part = m["parts"][pid]
+                close(pk[:, j], np.array(part["kinetic"])[mrows], matsum_rel,
+                      f"{tag} part {pid} KE vs matsum")
+                mom = np.array([part[f"{c}_momentum"] for c in "xyz"]).T[mrows]
+                close(pm[:, j, None] * pv[:, j], mom, matsum_rel,
+                      f"{tag} part {pid} momentum vs matsum")
         else:
             assert d["part_title"] == ["block", "plate"]
 

@@ -182,8 +182,9 @@ private:
   std::string local_error_;
   std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
-  std::unique_ptr<D3plotWriter> d3plot_; ///< rank 0, when opt_.write_d3plot
-  std::unique_ptr<HistoryOutput> hist_;  ///< matsum, nodout, rwforc, history.csv (all ranks)
+  std::unique_ptr<D3plotWriter> d3plot_;        ///< rank 0, when opt_.write_d3plot
+  std::unique_ptr<HistoryOutput> hist_;         ///< matsum, nodout, rwforc, history.csv (all ranks)
+  std::unique_ptr<HistoryRecorder> plot_parts_; ///< d3plot per-part energies, mass, velocity
   // --- contact over compact node arrays (contact_setup.hpp). One rank: contact::contact_forces
   // on every interface; MPP: each rank searches and evaluates its own contact nodes with
   // imported ghosts and gathers the forces in the one-rank order (contact_mpp.hpp), so the
@@ -787,6 +788,9 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
   if (!gather) return;
   const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
   const std::vector<Real> elems_all = comm_.gatherv(elems_local);
+  // Per-part energies, mass and velocity as matsum has them (exact sums: rank-independent).
+  std::vector<PartSummary> part_sums;
+  if (opt_.write_d3plot && plot_parts_) part_sums = plot_parts_->parts(d_);
   if (comm_.rank() != 0) return;
 
   if (d3plot_) {
@@ -818,6 +822,20 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
     for (std::size_t p = 0; p < np; ++p) part_index[model_.parts[p].id] = p;
     ds.part_internal.assign(np, 0.0);
     ds.part_hourglass.assign(np, 0.0);
+    ds.part_kinetic.assign(np, 0.0);
+    ds.part_mass.assign(np, 0.0);
+    ds.part_velocity.assign(3 * np, 0.0);
+    for (const PartSummary& ps : part_sums) {
+      const auto it = part_index.find(ps.id);
+      if (it == part_index.end()) continue;
+      const std::size_t p = it->second;
+      ds.part_internal[p] = ps.internal;
+      ds.part_hourglass[p] = ps.hourglass;
+      ds.part_kinetic[p] = ps.kinetic;
+      ds.part_mass[p] = ps.mass;
+      for (int i = 0; i < 3; ++i)
+        ds.part_velocity[3 * p + i] = ps.mass > 0 ? ps.momentum[i] / ps.mass : 0.0;
+    }
     ds.solid_sig.assign(6 * ns, 0.0);
     ds.solid_epsp.assign(ns, 0.0);
     ds.solid_active.assign(ns, 1);
@@ -831,11 +849,6 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
       const Real* r = &elems_all[k];
       const auto e = static_cast<std::size_t>(r[1]);
       const bool shell = r[0] != 0;
-      const GlobalId pid = shell ? model_.shells.part[e] : model_.solids.part[e];
-      if (const auto it = part_index.find(pid); it != part_index.end()) {
-        ds.part_internal[it->second] += r[10];
-        ds.part_hourglass[it->second] += r[11];
-      }
       if (!shell) {
         for (int i = 0; i < 6; ++i) ds.solid_sig[6 * e + i] = r[2 + i];
         ds.solid_epsp[e] = r[8];
@@ -1394,6 +1407,7 @@ RunSummary Integrator::run() {
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
   if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(restarting);
+  if (opt_.write_d3plot) plot_parts_ = std::make_unique<HistoryRecorder>(model_, d_, comm_);
   const auto nelem =
       static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
