@@ -122,6 +122,15 @@ std::vector<GlobalId> HistoryRecorder::part_ids() const {
   return out;
 }
 
+Real reported_acceleration(const Domain& d, std::size_t n, int i) {
+  const int body = d.rigid_of[n];
+  if (body >= 0) {
+    const RigidBody& b = d.bodies[static_cast<std::size_t>(body)];
+    return b.mass > 0 ? b.force[static_cast<std::size_t>(i)] / b.mass : 0.0;
+  }
+  return d.spc[n][static_cast<std::size_t>(i)] ? 0.0 : d.a[3 * n + static_cast<std::size_t>(i)];
+}
+
 std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
   const std::size_t np = part_legend_.size();
   std::vector<ExactSum> acc(kQuantities * np);
@@ -211,17 +220,8 @@ std::vector<NodeHistory> HistoryRecorder::nodes(const Domain& d, Real t) {
     rows.push_back(d.has_rot[n] ? 1.0 : 0.0);
     for (int i = 0; i < 3; ++i) rows.push_back(d.x[i3 + i] - d.x0[i3 + i]);
     for (int i = 0; i < 3; ++i) rows.push_back(d.v[i3 + i]);
-    for (int i = 0; i < 3; ++i) {
-      // f/m at time t; a fixed dof does not move; a rigid body's node: the body's centre.
-      Real a = d.a[i3 + i];
-      if (body >= 0) {
-        const RigidBody& b = d.bodies[static_cast<std::size_t>(body)];
-        a = b.mass > 0 ? b.force[i] / b.mass : 0.0;
-      } else if (d.spc[n][i]) {
-        a = 0;
-      }
-      rows.push_back(a);
-    }
+    for (int i = 0; i < 3; ++i)
+      rows.push_back(reported_acceleration(d, static_cast<std::size_t>(n), i));
     for (int i = 0; i < 3; ++i) rows.push_back(d.x[i3 + i]);
     for (int i = 0; i < 3; ++i) {
       rot_[k][i] += dt * d.w[i3 + i];

@@ -22,6 +22,12 @@
 
 namespace parcae {
 
+/// The acceleration reported for node n (local index), component i, at the current time (nodout,
+/// d3plot): f/m; 0 along a fixed dof; a rigid body's node: the body's translational
+/// acceleration (its resultant over its mass), which does not depend on the decomposition (a
+/// rigid node's own f holds only the corners of this rank's elements).
+Real reported_acceleration(const Domain& d, std::size_t n, int i);
+
 /// The deck's history nodes in output order: *DATABASE_HISTORY_NODE ids and the members of the
 /// *DATABASE_HISTORY_NODE_SET sets, in deck order, each node once. Throws InputError at the field
 /// that names a node or node set that does not exist (file, line, card).

@@ -665,7 +665,7 @@ void Integrator::write_state(Real t, const GlobalStats& now, bool previous_posit
     for (int i = 0; i < 3; ++i)
       nodes_local.push_back(d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0));
     for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.v[3 * n + i]);
-    for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.a[3 * n + i]);
+    for (int i = 0; i < 3; ++i) nodes_local.push_back(reported_acceleration(d_, n, i));
   }
   // Elements: kind (0 solid, 1 shell), model index, VTK stress (6), VTK effective plastic
   // strain, active, internal energy, hourglass energy; shells also: 3 points x (global stress
