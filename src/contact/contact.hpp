@@ -245,6 +245,14 @@ std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, Contac
 
 /// Release depth (PENMAX/XPENE rule) of a segment of a pass.
 Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg);
+/// Capture depth: how much deeper than the node's tracked contact (0 without one) a contact
+/// with another segment may start. Automatic contacts (and PENMAX > 0): the release depth.
+/// Non-automatic ones, whose release depth (XPENE, 4 x the reference thickness) is far deeper than
+/// an element: at most 0.4 x the reference thickness (as the automatic default), so that a node
+/// lying under a face does not take a side face of the same small solid, 2 mm behind it, as a new
+/// contact (LS-DYNA's nearest-node search would never offer that face). Tracked contacts go on down
+/// to the release depth.
+Real capture_depth(const Interface& ifc, const Pass& ps, LocalId seg);
 /// The segments a pass searches.
 inline const Surface& surface_of(const Interface& ifc, const Pass& ps) {
   return ps.on_main ? ifc.main : ifc.secondary;

@@ -137,6 +137,14 @@ bool nodes_are_secondary(const Interface& ifc, const Pass& ps) {
   return ps.on_main || ifc.p.type == ContactType::single_surface;
 }
 
+Real capture_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
+  const Real release = release_depth(ifc, ps, seg);
+  if (ifc.p.automatic || ifc.p.penmax > 0) return release;
+  const Real ht = ps.seg_half_t[static_cast<std::size_t>(seg)];
+  const Real ref = ht > 0 ? 2 * ht : seg_size(surface_of(ifc, ps), seg);
+  return std::min(release, 0.4 * ref);
+}
+
 Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
   const ContactParams& p = ifc.p;
   const Surface& s = surface_of(ifc, ps);
@@ -211,6 +219,12 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       auto take = [&](const PairEval& r, LocalId e) {
         if (!r.valid) return;
         if (r.pen > release_depth(ifc, ps, e)) return;
+        // Another segment than the tracked one: within the capture depth of it, beyond the
+        // depth the node already had in its tracked contact (a node sliding deep across an edge
+        // goes on; a node barely touching does not jump to a face far behind it).
+        if (e != ps.tracked[k] && r.pen > capture_depth(ifc, ps, e) +
+                                              (ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0))
+          return;
         if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
           best = r;
           best_seg = e;
