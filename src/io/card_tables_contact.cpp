@@ -44,6 +44,11 @@ std::vector<CardSpec> contact_cards(bool with_id) {
         R("SLDSTF")},
        "",
        true},
+      {"Card C",
+       {I("IGAP", "1"), I("IGNORE"), R("DPRFAC"), R("DTSTIF"), R("EDGEK"), S("UNUSED"), R("FLANGL"),
+        I("CID_RCF")},
+       "",
+       true},
   };
   if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
   return cards;
@@ -60,7 +65,10 @@ constexpr std::string_view kContactCommon =
     "PENMAX. Not supported (warning when set): SBOXID, MBOXID, VDC, PENCHK, FSF/VSF != 1, "
     "SOFT other than 0/1 (0 is used), LCIDAB, MAXPAR (other than 1.025), SBOPT (other than 2), "
     "FRCFRQ > 1, THKOPT, SHLTHK, SNLOG, ISYM, I2D3D, SLDTHK, SLDSTF. SPR/MPR are ignored. "
-    "Cards 1-3 must be present (blank lines take the defaults); further cards (C, D, E, ...) "
+    "Card C: IGNORE (0: *CONTROL_CONTACT's; 1 or 2: initial penetrations kept as offsets; "
+    "-1, -2: as 1, 2 with a warning); IGAP, DPRFAC, DTSTIF, EDGEK, FLANGL and CID_RCF are not "
+    "supported (warning when set). "
+    "Cards 1-3 must be present (blank lines take the defaults); further cards (D, E, ...) "
     "are skipped. Every part, part set, node set and segment set named must exist and be "
     "non-empty; shell parts in the surfaces need a positive section thickness (unless SST/MST "
     "> 0 on that side).";

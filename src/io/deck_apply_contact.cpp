@@ -216,6 +216,28 @@ void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
   for (std::string_view f : {"THKOPT", "SHLTHK", "SNLOG", "ISYM", "I2D3D", "SLDTHK", "SLDSTF"})
     warn_unless(d, b, f, 0, "not supported");
 
+  // Card C
+  int ignore = h.integer("IGNORE");
+  if (ignore < -2 || ignore > 2)
+    fail(h.loc("IGNORE"),
+         fmt::format("IGNORE = {}: supported values are 0 (*CONTROL_CONTACT's IGNORE), 1 and 2 "
+                     "(initial penetrations kept as offsets)",
+                     ignore));
+  if (ignore < 0) {
+    note(d, b, h.loc("IGNORE"),
+         fmt::format("IGNORE = {}: the negative variant is not supported ({} used)", ignore,
+                     -ignore));
+    ignore = -ignore;
+  }
+  c.ignore = ignore;
+  if (!h.blank("IGAP") && h.integer("IGAP") != 1 && h.integer("IGAP") != 0)
+    note(d, b, h.loc("IGAP"),
+         fmt::format("IGAP = {}: implicit gap option is not supported (ignored)",
+                     h.integer("IGAP")));
+  for (std::string_view f : {"DPRFAC", "DTSTIF", "EDGEK", "FLANGL"})
+    warn_unless(d, b, f, 0, "not supported");
+  warn_unless(d, b, "CID_RCF", 0, "rcforc in a local system is not supported");
+
   d.model.contacts.push_back(std::move(c));
 }
 

@@ -53,9 +53,9 @@ struct Material {
   GlobalId id = 0;
   MaterialKind kind = MaterialKind::Elastic;
   std::string title;
-  Real ro = 0;  ///< density
-  Real e = 0;   ///< Young's modulus
-  Real pr = 0;  ///< Poisson's ratio
+  Real ro = 0; ///< density
+  Real e = 0;  ///< Young's modulus
+  Real pr = 0; ///< Poisson's ratio
   // --- plasticity (003, 024) ---
   Real sigy = 0; ///< initial yield stress
   Real etan = 0; ///< tangent modulus (003, 024 when no LCSS)
@@ -80,29 +80,29 @@ struct Section {
   GlobalId id = 0;
   SectionKind kind = SectionKind::Solid;
   std::string title;
-  int elform = 1;  ///< solid: 1; shell: 2 (0 and 2 both Belytschko-Tsay)
+  int elform = 1; ///< solid: 1; shell: 2 (0 and 2 both Belytschko-Tsay)
   // --- shell ---
-  Real shrf = 1.0;   ///< transverse shear factor (LS-DYNA default 1.0; 5/6 recommended)
-  int nip = 2;       ///< integration points through the thickness
-  int qr_irid = 0;   ///< quadrature rule QR/IRID: only 0 (Gauss/Lobatto per *CONTROL_SHELL INTGRD)
+  Real shrf = 1.0; ///< transverse shear factor (LS-DYNA default 1.0; 5/6 recommended)
+  int nip = 2;     ///< integration points through the thickness
+  int qr_irid = 0; ///< quadrature rule QR/IRID: only 0 (Gauss/Lobatto per *CONTROL_SHELL INTGRD)
   int icomp = 0;
   std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
-  Real nloc = 0;     ///< reference surface location (0 = mid)
+  Real nloc = 0;                     ///< reference surface location (0 = mid)
   SourceLoc loc;
 };
 
 struct Hourglass {
   GlobalId id = 0;
   std::string title;
-  int ihq = 1;     ///< 1..3 viscous, 4..5 stiffness (Flanagan-Belytschko)
-  Real qm = 0.1;   ///< hourglass coefficient
-  Real qb = 0;     ///< bulk viscosity quadratic (overrides control when nonzero)
-  Real qw = 0;     ///< bulk viscosity linear
+  int ihq = 1;   ///< 1..3 viscous, 4..5 stiffness (Flanagan-Belytschko)
+  Real qm = 0.1; ///< hourglass coefficient
+  Real qb = 0;   ///< bulk viscosity quadratic (overrides control when nonzero)
+  Real qw = 0;   ///< bulk viscosity linear
   // Added by the keyword reader (*HOURGLASS Q1, Q2, IBQ as in the LS-DYNA manual); the reader
   // stores the card's QB and QW fields in qb and qw as given.
-  int ibq = 0;                ///< bulk viscosity type for this part (IBQ)
-  Real bulk_quadratic = 1.5;  ///< LS-DYNA Q1: quadratic bulk viscosity coefficient
-  Real bulk_linear = 0.06;    ///< LS-DYNA Q2: linear bulk viscosity coefficient
+  int ibq = 0;               ///< bulk viscosity type for this part (IBQ)
+  Real bulk_quadratic = 1.5; ///< LS-DYNA Q1: quadratic bulk viscosity coefficient
+  Real bulk_linear = 0.06;   ///< LS-DYNA Q2: linear bulk viscosity coefficient
   SourceLoc loc;
 };
 
@@ -146,8 +146,8 @@ enum class MotionKind : std::uint8_t { Velocity = 0, Acceleration = 1, Displacem
 /// *BOUNDARY_PRESCRIBED_MOTION_NODE / _SET / _RIGID.
 struct PrescribedMotion {
   MotionTarget target = MotionTarget::Node;
-  GlobalId target_id = 0;   ///< node id, node set id or part id
-  int dof = 1;              ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations (4, 8 = vector)
+  GlobalId target_id = 0; ///< node id, node set id or part id
+  int dof = 1;            ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations (4, 8 = vector)
   MotionKind vad = MotionKind::Velocity;
   GlobalId lcid = 0;
   Real sf = 1.0;
@@ -167,7 +167,7 @@ struct InitialVelocity {
   std::array<Real, 3> center{0, 0, 0};
   std::array<Real, 3> axis{0, 0, 0};
   bool generation = false;
-  GlobalId exclude_set = 0; ///< *INITIAL_VELOCITY NSIDEX
+  GlobalId exclude_set = 0;                   ///< *INITIAL_VELOCITY NSIDEX
   std::array<Real, 3> v_exclude{0, 0, 0};     ///< velocity of the NSIDEX nodes (card 3)
   std::array<Real, 3> omega_exclude{0, 0, 0}; ///< rotational velocity of the NSIDEX nodes
   SourceLoc loc;
@@ -226,7 +226,8 @@ struct ContactDef {
   int soft = 0;
   Real sofscl = 0.1;
   int depth = 2, bsort = 0; ///< BSORT: search interval in cycles (0 = default)
-  Real penmax = 0;          ///< optional card A (PENMAX); 0 = LS-DYNA's default
+  Real penmax = 0;          ///< optional card B (PENMAX); 0 = LS-DYNA's default
+  int ignore = 0;           ///< optional card C (IGNORE): 0 = *CONTROL_CONTACT's, 1/2 = offsets
 };
 
 /// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
@@ -265,7 +266,7 @@ struct NodalRigidBody {
 /// *CONSTRAINED_EXTRA_NODES_NODE / _SET: nodes added to rigid part PID.
 struct ExtraNodes {
   GlobalId pid = 0;
-  GlobalId id = 0;     ///< node id, or node set id when is_set
+  GlobalId id = 0; ///< node id, or node set id when is_set
   bool is_set = false;
   SourceLoc loc;
 };
@@ -299,13 +300,13 @@ struct Controls {
   Real contact_xpene = 4;    ///< XPENE: release depth of non-automatic contacts (x thickness)
   int contact_ignore = 0;    ///< IGNORE: 0 move initially penetrating nodes, 1 keep an offset
   Real contact_sfric = 0, contact_dfric = 0, contact_edc = 0; ///< default FS, FD, DC
-  int contact_shlthk = 0;    ///< SHLTHK (stored; parcae always uses the shell thickness offsets)
+  int contact_shlthk = 0; ///< SHLTHK (stored; parcae always uses the shell thickness offsets)
   bool contact_control_given = false;
   // *CONTROL_TIMESTEP
   Real dtinit = 0;
   Real tssfac = 0.9;
-  Real dt2ms = 0;   ///< < 0: mass scaling to |dt2ms| * tssfac... (LS-DYNA semantics)
-  Real dtmin = 0;   ///< fraction of initial dt below which the run stops (*CONTROL_TERMINATION)
+  Real dt2ms = 0; ///< < 0: mass scaling to |dt2ms| * tssfac... (LS-DYNA semantics)
+  Real dtmin = 0; ///< fraction of initial dt below which the run stops (*CONTROL_TERMINATION)
   GlobalId lctm = 0;
   // *CONTROL_BULK_VISCOSITY
   Real q1 = 0.06; ///< linear coefficient
@@ -327,10 +328,10 @@ struct Controls {
   // *CONTROL_SOLID: accepted, nothing used yet
   // *DATABASE_GLSTAT, *DATABASE_BINARY_D3PLOT
   Real glstat_dt = 0;
-  Real d3plot_dt = 0;  ///< DT (set to ENDTIM/NPLTC when NPLTC > 0)
-  GlobalId d3plot_lcdt = 0; ///< LCDT: curve of the plot interval over time (0 = none)
-  int d3plot_beam = 0;      ///< BEAM: discrete springs/dampers as beams in d3plot (0/1/2)
-  int d3plot_npltc = 0;     ///< NPLTC: number of plot states (DT = ENDTIM/NPLTC when > 0)
+  Real d3plot_dt = 0;         ///< DT (set to ENDTIM/NPLTC when NPLTC > 0)
+  GlobalId d3plot_lcdt = 0;   ///< LCDT: curve of the plot interval over time (0 = none)
+  int d3plot_beam = 0;        ///< BEAM: discrete springs/dampers as beams in d3plot (0/1/2)
+  int d3plot_npltc = 0;       ///< NPLTC: number of plot states (DT = ENDTIM/NPLTC when > 0)
   GlobalId d3plot_psetid = 0; ///< PSETID: part set written to d3plot (0 = all parts)
   int d3plot_ioopt = 0;       ///< card 2 IOOPT: 1 = at most 1000 states per LCDT curve
   /// An ASCII time-history database card (*DATABASE_MATSUM, _NODOUT, _RWFORC).
@@ -374,21 +375,21 @@ struct Controls {
     int n3thdt = 2;  ///< N3THDT: material energy in d3thdt (1 off, 2 on)
     int ialemat = 1; ///< IALEMAT: 1 = write the list of solid parts with ALE materials
     // Card 3
-    int nintsld = 0;     ///< NINTSLD: solid integration points written (0/1 = 1, 8 = all)
-    int pkp_sen = 0;     ///< PKP_SEN: 1 = contact peak pressure and surface energy (intfor)
-    Real sclp = 1.0;     ///< SCLP: scale of the peak pressure
-    int hydro = 0;       ///< HYDRO: extra hydrostatic variables
-    int msscl = 0;       ///< MSSCL: 1/2 = write nodal added mass (mass scaling)
-    int therm = 0;       ///< THERM: 0/1 temperature, 2 + flux, 3 + shell surface temperatures
-    std::string intout;  ///< INTOUT: STRESS / STRAIN / ALL at all integration points (eloutdet)
-    std::string nodout;  ///< NODOUT: STRESS / STRAIN / ALL extrapolated to nodes (eloutdet)
+    int nintsld = 0;    ///< NINTSLD: solid integration points written (0/1 = 1, 8 = all)
+    int pkp_sen = 0;    ///< PKP_SEN: 1 = contact peak pressure and surface energy (intfor)
+    Real sclp = 1.0;    ///< SCLP: scale of the peak pressure
+    int hydro = 0;      ///< HYDRO: extra hydrostatic variables
+    int msscl = 0;      ///< MSSCL: 1/2 = write nodal added mass (mass scaling)
+    int therm = 0;      ///< THERM: 0/1 temperature, 2 + flux, 3 + shell surface temperatures
+    std::string intout; ///< INTOUT: STRESS / STRAIN / ALL at all integration points (eloutdet)
+    std::string nodout; ///< NODOUT: STRESS / STRAIN / ALL extrapolated to nodes (eloutdet)
     // Card 4
-    int dtdt = 0;   ///< DTDT: 1 = write the temperature rate
-    int resplt = 0; ///< RESPLT: 1 = write residual forces
-    int neipb = 0;  ///< NEIPB: extra history variables per beam integration point
-    int quadsld = 0; ///< QUADSLD: output of quadratic solids as their sub-elements
-    int cubsld = 0;  ///< CUBSLD: output of cubic solids as their sub-elements
-    int deleres = 0; ///< DELERES: 1 = write residual forces of deleted elements
+    int dtdt = 0;       ///< DTDT: 1 = write the temperature rate
+    int resplt = 0;     ///< RESPLT: 1 = write residual forces
+    int neipb = 0;      ///< NEIPB: extra history variables per beam integration point
+    int quadsld = 0;    ///< QUADSLD: output of quadratic solids as their sub-elements
+    int cubsld = 0;     ///< CUBSLD: output of cubic solids as their sub-elements
+    int deleres = 0;    ///< DELERES: 1 = write residual forces of deleted elements
     bool given = false; ///< the card was in the deck
   };
   ExtentBinary extent;
@@ -437,8 +438,8 @@ struct Model {
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
   Controls control;
-  std::vector<std::string> keywords_used;  ///< distinct keywords read and used, in order
-  std::vector<KeywordNote> notes;          ///< unsupported / ignored keywords
+  std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order
+  std::vector<KeywordNote> notes;         ///< unsupported / ignored keywords
 
   // Look-ups by deck id; nullptr / nullopt when missing.
   [[nodiscard]] const Part* find_part(GlobalId id) const;

@@ -262,12 +262,25 @@ TEST(ContactCards, OptionalCardsAbsentOrPresentAndExtraCardsSkipped) {
   EXPECT_EQ(m.contacts.at(0).depth, 5);
   EXPECT_EQ(m.contacts.at(0).bsort, 10);
   EXPECT_DOUBLE_EQ(m.contacts.at(0).penmax, 0.0);
-  // Cards A, B, C, D: C and D are skipped.
+  // Cards A, B, C, D: C is read (IGNORE; the others warned about), D is skipped.
   m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n0.9\n"
                            "1,2,3,4,5,6,7,8\n1,2,3\n*CONTACT_SINGLE_SURFACE_ID\n8\n5,,2\n\n\n"));
   ASSERT_EQ(m.contacts.size(), 2u);
   EXPECT_DOUBLE_EQ(m.contacts[0].penmax, 0.9);
+  EXPECT_EQ(m.contacts[0].ignore, 2);
+  EXPECT_EQ(m.contacts[1].ignore, 0);
+  for (const char* text : {"DPRFAC = 3", "DTSTIF = 4", "EDGEK = 5", "FLANGL = 7", "CID_RCF = 8"})
+    EXPECT_TRUE(has_note(m, text)) << text;
+  EXPECT_FALSE(has_note(m, "IGAP")) << "IGAP 1 is the default";
   EXPECT_EQ(m.contacts[1].id, 8);
+  // IGNORE on card C: 1 kept; a negative value is used as |IGNORE| with a warning; 3 is an
+  // error at the field.
+  m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n\n,-1\n"));
+  EXPECT_EQ(m.contacts.at(0).ignore, 1);
+  EXPECT_TRUE(has_note(m, "IGNORE = -1"));
+  const std::string msg =
+      read_error(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n\n,3\n"));
+  EXPECT_NE(msg.find("IGNORE = 3"), std::string::npos) << msg;
 }
 
 TEST(ContactCards, WarningsForFieldsThatAreNotSupported) {

@@ -207,7 +207,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   // and a new sort as soon as some node moved more than half the capture margin (adaptive), so
   // fast motion never outruns the search.
   p.search_interval = def.bsort > 0 ? def.bsort : (c.contact_nsbcs > 0 ? c.contact_nsbcs : 25);
-  p.ignore = c.contact_ignore;
+  p.ignore = def.ignore == 0 ? c.contact_ignore : 1; // card C IGNORE 1 or 2
   p.offset_sudden = true;
   return p;
 }
