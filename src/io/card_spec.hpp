@@ -35,6 +35,24 @@ struct FieldSpec {
   [[nodiscard]] std::string default_text() const;
 };
 
+/// Short constructors for the card tables: a 10-character int, real or text field with an
+/// optional default, and a text field running to the end of the line (titles, file names,
+/// expressions).
+namespace card_fields {
+inline FieldSpec I(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::Int, 10, def};
+}
+inline FieldSpec R(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::Real, 10, def};
+}
+inline FieldSpec S(std::string_view name, std::string_view def = "") {
+  return {name, FieldType::String, 10, def};
+}
+inline FieldSpec Line(std::string_view name) {
+  return {name, FieldType::String, 0, ""};
+}
+} // namespace card_fields
+
 /// One card (one line of input).
 struct CardSpec {
   std::string_view label{}; ///< shown in the docs: "Card 1", "Title", "Point", ...

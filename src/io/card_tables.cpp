@@ -57,19 +57,7 @@ std::string CardSpec::field_list() const {
 
 namespace {
 
-FieldSpec I(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::Int, 10, def};
-}
-FieldSpec R(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::Real, 10, def};
-}
-FieldSpec S(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::String, 10, def};
-}
-/// A text field running to the end of the line (titles, file names, expressions).
-FieldSpec Line(std::string_view name) {
-  return {name, FieldType::String, 0, ""};
-}
+using namespace card_fields;
 
 std::vector<FieldSpec> ints(std::initializer_list<std::string_view> names, int width = 10) {
   std::vector<FieldSpec> out;

@@ -9,18 +9,7 @@ namespace parcae::io {
 
 namespace {
 
-FieldSpec I(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::Int, 10, def};
-}
-FieldSpec R(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::Real, 10, def};
-}
-FieldSpec S(std::string_view name, std::string_view def = "") {
-  return {name, FieldType::String, 10, def};
-}
-FieldSpec Line(std::string_view name) {
-  return {name, FieldType::String, 0, ""};
-}
+using namespace card_fields;
 
 /// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
 /// _ID / _TITLE card (CID, HEADING) first.

@@ -66,6 +66,14 @@ template <class T> T allreduce(const void* handle, T x, MPI_Op op) {
   return out;
 }
 
+/// Elementwise in-place reduction of an integer array.
+void allreduce_in_place(const void* handle, std::span<std::int64_t> values, MPI_Op op,
+                        const char* what) {
+  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), mpi_count(values.size(), what), MPI_INT64_T, op,
+                      mpi_comm(handle)),
+        "MPI_Allreduce");
+}
+
 /// Displacements of concatenated per-rank blocks (checked to fit an int); returns the total.
 std::size_t displacements(const std::vector<int>& counts, std::vector<int>& displs,
                           const char* what) {
@@ -281,18 +289,14 @@ void Comm::broadcast(std::span<double> data, int root) const {
 void Comm::max(std::span<std::int64_t> values) const {
   if (!handle_ || values.empty()) return;
 #if PARCAE_WITH_MPI
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), mpi_count(values.size(), "max(span)"),
-                      MPI_INT64_T, MPI_MAX, mpi_comm(handle())),
-        "MPI_Allreduce");
+  allreduce_in_place(handle(), values, MPI_MAX, "max(span)");
 #endif
 }
 
 void Comm::sum(std::span<std::int64_t> values) const {
   if (!handle_ || values.empty()) return;
 #if PARCAE_WITH_MPI
-  check(MPI_Allreduce(MPI_IN_PLACE, values.data(), mpi_count(values.size(), "sum(span)"),
-                      MPI_INT64_T, MPI_SUM, mpi_comm(handle())),
-        "MPI_Allreduce");
+  allreduce_in_place(handle(), values, MPI_SUM, "sum(span)");
 #endif
 }
 

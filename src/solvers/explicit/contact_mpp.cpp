@@ -282,15 +282,13 @@ void MppContact::plan() {
   }
   // Ghosts: touched nodes that are not local, requested from their owners.
   std::vector<std::vector<double>> req(static_cast<std::size_t>(np));
-  std::vector<std::vector<LocalId>> imports(static_cast<std::size_t>(np));
-  ghosts_ = 0;
+  std::int64_t ghosts = 0;
   for (std::size_t k = 0; k < nc_; ++k)
     if (touch[k] && !local_[k]) {
       req[static_cast<std::size_t>(owner_[k])].push_back(static_cast<double>(k));
-      imports[static_cast<std::size_t>(owner_[k])].push_back(static_cast<LocalId>(k));
-      ++ghosts_;
+      ++ghosts;
     }
-  max_ghosts_ = std::max(max_ghosts_, ghosts_);
+  max_ghosts_ = std::max(max_ghosts_, ghosts);
   ++plans_;
   const auto asked = comm_.alltoallv(req);
   import_rank_.clear();
@@ -299,11 +297,12 @@ void MppContact::plan() {
   export_nodes_.clear();
   std::vector<par::Exchange::Neighbour> nb;
   for (int r = 0; r < np; ++r) {
-    const auto& in = imports[static_cast<std::size_t>(r)];
+    const auto& in = req[static_cast<std::size_t>(r)];
     const auto& out = asked[static_cast<std::size_t>(r)];
     if (!in.empty()) {
       import_rank_.push_back(r);
-      import_nodes_.push_back(in);
+      import_nodes_.emplace_back();
+      for (double v : in) import_nodes_.back().push_back(static_cast<LocalId>(v));
     }
     if (!out.empty()) {
       export_rank_.push_back(r);
@@ -322,15 +321,15 @@ void MppContact::plan() {
   }
   ghost_ex_ = nb.empty() ? nullptr : std::make_unique<par::Exchange>(comm_, std::move(nb));
   // Segments whose nodes are all current here.
-  fresh_.resize(nc_);
-  for (std::size_t k = 0; k < nc_; ++k) fresh_[k] = local_[k] || touch[k];
+  std::vector<std::uint8_t> fresh(nc_); // local, or imported under this plan
+  for (std::size_t k = 0; k < nc_; ++k) fresh[k] = local_[k] || touch[k];
   for (std::size_t i = 0; i < states_.size(); ++i)
     for (Pass& ps : states_[i].passes) {
       const auto& seg = surface_of(model_.interfaces[i], ps).seg;
       ps.seg_avail.assign(seg.size(), 0);
       for (std::size_t e = 0; e < seg.size(); ++e)
-        ps.seg_avail[e] = fresh_[sz(seg[e][0])] && fresh_[sz(seg[e][1])] && fresh_[sz(seg[e][2])] &&
-                          fresh_[sz(seg[e][3])];
+        ps.seg_avail[e] = fresh[sz(seg[e][0])] && fresh[sz(seg[e][1])] && fresh[sz(seg[e][2])] &&
+                          fresh[sz(seg[e][3])];
       tracked_checked_[i].push_back(ps.tracked);
     }
   // Contribution partners: every rank holding a touched node (this one included).

@@ -69,10 +69,9 @@ public:
   /// The plan is not part of a checkpoint: rebuild it at the next cycle.
   void invalidate_plan() { replan_ = true; }
 
-  /// Figures for the log (this rank): contact nodes evaluated (owned pass nodes), ghost nodes
-  /// imported per cycle by the current plan, searches run.
+  /// Figures for the log (this rank): contact nodes evaluated (owned pass nodes), the most ghost
+  /// nodes a plan imported per cycle, plans made.
   [[nodiscard]] std::int64_t evaluated_nodes() const { return evaluated_; }
-  [[nodiscard]] std::int64_t ghost_nodes() const { return ghosts_; }
   [[nodiscard]] std::int64_t max_ghost_nodes() const { return max_ghosts_; }
   [[nodiscard]] std::int64_t plans() const { return plans_; }
 
@@ -95,7 +94,6 @@ private:
                                                   ///< some rank (else: search sends all)
   // plan
   bool replan_ = true;
-  std::vector<std::uint8_t> fresh_; ///< per compact node: local or imported this plan
   std::vector<int> import_rank_, export_rank_;
   std::vector<std::vector<LocalId>> import_nodes_, export_nodes_;
   std::unique_ptr<par::Exchange> ghost_ex_;
@@ -103,7 +101,7 @@ private:
   std::vector<std::int64_t> send_index_; ///< rank -> index in send_to_ (-1)
   /// per interface, pass, node: the tracked segment whose rings were found available
   std::vector<std::vector<std::vector<LocalId>>> tracked_checked_;
-  std::int64_t evaluated_ = 0, ghosts_ = 0, max_ghosts_ = 0, plans_ = 0;
+  std::int64_t evaluated_ = 0, max_ghosts_ = 0, plans_ = 0;
 };
 
 } // namespace parcae
