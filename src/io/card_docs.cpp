@@ -23,18 +23,23 @@ parcae reads LS-DYNA keyword decks. General syntax:
 
 - Keywords start in column 1 with `*` and are case-insensitive. Text after the keyword on the
   keyword line (for example `*ELEMENT_SOLID (ten nodes format)`) is a comment.
-- Lines starting with `$` are comments. A blank line in place of a card is a card of defaults.
+- Lines starting with `$` are comments. A blank line in place of a card is a card of defaults,
+  and cards left out at the end of a keyword's data (the next line starts a keyword) take their
+  defaults too; only the cards marked "required" below must be given.
   Cards marked "repeated" below form a record that repeats until the next keyword (several
   nodes, parts or sections under one keyword); blank lines between such records are skipped,
   except where a record starts with a title card.
-- Fixed-width fields, widths as listed below (standard format). A line containing a comma is
-  free format: comma-separated values in field order, an empty value meaning the default.
+- Fixed-width fields, widths as listed below (standard format), read by columns: values may
+  touch (`     12353.535533905932723.5355339059327` is NID 123, X 53.5355339059327, Y
+  23.5355339059327 in `*NODE`). A line containing a comma is free format: comma-separated
+  values in field order, an empty value meaning the default.
 - `*KEYWORD LONG=Y` makes every field 20 characters wide (`I10=Y`: fields narrower than 10
   become 10) for the rest of the file and the files it includes. A `+` right after a keyword
   (`*NODE+`) selects the long format for that keyword only, `%` the I10 format, `-` the
   standard format.
 - A blank field takes the default listed. Numbers may be written `1.0e3`, `1.0d3`, `1e+03`,
-  `.5`, `5.`; integer fields accept integral reals such as `2.`.
+  `.5`, `5.`, and with Fortran's letterless exponents `2.00000-3`, `1.5+4`; integer fields
+  accept integral reals such as `2.`.
 - Options are appended to the keyword: `_TITLE` adds a title card before the data, `_ID` an id
   card (id and heading); other options as listed per keyword.
 - `&name` (or `-&name`) in a numeric field is the value of a `*PARAMETER`.
@@ -64,7 +69,7 @@ std::string code_list(const std::vector<std::string_view>& items, std::string_vi
 std::string card_label(const CardSpec& card, bool repeated) {
   std::string label(card.label);
   if (repeated) label += ", repeated";
-  if (card.optional) label += ", optional";
+  if (!card.may_be_omitted()) label += ", required";
   return label;
 }
 

@@ -43,6 +43,22 @@ std::optional<double> parse_real(std::string_view text) {
     return std::nullopt;
   double v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec == std::errc() && end != s.data() + s.size()) {
+    // Fortran writes exponents without a letter when they do not fit ("2.00000-3", "1.5+4",
+    // "7.0-12"): a sign after a mantissa digit or point starts the exponent.
+    const std::size_t k = static_cast<std::size_t>(end - s.data());
+    const char prev = s[k - 1];
+    if ((s[k] == '+' || s[k] == '-') &&
+        (std::isdigit(static_cast<unsigned char>(prev)) || prev == '.')) {
+      std::string e = s;
+      e.insert(k, 1, 'e');
+      if (e[k + 1] == '+') e.erase(k + 1, 1);
+      const auto r = std::from_chars(e.data(), e.data() + e.size(), v);
+      if (r.ec != std::errc() || r.ptr != e.data() + e.size() || !std::isfinite(v))
+        return std::nullopt;
+      return v;
+    }
+  }
   if (ec != std::errc() || end != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }

@@ -54,12 +54,6 @@ bool is_blank_char(char c) {
   return c == ' ' || c == '\t' || c == '\r';
 }
 
-/// A character that continues a number or name across a field boundary (a sign starts a new
-/// value, so packed fields such as "12345678-1.5" are fine).
-bool continues_token(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '&' || c == '_';
-}
-
 /// Column where the rest-of-line field starts, or -1 when the card has none.
 int rest_of_line_column(const CardSpec& card, LineFormat format) {
   int col = 0;
@@ -70,42 +64,25 @@ int rest_of_line_column(const CardSpec& card, LineFormat format) {
   return -1;
 }
 
-[[noreturn]] void overflow_error(const FieldSpec& f, std::string_view line, int col, int w,
-                                 const SourceLoc& loc) {
-  std::size_t start = static_cast<std::size_t>(col + w - 1);
-  while (start > static_cast<std::size_t>(col) && !is_blank_char(line[start - 1])) --start;
-  std::size_t end = static_cast<std::size_t>(col + w);
-  while (end < line.size() && !is_blank_char(line[end])) ++end;
-  throw InputError(loc, fmt::format("field overflow in {}: \"{}\" runs past the {}-character "
-                                    "field (columns {}-{}); use free format (commas) or long "
-                                    "format (*KEYWORD LONG=Y) for wider values",
-                                    f.name, line.substr(start, end - start), w, col + 1, col + w));
-}
-
+/// Fixed format is positional: a field is its columns, whatever touches it ("0.0MECH" is a DA4
+/// of 0.0 and a SOLVER of MECH; "12353.5355339059327" is an 8-column NID and a 16-column X). A
+/// value wider than its field cannot be told apart from two touching values, so none is
+/// guessed at.
 std::vector<std::string_view> split_fixed(const CardSpec& card, std::string_view line,
-                                          LineFormat format, const SourceLoc& loc) {
+                                          LineFormat format) {
   std::vector<std::string_view> out;
   out.reserve(card.fields.size());
   int col = 0;
   const int n = static_cast<int>(line.size());
-  for (std::size_t i = 0; i < card.fields.size(); ++i) {
-    const FieldSpec& f = card.fields[i];
+  for (const FieldSpec& f : card.fields) {
     const int w = f.width_in(format);
-    // Text that runs on into a following free-text field (an ID card's heading written right
-    // after the id, "         5gen", as LS-PrePost writes them) is not an overflow.
-    const bool text_follows = i + 1 < card.fields.size() && card.fields[i + 1].width == 0 &&
-                              card.fields[i + 1].type == FieldType::String;
     if (w == 0) {
       out.push_back(col < n ? line.substr(static_cast<std::size_t>(col)) : std::string_view{});
       continue;
     }
     out.push_back(col < n ? line.substr(static_cast<std::size_t>(col), static_cast<std::size_t>(w))
                           : std::string_view{});
-    const int end = col + w;
-    if (f.type != FieldType::String && !text_follows && end < n && !is_blank_char(line[end - 1]) &&
-        continues_token(line[end]))
-      overflow_error(f, line, col, w, loc);
-    col = end;
+    col += w;
   }
   return out;
 }
@@ -147,7 +124,8 @@ bool is_free_format(const CardSpec& card, std::string_view line, LineFormat form
 std::vector<std::string_view> split_card_line(const CardSpec& card, std::string_view line,
                                               LineFormat format, const SourceLoc& loc) {
   if (is_free_format(card, line, format)) return split_free(card, line, loc);
-  return split_fixed(card, line, format, loc);
+  (void)loc;
+  return split_fixed(card, line, format);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -292,7 +270,7 @@ void BlockParser::missing_card(const CardSpec& card, int line) const {
 void BlockParser::read_head_card(const CardSpec& card) {
   if (pos_ < raw_.lines.size()) {
     read_card(card, raw_.lines[pos_++], block_.head);
-  } else if (card.optional) {
+  } else if (card.may_be_omitted()) {
     for (const FieldSpec& f : card.fields) block_.head.add(default_value(f, raw_.line));
   } else {
     missing_card(card, raw_.line);
@@ -331,8 +309,13 @@ bool BlockParser::read_rows(std::size_t max_groups) {
     const int first_line = raw_.lines[pos_].line;
     group.set_line(first_line);
     for (const CardSpec* card : rows_) {
-      if (pos_ >= raw_.lines.size()) missing_card(*card, first_line);
-      read_card(*card, raw_.lines[pos_++], group);
+      if (pos_ < raw_.lines.size()) {
+        read_card(*card, raw_.lines[pos_++], group);
+      } else if (card->may_be_omitted()) {
+        for (const FieldSpec& f : card->fields) group.add(default_value(f, first_line));
+      } else {
+        missing_card(*card, first_line);
+      }
     }
     block_.rows.push_back(std::move(group));
   }

@@ -97,7 +97,7 @@ struct Block {
 
 /// Reads a RawBlock against its spec: the head cards on construction, then the row groups
 /// (all at once, or in chunks so that huge *NODE / *ELEMENT blocks are applied piecewise).
-/// Throws InputError (missing card, unreadable number, field overflow, undefined parameter,
+/// Throws InputError (missing card, unreadable number, undefined parameter,
 /// unexpected extra line).
 class BlockParser {
 public:
@@ -132,7 +132,7 @@ private:
 Block parse_block(const KeywordMatch& match, const RawBlock& raw, const Parameters& params);
 
 /// Split one line into the texts of the card's fields (fixed or free format). Exposed for
-/// tests. Throws InputError on field overflow or too many free-format values.
+/// tests. Fixed format is read by columns; throws InputError on too many free-format values.
 std::vector<std::string_view> split_card_line(const CardSpec& card, std::string_view line,
                                               LineFormat format, const SourceLoc& loc);
 

@@ -58,10 +58,18 @@ struct CardSpec {
   std::string_view label{}; ///< shown in the docs: "Card 1", "Title", "Point", ...
   std::vector<FieldSpec> fields{};
   std::string_view when{}; ///< option that must be on the keyword ("TITLE"); "" = always
-  bool optional = false;   ///< may be left out when it is the last data of the keyword
+  /// May be left out even though it has required fields. A card without required fields may
+  /// always be left out when the keyword's data ends before it (the next line starts a
+  /// keyword): its fields take their defaults, as in LS-DYNA.
+  bool optional = false;
+  /// Must be present although none of its fields is required (the manual marks the card as
+  /// required: cards 1-3 of *CONTACT); blank lines take its defaults.
+  bool required = false;
 
   /// Whether the card is read for a keyword with these options.
   [[nodiscard]] bool active(const std::vector<std::string>& options) const;
+  /// Whether the card may be left out when the keyword's data ends before it.
+  [[nodiscard]] bool may_be_omitted() const;
   /// "NID X Y Z TC RC", for messages.
   [[nodiscard]] std::string field_list() const;
 };

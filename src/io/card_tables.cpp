@@ -49,6 +49,11 @@ bool CardSpec::active(const std::vector<std::string>& options) const {
   return when.empty() || std::find(options.begin(), options.end(), when) != options.end();
 }
 
+bool CardSpec::may_be_omitted() const {
+  return optional || (!required && std::none_of(fields.begin(), fields.end(),
+                                                [](const FieldSpec& f) { return f.required; }));
+}
+
 std::string CardSpec::field_list() const {
   std::string out;
   for (const FieldSpec& f : fields) out += (out.empty() ? "" : " ") + std::string(f.name);
@@ -173,7 +178,8 @@ std::vector<KeywordSpec> mesh_keywords() {
        .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)}},
        .alt_rows = {{"Card 1 (ten-node format)", {I("EID").req().w(8), I("PID").req().w(8)}},
                     {"Card 2 (ten-node format)",
-                     join(kElementNodes8, {I("N9").w(8), I("N10").w(8)})}},
+                     join({I("N1").req().w(8)},
+                          ints({"N2", "N3", "N4", "N5", "N6", "N7", "N8", "N9", "N10"}, 8))}},
        .alt_marker = "TEN NODES",
        .stream_rows = true,
        .summary = "8-node hexahedra; tetrahedra (N5-N8 blank, or N4 repeated) and wedges as "

@@ -141,6 +141,8 @@ TEST(KeywordReader, IncludeRelativeToIncludingFile) {
 }
 
 TEST(KeywordReader, TaylorBarMesh) {
+  if (!std::filesystem::exists(reference_dir() / "decks" / "taylor_bar_mesh.k"))
+    GTEST_SKIP() << "../shared/reference not present (" << reference_dir() << ")";
   const auto dir = make_temp_dir("taylor");
   const std::string mesh = (reference_dir() / "decks" / "taylor_bar_mesh.k").string();
   write_file(dir / "taylor.k", "*KEYWORD\n*TITLE\nTaylor bar\n*INCLUDE\n" + mesh +
@@ -162,6 +164,70 @@ TEST(KeywordReader, TaylorBarMesh) {
   // MAT_003 card 2 blank: defaults
   EXPECT_DOUBLE_EQ(m.materials[0].src, 0.0);
   EXPECT_DOUBLE_EQ(m.materials[0].fs, 0.0);
+}
+
+// Decks written elsewhere (issue 11): LS-PrePost's full-width fixed fields that touch, Fortran
+// exponents without a letter, and optional cards left out before the next keyword.
+TEST(KeywordReader, FullWidthFieldsAsLsPrePostWritesThem) {
+  const std::string body =
+      "*NODE\n"
+      "       1             0.0             0.0             0.0\n"
+      "       2             1.0             0.0             0.0\n"
+      "       3             1.0             1.0             0.0\n"
+      "       4             0.0             1.0             0.0\n"
+      "       5             0.0             0.0             1.0\n"
+      "       6             1.0             0.0             1.0\n"
+      "       7             1.0             1.0             1.0\n"
+      "12345678-1.234567890123423.5355339059327              5.\n"
+      "*ELEMENT_SOLID\n"
+      "12345678       1       1       2       3       4       5       6       712345678\n"
+      "*PART\ncube\n         1         1         1\n"
+      "*SECTION_SOLID\n         1\n"
+      "*MAT_PLASTIC_KINEMATIC\n"
+      "         17.85000-9     2.1+5       0.3     250.0       0.0       0.0\n"
+      "*SET_PART_LIST\n"
+      "         1       0.0       0.0       0.0       0.0MECH\n"
+      "         1\n"
+      "*CONTROL_TERMINATION\n"
+      "    1.0E-3         0       0.0       0.01.000000E8\n";
+  const Model m = read_text(deck(body));
+  const LocalId n = m.node_index(12345678);
+  ASSERT_NE(n, kInvalidLocal);
+  EXPECT_DOUBLE_EQ(m.nodes.x[n], -1.2345678901234);
+  EXPECT_DOUBLE_EQ(m.nodes.y[n], 23.5355339059327);
+  EXPECT_DOUBLE_EQ(m.nodes.z[n], 5.0);
+  ASSERT_EQ(m.solids.size(), 1u);
+  EXPECT_EQ(m.solids.id[0], 12345678);
+  EXPECT_EQ(m.solids.part[0], 1);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][6]], 7);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][7]], 12345678);
+  EXPECT_DOUBLE_EQ(m.materials[0].ro, 7.85e-9);
+  EXPECT_DOUBLE_EQ(m.materials[0].e, 2.1e5);
+  // Card 2 of *MAT_003 left out: its defaults.
+  EXPECT_DOUBLE_EQ(m.materials[0].src, 0.0);
+  EXPECT_DOUBLE_EQ(m.materials[0].fs, 0.0);
+  EXPECT_EQ(m.part_sets.at(1).members, (std::vector<GlobalId>{1}));
+  EXPECT_DOUBLE_EQ(m.control.endtim, 1e-3);
+}
+
+TEST(KeywordReader, OptionalCardsLeftOutTakeDefaults) {
+  // *MAT_024 with card 1 only (cards 2-4 left out), *MAT_RIGID with card 1 only.
+  const std::string mesh =
+      "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+      "*ELEMENT_SOLID\n1,1,1,2,3,4,5,6,7,8\n"
+      "*PART\ncube\n1,1,1\n"
+      "*SECTION_SOLID\n1\n"
+      "*MAT_PIECEWISE_LINEAR_PLASTICITY\n1,7.85e-9,2.1e5,0.3,250.,1000.\n"
+      "*MAT_RIGID\n2,7.85e-9,2.1e5,0.3\n";
+  const Model m = read_text(deck(mesh + termination()));
+  ASSERT_EQ(m.materials.size(), 2u);
+  EXPECT_DOUBLE_EQ(m.materials[0].sigy, 250.0);
+  EXPECT_DOUBLE_EQ(m.materials[0].etan, 1000.0);
+  EXPECT_EQ(m.materials[0].lcss, 0);
+  EXPECT_DOUBLE_EQ(m.materials[1].cmo, 0.0);
+  // A card with a required field is still demanded.
+  const std::string msg = read_error(deck(mesh + "*MAT_ELASTIC\n" + termination()));
+  EXPECT_NE(msg.find("missing card \"Card 1\""), std::string::npos) << msg;
 }
 
 TEST(KeywordReader, TenNodeFormatDetectedFromFirstLine) {

@@ -3,11 +3,15 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <gtest/gtest.h>
 
 namespace parcae::test {
 
@@ -21,6 +25,38 @@ std::filesystem::path parcae_binary() {
   return PARCAE_BINARY;
 }
 
+namespace {
+/// The directories make_temp_dir() made in this process, removed when it exits unless a test
+/// failed (then they are kept for a look, and named) or PARCAE_KEEP_TEST_DIRS is set.
+class TempDirs {
+public:
+  void add(const std::filesystem::path& p) {
+    const std::lock_guard lock(mutex_);
+    dirs_.push_back(p);
+  }
+  ~TempDirs() {
+    const auto* unit = ::testing::UnitTest::GetInstance();
+    const bool keep = std::getenv("PARCAE_KEEP_TEST_DIRS") != nullptr || (unit && unit->Failed());
+    for (const auto& d : dirs_) {
+      if (keep) {
+        std::fprintf(stderr, "kept test directory %s\n", d.c_str());
+        continue;
+      }
+      std::error_code ec;
+      std::filesystem::remove_all(d, ec);
+    }
+  }
+
+private:
+  std::mutex mutex_;
+  std::vector<std::filesystem::path> dirs_;
+};
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+} // namespace
+
 std::filesystem::path make_temp_dir(const std::string& tag) {
   static std::atomic<int> counter{0};
   auto p =
@@ -28,6 +64,7 @@ std::filesystem::path make_temp_dir(const std::string& tag) {
       ("parcae_test_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   std::filesystem::remove_all(p);
   std::filesystem::create_directories(p);
+  temp_dirs().add(p);
   return p;
 }
 
