@@ -443,6 +443,39 @@ std::vector<KeywordSpec> control_keywords() {
            "Load curves: x = SFA*(A1 + OFFA), y = SFO*(O1 + OFFO); SFA or SFO of 0 means 1. At "
            "least one point; abscissae strictly increasing. SIDR, DATTYP, LCINT are ignored.",
        .apply = apply_define_curve},
+      {.name = "*DEFINE_BOX",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("BOXID").req(), R("XMN"), R("XMX"), R("YMN"), R("YMX"), R("ZMN"), R("ZMX")}}},
+       .summary = "Axis-aligned box (bounds inclusive), used by *SET_NODE_GENERAL option BOX and "
+                  "*INITIAL_VELOCITY BOXID.",
+       .apply = apply_define_box},
+      {.name = "*DEFINE_COORDINATE_SYSTEM",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("CID").req(), R("XO"), R("YO"), R("ZO"), R("XL"), R("YL"), R("ZL"), I("CIDL")}},
+                {"Card 2", {R("XP"), R("YP"), R("ZP")}}},
+       .summary = "Local frame: origin O, local x axis towards L, x-y plane through P. CIDL must "
+                  "be 0. Used by ICID of *INITIAL_VELOCITY and *INITIAL_VELOCITY_GENERATION.",
+       .apply = apply_define_coordinate_system},
+      {.name = "*DEFINE_COORDINATE_NODES",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1", {I("CID").req(), I("N1"), I("N2"), I("N3"), I("FLAG"), S("DIR", "X")}}},
+       .summary = "Local frame from nodes at time 0: origin N1, x axis towards N2, x-y plane "
+                  "through N3. FLAG (update with the nodes) is ignored: parcae uses local frames "
+                  "at time 0 only. DIR must be X.",
+       .apply = apply_define_coordinate_nodes},
+      {.name = "*DEFINE_COORDINATE_VECTOR",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("CID").req(), R("XX"), R("YX"), R("ZX"), R("XV"), R("YV"), R("ZV"), I("NID")}}},
+       .summary = "Local frame: x axis along (XX,YX,ZX), x-y plane containing (XV,YV,ZV), origin "
+                  "at node NID (0: the global origin).",
+       .apply = apply_define_coordinate_vector},
   };
 }
 
@@ -472,7 +505,8 @@ std::vector<KeywordSpec> set_keywords() {
        .options = {"TITLE"},
        .head = {title_card(), header},
        .rows = {general},
-       .summary = "OPTION ALL (every node), NODE (E1-E7 node ids), PART (nodes of the elements "
+       .summary = "OPTION ALL (every node), NODE (E1-E7 node ids), BOX (nodes inside boxes E1-E7, "
+                  "at time 0), PART (nodes of the elements "
                   "of parts E1-E7). Other options are errors.",
        .apply = apply_set_node_general},
       {.name = "*SET_PART_LIST",
@@ -555,8 +589,9 @@ std::vector<KeywordSpec> boundary_keywords() {
                 {"Card 2", reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"})},
                 {"Card 3 (NSIDEX)", reals({"VXE", "VYE", "VZE", "VXRE", "VYRE", "VZRE"}), "",
                  true}},
-       .summary = "Velocity of node set NSID (0: all nodes); nodes of NSIDEX get card 3. BOXID and "
-                  "ICID must be 0; IRIGID is ignored.",
+       .summary = "Velocity of node set NSID (0: all nodes); nodes of NSIDEX get card 3. BOXID: "
+                  "only nodes inside that *DEFINE_BOX. ICID: velocities given in that local "
+                  "system. IRIGID is ignored.",
        .apply = apply_initial_velocity},
       {.name = "*INITIAL_VELOCITY_NODE",
        .rows = {{"Card 1",
@@ -573,7 +608,8 @@ std::vector<KeywordSpec> boundary_keywords() {
                  {R("XC"), R("YC"), R("ZC"), R("NX"), R("NY"), R("NZ"), I("PHASE"), I("IRIGID")}}},
        .summary = "Translation plus rigid rotation OMEGA about the axis through (XC,YC,ZC) along "
                   "(NX,NY,NZ). STYP 1 part set, 2 part, 3 node set; ID 0 means everything. "
-                  "IVATN, PHASE, IRIGID are ignored; ICID must be 0.",
+                  "IVATN, PHASE, IRIGID are ignored. ICID: VX-VZ and NX-NZ are given in that "
+                  "local system (XC-ZC stay global).",
        .apply = apply_initial_velocity_generation},
       {.name = "*LOAD_NODE_POINT",
        .rows = {{"Card 1", nodal_load_card("NID")}},

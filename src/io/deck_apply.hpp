@@ -36,6 +36,15 @@ void apply_database_extent_binary(const Block& b, DeckBuilder& d);
 void check_history_references(const Model& m);
 void apply_define_curve(const Block& b, DeckBuilder& d);
 
+// deck_apply_define.cpp: boxes and local coordinate systems
+void apply_define_box(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_system(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_nodes(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_vector(const Block& b, DeckBuilder& d);
+/// Axes of every *DEFINE_COORDINATE_* (nodes are known by then); InputError at the keyword of a
+/// degenerate frame or a missing node.
+void resolve_coordinate_systems(Model& m);
+
 // deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
 void apply_node(const Block& b, DeckBuilder& d);
 void apply_element_solid(const Block& b, DeckBuilder& d);

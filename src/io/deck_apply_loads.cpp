@@ -104,9 +104,9 @@ void apply_motion_rigid(const Block& b, DeckBuilder& d) {
 
 void apply_initial_velocity(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  require_zero(h, "BOXID", "boxes are");
-  require_zero(h, "ICID", "local coordinate systems are");
   InitialVelocity v;
+  v.box = h.id("BOXID");
+  v.cid = h.id("ICID");
   v.target_id = h.id("NSID");
   v.target = v.target_id == 0 ? InitialVelocity::Target::All : InitialVelocity::Target::NodeSet;
   v.v = vec3(h, "VX", "VY", "VZ");
@@ -120,8 +120,8 @@ void apply_initial_velocity(const Block& b, DeckBuilder& d) {
 
 void apply_initial_velocity_node(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
-    require_zero(row, "ICID", "local coordinate systems are");
     InitialVelocity v;
+    v.cid = row.id("ICID");
     v.target = InitialVelocity::Target::Node;
     v.target_id = row.id("NID");
     v.v = vec3(row, "VX", "VY", "VZ");
@@ -134,7 +134,6 @@ void apply_initial_velocity_node(const Block& b, DeckBuilder& d) {
 void apply_initial_velocity_generation(const Block& b, DeckBuilder& d) {
   using Target = InitialVelocity::Target;
   for (const Fields& row : b.rows) {
-    require_zero(row, "ICID", "local coordinate systems are");
     const int styp = row.integer("STYP");
     if (styp < 1 || styp > 3)
       fail(row.loc("STYP"), fmt::format("STYP = {} must be 1 (part set), 2 (part) or 3 (node "
@@ -142,6 +141,7 @@ void apply_initial_velocity_generation(const Block& b, DeckBuilder& d) {
                                         styp));
     InitialVelocity v;
     v.generation = true;
+    v.cid = row.id("ICID");
     v.target_id = row.id("ID");
     v.target = v.target_id == 0
                    ? Target::All

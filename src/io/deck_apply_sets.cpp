@@ -110,7 +110,7 @@ void apply_set_node_generate(const Block& b, DeckBuilder& d) {
   apply_generate(b, SetKind::Node, d);
 }
 void apply_set_node_general(const Block& b, DeckBuilder& d) {
-  apply_general(b, SetKind::Node, {"ALL", "NODE", "PART"}, d);
+  apply_general(b, SetKind::Node, {"ALL", "NODE", "PART", "BOX"}, d);
 }
 void apply_set_part_list(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Part, d);

@@ -56,6 +56,7 @@ public:
 
   void run() {
     m_.index_nodes();
+    resolve_coordinate_systems(m_);
     index_parts();
     check_parts();
     resolve_solids();
@@ -238,12 +239,34 @@ private:
       std::sort(out.begin(), out.end());
       return out;
     }
-    for (GlobalId id : op.ids) {
+    for (GlobalId id : op.option == "BOX" ? std::vector<GlobalId>{} : op.ids) {
       const SetKind kind = op.option == "PART" ? SetKind::Part : SetKind::Node;
       if (!exists(kind, id))
         missing(d_.loc(op.src), set_name(g.kind), g.sid, member_kind(kind), id);
     }
+    if (op.option == "BOX") return nodes_in_boxes(g, op);
     return op.option == "PART" && g.kind == SetKind::Node ? nodes_of_parts(op.ids) : op.ids;
+  }
+
+  const Box& box(GlobalId id, const SourceLoc& loc, std::string_view what, GlobalId what_id) const {
+    const auto it = m_.boxes.find(id);
+    if (it == m_.boxes.end()) missing(loc, what, what_id, "box", id);
+    return it->second;
+  }
+
+  /// Nodes inside any of the boxes (deck order).
+  std::vector<GlobalId> nodes_in_boxes(const PendingGeneralSet& g, const SetOperation& op) const {
+    std::vector<const Box*> boxes;
+    for (GlobalId id : op.ids) boxes.push_back(&box(id, d_.loc(op.src), set_name(g.kind), g.sid));
+    std::vector<GlobalId> out;
+    const NodeTable& n = m_.nodes;
+    for (std::size_t k = 0; k < n.size(); ++k)
+      for (const Box* b : boxes)
+        if (b->contains(n.x[k], n.y[k], n.z[k])) {
+          out.push_back(n.id[k]);
+          break;
+        }
+    return out;
   }
 
   void resolve_general_sets() {
@@ -351,9 +374,24 @@ private:
                               p.target_id, mat->id, p.target_id));
   }
 
-  void check_initial_velocities() const {
+  void check_initial_velocities() {
     using Target = InitialVelocity::Target;
-    for (const InitialVelocity& v : m_.initial_velocities) {
+    for (InitialVelocity& v : m_.initial_velocities) {
+      if (v.box != 0) box(v.box, v.loc, "initial velocity of", v.target_id);
+      if (v.cid != 0) {
+        const auto it = m_.coordinate_systems.find(v.cid);
+        if (it == m_.coordinate_systems.end())
+          fail(v.loc, fmt::format("initial velocity references coordinate system ICID = {}, "
+                                  "which is not defined",
+                                  v.cid));
+        // Velocities and the rotation axis are given in the local frame; centres stay global.
+        v.v = it->second.to_global(v.v);
+        v.omega_node = it->second.to_global(v.omega_node);
+        v.v_exclude = it->second.to_global(v.v_exclude);
+        v.omega_exclude = it->second.to_global(v.omega_exclude);
+        v.axis = it->second.to_global(v.axis);
+        v.cid = 0;
+      }
       const GlobalId id = v.target_id;
       const bool ok = v.target == Target::All ||
                       (v.target == Target::Node && node_(id) != kInvalidLocal) ||

@@ -170,7 +170,44 @@ struct InitialVelocity {
   GlobalId exclude_set = 0;                   ///< *INITIAL_VELOCITY NSIDEX
   std::array<Real, 3> v_exclude{0, 0, 0};     ///< velocity of the NSIDEX nodes (card 3)
   std::array<Real, 3> omega_exclude{0, 0, 0}; ///< rotational velocity of the NSIDEX nodes
+  GlobalId box = 0; ///< *INITIAL_VELOCITY BOXID: only nodes inside this *DEFINE_BOX (0: all)
+  /// ICID as read; the reader turns v, omega_node and axis into global components and sets
+  /// it back to 0 (the solver sees global values only).
+  GlobalId cid = 0;
   SourceLoc loc;
+};
+
+/// *DEFINE_BOX: an axis-aligned box (bounds inclusive).
+struct Box {
+  GlobalId id = 0;
+  std::array<Real, 3> lo{0, 0, 0}, hi{0, 0, 0};
+  SourceLoc loc;
+  [[nodiscard]] bool contains(Real x, Real y, Real z) const {
+    return x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2];
+  }
+};
+
+/// *DEFINE_COORDINATE_SYSTEM / _NODES / _VECTOR: a local orthonormal frame. The definition is
+/// kept as given (points, nodes or vectors) and turned into axes once the nodes are known.
+struct CoordinateSystem {
+  enum class Kind : std::uint8_t { Points, Nodes, Vectors } kind = Kind::Points;
+  GlobalId id = 0;
+  /// Points: origin, a point on the local x axis, a point in the local x-y plane. Vectors:
+  /// p[1] the x direction, p[2] a vector in the x-y plane, origin from node n[0] (0: global
+  /// origin). Nodes: n[0] origin, n[1] on the x axis, n[2] in the x-y plane.
+  std::array<std::array<Real, 3>, 3> p{};
+  std::array<GlobalId, 3> n{0, 0, 0};
+  // Filled when resolved: origin and the unit local axes in global coordinates.
+  std::array<Real, 3> origin{0, 0, 0};
+  std::array<std::array<Real, 3>, 3> axes{};
+  SourceLoc loc;
+  /// A vector given in the local frame, in global components.
+  [[nodiscard]] std::array<Real, 3> to_global(const std::array<Real, 3>& v) const {
+    std::array<Real, 3> g{0, 0, 0};
+    for (int a = 0; a < 3; ++a)
+      for (int i = 0; i < 3; ++i) g[i] += v[a] * axes[a][i];
+    return g;
+  }
 };
 
 /// *LOAD_NODE_POINT / _SET.
@@ -425,6 +462,8 @@ struct Model {
   std::vector<Hourglass> hourglass;
   std::vector<Curve> curves;
   std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets;
+  std::map<GlobalId, Box> boxes;
+  std::map<GlobalId, CoordinateSystem> coordinate_systems;
   std::vector<Spc> spcs;
   std::vector<PrescribedMotion> motions;
   std::vector<InitialVelocity> initial_velocities;

@@ -390,6 +390,54 @@ TEST(KeywordReader, Sets) {
   EXPECT_EQ(m.solid_sets.at(1).members, (std::vector<GlobalId>{1}));
 }
 
+// *DEFINE_BOX with *SET_NODE_GENERAL BOX and *INITIAL_VELOCITY BOXID; local frames for ICID
+// (issue 11: the PyDyna decks select nodes by box and give velocities in a local system).
+TEST(KeywordReader, BoxesAndLocalCoordinateSystems) {
+  const std::string extra =
+      "*DEFINE_BOX\n1,-1,2,-1,2,0.5,2\n2,-1,0.5,-1,0.5,-1,2\n"
+      "*SET_NODE_GENERAL\n7\nBOX,1\n"
+      "*SET_NODE_GENERAL\n8\nBOX,1,2\n"
+      // local x = global y, local y = -global x (rotation of 90 degrees about z)
+      "*DEFINE_COORDINATE_SYSTEM\n3,0,0,0,0,1,0\n-1,0,0\n"
+      "*DEFINE_COORDINATE_VECTOR\n4,0,0,1,1,0,0,5\n"
+      "*DEFINE_COORDINATE_NODES\n5,1,2,4\n"
+      "*INITIAL_VELOCITY\n0,,1,,3\n10,20,30\n"
+      "*INITIAL_VELOCITY_GENERATION\n1,2,5.0,1,0,0,,4\n0,0,0,1,0,0\n";
+  const Model m = read_text(cube_deck(extra));
+  EXPECT_EQ(m.node_sets.at(7).members, (std::vector<GlobalId>{5, 6, 7, 8}));    // z = 1
+  EXPECT_EQ(m.node_sets.at(8).members, (std::vector<GlobalId>{1, 5, 6, 7, 8})); // + node 1
+  const auto& cs3 = m.coordinate_systems.at(3);
+  EXPECT_NEAR(cs3.axes[1][0], -1.0, 1e-15);
+  EXPECT_NEAR(cs3.axes[2][2], 1.0, 1e-15);
+  const auto& cs4 = m.coordinate_systems.at(4); // x along global z, y along global x
+  EXPECT_NEAR(cs4.axes[0][2], 1.0, 1e-15);
+  EXPECT_NEAR(cs4.axes[1][0], 1.0, 1e-15);
+  EXPECT_NEAR(cs4.origin[2], 1.0, 1e-15);       // node 5
+  const auto& cs5 = m.coordinate_systems.at(5); // nodes 1 -> 2 is x, 4 in the x-y plane: global
+  EXPECT_NEAR(cs5.axes[0][0], 1.0, 1e-15);
+  EXPECT_NEAR(cs5.axes[1][1], 1.0, 1e-15);
+  ASSERT_EQ(m.initial_velocities.size(), 2u);
+  const InitialVelocity& a = m.initial_velocities[0];
+  EXPECT_EQ(a.box, 1);
+  EXPECT_EQ(a.cid, 0); // resolved
+  EXPECT_NEAR(a.v[0], -20.0, 1e-12);
+  EXPECT_NEAR(a.v[1], 10.0, 1e-12);
+  EXPECT_NEAR(a.v[2], 30.0, 1e-12);
+  const InitialVelocity& g = m.initial_velocities[1];
+  EXPECT_NEAR(g.v[2], 1.0, 1e-15);    // local x = global z
+  EXPECT_NEAR(g.axis[2], 1.0, 1e-15); // axis (1,0,0) local
+  // Undefined boxes and frames are named.
+  EXPECT_NE(read_error(cube_deck("*SET_NODE_GENERAL\n9\nBOX,6\n")).find("references box 6"),
+            std::string::npos);
+  EXPECT_NE(read_error(cube_deck("*INITIAL_VELOCITY\n0,,4\n1,0,0\n")).find("references box 4"),
+            std::string::npos);
+  EXPECT_NE(read_error(cube_deck("*INITIAL_VELOCITY\n0,,,,9\n1,0,0\n")).find("ICID = 9"),
+            std::string::npos);
+  EXPECT_NE(read_error(cube_deck("*DEFINE_COORDINATE_SYSTEM\n3,0,0,0,1,0,0\n2,0,0\n"))
+                .find("do not span a plane"),
+            std::string::npos);
+}
+
 TEST(KeywordReader, ConstraintsAndMotion) {
   const std::string extra = "*SET_NODE_LIST\n1\n5,6,7,8\n"
                             "*BOUNDARY_SPC_NODE\n1,0,1,1,1\n2,,0,0,1,1,1,1\n"

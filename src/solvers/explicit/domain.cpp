@@ -117,6 +117,12 @@ void apply_initial_velocities(const Model& model, Domain& d) {
         break;
       }
       }
+      if (iv.box != 0) {
+        const Box& box = model.boxes.at(iv.box);
+        std::erase_if(nodes, [&](LocalId n) {
+          return !box.contains(d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]);
+        });
+      }
       if (iv.exclude_set != 0) {
         const auto ex = set_nodes(node_set(iv.exclude_set));
         std::set<LocalId> exs(ex.begin(), ex.end());
