@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -59,23 +60,29 @@ void print_notes(const Model& model) {
                              n.error ? " (ignored: --ignore-unsupported)" : "");
 }
 
-int cmd_check(const std::string& deck, bool ignore) {
-  Model model = read_deck(deck, ReadOptions{ignore});
+int cmd_check(const std::string& deck, const ReadOptions& read) {
+  Model model = read_deck(deck, read);
   std::cout << fmt::format("{}: deck is valid\n", deck);
   std::cout << fmt::format("  {} nodes, {} solids, {} shells, {} parts, {} materials\n",
                            model.nodes.size(), model.solids.size(), model.shells.size(),
                            model.parts.size(), model.materials.size());
   std::cout << "keywords used:\n";
   for (const auto& k : model.keywords_used) std::cout << "  " << k << "\n";
-  std::set<std::string> seen;
-  bool any = false;
+  // One line per keyword and message (the first place it was seen, and how often).
+  std::map<std::pair<std::string, std::string>, std::pair<const KeywordNote*, int>> seen;
+  std::vector<const KeywordNote*> order;
   for (const auto& n : model.notes) {
-    if (!seen.insert(n.keyword).second) continue;
-    if (!any) std::cout << "keywords not supported (ignored):\n";
-    any = true;
-    std::cout << fmt::format("  {} (first at {})\n", n.keyword, n.loc.str());
+    auto [it, fresh] = seen.try_emplace({n.keyword, n.message}, &n, 0);
+    ++it->second.second;
+    if (fresh) order.push_back(&n);
   }
-  if (!any) std::cout << "keywords not supported: none\n";
+  std::cout << (order.empty() ? "warnings: none\n" : "warnings:\n");
+  for (const KeywordNote* n : order) {
+    const int count = seen.at({n->keyword, n->message}).second;
+    std::cout << fmt::format("  {}: {}: {}{}\n", n->loc.str(), n->keyword,
+                             n->message.empty() ? "accepted but not used" : n->message,
+                             count > 1 ? fmt::format(" ({} times)", count) : "");
+  }
   return 0;
 }
 
@@ -189,7 +196,7 @@ void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
   }
 }
 
-int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
+int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions& read,
             const std::string& method, const std::string& transform,
             const std::string& checkpoint_every, const std::string& restart, bool profile,
             const std::string& profile_dir, const OutputFlags& out, const par::Comm& comm) {
@@ -212,7 +219,7 @@ int cmd_run(std::string deck, std::string outdir, int threads, bool ignore,
     opt.restart_from = restart;
   }
   if (deck.empty()) throw InputError({"parcae run", 0, ""}, "no deck given");
-  Model model = read_deck(deck, ReadOptions{ignore});
+  Model model = read_deck(deck, read);
   if (root) print_notes(model);
   opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
@@ -286,12 +293,17 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   std::string deck, outdir, method, transform, checkpoint_every, restart, profile_dir;
   int threads = 0, np = 1;
-  bool ignore = false;
+  ReadOptions read;
+  bool& ignore = read.ignore_unsupported;
   auto* run = app.add_subcommand("run", "run a keyword deck");
   run->add_option("deck", deck, "keyword deck (.k); optional with --restart");
   run->add_option("-o,--outdir", outdir, "output directory (default: <deck stem>.out)");
   run->add_option("--threads", threads, "OpenMP threads per rank")->check(CLI::Range(1, 1024));
   run->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords, do not stop");
+  run->add_option("--case", read.case_id,
+                  "read the deck's *CASE_BEGIN_n ... *CASE_END_n blocks of case n (default: "
+                  "none, the base model)")
+      ->check(CLI::Range(1, 1 << 30));
   run->add_option("--decomp", method, "decomposition method (default: the deck's, else rcb)")
       ->check(CLI::IsMember({"rcb", "metis"}));
   run->add_option("--decomp-transform", transform,
@@ -321,6 +333,8 @@ int main(int argc, char** argv) {
   auto* check = app.add_subcommand("check", "read and validate a deck without running it");
   check->add_option("deck", deck, "keyword deck (.k)")->required();
   check->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords");
+  check->add_option("--case", read.case_id, "check the base model with case n's blocks")
+      ->check(CLI::Range(1, 1 << 30));
   auto* dec = app.add_subcommand("decompose", "decompose a deck for N ranks and report");
   dec->add_option("deck", deck, "keyword deck (.k)")->required();
   dec->add_option("--np", np, "number of ranks")->required()->check(CLI::Range(1, 1 << 20));
@@ -338,9 +352,9 @@ int main(int argc, char** argv) {
       std::cout << keyword_coverage_markdown();
       return 0;
     }
-    if (*check) return cmd_check(deck, ignore);
+    if (*check) return cmd_check(deck, read);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
-    return cmd_run(deck, outdir, threads, ignore, method, transform, checkpoint_every, restart,
+    return cmd_run(deck, outdir, threads, read, method, transform, checkpoint_every, restart,
                    profile->count() > 0, profile_dir, out_flags, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);

@@ -137,24 +137,45 @@ std::vector<KeywordSpec> structure_keywords() {
        .apply = apply_title},
       {.name = "*INCLUDE",
        .rows = {{"File", {Line("FILENAME")}}},
-       .min_rows = 1,
        .summary = "Reads the named file here; a relative path is relative to the including "
-                  "file's directory. Missing files, cycles and nesting deeper than 32 are errors.",
+                  "file's directory. Missing files, cycles and nesting deeper than 32 are errors. "
+                  "An *INCLUDE without a file name (its lines commented out) includes nothing "
+                  "(warning).",
        .apply = apply_include},
       {.name = "*PARAMETER",
+       .options = {"LOCAL"},
        .rows = {{"Parameters",
                  {S("PRMR1"), S("VAL1"), S("PRMR2"), S("VAL2"), S("PRMR3"), S("VAL3"), S("PRMR4"),
                   S("VAL4")}}},
        .summary = "PRMRn is a type letter (R real, I integer, C character) and a name, e.g. "
-                  "`R thick`. Numeric fields anywhere after the definition may use `&name` or "
-                  "`-&name`. Names are case-insensitive; a redefinition replaces the value.",
+                  "`R thick`. Numeric fields may use `&name` or `-&name`. As in LS-DYNA, every "
+                  "parameter of every file is read before the rest of the deck, so a file may use "
+                  "a parameter that the including or a later file defines, and definitions may "
+                  "name parameters defined further on. Names are case-insensitive; a second "
+                  "definition follows *PARAMETER_DUPLICATION (default: the first value is kept, "
+                  "with a warning). _LOCAL: known only in this file and the files it includes.",
        .apply = apply_parameter},
       {.name = "*PARAMETER_EXPRESSION",
+       .options = {"LOCAL"},
        .rows = {{"Expression", {S("PRMR1").req(), Line("EXPRESSION1")}}},
        .summary = "Type letter and name, then an expression: numbers, parameters (with or without "
                   "&), + - * / ^ ( ), sin cos tan asin acos atan atan2 sqrt exp log log10 abs "
-                  "min max pow int sign, pi. Integer parameters are truncated.",
+                  "min max pow int sign, pi. Integer parameters are truncated. _LOCAL as for "
+                  "*PARAMETER.",
        .apply = apply_parameter_expression},
+      {.name = "*PARAMETER_DUPLICATION",
+       .head = {{"Card 1", {I("DFLAG", "1")}}},
+       .summary = "What a second definition of a parameter does: 1 warning, the first value is "
+                  "kept; 2 warning, the new value is used; 3 error; 4 the new value is used; 5 the "
+                  "first value is kept.",
+       .apply = apply_parameter_duplication},
+      {.name = "*CASE",
+       .ignore_extra = true,
+       .summary = "Case definitions (CASEID, JOBID and command-line arguments) are not run as "
+                  "jobs. parcae reads the base model, leaving out every *CASE_BEGIN_n ... "
+                  "*CASE_END_n block, or the base model with case n's blocks with `parcae run "
+                  "--case n`.",
+       .apply = apply_nothing},
       {.name = "*END",
        .ignore_extra = true,
        .summary = "Stops reading the current file.",

@@ -13,6 +13,7 @@ void apply_end(const Block& b, DeckBuilder& d);
 void apply_include(const Block& b, DeckBuilder& d);
 void apply_parameter(const Block& b, DeckBuilder& d);
 void apply_parameter_expression(const Block& b, DeckBuilder& d);
+void apply_parameter_duplication(const Block& b, DeckBuilder& d);
 void apply_control_termination(const Block& b, DeckBuilder& d);
 void apply_control_timestep(const Block& b, DeckBuilder& d);
 void apply_control_hourglass(const Block& b, DeckBuilder& d);

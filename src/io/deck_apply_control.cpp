@@ -36,7 +36,21 @@ void apply_end(const Block&, DeckBuilder& d) {
 }
 
 void apply_include(const Block& b, DeckBuilder& d) {
+  // LS-DYNA reads an *INCLUDE whose file name lines are all commented out as nothing.
+  if (b.rows.empty() && !d.parameter_pass)
+    d.model.notes.push_back({b.loc.card, b.loc, false, "no file name given: nothing included"});
   for (const Fields& row : b.rows) d.include(row.text("FILENAME"), row.loc("FILENAME"));
+}
+
+void apply_parameter_duplication(const Block& b, DeckBuilder& d) {
+  if (!d.parameter_pass) return;
+  const int flag = b.head.blank("DFLAG") ? 1 : b.head.integer("DFLAG");
+  if (flag < 1 || flag > 5)
+    fail(b.head.loc("DFLAG"), fmt::format("DFLAG = {} must be 1 (warn, keep the first), 2 (warn, "
+                                          "use the new), 3 (error), 4 (use the new) or 5 (keep "
+                                          "the first)",
+                                          flag));
+  d.duplication = flag;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -73,11 +87,27 @@ double parameter_number(const Fields& row, std::string_view field, char type,
   return v;
 }
 
+/// Whether `text` evaluates with the parameters known so far; counts the ones that do not.
+bool evaluates(const std::string& text, const Parameters& params, int& deferred) {
+  try {
+    evaluate_expression(text, params);
+    return true;
+  } catch (const ExpressionError&) {
+    ++deferred;
+    return false;
+  }
+}
+
 } // namespace
 
+/// Values are read in the parameter pass, before everything else (LS-DYNA reads all parameters
+/// first, so a file may use one that the including or a later file defines); a definition that
+/// names a parameter not known yet is retried in a further round.
 void apply_parameter(const Block& b, DeckBuilder& d) {
   static constexpr std::string_view names[] = {"PRMR1", "PRMR2", "PRMR3", "PRMR4"};
   static constexpr std::string_view values[] = {"VAL1", "VAL2", "VAL3", "VAL4"};
+  if (!d.parameter_pass) return;
+  const bool local = b.has("LOCAL");
   for (const Fields& row : b.rows) {
     for (int k = 0; k < 4; ++k) {
       if (row.blank(names[k])) {
@@ -88,26 +118,36 @@ void apply_parameter(const Block& b, DeckBuilder& d) {
       }
       const auto [type, name] = parameter_name(row, names[k]);
       Parameter p{type, 0, row.text(values[k]), row.loc(names[k])};
-      if (type != 'C') p.number = parameter_number(row, values[k], type, name, d.params);
-      d.params.set(name, std::move(p));
+      if (type != 'C') {
+        if (d.defer_unknown_parameters && !row.text(values[k]).empty() &&
+            !evaluates(row.text(values[k]), *d.scope_params, d.deferred_parameters))
+          continue;
+        p.number = parameter_number(row, values[k], type, name, *d.scope_params);
+      }
+      d.define_parameter(name, std::move(p), local);
     }
   }
 }
 
 void apply_parameter_expression(const Block& b, DeckBuilder& d) {
+  if (!d.parameter_pass) return;
+  const bool local = b.has("LOCAL");
   for (const Fields& row : b.rows) {
     const auto [type, name] = parameter_name(row, "PRMR1");
     if (type == 'C')
       fail(row.loc("PRMR1"),
            fmt::format("parameter {}: character expressions are not supported", name));
+    if (d.defer_unknown_parameters &&
+        !evaluates(row.text("EXPRESSION1"), *d.scope_params, d.deferred_parameters))
+      continue;
     double v = 0;
     try {
-      v = evaluate_expression(row.text("EXPRESSION1"), d.params);
+      v = evaluate_expression(row.text("EXPRESSION1"), *d.scope_params);
     } catch (const ExpressionError& e) {
       fail(row.loc("EXPRESSION1"), fmt::format("parameter {}: {}", name, e.what()));
     }
     if (type == 'I') v = std::trunc(v);
-    d.params.set(name, Parameter{type, v, {}, row.loc("PRMR1")});
+    d.define_parameter(name, Parameter{type, v, {}, row.loc("PRMR1")}, local);
   }
 }
 

@@ -68,7 +68,26 @@ public:
 
   Model& model;
   ReadOptions options;
-  Parameters params;
+  Parameters params; ///< global parameters (all of them are read before anything else)
+  /// *PARAMETER_LOCAL / _EXPRESSION_LOCAL, by the file that defines them (visible there and in
+  /// the files it includes).
+  std::map<std::string, Parameters, std::less<>> local_params;
+  /// Parameters seen by the file being read: `params`, or params with the locals in scope.
+  const Parameters* scope_params = &params;
+  /// The parameter pass: only *PARAMETER..., *INCLUDE and *KEYWORD are applied. In the main
+  /// pass the *PARAMETER... keywords do nothing (their values are known by then).
+  bool parameter_pass = false;
+  /// In a repeated parameter pass: definitions whose expressions name parameters not yet
+  /// known are skipped (counted here) instead of being errors.
+  bool defer_unknown_parameters = false;
+  int deferred_parameters = 0;
+  int duplication = 1; ///< *PARAMETER_DUPLICATION DFLAG (1: first definition wins, warning)
+  std::string file;    ///< the file being read (canonical path when it has one)
+  std::vector<std::string> file_chain; ///< the files being read, outermost first
+  /// Defines parameter `name` (global, or local to the current file) following DFLAG;
+  void define_parameter(const std::string& name, Parameter p, bool local);
+  /// Points scope_params at the parameters the current file sees.
+  void refresh_scope();
 
   // --- state of the file being read ---
   LineFormat format = LineFormat::Standard; ///< set by *KEYWORD LONG=Y / I10=Y
@@ -105,6 +124,7 @@ public:
   int d3plot_npltc = 0; ///< *DATABASE_BINARY_D3PLOT NPLTC (needs ENDTIM, known at the end)
 
 private:
+  Parameters scoped_params_;
   std::vector<std::string> files_;
   std::unordered_map<std::string, int> file_index_;
   int last_file_ = -1; ///< cache: most files' lines come in runs

@@ -16,6 +16,10 @@ void Parameters::set(std::string_view name, Parameter p) {
   map_[to_upper(name)] = std::move(p);
 }
 
+void Parameters::overlay(const Parameters& other) {
+  for (const auto& [name, p] : other.map_) map_[name] = p;
+}
+
 const Parameter* Parameters::find(std::string_view name) const {
   const auto it = map_.find(to_upper(name));
   return it == map_.end() ? nullptr : &it->second;

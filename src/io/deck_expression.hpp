@@ -17,12 +17,15 @@ struct Parameter {
   SourceLoc loc;
 };
 
-/// Parameters by name. Names are case-insensitive (stored upper case); a later definition
-/// replaces an earlier one, as in LS-DYNA.
+/// Parameters by name. Names are case-insensitive (stored upper case). What a second
+/// definition of a name does is the reader's business (*PARAMETER_DUPLICATION); set() replaces.
 class Parameters {
 public:
   void set(std::string_view name, Parameter p);
   [[nodiscard]] const Parameter* find(std::string_view name) const;
+  /// Adds (replacing) every parameter of `other`.
+  void overlay(const Parameters& other);
+  [[nodiscard]] std::size_t size() const { return map_.size(); }
 
 private:
   std::map<std::string, Parameter, std::less<>> map_;

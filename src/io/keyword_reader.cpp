@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -34,6 +35,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxIncludeDepth = 32;
+/// Rounds of the parameter pass that may skip definitions naming parameters not known yet.
+constexpr int kMaxParameterRounds = 16;
 constexpr std::size_t kRowChunk = 4096; ///< row groups parsed per apply() for stream_rows keywords
 
 class DeckReader {
@@ -42,7 +45,26 @@ public:
     d_.include = [this](const std::string& name, const SourceLoc& from) { include(name, from); };
   }
 
+  /// The parameter pass (repeated while definitions that name parameters defined further on
+  /// become known, then once more reporting what is still unknown), then the main pass.
   void read_main(const std::string& path) {
+    d_.parameter_pass = true;
+    const std::size_t notes_before = d_.model.notes.size();
+    std::size_t known = 0;
+    for (int round = 0;; ++round) {
+      d_.model.notes.resize(notes_before);
+      d_.duplication = 1;
+      d_.deferred_parameters = 0;
+      d_.defer_unknown_parameters = round < kMaxParameterRounds;
+      read_file(path, SourceLoc{path, 0, {}});
+      std::size_t now = d_.params.size();
+      for (const auto& [file, local] : d_.local_params) now += local.size();
+      if (d_.deferred_parameters == 0 || !d_.defer_unknown_parameters) break;
+      if (now == known) d_.defer_unknown_parameters = false, round = kMaxParameterRounds - 1;
+      known = now;
+    }
+    d_.parameter_pass = false;
+    d_.defer_unknown_parameters = false;
     const int last = read_file(path, SourceLoc{path, 0, {}});
     d_.deck_end = SourceLoc{path, std::max(last, 1), {}};
   }
@@ -51,8 +73,9 @@ public:
 
 private:
   DeckBuilder& d_;
-  std::vector<std::string> open_;  ///< canonical paths of the files being read
-  std::vector<std::string> names_; ///< the same, as given (for messages)
+  std::vector<std::string> open_;            ///< canonical paths of the files being read
+  std::vector<std::string> names_;           ///< the same, as given (for messages)
+  std::map<std::string, std::string> texts_; ///< file texts the parameter pass loaded
 
   void include(const std::string& name, const SourceLoc& from) {
     if (name.empty()) fail(from, "*INCLUDE without a file name");
@@ -77,45 +100,108 @@ private:
     fail(from, fmt::format("include cycle: {}{}", chain, path));
   }
 
-  /// Reads one file; returns the number of its last line read.
+  /// Reads one file; returns the number of its last line read. The parameter pass keeps the
+  /// texts it loaded for the main pass.
   int read_file(const std::string& path, const SourceLoc& from) {
     std::error_code ec;
-    const std::string canonical = fs::weakly_canonical(path, ec).string();
-    check_nesting(path, ec ? path : canonical, from);
+    const std::string canonical = ec ? path : fs::weakly_canonical(path, ec).string();
+    const std::string key = ec ? path : canonical;
+    check_nesting(path, key, from);
     if (from.line > 0) d_.included_from.try_emplace(path, from);
-    const std::string text = load_deck_text(path, from);
+    std::string text;
+    if (const auto it = texts_.find(key); it != texts_.end()) {
+      if (d_.parameter_pass) {
+        text = it->second;
+      } else {
+        text = std::move(it->second);
+        texts_.erase(it);
+      }
+    } else {
+      text = load_deck_text(path, from);
+      if (d_.parameter_pass) texts_.emplace(key, text);
+    }
     const std::vector<std::string_view> lines = split_lines(text);
-    open_.push_back(ec ? path : canonical);
+    open_.push_back(key);
     names_.push_back(path);
+    const std::string saved_file = d_.file;
+    d_.file = key;
+    d_.file_chain.push_back(key);
+    d_.refresh_scope();
     const LineFormat saved_format = d_.format;
     const int last = read_lines(path, lines);
     d_.format = saved_format;
     d_.end_of_file = false;
+    d_.file_chain.pop_back();
+    d_.file = saved_file;
+    d_.refresh_scope();
     open_.pop_back();
     names_.pop_back();
     return last;
   }
 
+  /// Keywords the parameter pass reads: the ones that say where files and parameters are.
+  static bool parameter_pass_keyword(std::string_view keyword) {
+    return keyword.starts_with("*PARAMETER") || keyword.starts_with("*INCLUDE") ||
+           keyword == "*KEYWORD" || keyword == "*END";
+  }
+
   int read_lines(const std::string& path, const std::vector<std::string_view>& lines) {
     std::optional<RawBlock> block;
+    bool keep_lines = true; ///< the parameter pass skips the data of most keywords
+    bool any_keyword = false;
+    std::string skip_until; ///< "*CASE_END_n" while a case block not selected is skipped
     int n = 0;
     for (const std::string_view text : lines) {
       ++n;
       if (text.starts_with('$')) continue;
       if (text.starts_with('*')) {
+        any_keyword = true;
+        if (!skip_until.empty()) {
+          if (parse_keyword_line(text).keyword == skip_until) skip_until.clear();
+          continue;
+        }
         if (block && finish(*block)) return block->line;
+        block.reset();
+        const KeywordLine k = parse_keyword_line(text);
+        if (k.keyword.starts_with("*CASE_BEGIN_") || k.keyword.starts_with("*CASE_END_")) {
+          case_marker(path, n, k.keyword, skip_until);
+          continue;
+        }
         block = start_block(path, n, text);
+        keep_lines = !d_.parameter_pass || parameter_pass_keyword(block->keyword);
+      } else if (!skip_until.empty()) {
+        continue;
       } else if (block) {
-        block->lines.push_back({text, n});
-      } else if (!trim(text).empty()) {
+        if (keep_lines) block->lines.push_back({text, n});
+      } else if (!trim(text).empty() && !any_keyword) {
         fail({path, n, {}}, fmt::format("data line before the first keyword: \"{}\"", trim(text)));
       }
     }
     if (block)
       finish(*block);
-    else if (open_.size() == 1)
+    else if (open_.size() == 1 && !any_keyword)
       fail({path, 1, {}}, "no keywords found: the deck is empty or not a keyword file");
     return n;
+  }
+
+  /// *CASE_BEGIN_n: read the block only when case n was asked for (ReadOptions::case_id);
+  /// *CASE_END_n of a block being read ends it.
+  void case_marker(const std::string& path, int line, const std::string& keyword,
+                   std::string& skip_until) {
+    const bool begin = keyword.starts_with("*CASE_BEGIN_");
+    const std::string id_text = keyword.substr(begin ? 12 : 10);
+    std::int64_t id = 0;
+    if (parse_int(id_text, id) != IntStatus::Ok || id <= 0)
+      fail({path, line, keyword}, fmt::format("{}: the case number \"{}\" is not a positive "
+                                              "integer",
+                                              keyword, id_text));
+    if (!begin || id == d_.options.case_id) return;
+    skip_until = "*CASE_END_" + id_text;
+    if (!d_.parameter_pass)
+      d_.model.notes.push_back({keyword,
+                                {path, line, keyword},
+                                false,
+                                fmt::format("case {} left out (run it with --case {})", id, id)});
   }
 
   RawBlock start_block(const std::string& path, int line, std::string_view text) const {
@@ -125,12 +211,13 @@ private:
 
   /// Parses and applies a block; true when reading of this file must stop (*END).
   bool finish(const RawBlock& raw) {
+    if (d_.parameter_pass && !parameter_pass_keyword(raw.keyword)) return false;
     const auto match = match_keyword(raw.keyword);
     if (!match) {
-      unsupported_keyword(raw);
+      if (!d_.parameter_pass) unsupported_keyword(raw);
       return false;
     }
-    d_.use_keyword(match->spec->name);
+    if (!d_.parameter_pass) d_.use_keyword(match->spec->name);
     apply_block(*match, raw);
     return d_.end_of_file;
   }
@@ -138,7 +225,7 @@ private:
   /// Row groups of stream_rows keywords are applied in chunks (bounded memory for big meshes).
   void apply_block(const KeywordMatch& match, const RawBlock& raw) {
     const KeywordSpec& spec = *match.spec;
-    BlockParser parser(match, raw, d_.params);
+    BlockParser parser(match, raw, *d_.scope_params);
     const std::size_t chunk =
         spec.stream_rows ? kRowChunk : std::numeric_limits<std::size_t>::max();
     bool applied = false;

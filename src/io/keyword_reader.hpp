@@ -15,6 +15,9 @@ namespace parcae {
 struct ReadOptions {
   /// Unsupported keywords become warnings instead of one error listing all of them.
   bool ignore_unsupported = false;
+  /// *CASE_BEGIN_n ... *CASE_END_n blocks read (LS-DYNA's `case` run); 0: none of them, the
+  /// base model.
+  int case_id = 0;
 };
 
 /// Several input errors at once (e.g. every unsupported keyword, each with file:line).

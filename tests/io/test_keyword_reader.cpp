@@ -140,6 +140,87 @@ TEST(KeywordReader, IncludeRelativeToIncludingFile) {
   EXPECT_EQ(m.parts[0].loc.file, (dir / "sub" / "mesh.k").string());
 }
 
+// Parameters across files (issue 11): all parameters are read before the rest, so an included
+// file may use one the including file defines after the *INCLUDE, and expressions may name
+// parameters defined further on.
+TEST(KeywordReader, ParametersAcrossFilesLocalAndDuplicates) {
+  const auto dir = make_temp_dir("params");
+  write_file(dir / "main.k", "*KEYWORD\n*PARAMETER_EXPRESSION\nR dt      2*half\n"
+                             "*INCLUDE\nsub.k\n"
+                             "*PARAMETER\nR half    0.0005    I mid     1\n"
+                             "*CONTROL_TERMINATION\n&half\n*DATABASE_BINARY_D3PLOT\n&dt\n*END\n");
+  write_file(dir / "sub.k",
+             "*PARAMETER_LOCAL\nR e       1000.0\n"
+             "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+             "*ELEMENT_SOLID\n1,1,1,2,3,4,5,6,7,8\n*PART\ncube\n1,1,&mid\n*SECTION_SOLID\n1\n"
+             "*MAT_ELASTIC\n&mid,7.85e-9,&e,0.3\n"
+             "*PARAMETER\nR half    0.25\n");
+  const Model m = read_deck((dir / "main.k").string());
+  EXPECT_DOUBLE_EQ(m.materials[0].e, 1000.0);
+  // half is defined twice: by default the first definition (in sub.k, read first) is kept;
+  // dt names half before any definition of it (a second round of the parameter pass).
+  EXPECT_DOUBLE_EQ(m.control.endtim, 0.25);
+  EXPECT_DOUBLE_EQ(m.control.d3plot_dt, 0.5);
+  const auto dup = std::find_if(m.notes.begin(), m.notes.end(), [](const KeywordNote& n) {
+    return n.message.find("parameter half defined again") != std::string::npos;
+  });
+  ASSERT_NE(dup, m.notes.end());
+  EXPECT_EQ(dup->loc.line, 7); // the second definition, in main.k
+  EXPECT_NE(dup->loc.file.find("main.k"), std::string::npos);
+  // DFLAG 4: the new value is used silently; 3: an error naming both places.
+  const std::string with4 =
+      "*KEYWORD\n*PARAMETER_DUPLICATION\n4\n" + read_file(dir / "main.k").substr(9);
+  write_file(dir / "main4.k", with4);
+  EXPECT_DOUBLE_EQ(read_deck((dir / "main4.k").string()).control.endtim, 0.0005);
+  write_file(dir / "main3.k",
+             "*KEYWORD\n*PARAMETER_DUPLICATION\n3\n" + read_file(dir / "main.k").substr(9));
+  try {
+    read_deck((dir / "main3.k").string());
+    ADD_FAILURE() << "duplicate with DFLAG 3 accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("main3.k:9"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("first at"), std::string::npos) << e.what();
+  }
+  // A local parameter is not known in the including file.
+  write_file(dir / "main_local.k", "*KEYWORD\n*INCLUDE\nsub.k\n*PARAMETER\nI mid     1\n"
+                                   "*CONTROL_TERMINATION\n&e\n*END\n");
+  try {
+    read_deck((dir / "main_local.k").string());
+    ADD_FAILURE() << "local parameter visible outside its file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("undefined parameter &e"), std::string::npos) << e.what();
+  }
+  // A definition that can never be evaluated is an error at its line.
+  const std::string msg = read_error(cube_deck("*PARAMETER_EXPRESSION\nR x       nowhere*2\n"));
+  EXPECT_NE(msg.find("parameter x"), std::string::npos) << msg;
+}
+
+TEST(KeywordReader, CaseBlocksAndEmptyInclude) {
+  const std::string body = cube_mesh() + termination() +
+                           "*CASE\n       101 LOW\n"
+                           "*INITIAL_VELOCITY_GENERATION\n1,2,0,1.0,0,0\n0,0,0,0,0,0\n"
+                           "*CASE_BEGIN_1\n"
+                           "*INITIAL_VELOCITY_GENERATION\n1,2,0,2.0,0,0\n0,0,0,0,0,0\n"
+                           "*CASE_END_1\n"
+                           "*CASE_BEGIN_2\n*NOT_A_KEYWORD\ngarbage\n*CASE_END_2\n"
+                           "*INCLUDE\n$nothing.k\n";
+  const Model base = read_text(deck(body));
+  ASSERT_EQ(base.initial_velocities.size(), 1u);
+  EXPECT_DOUBLE_EQ(base.initial_velocities[0].v[0], 1.0);
+  ReadOptions case1;
+  case1.case_id = 1;
+  const Model one = read_text(deck(body), case1);
+  ASSERT_EQ(one.initial_velocities.size(), 2u);
+  EXPECT_DOUBLE_EQ(one.initial_velocities[1].v[0], 2.0);
+  const bool warned = std::any_of(base.notes.begin(), base.notes.end(), [](const KeywordNote& n) {
+    return n.keyword == "*INCLUDE" && n.message.find("nothing included") != std::string::npos;
+  });
+  EXPECT_TRUE(warned);
+  ReadOptions case2;
+  case2.case_id = 2;
+  EXPECT_NE(read_error(deck(body), case2).find("*NOT_A_KEYWORD"), std::string::npos);
+}
+
 TEST(KeywordReader, TaylorBarMesh) {
   if (!std::filesystem::exists(reference_dir() / "decks" / "taylor_bar_mesh.k"))
     GTEST_SKIP() << "../shared/reference not present (" << reference_dir() << ")";
