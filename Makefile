@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench format keywords clean
+.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench corpus format keywords clean
 
 all: build
 
@@ -50,6 +50,12 @@ overhead: build
 # Contact share of the cycle on a 25,600-shell tube with self-contact (target: <= element forces).
 contact-bench: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.contact_bench --parcae $(PARCAE) --json bench/contact.json
+
+# The public-deck corpus (../shared/decks): check and run every deck at np 1 and 2, write
+# bench/deck_corpus.json and docs/deck_corpus.md (python/tests/test_deck_corpus.py checks both).
+corpus: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.deck_corpus run --parcae $(PARCAE) \
+	  --decks ../shared/decks --json bench/deck_corpus.json --table docs/deck_corpus.md
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md

@@ -124,6 +124,12 @@ std::vector<KeywordSpec> contact_keywords() {
               "*CONTACT_SURFACE_TO_SURFACE_TITLE", s2s, apply_contact_surface_to_surface);
   add_contact(out, "*CONTACT_NODES_TO_SURFACE", "*CONTACT_NODES_TO_SURFACE_ID",
               "*CONTACT_NODES_TO_SURFACE_TITLE", n2s, apply_contact_nodes_to_surface);
+  add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY", "*CONTACT_FORCE_TRANSDUCER_PENALTY_ID",
+              "*CONTACT_FORCE_TRANSDUCER_PENALTY_TITLE",
+              "Force transducer: in LS-DYNA it records the contact forces that other contacts "
+              "exert on its surfaces and adds no force of its own. parcae reads it and writes no "
+              "output for it (warning): the model's forces are the same.",
+              apply_contact_force_transducer);
   std::vector<KeywordSpec> rest{
       {.name = "*CONTROL_CONTACT",
        .head = {{"Card 1",

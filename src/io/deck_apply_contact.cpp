@@ -270,6 +270,12 @@ void apply_contact_single(const Block& b, DeckBuilder& d) {
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::SurfaceToSurface, false);
 }
+void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
+  d.model.notes.push_back({b.loc.card, b.loc, false,
+                           "force transducer read: it adds no force; its resultants are not "
+                           "written (rcforc has the other contacts)"});
+}
+
 void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false);
 }

@@ -263,8 +263,20 @@ void add_stress_strain_table(const Fields& h, Material& m, DeckBuilder& d) {
   c.id = -m.id;
   c.title = fmt::format("*MAT_024 {} EPS/ES table", m.id);
   c.loc = h.loc("EPS1");
-  for (int k = 0; k < 8; ++k) {
-    if (k > 0 && h.real(eps[k]) == 0 && h.real(es[k]) == 0) break;
+  // The table ends at the first EPS of 0 after EPS1: LS-DYNA ignores trailing zero strains,
+  // whatever stresses are written beside them.
+  int used = 8;
+  for (int k = 1; k < 8; ++k)
+    if (h.real(eps[k]) == 0) {
+      used = k;
+      break;
+    }
+  for (int k = used; k < 8; ++k)
+    if (h.real(eps[k]) != 0)
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} follows a zero strain ({} = 0); the "
+                                      "strains must increase",
+                                      m.id, eps[k], h.real(eps[k]), eps[used]));
+  for (int k = 0; k < used; ++k) {
     if (!c.x.empty() && !(h.real(eps[k]) > c.x.back()))
       fail(h.loc(eps[k]), fmt::format("material {}: {} = {} must be greater than the previous "
                                       "strain",
@@ -272,8 +284,14 @@ void add_stress_strain_table(const Fields& h, Material& m, DeckBuilder& d) {
     c.x.push_back(h.real(eps[k]));
     c.y.push_back(h.real(es[k]));
   }
-  if (c.x.size() < 2)
-    fail(h.loc("ES1"), fmt::format("material {}: the EPS/ES table needs at least 2 points", m.id));
+  if (c.x.size() < 2) {
+    // One point is no hardening curve: SIGY and ETAN describe the material.
+    d.model.notes.push_back({h.loc("EPS1").card, h.loc("EPS1"), false,
+                             fmt::format("material {}: the EPS/ES table has a single point (EPS2 "
+                                         "onwards are 0): SIGY = {} and ETAN = {} are used",
+                                         m.id, m.sigy, m.etan)});
+    return;
+  }
   m.lcss = c.id;
   d.claim_id("curve", c.id, c.loc);
   d.model.curves.push_back(std::move(c));

@@ -74,6 +74,7 @@ public:
     check_history_references(m_);
     finish_controls();
     note_empty_parts();
+    check_formulations();
     check_termination();
   }
 
@@ -434,6 +435,27 @@ private:
       fail(d_.timestep_loc,
            fmt::format("*CONTROL_TIMESTEP LCTM = {} is not a defined curve", c.lctm));
     if (d_.d3plot_npltc > 0 && c.endtim > 0) c.d3plot_dt = c.endtim / d_.d3plot_npltc;
+  }
+
+  /// Element formulations parcae has, for the parts that have elements and are not rigid (the
+  /// solver's own check would only say so when the run starts).
+  void check_formulations() const {
+    for (const Part& p : m_.parts) {
+      if (!used_parts_.count(p.id)) continue;
+      const Material* mat = m_.find_material(p.mid);
+      if (mat && mat->kind == MaterialKind::Rigid) continue;
+      const Section& s = *sections_.at(p.secid);
+      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1)
+        fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
+                                "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
+                                "as degenerate hexahedra); ten-node and one-point tetrahedra "
+                                "(ELFORM 10, 13, 16, 17) are not available",
+                                s.id, p.id, s.elform));
+      if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
+                                "has the Belytschko-Tsay shell (ELFORM 2, and 0)",
+                                s.id, p.id, s.elform));
+    }
   }
 
   void note_empty_parts() {

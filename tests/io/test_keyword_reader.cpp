@@ -333,7 +333,7 @@ TEST(KeywordReader, ShellsSectionsAndThickness) {
                                 "*ELEMENT_SHELL_THICKNESS\n3,2,1,2,3,4\n0.1,0.2,0.3,0.4\n"
                                 "*PART\nplate\n1,1,1\nplate2\n2,2,1,0,5\n"
                                 "*SECTION_SHELL_TITLE\nthin shell\n1,,0.8333,5\n2.0\n"
-                                "*SECTION_SHELL\n2,16\n\n"
+                                "*SECTION_SHELL\n2,0\n\n"
                                 "*HOURGLASS\n5,4,0.05\n"
                                 "*MAT_ELASTIC\n1,7.85e-9,2.1e5,0.3\n" +
                                 termination());
@@ -350,7 +350,7 @@ TEST(KeywordReader, ShellsSectionsAndThickness) {
   EXPECT_DOUBLE_EQ(s.shrf, 0.8333);
   EXPECT_EQ(s.nip, 5);
   EXPECT_EQ(s.t, (std::array<Real, 4>{2.0, 2.0, 2.0, 2.0}));
-  EXPECT_EQ(m.sections[1].elform, 16);
+  EXPECT_EQ(m.sections[1].elform, 0);
   EXPECT_EQ(m.sections[1].nip, 2);
   EXPECT_DOUBLE_EQ(m.sections[1].shrf, 1.0);
   EXPECT_EQ(m.parts[1].hgid, 5);
@@ -358,6 +358,12 @@ TEST(KeywordReader, ShellsSectionsAndThickness) {
   EXPECT_DOUBLE_EQ(m.hourglass[0].qm, 0.05);
   EXPECT_DOUBLE_EQ(m.hourglass[0].bulk_quadratic, 1.5);
   EXPECT_DOUBLE_EQ(m.hourglass[0].bulk_linear, 0.06);
+  // Formulations parcae does not have are refused by `check`, naming the section and part.
+  std::string t16 = text;
+  t16.replace(t16.find("*SECTION_SHELL\n2,0"), 18, "*SECTION_SHELL\n2,16");
+  const std::string msg = read_error(t16);
+  EXPECT_NE(msg.find("*SECTION_SHELL 2 (part 2): ELFORM 16 is not supported"), std::string::npos)
+      << msg;
 }
 
 TEST(KeywordReader, Materials) {
@@ -517,6 +523,30 @@ TEST(KeywordReader, BoxesAndLocalCoordinateSystems) {
   EXPECT_NE(read_error(cube_deck("*DEFINE_COORDINATE_SYSTEM\n3,0,0,0,1,0,0\n2,0,0\n"))
                 .find("do not span a plane"),
             std::string::npos);
+}
+
+// *MAT_024 EPS/ES tables as LS-DYNA reads them: the table ends at the first zero strain after
+// EPS1, whatever stresses follow (the LSTC thick-offset deck writes EPS all 0 and ES filled).
+TEST(KeywordReader, PiecewiseTableEndsAtTrailingZeroStrains) {
+  const std::string mats = "*MAT_024\n2,7.8e-9,2.1e5,0.3,121.,0.,0.,0.\n0,0,0,0\n"
+                           "0.,0.,0.,0.,0.,0.,0.,0.\n121.,215.,257.,287.,301.,320.,346.,378.\n"
+                           "*MAT_024\n3,7.8e-9,2.1e5,0.3,200.\n0,0,0,0\n"
+                           "0.,0.1,0.2,0.,0.,0.,0.,0.\n200.,250.,280.,999.,0.,0.,0.,0.\n";
+  const Model m = read_text(cube_deck(mats));
+  const Material* single = m.find_material(2);
+  ASSERT_NE(single, nullptr);
+  EXPECT_EQ(single->lcss, 0); // one point: SIGY/ETAN
+  EXPECT_DOUBLE_EQ(single->sigy, 121.0);
+  const Material* three = m.find_material(3);
+  ASSERT_EQ(three->lcss, -3);
+  const Curve* c = m.find_curve(-3);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->x, (std::vector<Real>{0.0, 0.1, 0.2}));
+  EXPECT_EQ(c->y, (std::vector<Real>{200.0, 250.0, 280.0}));
+  // A nonzero strain after a zero one is not a trailing zero: an error at that field.
+  const std::string msg = read_error(
+      cube_deck("*MAT_024\n3,7.8e-9,2.1e5,0.3,200.\n0,0,0,0\n0.,0.1,0.,0.3\n200.,250.,0,290.\n"));
+  EXPECT_NE(msg.find("EPS4 = 0.3 follows a zero strain"), std::string::npos) << msg;
 }
 
 TEST(KeywordReader, ConstraintsAndMotion) {
