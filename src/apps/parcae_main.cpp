@@ -271,6 +271,41 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
   return 0;
 }
 
+/// `parcae check DECK [--ignore-unsupported] [--case N]` and `parcae keywords`, without MPI.
+int run_serial_command(int argc, char** argv) {
+  CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
+  app.require_subcommand(1);
+  std::string deck;
+  ReadOptions read;
+  auto* check = app.add_subcommand("check", "read and validate a deck without running it");
+  check->add_option("deck", deck, "keyword deck (.k)")->required();
+  check->add_flag("--ignore-unsupported", read.ignore_unsupported,
+                  "warn about unsupported keywords");
+  check->add_option("--case", read.case_id, "check the base model with case n's blocks")
+      ->check(CLI::Range(1, 1 << 30));
+  auto* kw = app.add_subcommand("keywords", "print the keyword coverage table (Markdown)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  const par::Comm self; // single-process: messages are printed as on rank 0
+  try {
+    if (*kw) {
+      std::cout << keyword_coverage_markdown();
+      return 0;
+    }
+    return cmd_check(deck, read);
+  } catch (const InputError& e) {
+    return report_input_error(e, self);
+  } catch (const DeckErrors& e) {
+    return report_input_error(e, self);
+  } catch (const std::exception& e) {
+    std::cerr << "parcae: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -286,6 +321,11 @@ int main(int argc, char** argv) {
   if (const int rc = parcae::maybe_run_profile_command(argc, argv); rc >= 0) return rc;
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
+  // `check` and `keywords` read files and print: they never start MPI (starting it costs more
+  // than checking a small deck).
+  if (argc >= 2 &&
+      (std::string_view(argv[1]) == "check" || std::string_view(argv[1]) == "keywords"))
+    return run_serial_command(argc, argv);
 
   par::Environment env(argc, argv);
   const par::Comm comm = par::Comm::from_handle(par::world_handle());
