@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -112,13 +113,44 @@ Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8]
 
 namespace {
 
+/// Stress of a hyperelastic material from the element's current (x, y, z) and initial (px, py,
+/// pz) corner coordinates: F = 1 + sum_a (u_a - u_0) B0_a, u = x - X, with the uniform-gradient
+/// matrix B0 of the initial geometry (sum_a B0_a = 0, so subtracting u_0 changes nothing but
+/// the round-off). Returns det F (<= 0 or NaN: invalid, sig unchanged).
+Real hex_hyperelastic_stress(const MaterialParams& mat, const Real x[8], const Real y[8],
+                             const Real z[8], const Real px[8], const Real py[8], const Real pz[8],
+                             Real sig[6]) {
+  Real rx[8], ry[8], rz[8], bx[8], by[8], bz[8];
+  for (int a = 0; a < 8; ++a) {
+    rx[a] = px[a] - px[0];
+    ry[a] = py[a] - py[0];
+    rz[a] = pz[a] - pz[0];
+  }
+  const Real v0 = hex_volume_gradient(rx, ry, rz, bx, by, bz);
+  if (!(v0 > 0)) return -1;
+  Real h[3][3] = {};
+  for (int a = 1; a < 8; ++a) {
+    const Real u[3] = {(x[a] - x[0]) - rx[a], (y[a] - y[0]) - ry[a], (z[a] - z[0]) - rz[a]};
+    for (int i = 0; i < 3; ++i) {
+      h[i][0] += u[i] * bx[a];
+      h[i][1] += u[i] * by[a];
+      h[i][2] += u[i] * bz[a];
+    }
+  }
+  const Real inv = 1.0 / v0;
+  for (auto& row : h)
+    for (Real& v : row) v *= inv;
+  return hyperelastic_stress(mat, h, sig);
+}
+
 using GradientFn = Real (*)(const Real*, const Real*, const Real*, Real*, Real*, Real*);
 
 /// One element's force computation, shared by the optimised and reference kernels; they differ
 /// in how the volume gradient is obtained (closed form vs Gauss integration).
 inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                         std::size_t e, std::span<const Real> xs, std::span<const Real> vs, Real dt,
-                        Real* fe, GradientFn gradient, HexPassResult& res) {
+                        Real* fe, GradientFn gradient, HexPassResult& res,
+                        std::span<const Real> x0s) {
   Real* f = fe + 24 * e;
   if (blk.failed[e]) {
     std::fill(f, f + 24, 0.0);
@@ -181,7 +213,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
     t[4] += w12 * (tzz - tyy) + w20 * txy - w01 * tzx;
     t[5] += w20 * (txx - tzz) + w01 * tyz - w12 * txy;
   };
-  if (dt > 0) {
+  if (dt > 0 && !mat.hyperelastic()) {
     rotate(s);
     if (mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1) rotate(bk);
   }
@@ -192,7 +224,25 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
                         (l[1][2] + l[2][1]) * dt,
                         (l[2][0] + l[0][2]) * dt};
   const Real s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
-  if (dt > 0) update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
+  if (mat.hyperelastic()) {
+    Real px[8], py[8], pz[8];
+    for (int a = 0; a < 8; ++a) {
+      const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+      px[a] = x0s[n];
+      py[a] = x0s[n + 1];
+      pz[a] = x0s[n + 2];
+    }
+    Real sg[6];
+    if (!(hex_hyperelastic_stress(mat, x, y, z, px, py, pz, sg) > 0)) {
+      std::fill(f, f + 24, 0.0);
+      if (res.bad_element < 0) res.bad_element = static_cast<std::int64_t>(e);
+      blk.dt[e] = 1e300;
+      return;
+    }
+    std::copy(sg, sg + 6, s);
+  } else if (dt > 0) {
+    update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
+  }
   // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = mat.wave_speed_solid() / std::sqrt(blk.density_scale[e]);
@@ -292,8 +342,10 @@ namespace {
 
 /// Per-call constants of the optimised kernel.
 struct HexConsts {
-  Real c0;  ///< dilatational wave speed without mass scaling
-  bool kin; ///< back stress rotated and updated (*MAT_003 with beta < 1)
+  Real c0;         ///< dilatational wave speed without mass scaling
+  bool kin;        ///< back stress rotated and updated (*MAT_003 with beta < 1)
+  bool hyper;      ///< stress from the deformation gradient (hyperelastic_stress)
+  const Real* x0s; ///< initial coordinates (hyperelastic materials)
 };
 
 /// Elements idx[0..kW): the first nvalid distinct, the rest copies of idx[nvalid - 1].
@@ -329,7 +381,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   V volume = splat(0.0);
   for (int a = 0; a < 8; ++a) volume += x[a] * bx[a] + y[a] * by[a] + z[a] * bz[a];
   volume = volume / 36.0;
-  const VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
+  VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
   const V binv = 1.0 / (12.0 * volume); // B = b binv (uniform-gradient matrix)
   // Velocity gradient L_ij = sum_a v_ia B_aj.
   V l00 = splat(0.0), l01 = l00, l02 = l00, l10 = l00, l11 = l00, l12 = l00, l20 = l00, l21 = l00,
@@ -408,7 +460,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   };
   V bk[6]; // back stress: kinematic hardening only (zero and not stored otherwise)
   if (dt > 0) {
-    rotate(s);
+    if (!hc.hyper) rotate(s);
     if (hc.kin) {
       gather6(blk.back.data(), idx, bk);
       rotate(bk);
@@ -419,6 +471,28 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   const V deps[6] = {l00 * dt,         l11 * dt,         l22 * dt,
                      (l01 + l10) * dt, (l12 + l21) * dt, (l20 + l02) * dt};
   const V s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  if (hc.hyper) {
+    // Hyperelastic: the stress from the deformation gradient, lane by lane (x is relative to
+    // node 0 here; hex_hyperelastic_stress works with differences only).
+    for (int l = 0; l < kW; ++l) {
+      if (!ok[l]) continue;
+      Real cx[8], cy[8], cz[8], px[8], py[8], pz[8], sg[6];
+      for (int a = 0; a < 8; ++a) {
+        const std::size_t n = 3 * static_cast<std::size_t>(blk.conn[idx[l]][a]);
+        cx[a] = x[a][l];
+        cy[a] = y[a][l];
+        cz[a] = z[a][l];
+        px[a] = hc.x0s[n];
+        py[a] = hc.x0s[n + 1];
+        pz[a] = hc.x0s[n + 2];
+      }
+      if (!(hex_hyperelastic_stress(mat, cx, cy, cz, px, py, pz, sg) > 0)) {
+        ok[l] = 0;
+        continue;
+      }
+      for (int k = 0; k < 6; ++k) s[k][l] = sg[k];
+    }
+  }
   if (dt > 0) {
     bool active[kW];
     for (int l = 0; l < kW; ++l) active[l] = ok[l] != 0 && l < nvalid;
@@ -431,7 +505,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       vstore(mp.eps_p, vload(&blk.eps_p[idx[0]]));
     else
       for (int l = 0; l < kW; ++l) mp.eps_p[l] = blk.eps_p[idx[l]];
-    update_stress_solid_batch(mat, dt, mp, active);
+    if (!hc.hyper) update_stress_solid_batch(mat, dt, mp, active);
     for (int k = 0; k < 6; ++k) s[k] = vload(mp.sig[k]);
   }
 
@@ -587,10 +661,14 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
 
 HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                                  std::size_t begin, std::size_t end, std::span<const Real> x,
-                                 std::span<const Real> v, Real dt, std::span<Real> fe) {
+                                 std::span<const Real> v, Real dt, std::span<Real> fe,
+                                 std::span<const Real> x0) {
   HexPassResult res;
+  if (mat.hyperelastic() && x0.size() < x.size())
+    throw std::invalid_argument("compute_hex_forces: a hyperelastic material needs x0");
   const HexConsts hc{mat.wave_speed_solid(),
-                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1};
+                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1, mat.hyperelastic(),
+                     x0.data()};
   std::size_t idx[kW];
   int nb = 0;
   for (std::size_t e = begin; e < end; ++e) {
@@ -615,10 +693,12 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
 HexPassResult compute_hex_forces_reference(const HexOptions& opt, const MaterialParams& mat,
                                            HexBlock& blk, std::size_t begin, std::size_t end,
                                            std::span<const Real> x, std::span<const Real> v,
-                                           Real dt, std::span<Real> fe) {
+                                           Real dt, std::span<Real> fe, std::span<const Real> x0) {
   HexPassResult res;
+  if (mat.hyperelastic() && x0.size() < x.size())
+    throw std::invalid_argument("compute_hex_forces_reference: a hyperelastic material needs x0");
   for (std::size_t e = begin; e < end; ++e)
-    hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient_reference, res);
+    hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient_reference, res, x0);
   return res;
 }
 
