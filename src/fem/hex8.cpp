@@ -116,31 +116,48 @@ namespace {
 /// Stress of a hyperelastic material from the element's current (x, y, z) and initial (px, py,
 /// pz) corner coordinates: F = 1 + sum_a (u_a - u_0) B0_a, u = x - X, with the uniform-gradient
 /// matrix B0 of the initial geometry (sum_a B0_a = 0, so subtracting u_0 changes nothing but
-/// the round-off). Returns det F (<= 0 or NaN: invalid, sig unchanged).
+/// the round-off). Returns det F (<= 0 or NaN: invalid, sig unchanged). With dt > 0, dw is the
+/// change of stored energy over the step, V0 [W(F(x)) - W(F(x - dt v))] (the start-of-step
+/// coordinates are x - dt v in the central-difference update); 0 otherwise.
 Real hex_hyperelastic_stress(const MaterialParams& mat, const Real x[8], const Real y[8],
-                             const Real z[8], const Real px[8], const Real py[8], const Real pz[8],
-                             Real sig[6]) {
+                             const Real z[8], const Real vx[8], const Real vy[8], const Real vz[8],
+                             Real dt, const Real px[8], const Real py[8], const Real pz[8],
+                             Real sig[6], Real& dw) {
   Real rx[8], ry[8], rz[8], bx[8], by[8], bz[8];
   for (int a = 0; a < 8; ++a) {
     rx[a] = px[a] - px[0];
     ry[a] = py[a] - py[0];
     rz[a] = pz[a] - pz[0];
   }
+  dw = 0;
   const Real v0 = hex_volume_gradient(rx, ry, rz, bx, by, bz);
   if (!(v0 > 0)) return -1;
-  Real h[3][3] = {};
-  for (int a = 1; a < 8; ++a) {
-    const Real u[3] = {(x[a] - x[0]) - rx[a], (y[a] - y[0]) - ry[a], (z[a] - z[0]) - rz[a]};
-    for (int i = 0; i < 3; ++i) {
-      h[i][0] += u[i] * bx[a];
-      h[i][1] += u[i] * by[a];
-      h[i][2] += u[i] * bz[a];
-    }
-  }
   const Real inv = 1.0 / v0;
-  for (auto& row : h)
-    for (Real& v : row) v *= inv;
-  return hyperelastic_stress(mat, h, sig);
+  // h = F - 1 for the coordinates x - s v
+  auto gradient_of = [&](Real s, Real h[3][3]) {
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) h[i][k] = 0;
+    for (int a = 1; a < 8; ++a) {
+      const Real u[3] = {(x[a] - x[0]) - s * (vx[a] - vx[0]) - rx[a],
+                         (y[a] - y[0]) - s * (vy[a] - vy[0]) - ry[a],
+                         (z[a] - z[0]) - s * (vz[a] - vz[0]) - rz[a]};
+      for (int i = 0; i < 3; ++i) {
+        h[i][0] += u[i] * bx[a];
+        h[i][1] += u[i] * by[a];
+        h[i][2] += u[i] * bz[a];
+      }
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) h[i][k] *= inv;
+  };
+  Real h[3][3];
+  gradient_of(0.0, h);
+  const Real j = hyperelastic_stress(mat, h, sig);
+  if (!(j > 0) || !(dt > 0)) return j;
+  Real h0[3][3];
+  gradient_of(dt, h0);
+  dw = v0 * (hyperelastic_energy(mat, h) - hyperelastic_energy(mat, h0));
+  return j;
 }
 
 using GradientFn = Real (*)(const Real*, const Real*, const Real*, Real*, Real*, Real*);
@@ -224,6 +241,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
                         (l[1][2] + l[2][1]) * dt,
                         (l[2][0] + l[0][2]) * dt};
   const Real s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  Real dw_hyper = 0; // hyperelastic: change of stored energy over the step
   if (mat.hyperelastic()) {
     Real px[8], py[8], pz[8];
     for (int a = 0; a < 8; ++a) {
@@ -233,7 +251,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
       pz[a] = x0s[n + 2];
     }
     Real sg[6];
-    if (!(hex_hyperelastic_stress(mat, x, y, z, px, py, pz, sg) > 0)) {
+    if (!(hex_hyperelastic_stress(mat, x, y, z, vx, vy, vz, dt, px, py, pz, sg, dw_hyper) > 0)) {
       std::fill(f, f + 24, 0.0);
       if (res.bad_element < 0) res.bad_element = static_cast<std::int64_t>(e);
       blk.dt[e] = 1e300;
@@ -252,8 +270,9 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   Real de = 0;
   for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
   for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  if (mat.hyperelastic()) de = 0; // the stored energy change dw_hyper instead
   de -= q * trd * dt;
-  blk.e_int[e] += volume * de;
+  blk.e_int[e] += volume * de + dw_hyper;
   const Real sxx = s[0] - q, syy = s[1] - q, szz = s[2] - q, sxy = s[3], syz = s[4], szx = s[5];
   for (int a = 0; a < 8; ++a) {
     f[3 * a + 0] = volume * (sxx * bx[a] + sxy * by[a] + szx * bz[a]);
@@ -471,25 +490,31 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   const V deps[6] = {l00 * dt,         l11 * dt,         l22 * dt,
                      (l01 + l10) * dt, (l12 + l21) * dt, (l20 + l02) * dt};
   const V s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  V dw = splat(0.0); // hyperelastic: change of stored energy over the step
   if (hc.hyper) {
     // Hyperelastic: the stress from the deformation gradient, lane by lane (x is relative to
     // node 0 here; hex_hyperelastic_stress works with differences only).
     for (int l = 0; l < kW; ++l) {
       if (!ok[l]) continue;
-      Real cx[8], cy[8], cz[8], px[8], py[8], pz[8], sg[6];
+      Real cx[8], cy[8], cz[8], ux[8], uy[8], uz[8], px[8], py[8], pz[8], sg[6];
       for (int a = 0; a < 8; ++a) {
         const std::size_t n = 3 * static_cast<std::size_t>(blk.conn[idx[l]][a]);
         cx[a] = x[a][l];
         cy[a] = y[a][l];
         cz[a] = z[a][l];
+        ux[a] = vx[a][l];
+        uy[a] = vy[a][l];
+        uz[a] = vz[a][l];
         px[a] = hc.x0s[n];
         py[a] = hc.x0s[n + 1];
         pz[a] = hc.x0s[n + 2];
       }
-      if (!(hex_hyperelastic_stress(mat, cx, cy, cz, px, py, pz, sg) > 0)) {
+      Real dwl = 0;
+      if (!(hex_hyperelastic_stress(mat, cx, cy, cz, ux, uy, uz, dt, px, py, pz, sg, dwl) > 0)) {
         ok[l] = 0;
         continue;
       }
+      dw[l] = dwl;
       for (int k = 0; k < 6; ++k) s[k][l] = sg[k];
     }
   }
@@ -524,8 +549,10 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
   const V q = trd < 0.0 ? rho * len * (opt.q2 * len * trd * trd - opt.q1 * c * trd) : splat(0.0);
   V de = splat(0.0);
-  for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
-  for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  if (!hc.hyper) { // hyperelastic: the stored energy change dw instead
+    for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+    for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  }
   de -= q * trd * dt;
 
   // Corner forces f_ai = sigma_ij B_aj V + sum_m Q_im gamma_ma
@@ -606,7 +633,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       }
       vstore(&blk.eps_p[e0], vload(mp.eps_p));
     }
-    vstore(&blk.e_int[e0], vload(&blk.e_int[e0]) + volume * de);
+    vstore(&blk.e_int[e0], vload(&blk.e_int[e0]) + (volume * de + dw));
     if (hg) vstore(&blk.e_hg[e0], vload(&blk.e_hg[e0]) + dehg);
     if (hgq) scatter_rows<12>(blk.hgq.data(), idx, &qf[0][0]);
     vstore(&blk.dt[e0], dte);
@@ -643,7 +670,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
         for (int k = 0; k < 6; ++k) blk.back[6 * e + k] = mp.back[k][l];
       blk.eps_p[e] = mp.eps_p[l];
     }
-    blk.e_int[e] += volume[l] * de[l];
+    blk.e_int[e] += volume[l] * de[l] + dw[l];
     if (hg) blk.e_hg[e] += dehg[l];
     if (hgq)
       for (int i = 0; i < 3; ++i)
