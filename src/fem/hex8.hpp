@@ -63,7 +63,10 @@ struct HexPassResult {
 /// function of the deformation gradient F = dx/dX, taken at the element centre as
 /// F = 1 + sum_a (x_a - X_a) B0_a with the uniform-gradient matrix B0 of the initial geometry
 /// (exact for a parallelepiped; the stress is then recomputed each pass, on the initial pass
-/// too, and needs no history). Elements with det F <= 0 are reported like inverted ones.
+/// too, and needs no history). Their internal energy grows by the stored energy change
+/// V0 [W(F(x)) - W(F(x - dt v))] (plus the bulk viscosity work) rather than by the
+/// sigma:D trapezoid, whose end-of-step strain rate is not zero under rigid rotation.
+/// Elements with det F <= 0 are reported like inverted ones.
 /// SIMD: the elements are processed in batches of kSolidBatch, one per vector lane; every
 /// element goes through the same operations whatever its lane, so an element's results do not
 /// depend on [begin, end) or on the other elements (bitwise).

@@ -67,7 +67,8 @@ Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
 ///   sigma = (2/J) [ (A + B I1) b - B b^2 + (-2C III^-2 + 2D (III-1) III) 1 ].
 Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]);
 
-/// Strain energy density W per unit reference volume of a hyperelastic material (tests).
+/// Strain energy density W per unit reference volume of a hyperelastic material, for the
+/// displacement gradient h as in hyperelastic_stress (the element's internal energy).
 Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]);
 
 /// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain
