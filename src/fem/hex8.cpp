@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <utility>
 
 #if defined(__SSE2__)
@@ -112,13 +113,61 @@ Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8]
 
 namespace {
 
+/// Stress of a hyperelastic material from the element's current (x, y, z) and initial (px, py,
+/// pz) corner coordinates: F = 1 + sum_a (u_a - u_0) B0_a, u = x - X, with the uniform-gradient
+/// matrix B0 of the initial geometry (sum_a B0_a = 0, so subtracting u_0 changes nothing but
+/// the round-off). Returns det F (<= 0 or NaN: invalid, sig unchanged). With dt > 0, dw is the
+/// change of stored energy over the step, V0 [W(F(x)) - W(F(x - dt v))] (the start-of-step
+/// coordinates are x - dt v in the central-difference update); 0 otherwise.
+Real hex_hyperelastic_stress(const MaterialParams& mat, const Real x[8], const Real y[8],
+                             const Real z[8], const Real vx[8], const Real vy[8], const Real vz[8],
+                             Real dt, const Real px[8], const Real py[8], const Real pz[8],
+                             Real sig[6], Real& dw) {
+  Real rx[8], ry[8], rz[8], bx[8], by[8], bz[8];
+  for (int a = 0; a < 8; ++a) {
+    rx[a] = px[a] - px[0];
+    ry[a] = py[a] - py[0];
+    rz[a] = pz[a] - pz[0];
+  }
+  dw = 0;
+  const Real v0 = hex_volume_gradient(rx, ry, rz, bx, by, bz);
+  if (!(v0 > 0)) return -1;
+  const Real inv = 1.0 / v0;
+  // h = F - 1 for the coordinates x - s v
+  auto gradient_of = [&](Real s, Real h[3][3]) {
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) h[i][k] = 0;
+    for (int a = 1; a < 8; ++a) {
+      const Real u[3] = {(x[a] - x[0]) - s * (vx[a] - vx[0]) - rx[a],
+                         (y[a] - y[0]) - s * (vy[a] - vy[0]) - ry[a],
+                         (z[a] - z[0]) - s * (vz[a] - vz[0]) - rz[a]};
+      for (int i = 0; i < 3; ++i) {
+        h[i][0] += u[i] * bx[a];
+        h[i][1] += u[i] * by[a];
+        h[i][2] += u[i] * bz[a];
+      }
+    }
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 3; ++k) h[i][k] *= inv;
+  };
+  Real h[3][3];
+  gradient_of(0.0, h);
+  const Real j = hyperelastic_stress(mat, h, sig);
+  if (!(j > 0) || !(dt > 0)) return j;
+  Real h0[3][3];
+  gradient_of(dt, h0);
+  dw = v0 * (hyperelastic_energy(mat, h) - hyperelastic_energy(mat, h0));
+  return j;
+}
+
 using GradientFn = Real (*)(const Real*, const Real*, const Real*, Real*, Real*, Real*);
 
 /// One element's force computation, shared by the optimised and reference kernels; they differ
 /// in how the volume gradient is obtained (closed form vs Gauss integration).
 inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                         std::size_t e, std::span<const Real> xs, std::span<const Real> vs, Real dt,
-                        Real* fe, GradientFn gradient, HexPassResult& res) {
+                        Real* fe, GradientFn gradient, HexPassResult& res,
+                        std::span<const Real> x0s) {
   Real* f = fe + 24 * e;
   if (blk.failed[e]) {
     std::fill(f, f + 24, 0.0);
@@ -181,7 +230,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
     t[4] += w12 * (tzz - tyy) + w20 * txy - w01 * tzx;
     t[5] += w20 * (txx - tzz) + w01 * tyz - w12 * txy;
   };
-  if (dt > 0) {
+  if (dt > 0 && !mat.hyperelastic()) {
     rotate(s);
     if (mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1) rotate(bk);
   }
@@ -192,7 +241,26 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
                         (l[1][2] + l[2][1]) * dt,
                         (l[2][0] + l[0][2]) * dt};
   const Real s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
-  if (dt > 0) update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
+  Real dw_hyper = 0; // hyperelastic: change of stored energy over the step
+  if (mat.hyperelastic()) {
+    Real px[8], py[8], pz[8];
+    for (int a = 0; a < 8; ++a) {
+      const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+      px[a] = x0s[n];
+      py[a] = x0s[n + 1];
+      pz[a] = x0s[n + 2];
+    }
+    Real sg[6];
+    if (!(hex_hyperelastic_stress(mat, x, y, z, vx, vy, vz, dt, px, py, pz, sg, dw_hyper) > 0)) {
+      std::fill(f, f + 24, 0.0);
+      if (res.bad_element < 0) res.bad_element = static_cast<std::int64_t>(e);
+      blk.dt[e] = 1e300;
+      return;
+    }
+    std::copy(sg, sg + 6, s);
+  } else if (dt > 0) {
+    update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
+  }
   // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = mat.wave_speed_solid() / std::sqrt(blk.density_scale[e]);
@@ -202,8 +270,9 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   Real de = 0;
   for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
   for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  if (mat.hyperelastic()) de = 0; // the stored energy change dw_hyper instead
   de -= q * trd * dt;
-  blk.e_int[e] += volume * de;
+  blk.e_int[e] += volume * de + dw_hyper;
   const Real sxx = s[0] - q, syy = s[1] - q, szz = s[2] - q, sxy = s[3], syz = s[4], szx = s[5];
   for (int a = 0; a < 8; ++a) {
     f[3 * a + 0] = volume * (sxx * bx[a] + sxy * by[a] + szx * bz[a]);
@@ -292,8 +361,10 @@ namespace {
 
 /// Per-call constants of the optimised kernel.
 struct HexConsts {
-  Real c0;  ///< dilatational wave speed without mass scaling
-  bool kin; ///< back stress rotated and updated (*MAT_003 with beta < 1)
+  Real c0;         ///< dilatational wave speed without mass scaling
+  bool kin;        ///< back stress rotated and updated (*MAT_003 with beta < 1)
+  bool hyper;      ///< stress from the deformation gradient (hyperelastic_stress)
+  const Real* x0s; ///< initial coordinates (hyperelastic materials)
 };
 
 /// Elements idx[0..kW): the first nvalid distinct, the rest copies of idx[nvalid - 1].
@@ -329,7 +400,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   V volume = splat(0.0);
   for (int a = 0; a < 8; ++a) volume += x[a] * bx[a] + y[a] * by[a] + z[a] * bz[a];
   volume = volume / 36.0;
-  const VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
+  VI ok = (volume > 0.0) & (volume <= std::numeric_limits<Real>::max());
   const V binv = 1.0 / (12.0 * volume); // B = b binv (uniform-gradient matrix)
   // Velocity gradient L_ij = sum_a v_ia B_aj.
   V l00 = splat(0.0), l01 = l00, l02 = l00, l10 = l00, l11 = l00, l12 = l00, l20 = l00, l21 = l00,
@@ -408,7 +479,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   };
   V bk[6]; // back stress: kinematic hardening only (zero and not stored otherwise)
   if (dt > 0) {
-    rotate(s);
+    if (!hc.hyper) rotate(s);
     if (hc.kin) {
       gather6(blk.back.data(), idx, bk);
       rotate(bk);
@@ -419,6 +490,34 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   const V deps[6] = {l00 * dt,         l11 * dt,         l22 * dt,
                      (l01 + l10) * dt, (l12 + l21) * dt, (l20 + l02) * dt};
   const V s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  V dw = splat(0.0); // hyperelastic: change of stored energy over the step
+  if (hc.hyper) {
+    // Hyperelastic: the stress from the deformation gradient, lane by lane (x is relative to
+    // node 0 here; hex_hyperelastic_stress works with differences only).
+    for (int l = 0; l < kW; ++l) {
+      if (!ok[l]) continue;
+      Real cx[8], cy[8], cz[8], ux[8], uy[8], uz[8], px[8], py[8], pz[8], sg[6];
+      for (int a = 0; a < 8; ++a) {
+        const std::size_t n = 3 * static_cast<std::size_t>(blk.conn[idx[l]][a]);
+        cx[a] = x[a][l];
+        cy[a] = y[a][l];
+        cz[a] = z[a][l];
+        ux[a] = vx[a][l];
+        uy[a] = vy[a][l];
+        uz[a] = vz[a][l];
+        px[a] = hc.x0s[n];
+        py[a] = hc.x0s[n + 1];
+        pz[a] = hc.x0s[n + 2];
+      }
+      Real dwl = 0;
+      if (!(hex_hyperelastic_stress(mat, cx, cy, cz, ux, uy, uz, dt, px, py, pz, sg, dwl) > 0)) {
+        ok[l] = 0;
+        continue;
+      }
+      dw[l] = dwl;
+      for (int k = 0; k < 6; ++k) s[k][l] = sg[k];
+    }
+  }
   if (dt > 0) {
     bool active[kW];
     for (int l = 0; l < kW; ++l) active[l] = ok[l] != 0 && l < nvalid;
@@ -431,7 +530,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       vstore(mp.eps_p, vload(&blk.eps_p[idx[0]]));
     else
       for (int l = 0; l < kW; ++l) mp.eps_p[l] = blk.eps_p[idx[l]];
-    update_stress_solid_batch(mat, dt, mp, active);
+    if (!hc.hyper) update_stress_solid_batch(mat, dt, mp, active);
     for (int k = 0; k < 6; ++k) s[k] = vload(mp.sig[k]);
   }
 
@@ -450,8 +549,10 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
   const V q = trd < 0.0 ? rho * len * (opt.q2 * len * trd * trd - opt.q1 * c * trd) : splat(0.0);
   V de = splat(0.0);
-  for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
-  for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  if (!hc.hyper) { // hyperelastic: the stored energy change dw instead
+    for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+    for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
+  }
   de -= q * trd * dt;
 
   // Corner forces f_ai = sigma_ij B_aj V + sum_m Q_im gamma_ma
@@ -532,7 +633,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       }
       vstore(&blk.eps_p[e0], vload(mp.eps_p));
     }
-    vstore(&blk.e_int[e0], vload(&blk.e_int[e0]) + volume * de);
+    vstore(&blk.e_int[e0], vload(&blk.e_int[e0]) + (volume * de + dw));
     if (hg) vstore(&blk.e_hg[e0], vload(&blk.e_hg[e0]) + dehg);
     if (hgq) scatter_rows<12>(blk.hgq.data(), idx, &qf[0][0]);
     vstore(&blk.dt[e0], dte);
@@ -569,7 +670,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
         for (int k = 0; k < 6; ++k) blk.back[6 * e + k] = mp.back[k][l];
       blk.eps_p[e] = mp.eps_p[l];
     }
-    blk.e_int[e] += volume[l] * de[l];
+    blk.e_int[e] += volume[l] * de[l] + dw[l];
     if (hg) blk.e_hg[e] += dehg[l];
     if (hgq)
       for (int i = 0; i < 3; ++i)
@@ -587,10 +688,14 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
 
 HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                                  std::size_t begin, std::size_t end, std::span<const Real> x,
-                                 std::span<const Real> v, Real dt, std::span<Real> fe) {
+                                 std::span<const Real> v, Real dt, std::span<Real> fe,
+                                 std::span<const Real> x0) {
   HexPassResult res;
+  if (mat.hyperelastic() && x0.size() < x.size())
+    throw std::invalid_argument("compute_hex_forces: a hyperelastic material needs x0");
   const HexConsts hc{mat.wave_speed_solid(),
-                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1};
+                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1, mat.hyperelastic(),
+                     x0.data()};
   std::size_t idx[kW];
   int nb = 0;
   for (std::size_t e = begin; e < end; ++e) {
@@ -615,10 +720,12 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
 HexPassResult compute_hex_forces_reference(const HexOptions& opt, const MaterialParams& mat,
                                            HexBlock& blk, std::size_t begin, std::size_t end,
                                            std::span<const Real> x, std::span<const Real> v,
-                                           Real dt, std::span<Real> fe) {
+                                           Real dt, std::span<Real> fe, std::span<const Real> x0) {
   HexPassResult res;
+  if (mat.hyperelastic() && x0.size() < x.size())
+    throw std::invalid_argument("compute_hex_forces_reference: a hyperelastic material needs x0");
   for (std::size_t e = begin; e < end; ++e)
-    hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient_reference, res);
+    hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient_reference, res, x0);
   return res;
 }
 

@@ -58,20 +58,30 @@ struct HexPassResult {
 
 /// Internal corner forces for elements [begin, end) of the block: updates stresses, energies,
 /// volumes and critical time steps. x: coordinates at the end of the step, v: velocities over
-/// the step, dt: the step (0 on the initial pass).
+/// the step, dt: the step (0 on the initial pass). x0: the initial coordinates (same layout as
+/// x), needed by hyperelastic materials (MaterialParams::hyperelastic()), whose stress is a
+/// function of the deformation gradient F = dx/dX, taken at the element centre as
+/// F = 1 + sum_a (x_a - X_a) B0_a with the uniform-gradient matrix B0 of the initial geometry
+/// (exact for a parallelepiped; the stress is then recomputed each pass, on the initial pass
+/// too, and needs no history). Their internal energy grows by the stored energy change
+/// V0 [W(F(x)) - W(F(x - dt v))] (plus the bulk viscosity work) rather than by the
+/// sigma:D trapezoid, whose end-of-step strain rate is not zero under rigid rotation.
+/// Elements with det F <= 0 are reported like inverted ones.
 /// SIMD: the elements are processed in batches of kSolidBatch, one per vector lane; every
 /// element goes through the same operations whatever its lane, so an element's results do not
 /// depend on [begin, end) or on the other elements (bitwise).
 HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& mat, HexBlock& blk,
                                  std::size_t begin, std::size_t end, std::span<const Real> x,
-                                 std::span<const Real> v, Real dt, std::span<Real> fe);
+                                 std::span<const Real> v, Real dt, std::span<Real> fe,
+                                 std::span<const Real> x0 = {});
 
 /// Plain reference implementation of the same element (gradient by Gauss integration, no
 /// hoisting); tested to agree with compute_hex_forces.
 HexPassResult compute_hex_forces_reference(const HexOptions& opt, const MaterialParams& mat,
                                            HexBlock& blk, std::size_t begin, std::size_t end,
                                            std::span<const Real> x, std::span<const Real> v,
-                                           Real dt, std::span<Real> fe);
+                                           Real dt, std::span<Real> fe,
+                                           std::span<const Real> x0 = {});
 
 /// Characteristic length used for the time step: volume / largest face area.
 Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8], Real volume);

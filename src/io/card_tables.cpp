@@ -308,6 +308,17 @@ std::vector<KeywordSpec> material_keywords() {
                   "in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means no "
                   "failure. TDEL and LCF are ignored.",
        .apply = apply_mat_piecewise_linear},
+      {.name = "*MAT_MOONEY-RIVLIN_RUBBER",
+       .aliases = {"*MAT_027"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", {I("MID").req(), R("RO"), R("PR"), R("A"), R("B"), R("REF")}},
+                {"Card 2", {R("SGL"), R("SW"), R("ST"), I("LCID")}}},
+       .summary = "Mooney-Rivlin rubber (hyperelastic, solids only): W = A(I1-3) + B(I2-3) + "
+                  "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. A + B must be "
+                  "positive, PR in (-1, 0.5). LCID > 0 (A and B fitted to a force-deflection "
+                  "curve) and REF = 1 are not supported; SGL, SW, ST are ignored.",
+       .apply = apply_mat_mooney_rivlin},
   };
 }
 

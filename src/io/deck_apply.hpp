@@ -58,6 +58,7 @@ void apply_mat_elastic(const Block& b, DeckBuilder& d);
 void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d);
 void apply_mat_rigid(const Block& b, DeckBuilder& d);
 void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
+void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d);
 void apply_hourglass(const Block& b, DeckBuilder& d);
 
 // deck_apply_sets.cpp: sets

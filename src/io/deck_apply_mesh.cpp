@@ -350,4 +350,41 @@ void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
   d.model.materials.push_back(m);
 }
 
+void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = MaterialKind::MooneyRivlin;
+  m.title = title_of(b, h);
+  m.ro = h.real("RO");
+  m.pr = h.real("PR");
+  m.mr_a = h.real("A");
+  m.mr_b = h.real("B");
+  m.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5) (0.49 to 0.5 is "
+                     "recommended for rubber)",
+                     m.id, m.pr));
+  if (h.id("LCID") > 0)
+    fail(h.loc("LCID"), fmt::format("material {}: LCID = {}: fitting A and B to a "
+                                    "force-deflection curve is not supported; give A and B",
+                                    m.id, h.id("LCID")));
+  if (h.real("REF") != 0)
+    fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry "
+                                   "(*INITIAL_FOAM_REFERENCE_GEOMETRY) is not supported; use 0",
+                                   m.id, h.real("REF")));
+  if (!(m.mr_a + m.mr_b > 0))
+    fail(h.loc("A"), fmt::format("material {}: A + B = {} must be positive (shear modulus "
+                                 "2(A + B))",
+                                 m.id, m.mr_a + m.mr_b));
+  // Young's modulus of the small-strain limit: G = 2(A + B), E = 2G(1 + PR).
+  m.e = 4.0 * (m.mr_a + m.mr_b) * (1.0 + m.pr);
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
 } // namespace parcae::io

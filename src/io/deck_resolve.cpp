@@ -105,6 +105,13 @@ private:
       if (!d_.defined("material", p.mid)) missing(p.loc, "part", p.id, "material", p.mid);
       if (p.hgid != 0 && !d_.defined("hourglass", p.hgid))
         missing(p.loc, "part", p.id, "hourglass", p.hgid);
+      const Material* mat = m_.find_material(p.mid);
+      const auto sec = sections_.find(p.secid);
+      if (mat && mat->kind == MaterialKind::MooneyRivlin && sec != sections_.end() &&
+          sec->second->kind == SectionKind::Shell)
+        fail(p.loc, fmt::format("part {}: *MAT_MOONEY-RIVLIN_RUBBER (material {}) is supported "
+                                "for solids only, and section {} is a shell section",
+                                p.id, mat->id, p.secid));
     }
   }
 

@@ -34,10 +34,15 @@ struct MaterialParams {
   Real vp = 0;
   std::vector<Real> hard_x, hard_y; ///< 024 LCSS: eff. plastic strain -> yield stress
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
+  // Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2
+  Real mr_a = 0, mr_b = 0, mr_c = 0, mr_d = 0;
 
   [[nodiscard]] bool plastic() const {
     return kind == MaterialKind::PlasticKinematic || kind == MaterialKind::PiecewiseLinear;
   }
+  /// Total-deformation (hyperelastic) law: the element passes the deformation gradient to
+  /// hyperelastic_stress instead of calling the incremental updates.
+  [[nodiscard]] bool hyperelastic() const { return kind == MaterialKind::MooneyRivlin; }
   /// True once eps_p has reached the failure strain (FS / FAIL > 0); the element erodes the point.
   [[nodiscard]] bool failed(Real eps_p) const { return fail > 0 && eps_p >= fail; }
   /// Dilatational wave speed sqrt((K + 4G/3)/rho), for solid time steps.
@@ -54,6 +59,17 @@ MaterialParams make_material_params(const Material& mat, const Model& model);
 /// (isotropic part only; the rate is the plastic strain rate for *MAT_024 VP = 1). +infinity for
 /// non-plastic kinds.
 Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
+
+/// Cauchy stress [xx yy zz xy yz zx] of a hyperelastic material (*MAT_027) for the deformation
+/// gradient F = I + h, h[i][j] = du_i/dX_j (displacement gradient; passing h rather than F keeps
+/// small strains accurate). Returns J = det F; for J <= 0 (or NaN) sig is left unchanged.
+/// Mooney-Rivlin, with C = dW/dC, b = F F^T, III = J^2:
+///   sigma = (2/J) [ (A + B I1) b - B b^2 + (-2C III^-2 + 2D (III-1) III) 1 ].
+Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]);
+
+/// Strain energy density W per unit reference volume of a hyperelastic material, for the
+/// displacement gradient h as in hyperelastic_stress (the element's internal energy).
+Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]);
 
 /// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain
 /// increment deps over time step dt. Elastic kinds ignore back and eps_p. Returns the
@@ -97,8 +113,8 @@ Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, R
 /// The general plane-stress update: deps_zz iterated around the 3-D radial return until
 /// sigma_zz = 0 (to ~1e-14 of the stress scale). Valid for every material; update_stress_shell
 /// uses it for the cases shell_direct_return rejects.
-Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], Real dt,
-                                  Real sig[5], Real back[3], Real& eps_p, Real& deps_zz);
+Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                                  Real back[3], Real& eps_p, Real& deps_zz);
 
 /// True when update_stress_shell takes the direct plane-stress return map: elastic kinds, and
 /// *MAT_003 / *MAT_024 with linear hardening (no LCSS), rate effects only with VP = 0.

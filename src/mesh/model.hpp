@@ -47,6 +47,7 @@ enum class MaterialKind : std::uint8_t {
   PlasticKinematic, ///< *MAT_PLASTIC_KINEMATIC (003)
   Rigid,            ///< *MAT_RIGID (020)
   PiecewiseLinear,  ///< *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
+  MooneyRivlin,     ///< *MAT_MOONEY-RIVLIN_RUBBER (027), hyperelastic
 };
 
 struct Material {
@@ -71,6 +72,9 @@ struct Material {
   Real cmo = 0;  ///< center of mass constraint option: +1 global, -1 local (not supported), 0 none
   Real con1 = 0; ///< translational constraint (0..7) when cmo = +1
   Real con2 = 0; ///< rotational constraint (0..7) when cmo = +1
+  // --- Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + volumetric terms of PR ---
+  Real mr_a = 0; ///< A
+  Real mr_b = 0; ///< B
   SourceLoc loc;
 };
 

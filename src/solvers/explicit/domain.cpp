@@ -361,6 +361,10 @@ Domain build_domain(const Model& model) {
   for (const auto& [pid, elems] : shell_by_part) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
+    if (mp.hyperelastic())
+      throw InputError(s.mat->loc, fmt::format("*MAT_MOONEY-RIVLIN_RUBBER {}: shells (part {}) "
+                                               "are not supported; solids only",
+                                               s.mat->id, pid));
     auto thickness = [&](std::size_t e) {
       const auto& t = model.shells.thickness[e];
       const bool nodal = t[0] != 0 || t[1] != 0 || t[2] != 0 || t[3] != 0;

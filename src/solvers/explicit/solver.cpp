@@ -222,7 +222,7 @@ std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
 /// updates the local step limit. Instabilities are recorded, not thrown, so that every rank
 /// reaches the collective calls that follow.
 void Integrator::compute_elements(bool boundary, Real dt) {
-  const std::span<const Real> x(d_.x), v(d_.v), w(d_.w);
+  const std::span<const Real> x(d_.x), v(d_.v), w(d_.w), x0(d_.x0);
   constexpr std::size_t kChunk = 128;
   auto consider = [&](Real dte, const char* kind, GlobalId elem, GlobalId part) {
     // Ties go to the lower element id (solids before shells) so that every decomposition
@@ -249,8 +249,8 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
       res[c] = opt_.use_reference_kernels
-                   ? compute_hex_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe)
-                   : compute_hex_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe);
+                   ? compute_hex_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0)
+                   : compute_hex_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0);
     }
     for (const auto& r : res) {
       if (r.bad_element >= 0)
@@ -1661,7 +1661,7 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
     const Material* m = model.find_material(p.mid);
     const Section* sec = model.find_section(p.secid);
     static const char* kMat[] = {"ELASTIC (001)", "PLASTIC_KINEMATIC (003)", "RIGID (020)",
-                                 "PIECEWISE_LINEAR_PLASTICITY (024)"};
+                                 "PIECEWISE_LINEAR_PLASTICITY (024)", "MOONEY-RIVLIN_RUBBER (027)"};
     s += fmt::format(
         "    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
         p.title.empty() ? "-" : p.title, p.mid, m ? kMat[static_cast<int>(m->kind)] : "?", p.secid,
