@@ -696,6 +696,14 @@ std::vector<KeywordSpec> boundary_keywords() {
 
 std::vector<KeywordSpec> constraint_keywords() {
   return {
+      {.name = "*DEFORMABLE_TO_RIGID",
+       .rows = {{"Card 1", {I("PID").req(), I("LRB"), S("PTYPE", "PART")}}},
+       .summary = "Parts made rigid from time 0: each part (PTYPE PART) or every part of the "
+                  "part set (PSET) gets a *MAT_RIGID with its material's density, E and PR "
+                  "(the part's material is kept for the others). LRB > 0: merged into the rigid "
+                  "body of that part, as *CONSTRAINED_RIGID_BODIES. Switching during the run "
+                  "(*DEFORMABLE_TO_RIGID_AUTOMATIC) is not supported.",
+       .apply = apply_deformable_to_rigid},
       {.name = "*CONSTRAINED_NODAL_RIGID_BODY",
        .options = {"INERTIA"},
        .rows = {{"Card 1",

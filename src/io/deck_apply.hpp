@@ -111,6 +111,7 @@ void apply_contact_single(const Block& b, DeckBuilder& d);
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d);
+void apply_deformable_to_rigid(const Block& b, DeckBuilder& d);
 void apply_control_contact(const Block& b, DeckBuilder& d);
 void apply_set_segment(const Block& b, DeckBuilder& d);
 /// Once the whole deck is read: segment-set nodes exist; every contact's sets / parts exist

@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include "io/card_number.hpp"
 #include "io/deck_apply.hpp"
 
 namespace parcae::io {
@@ -236,6 +237,15 @@ void check_constraint_references(const Model& m) {
                               "(part {} is already merged with part {})",
                               r.follower, r.follower, r.lead));
     parent[f] = a;
+  }
+}
+
+void apply_deformable_to_rigid(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    const std::string ptype = to_upper(trim(row.text("PTYPE")));
+    if (ptype != "PART" && ptype != "PSET")
+      fail(row.loc("PTYPE"), fmt::format("PTYPE = {} must be PART or PSET", ptype));
+    d.to_rigid.push_back({row.id("PID"), row.id("LRB"), ptype == "PSET", row.loc("PID")});
   }
 }
 

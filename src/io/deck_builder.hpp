@@ -54,6 +54,14 @@ struct SetOperation {
   SrcRef src;
 };
 
+/// *DEFORMABLE_TO_RIGID: parts (or a part set) made rigid from the start.
+struct PendingDeformableToRigid {
+  GlobalId id = 0;   ///< PID, or a part set id when is_set
+  GlobalId lead = 0; ///< LRB: rigid part to merge into (0: a rigid body of its own)
+  bool is_set = false;
+  SourceLoc loc;
+};
+
 struct PendingGeneralSet {
   SetKind kind = SetKind::Node;
   GlobalId sid = 0;
@@ -114,6 +122,7 @@ public:
   std::vector<PendingShell> shells;
   std::vector<PendingSpc> spcs;
   std::vector<PendingGeneralSet> general_sets;
+  std::vector<PendingDeformableToRigid> to_rigid;
   /// Where each member of a list set was read: (kind, set id) -> parallel to members.
   std::map<std::pair<SetKind, GlobalId>, std::vector<SrcRef>> set_member_src;
   bool have_termination = false;

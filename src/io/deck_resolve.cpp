@@ -63,6 +63,7 @@ public:
     resolve_shells();
     resolve_general_sets();
     check_list_sets();
+    switch_parts_to_rigid();
     check_materials();
     resolve_spcs();
     check_motions();
@@ -442,6 +443,41 @@ private:
       fail(d_.timestep_loc,
            fmt::format("*CONTROL_TIMESTEP LCTM = {} is not a defined curve", c.lctm));
     if (d_.d3plot_npltc > 0 && c.endtim > 0) c.d3plot_dt = c.endtim / d_.d3plot_npltc;
+  }
+
+  /// *DEFORMABLE_TO_RIGID: each part gets a rigid copy of its material (a new material id).
+  void switch_parts_to_rigid() {
+    GlobalId next = 0;
+    for (const Material& mat : m_.materials) next = std::max(next, mat.id);
+    for (const PendingDeformableToRigid& r : d_.to_rigid) {
+      std::vector<GlobalId> pids{r.id};
+      if (r.is_set) {
+        const auto it = m_.part_sets.find(r.id);
+        if (it == m_.part_sets.end())
+          missing(r.loc, "*DEFORMABLE_TO_RIGID", r.id, "part set", r.id);
+        pids = it->second.members;
+      }
+      for (GlobalId pid : pids) {
+        auto part = std::find_if(m_.parts.begin(), m_.parts.end(),
+                                 [&](const Part& p) { return p.id == pid; });
+        if (part == m_.parts.end()) missing(r.loc, "*DEFORMABLE_TO_RIGID", r.id, "part", pid);
+        const Material* mat = m_.find_material(part->mid);
+        if (!mat) missing(part->loc, "part", pid, "material", part->mid);
+        if (mat->kind != MaterialKind::Rigid) {
+          Material rigid;
+          rigid.id = ++next;
+          rigid.kind = MaterialKind::Rigid;
+          rigid.title = fmt::format("rigid copy of material {} (*DEFORMABLE_TO_RIGID)", mat->id);
+          rigid.ro = mat->ro;
+          rigid.e = mat->e;
+          rigid.pr = mat->pr;
+          rigid.loc = r.loc;
+          part->mid = rigid.id;
+          m_.materials.push_back(rigid);
+        }
+        if (r.lead != 0 && r.lead != pid) m_.rigid_merges.push_back({r.lead, pid, r.loc});
+      }
+    }
   }
 
   /// Element formulations parcae has, for the parts that have elements and are not rigid (the

@@ -549,6 +549,28 @@ TEST(KeywordReader, PiecewiseTableEndsAtTrailingZeroStrains) {
   EXPECT_NE(msg.find("EPS4 = 0.3 follows a zero strain"), std::string::npos) << msg;
 }
 
+// *DEFORMABLE_TO_RIGID (the PyDyna pipe deck): the part gets a rigid copy of its material; LRB
+// merges it into another rigid part.
+TEST(KeywordReader, DeformableToRigid) {
+  const std::string extra = "*PART\nsecond\n2,1,7\n*MAT_RIGID\n7,7.85e-9,2.1e5,0.3\n"
+                            "*DEFORMABLE_TO_RIGID\n         1         2PART\n";
+  const Model m = read_text(cube_deck(extra));
+  const Part* p = m.find_part(1);
+  ASSERT_NE(p, nullptr);
+  const Material* mat = m.find_material(p->mid);
+  ASSERT_NE(mat, nullptr);
+  EXPECT_EQ(mat->kind, MaterialKind::Rigid);
+  EXPECT_DOUBLE_EQ(mat->ro, 7.85e-9);
+  EXPECT_NE(p->mid, 1); // a new material: material 1 is still elastic for other parts
+  EXPECT_EQ(m.find_material(1)->kind, MaterialKind::Elastic);
+  ASSERT_EQ(m.rigid_merges.size(), 1u);
+  EXPECT_EQ(m.rigid_merges[0].lead, 2);
+  EXPECT_EQ(m.rigid_merges[0].follower, 1);
+  EXPECT_NE(read_error(cube_deck("*DEFORMABLE_TO_RIGID\n9\n")).find("part 9"), std::string::npos);
+  EXPECT_NE(read_error(cube_deck("*DEFORMABLE_TO_RIGID\n1,0,NODE\n")).find("PTYPE = NODE"),
+            std::string::npos);
+}
+
 TEST(KeywordReader, ConstraintsAndMotion) {
   const std::string extra = "*SET_NODE_LIST\n1\n5,6,7,8\n"
                             "*BOUNDARY_SPC_NODE\n1,0,1,1,1\n2,,0,0,1,1,1,1\n"
