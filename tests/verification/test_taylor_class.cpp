@@ -6,6 +6,7 @@
 // 66 us: the flattened elements of the impact face carried far more viscous damping than the
 // step allowed. The mesh is examples/taylor_bar/taylor_bar_mesh.k (768 hexahedra); the steel
 // cases map it back to the geometry of the shared pydyna mesh (radius 4 mm, length 30 mm).
+// scripts/taylor_class.py runs the same cases with the CLI and prints the figures.
 #include <gtest/gtest.h>
 
 #include <algorithm>
