@@ -261,12 +261,14 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   } else if (dt > 0) {
     update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
   }
-  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
+  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd), with l the time step's
+  // characteristic length (see hex_batch).
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = mat.wave_speed_solid() / std::sqrt(blk.density_scale[e]);
   const Real len = std::cbrt(volume);
+  const Real le = hex_characteristic_length(x, y, z, volume);
   Real q = 0;
-  if (trd < 0) q = rho * len * (opt.q2 * len * trd * trd - opt.q1 * c * trd);
+  if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real de = 0;
   for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
   for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
@@ -336,7 +338,6 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
       }
   }
   // Critical time step with bulk viscosity: dt = l / (Q + sqrt(Q^2 + c^2)).
-  const Real le = hex_characteristic_length(x, y, z, volume);
   const Real qc = trd < 0 ? opt.q1 * c + opt.q2 * le * std::abs(trd) : 0.0;
   const Real dte = le / (qc + std::sqrt(qc * qc + c * c));
   blk.dt[e] = dte;
@@ -545,9 +546,16 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
       c = hc.c0 / vsqrt(ds);
     }
   }
-  const V len = vcbrt(volume); // element size for bulk viscosity and viscous hourglass control
-  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd)
-  const V q = trd < 0.0 ? rho * len * (opt.q2 * len * trd * trd - opt.q1 * c * trd) : splat(0.0);
+  const V len = vcbrt(volume); // element size for viscous hourglass control (LS-DYNA: V^(2/3))
+  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd). The length l is the
+  // characteristic length le = V / A_max of the time step, not the cube root of the volume: the
+  // critical step below, dt = le / (Q + sqrt(Q^2 + c^2)) with Q = q1 c + q2 le |trd|, is the
+  // stability limit of exactly this viscosity (1D, element length le). With l = V^(1/3) the
+  // linear term's damping ratio in the element's thinnest mode is q1 V^(1/3) / le instead of q1;
+  // in a flattened element (the impact face of a Taylor bar: V^(1/3) / le ~ 40) that is far
+  // above what the step allows, and a period-2 oscillation of the volume grows until the element
+  // inverts. The two lengths agree for a cube.
+  const V q = trd < 0.0 ? rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd) : splat(0.0);
   V de = splat(0.0);
   if (!hc.hyper) { // hyperelastic: the stored energy change dw instead
     for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];

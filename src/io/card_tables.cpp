@@ -349,7 +349,11 @@ std::vector<KeywordSpec> control_keywords() {
                  {R("Q1", "1.5"), R("Q2", "0.06"), I("TYPE", "1"), I("BTYPE"), I("TSTYPE")}}},
        .ignore_extra = true,
        .summary = "Q1 is the quadratic coefficient (model.control.q2), Q2 the linear one "
-                  "(model.control.q1).",
+                  "(model.control.q1). Solids: q = rho l (Q1 l e^2 - Q2 c e) for a volume strain "
+                  "rate e < 0, with l the element's time-step length V / A_max (LS-DYNA's "
+                  "manual: the cube root of the volume; the same for a cube), so that the "
+                  "critical step l / (Q + sqrt(Q^2 + c^2)), Q = Q2 c + Q1 l |e|, is this "
+                  "viscosity's stability limit also in flattened elements.",
        .apply = apply_control_bulk_viscosity},
       {.name = "*CONTROL_ENERGY",
        .head = {{"Card 1", {I("HGEN", "1"), I("RWEN", "2"), I("SLNTEN", "1"), I("RYLEN", "1")}}},

@@ -670,3 +670,43 @@ TEST(Hex8, InvertedElementIsReportedAndLeavesTheOthersAlone) {
   for (std::size_t e = 0; e < 8; ++e)
     if (e != 5) expect_element_bitwise_equal(good.blk, fg, bad.blk, fb, e);
 }
+
+TEST(Hex8, BulkViscosityUsesTheTimeStepsCharacteristicLength) {
+  // A flat box 1 x t x 1 (t = 0.02) squeezed through its thickness: top face moving down at w,
+  // bottom at rest. Volume strain rate trd = -w / t. The bulk viscosity q = rho l (q2 l trd^2 -
+  // q1 c trd) must use the length of the critical step, l = V / A_max = t (for which that step is
+  // the stability limit), not V^(1/3) = 0.27 (13.6 t): with V^(1/3) the linear term's damping
+  // ratio in the thickness mode is 13.6 q1, and the element blows up at TSSFAC 0.9 (the steel
+  // Taylor bar's flattened impact-face elements, issue 11). A step of 1e-30 keeps the stress ~0,
+  // so the nodal forces are the bulk viscosity's alone (uniform compression has no hourglass
+  // velocity).
+  const Real t = 0.02, w = 100.0;
+  const std::vector<Real> x = {0, 0, 0, 1, 0, 0, 1, 0, 1, 0, 0, 1,
+                               0, t, 0, 1, t, 0, 1, t, 1, 0, t, 1};
+  std::vector<Real> v(24, 0.0);
+  for (int a = 4; a < 8; ++a) v[3 * a + 1] = -w;
+  const MaterialParams mat = steel();
+  const Real c = std::sqrt((mat.lambda + 2 * mat.g) / mat.ro);
+  const Real trd = -w / t;
+  for (const bool reference : {false, true}) {
+    HexBlock blk;
+    blk.init(1);
+    blk.conn[0] = {0, 3, 2, 1, 4, 7, 6, 5}; // positive volume: bottom face ordered clockwise
+    std::vector<Real> fe(24, 0.0);
+    const HexOptions opt;
+    const auto r = reference ? compute_hex_forces_reference(opt, mat, blk, 0, 1, x, v, 1e-30, fe)
+                             : compute_hex_forces(opt, mat, blk, 0, 1, x, v, 1e-30, fe);
+    ASSERT_LT(r.bad_element, 0);
+    ASSERT_NEAR(blk.vol[0], t, 1e-15);
+    const Real l = t; // V / A_max
+    const Real q = mat.ro * l * (opt.q2 * l * trd * trd - opt.q1 * c * trd);
+    // Internal force on each top node: V (sigma - q I) B, B_y = A / (4 V) on the top face.
+    for (int a = 4; a < 8; ++a) {
+      EXPECT_NEAR(fe[3 * a + 1], -q / 4, 1e-9 * q) << "node " << a << (reference ? " (ref)" : "");
+      EXPECT_NEAR(fe[3 * (a - 4) + 1], q / 4, 1e-9 * q);
+    }
+    // The critical step is that of the same viscosity: l / (Q + sqrt(Q^2 + c^2)).
+    const Real qc = opt.q1 * c + opt.q2 * l * std::abs(trd);
+    EXPECT_NEAR(r.min_dt, l / (qc + std::sqrt(qc * qc + c * c)), 1e-9 * r.min_dt);
+  }
+}
