@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench corpus format keywords clean
+.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
 
 all: build
 
@@ -56,6 +56,10 @@ contact-bench: build
 corpus: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.deck_corpus run --parcae $(PARCAE) \
 	  --decks ../shared/decks --json bench/deck_corpus.json --table docs/deck_corpus.md
+
+# Reader speed: `parcae check` on a generated 1 M-hexahedron deck (140 MB), median of 3.
+reader-bench: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.reader_bench --parcae $(PARCAE) --json bench/reader.json
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md
