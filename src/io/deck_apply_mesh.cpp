@@ -220,20 +220,27 @@ void apply_hourglass(const Block& b, DeckBuilder& d) {
 
 namespace {
 
-/// MID RO E PR with their checks; title; duplicate id.
-Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+/// MID and RO with their checks, the title and where it was read (every material law).
+Material material_header(const Block& b, MaterialKind kind) {
   const Fields& h = b.head;
   Material m;
   m.id = h.id("MID");
   m.kind = kind;
   m.title = title_of(b, h);
   m.ro = h.real("RO");
-  m.e = h.real("E");
-  m.pr = h.real("PR");
   m.loc = h.loc("MID");
   check_positive_id(h, "MID", "material");
   if (!(m.ro > 0))
     fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  return m;
+}
+
+/// MID RO E PR with their checks; title; duplicate id.
+Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = material_header(b, kind);
+  m.e = h.real("E");
+  m.pr = h.real("PR");
   if (!(m.e > 0))
     fail(h.loc("E"),
          fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
@@ -352,18 +359,10 @@ void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
 
 void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  Material m;
-  m.id = h.id("MID");
-  m.kind = MaterialKind::MooneyRivlin;
-  m.title = title_of(b, h);
-  m.ro = h.real("RO");
+  Material m = material_header(b, MaterialKind::MooneyRivlin);
   m.pr = h.real("PR");
   m.mr_a = h.real("A");
   m.mr_b = h.real("B");
-  m.loc = h.loc("MID");
-  check_positive_id(h, "MID", "material");
-  if (!(m.ro > 0))
-    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
   if (!(m.pr > -1.0 && m.pr < 0.5))
     fail(h.loc("PR"),
          fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5) (0.49 to 0.5 is "
