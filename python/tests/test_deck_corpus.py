@@ -55,7 +55,8 @@ def test_corpus_deck(deck, tmp_path):
         assert got["check_exit"] == 1
         assert got["reason"] == rec["reason"], "the first problem changed: rerun make corpus"
         return
-    runs = {n: deck_corpus.run(PARCAE, path, tmp_path / f"np{n}", n) for n in (1, 2)}
+    runs = {n: deck_corpus.run(PARCAE, path, tmp_path / f"np{n}", n, deck.end_time)
+            for n in (1, 2)}
     for n, r in runs.items():
         assert r["exit"] == 0, f"np {n}: {r.get('error')}"
         lo, hi = deck.band

@@ -197,7 +197,7 @@ void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
 }
 
 int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions& read,
-            const std::string& method, const std::string& transform,
+            double end_time, const std::string& method, const std::string& transform,
             const std::string& checkpoint_every, const std::string& restart, bool profile,
             const std::string& profile_dir, const OutputFlags& out, const par::Comm& comm) {
   const bool root = comm.rank() == 0;
@@ -221,6 +221,12 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
   if (deck.empty()) throw InputError({"parcae run", 0, ""}, "no deck given");
   Model model = read_deck(deck, read);
   if (root) print_notes(model);
+  if (end_time > 0) {
+    if (root)
+      std::cout << fmt::format("end time {} (--end-time; the deck's ENDTIM is {})\n", end_time,
+                               model.control.endtim);
+    model.control.endtim = end_time;
+  }
   opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
   opt.stop_request = &g_stop_request;
@@ -335,11 +341,16 @@ int main(int argc, char** argv) {
   int threads = 0, np = 1;
   ReadOptions read;
   bool& ignore = read.ignore_unsupported;
+  double end_time = 0;
   auto* run = app.add_subcommand("run", "run a keyword deck");
   run->add_option("deck", deck, "keyword deck (.k); optional with --restart");
   run->add_option("-o,--outdir", outdir, "output directory (default: <deck stem>.out)");
   run->add_option("--threads", threads, "OpenMP threads per rank")->check(CLI::Range(1, 1024));
   run->add_flag("--ignore-unsupported", ignore, "warn about unsupported keywords, do not stop");
+  run->add_option("--end-time", end_time,
+                  "stop at this time instead of the deck's ENDTIM (a shortened run of a long "
+                  "deck; the deck is not changed)")
+      ->check(CLI::PositiveNumber);
   run->add_option("--case", read.case_id,
                   "read the deck's *CASE_BEGIN_n ... *CASE_END_n blocks of case n (default: "
                   "none, the base model)")
@@ -394,8 +405,8 @@ int main(int argc, char** argv) {
     }
     if (*check) return cmd_check(deck, read);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
-    return cmd_run(deck, outdir, threads, read, method, transform, checkpoint_every, restart,
-                   profile->count() > 0, profile_dir, out_flags, comm);
+    return cmd_run(deck, outdir, threads, read, end_time, method, transform, checkpoint_every,
+                   restart, profile->count() > 0, profile_dir, out_flags, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {

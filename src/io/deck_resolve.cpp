@@ -480,6 +480,23 @@ private:
     }
   }
 
+  /// ELFORM 10 parts hold four-node tetrahedra only (N1-N4 distinct, N5-N8 = N4).
+  void check_tetrahedra(const Part& p) const {
+    const SolidTable& t = m_.solids;
+    for (std::size_t e = 0; e < t.size(); ++e) {
+      if (t.part[e] != p.id) continue;
+      const auto& n = t.nodes[e];
+      const bool tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
+      const bool distinct = n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] &&
+                            n[1] != n[3] && n[2] != n[3];
+      if (!tail || !distinct)
+        fail(d_.loc(d_.solids.at(e).src, "*ELEMENT_SOLID"),
+             fmt::format("solid element {} of part {} (ELFORM 10, tetrahedra) is not a "
+                         "four-node tetrahedron: give N1-N4 (N5-N8 blank or equal to N4)",
+                         t.id[e], p.id));
+    }
+  }
+
   /// Element formulations parcae has, for the parts that have elements and are not rigid (the
   /// solver's own check would only say so when the run starts).
   void check_formulations() const {
@@ -488,12 +505,14 @@ private:
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
       const Section& s = *sections_.at(p.secid);
-      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1)
+      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
-                                "as degenerate hexahedra); ten-node and one-point tetrahedra "
-                                "(ELFORM 10, 13, 16, 17) are not available",
+                                "as degenerate hexahedra) and the constant-strain tetrahedron "
+                                "(ELFORM 10); ten-node and nodal-pressure tetrahedra (ELFORM 13, "
+                                "16, 17) are not available",
                                 s.id, p.id, s.elform));
+      if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
       if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0)",

@@ -302,3 +302,72 @@ TEST(InitialVelocity, BoxAndLocalFrameSelectAndOrientTheVelocity) {
   run_explicit(m, opt);
   EXPECT_EQ(cycles, 20);
 }
+
+TEST(Tetrahedra, Elform10IsTheConstantStrainTetrahedronWithLumpedMass) {
+  // A unit cube split into five tetrahedra (ELFORM 10), elastic, initial velocity v_x = a x.
+  // Lumped mass: rho V / 4 per tetrahedron node, so the nodal masses sum to rho (cube volume 1)
+  // and the corner nodes touched by one tetrahedron get rho / 24 (1/6 volume / 4). Constant
+  // strain: after the first cycle every tetrahedron has the same stress C : (L dt) with
+  // L = diag(a, 0, 0): sigma_xx = (lambda + 2G) a dt, sigma_yy = sigma_zz = lambda a dt, no
+  // shear, to 1e-6 relative (the kernel's strain increment uses the mid-step geometry, which
+  // differs from the initial one by a dt / 2 ~ 1e-7 here; a wrong mean strain would be off by
+  // O(1)) -- what a one-point hexahedron collapsed to a tetrahedron must give; no hourglass
+  // energy (a tetrahedron has no hourglass modes).
+  const double a = 1.0, rho = 7.85e-9, e = 210000.0, nu = 0.3;
+  const std::string nodes = "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n"
+                            "7,1,1,1\n8,0,1,1\n";
+  // Five-tetrahedron split of the cube: four corner tetrahedra and the central one.
+  const std::string tets = "*ELEMENT_SOLID\n1,1,1,2,4,5\n2,1,3,4,2,7\n3,1,6,5,7,2\n"
+                           "4,1,8,7,5,4\n5,1,2,4,5,7\n";
+  std::string vel;
+  for (int n = 1; n <= 8; ++n) {
+    const double x = (n == 2 || n == 3 || n == 6 || n == 7) ? 1.0 : 0.0;
+    vel += fmt::format("{},{},0,0\n", n, a * x);
+  }
+  const Model m = deck("tet10", "*CONTROL_TERMINATION\n    1.0e-5\n" + nodes + tets +
+                                    "*PART\ntets\n1,1,1\n*SECTION_SOLID\n1,10\n"
+                                    "*MAT_ELASTIC\n1,7.85e-9,210000.0,0.3\n"
+                                    "*INITIAL_VELOCITY_NODE\n" +
+                                    vel);
+  RunOptions opt;
+  opt.outdir = make_temp_dir("tet10_run").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  const double lambda = e * nu / ((1 + nu) * (1 - 2 * nu)), g = e / (2 * (1 + nu));
+  int cycles = 0;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+    ++cycles;
+    double total = 0;
+    for (std::size_t n = 0; n < d.nnode; ++n) total += d.mass[n];
+    EXPECT_NEAR(total, rho, 1e-12 * rho);
+    EXPECT_NEAR(d.mass[0], rho / 24, 1e-12 * rho); // node 1: corner tetrahedron 1 only
+    EXPECT_NEAR(d.mass[1], 3 * rho / 24 + rho / 12, 1e-12 * rho); // node 2: 3 corners + centre
+    const auto& blk = d.solids.at(0).blk;
+    EXPECT_TRUE(d.solids.at(0).tetrahedra);
+    const double dt = s.dt;
+    const double tol = 1e-6 * (lambda + 2 * g) * a * dt;
+    for (std::size_t k = 0; k < blk.size(); ++k) {
+      EXPECT_NEAR(blk.sig[6 * k], (lambda + 2 * g) * a * dt, tol) << "tetrahedron " << k;
+      EXPECT_NEAR(blk.sig[6 * k + 1], lambda * a * dt, tol);
+      EXPECT_NEAR(blk.sig[6 * k + 2], lambda * a * dt, tol);
+      EXPECT_NEAR(blk.sig[6 * k + 3], 0.0, tol);
+      EXPECT_NEAR(blk.sig[6 * k + 4], 0.0, tol);
+    }
+    EXPECT_EQ(s.hourglass, 0.0);
+    return false;
+  };
+  run_explicit(m, opt);
+  EXPECT_EQ(cycles, 1);
+  // A hexahedron in an ELFORM 10 part is refused, naming the element.
+  const auto dir = make_temp_dir("tet10_bad");
+  write_file(dir / "deck.k", "*KEYWORD\n*CONTROL_TERMINATION\n1e-5\n" + nodes +
+                                 "*ELEMENT_SOLID\n9,1,1,2,3,4,5,6,7,8\n*PART\nhex\n1,1,1\n"
+                                 "*SECTION_SOLID\n1,10\n*MAT_ELASTIC\n1,7.85e-9,2.1e5,0.3\n*END\n");
+  try {
+    read_deck((dir / "deck.k").string());
+    ADD_FAILURE() << "hexahedron accepted as ELFORM 10";
+  } catch (const InputError& err) {
+    EXPECT_NE(std::string(err.what()).find("solid element 9 of part 1"), std::string::npos)
+        << err.what();
+  }
+}

@@ -334,15 +334,17 @@ Domain build_domain(const Model& model) {
       }
       continue;
     }
-    if (s.sec->elform != 1 && s.sec->elform != 0)
+    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10)
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
-                                               "(1 is)",
+                                               "(1 and 10 are)",
                                                s.sec->id, s.sec->elform));
     SolidPart sp;
     sp.pid = pid;
     sp.title = s.part->title;
     sp.mat = std::move(mp);
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
+    sp.tetrahedra = s.sec->elform == 10;
+    if (sp.tetrahedra) sp.opt.qm = 0;
     sp.opt.q1 = model.control.q1;
     sp.opt.q2 = model.control.q2;
     if (s.hg) { // *HOURGLASS Q1/Q2 set the part's bulk viscosity (LS-DYNA semantics)
@@ -352,6 +354,10 @@ Domain build_domain(const Model& model) {
     sp.blk.init(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
       sp.blk.conn[k] = model.solids.nodes[elems[k]];
+      if (sp.tetrahedra) { // N1 N2 N3 N3 N4 N4 N4 N4: the hexahedron that is the tetrahedron
+        const auto n = model.solids.nodes[elems[k]];
+        sp.blk.conn[k] = {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
+      }
       sp.elem_id.push_back(model.solids.id[elems[k]]);
       sp.model_index.push_back(elems[k]);
     }
@@ -439,7 +445,11 @@ Domain build_domain(const Model& model) {
       }
       sp.blk.density_scale[e] = scale;
       d.added_mass += sp.mat.ro * vol * (scale - 1.0);
-      for (LocalId n : sp.blk.conn[e]) d.mass[n] += scale * sp.mat.ro * vol / 8.0;
+      if (sp.tetrahedra) {
+        for (int a : {0, 1, 2, 4}) d.mass[sp.blk.conn[e][a]] += scale * sp.mat.ro * vol / 4.0;
+      } else {
+        for (LocalId n : sp.blk.conn[e]) d.mass[n] += scale * sp.mat.ro * vol / 8.0;
+      }
     }
   }
   for (auto& sp : d.shells) {
