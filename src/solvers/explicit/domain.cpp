@@ -42,6 +42,18 @@ PartSetup resolve_part(const Model& model, GlobalId pid) {
   return s;
 }
 
+/// The hexahedron an element is computed as. A tetrahedron written N1 N2 N3 N4 N4 N4 N4 N4 (as
+/// decks write them) is, read as a hexahedron, the cone from N4 over the bilinear surface
+/// N1-N2-N3-N4: half the tetrahedron. N1 N2 N3 N3 N4 N4 N4 N4 (a triangle base, the top
+/// collapsed to the apex) is the tetrahedron itself.
+std::array<LocalId, 8> hex_connectivity(const std::array<LocalId, 8>& n) {
+  const bool tet_tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
+  const bool distinct =
+      n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] && n[1] != n[3] && n[2] != n[3];
+  if (!tet_tail || !distinct) return n;
+  return {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
+}
+
 void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm) {
   ihq = model.control.ihq;
   qm = model.control.qh;
@@ -319,15 +331,16 @@ Domain build_domain(const Model& model) {
       const int b = rigid_body_for(s);
       for (std::size_t e : elems) {
         Real x[8], y[8], z[8], bx[8], by[8], bz[8];
+        const auto conn = hex_connectivity(model.solids.nodes[e]);
         for (int a = 0; a < 8; ++a) {
-          const LocalId n = model.solids.nodes[e][a];
+          const LocalId n = conn[a];
           x[a] = d.x0[3 * n];
           y[a] = d.x0[3 * n + 1];
           z[a] = d.x0[3 * n + 2];
         }
         const Real vol = hex_volume_gradient(x, y, z, bx, by, bz);
         for (int a = 0; a < 8; ++a) {
-          const LocalId n = model.solids.nodes[e][a];
+          const LocalId n = conn[a];
           d.mass[n] += mp.ro * vol / 8.0;
           d.rigid_of[n] = b;
         }
@@ -353,11 +366,7 @@ Domain build_domain(const Model& model) {
     }
     sp.blk.init(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
-      sp.blk.conn[k] = model.solids.nodes[elems[k]];
-      if (sp.tetrahedra) { // N1 N2 N3 N3 N4 N4 N4 N4: the hexahedron that is the tetrahedron
-        const auto n = model.solids.nodes[elems[k]];
-        sp.blk.conn[k] = {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
-      }
+      sp.blk.conn[k] = hex_connectivity(model.solids.nodes[elems[k]]);
       sp.elem_id.push_back(model.solids.id[elems[k]]);
       sp.model_index.push_back(elems[k]);
     }
