@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
 #include <ostream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -1484,6 +1486,12 @@ RunSummary Integrator::run() {
     fs::remove(stop_file, ec); // a stale request from an earlier run
   }
   auto last_checkpoint = clock::now();
+  // Test hook: PARCAE_TEST_CYCLE_SLEEP_US=N sleeps N microseconds every cycle, so that the
+  // restart tests can interrupt a run part-way however fast the machine is.
+  const long cycle_sleep_us = [] {
+    const char* s = std::getenv("PARCAE_TEST_CYCLE_SLEEP_US");
+    return s ? std::atol(s) : 0L;
+  }();
   auto checkpoint = [&]() {
     PhaseScope checkpoint_phase(phases().checkpoint);
     LoopVars lv{t, dt_old, next_glstat, next_plot, next_print_time, cycle};
@@ -1523,6 +1531,8 @@ RunSummary Integrator::run() {
       if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
       assemble_and_accelerate(t);
       if (cycle % 100 == 0) check_finite(cycle);
+      if (cycle_sleep_us > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(cycle_sleep_us));
 
       const bool want_glstat = t >= next_glstat * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
       const bool want_plot = t >= next_plot * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
