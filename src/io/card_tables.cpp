@@ -750,18 +750,23 @@ std::vector<KeywordSpec> constraint_keywords() {
                   R("TF", "1.0E+20"), R("EP", "1.0E+20")}}},
        .summary = "Rigid massless weld between nodes N1 and N2 (a two-node rigid body). It "
                   "fails when (|fn|/SN)^N + (|fs|/SS)^M >= 1 (SN or SS 0: no such term), fn and "
-                  "fs the constraint force along and across N1->N2, or at time TF; its nodes "
-                  "then continue as free nodes. EP is not supported (warning when given).",
+                  "fs the constraint force along and across N1->N2, or at time TF (0: never); "
+                  "its nodes then continue as free nodes. N or M 0 means 1 (a blank field is 0 "
+                  "in LS-DYNA); negative SN or SS (curves of temperature) are not supported. EP "
+                  "is not supported (warning when given).",
        .apply = apply_constrained_spotweld},
       {.name = "*CONSTRAINED_GENERALIZED_WELD_SPOT",
+       .options = {"ID"},
        .rows =
-           {{"Card 1", {I("WID"), I("NSID").req(), I("CID"), I("FILTER"), I("WINDOW"), I("NPRT")}},
+           {{"ID (_ID)", {I("WID")}, "ID"},
+            {"Card 1", {I("NSID").req(), I("CID"), I("FILTER"), R("WINDOW"), I("NPR"), I("NPRT")}},
             {"Card 2",
              {R("TFAIL", "1.0E+20"), R("EPSF"), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0")}}},
        .summary = "The nodes of NSID welded as a rigid body, failing as *CONSTRAINED_SPOTWELD "
-                  "(weld axis: first to last node of the set) or at TFAIL. EPSF is not "
-                  "supported (warning when nonzero); CID, FILTER, WINDOW, NPRT are ignored. "
-                  "Only the SPOT option is supported.",
+                  "(weld axis: first to last node of the set) or at TFAIL (0: never). EPSF is "
+                  "not supported (warning when nonzero); CID, FILTER, WINDOW, NPR, NPRT are "
+                  "ignored (warning when nonzero). Without _ID the welds are numbered after the "
+                  "largest weld id so far. Only the SPOT option is supported.",
        .apply = apply_constrained_generalized_weld_spot},
   };
 }
