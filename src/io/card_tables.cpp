@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "io/card_number.hpp"
+#include "io/card_parser.hpp"
 #include "io/card_spec.hpp"
 #include "io/deck_apply.hpp"
 
@@ -106,6 +107,19 @@ const std::vector<FieldSpec> kAsciiOutputCard = {R("DT"), I("BINARY"), I("LCUR")
 std::vector<FieldSpec> motion_card(std::string_view target) {
   return {I(target).req(), I("DOF").req(),        I("VAD"),  I("LCID").req(), R("SF", "1.0"),
           I("VID"),        R("DEATH", "1.0E+28"), R("BIRTH")};
+}
+/// Card 2 of *BOUNDARY_PRESCRIBED_MOTION exists for |DOF| 9-11 and for VAD 4.
+bool motion_card2_read(const Fields& so_far) {
+  const Value* dof = so_far.find("DOF");
+  const Value* vad = so_far.find("VAD");
+  const std::int64_t d = dof ? (dof->i < 0 ? -dof->i : dof->i) : 0;
+  return (d >= 9 && d <= 11) || (vad && vad->i == 4);
+}
+std::vector<CardSpec> motion_rows(std::string_view target) {
+  CardSpec card2{"Card 2 (|DOF| 9-11 or VAD 4)",
+                 {R("OFFSET1"), R("OFFSET2"), I("MRB"), I("NODE1"), I("NODE2")}};
+  card2.read_if = motion_card2_read;
+  return {id_card(), {"Card 1", motion_card(target)}, card2};
 }
 std::vector<FieldSpec> nodal_load_card(std::string_view target) {
   return {I(target).req(), I("DOF").req(), I("LCID").req(), R("SF", "1.0"),
@@ -487,6 +501,14 @@ std::vector<KeywordSpec> control_keywords() {
        .summary = "Axis-aligned box (bounds inclusive), used by *SET_NODE_GENERAL option BOX and "
                   "*INITIAL_VELOCITY BOXID.",
        .apply = apply_define_box},
+      {.name = "*DEFINE_VECTOR",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("VID").req(), R("XT"), R("YT"), R("ZT"), R("XH"), R("YH"), R("ZH"), I("CID")}}},
+       .summary = "Direction from tail (XT,YT,ZT) to head (XH,YH,ZH), given in system CID (0: "
+                  "global). Used by VID of *BOUNDARY_PRESCRIBED_MOTION (DOF 4, -4, 8).",
+       .apply = apply_define_vector},
       {.name = "*DEFINE_COORDINATE_SYSTEM",
        .options = {"TITLE"},
        .head = {title_card()},
@@ -588,36 +610,38 @@ std::vector<KeywordSpec> boundary_keywords() {
   return {
       {.name = "*BOUNDARY_SPC_NODE",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
+       .rows = {id_card(), {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
        .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID must "
                   "be 0.",
        .apply = apply_spc_node},
       {.name = "*BOUNDARY_SPC_SET",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
+       .rows = {id_card(), {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
-       .summary = "Constraints on every node of a node set.",
+       .summary = "Constraints on every node of a node set. With _ID every record starts with "
+                  "its ID card.",
        .apply = apply_spc_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("NID")}},
-       .summary = "DOF 1-3, 5-7 (4, 8 and negative DOF are not supported); VAD 0 velocity, 1 "
-                  "acceleration, 2 displacement.",
+       .rows = motion_rows("NID"),
+       .summary = "DOF 1-3 (x, y, z), 5-7 (rotations), 4 (translation along *DEFINE_VECTOR VID; "
+                  "motion normal to it stays free), -4 (along VID only: the normal velocity is "
+                  "zero), 8 (rotation about VID through the centre of mass: rigid parts only, "
+                  "VAD 0 or 1). VAD 0 velocity, 1 acceleration, 2 displacement (of a rigid "
+                  "part: of its centre of mass from its initial position); VAD 3 and 4 are not "
+                  "supported. DEATH 0 means never (the default). Card 2 (|DOF| 9-11, VAD 4) is "
+                  "read; DOF 9-11 are not supported (error). With _ID every record starts with "
+                  "its ID card.",
        .apply = apply_motion_node},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_SET",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("NSID")}},
+       .rows = motion_rows("NSID"),
        .summary = "As _NODE, for a node set.",
        .apply = apply_motion_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_RIGID",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("PID")}},
+       .rows = motion_rows("PID"),
        .summary = "As _NODE, for a rigid part.",
        .apply = apply_motion_rigid},
       {.name = "*INITIAL_VELOCITY",

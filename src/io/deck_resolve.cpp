@@ -66,6 +66,7 @@ public:
     switch_parts_to_rigid();
     check_materials();
     resolve_spcs();
+    resolve_motion_vectors();
     check_motions();
     check_initial_velocities();
     check_loads();
@@ -356,6 +357,13 @@ private:
     if (node_(id) == kInvalidLocal)
       fail(loc, fmt::format("{} node {}: node {} is not defined", what, id, id));
     return {id};
+  }
+
+  /// The directions of DOF 4, -4, 8 motions (*DEFINE_VECTOR VID).
+  void resolve_motion_vectors() {
+    for (PrescribedMotion& p : m_.motions)
+      if (p.dof == 4 || p.dof == -4 || p.dof == 8)
+        p.dir = vector_direction(m_, p.vid, p.loc, fmt::format("prescribed motion DOF {}", p.dof));
   }
 
   void check_motions() const {
