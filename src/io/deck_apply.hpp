@@ -75,6 +75,10 @@ void apply_set_part_generate(const Block& b, DeckBuilder& d);
 void apply_set_part_general(const Block& b, DeckBuilder& d);
 void apply_set_shell(const Block& b, DeckBuilder& d);
 void apply_set_solid(const Block& b, DeckBuilder& d);
+void apply_set_node_add(const Block& b, DeckBuilder& d);
+void apply_set_part_add(const Block& b, DeckBuilder& d);
+void apply_set_shell_add(const Block& b, DeckBuilder& d);
+void apply_set_solid_add(const Block& b, DeckBuilder& d);
 
 // deck_apply_loads.cpp: constraints, prescribed motion, initial velocity, loads, rigid walls
 void apply_spc_node(const Block& b, DeckBuilder& d);
