@@ -268,7 +268,9 @@ void BlockParser::missing_card(const CardSpec& card, int line) const {
 }
 
 void BlockParser::read_head_card(const CardSpec& card) {
-  if (pos_ < raw_.lines.size()) {
+  if (card.read_if && !card.read_if(block_.head)) {
+    for (const FieldSpec& f : card.fields) block_.head.add(default_value(f, raw_.line));
+  } else if (pos_ < raw_.lines.size()) {
     read_card(card, raw_.lines[pos_++], block_.head);
   } else if (card.may_be_omitted()) {
     for (const FieldSpec& f : card.fields) block_.head.add(default_value(f, raw_.line));
@@ -309,7 +311,9 @@ bool BlockParser::read_rows(std::size_t max_groups) {
     const int first_line = raw_.lines[pos_].line;
     group.set_line(first_line);
     for (const CardSpec* card : rows_) {
-      if (pos_ < raw_.lines.size()) {
+      if (card->read_if && !card->read_if(group)) {
+        for (const FieldSpec& f : card->fields) group.add(default_value(f, first_line));
+      } else if (pos_ < raw_.lines.size()) {
         read_card(*card, raw_.lines[pos_++], group);
       } else if (card->may_be_omitted()) {
         for (const FieldSpec& f : card->fields) group.add(default_value(f, first_line));

@@ -53,6 +53,8 @@ inline FieldSpec Line(std::string_view name) {
 }
 } // namespace card_fields
 
+class Fields;
+
 /// One card (one line of input).
 struct CardSpec {
   std::string_view label{}; ///< shown in the docs: "Card 1", "Title", "Point", ...
@@ -65,6 +67,11 @@ struct CardSpec {
   /// Must be present although none of its fields is required (the manual marks the card as
   /// required: cards 1-3 of *CONTACT); blank lines take its defaults.
   bool required = false;
+  /// Read only when this returns true for the fields read so far (the keyword's head, or the
+  /// cards before it in the same row group), e.g. card 2 of *BOUNDARY_PRESCRIBED_MOTION that
+  /// exists for DOF 9-11 only. When it returns false the card is not in the deck and its fields
+  /// take their defaults. The label says when the card is read (docs). nullptr = always.
+  bool (*read_if)(const Fields& so_far) = nullptr;
 
   /// Whether the card is read for a keyword with these options.
   [[nodiscard]] bool active(const std::vector<std::string>& options) const;

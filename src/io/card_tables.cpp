@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "io/card_number.hpp"
+#include "io/card_parser.hpp"
 #include "io/card_spec.hpp"
 #include "io/deck_apply.hpp"
 
@@ -106,6 +107,19 @@ const std::vector<FieldSpec> kAsciiOutputCard = {R("DT"), I("BINARY"), I("LCUR")
 std::vector<FieldSpec> motion_card(std::string_view target) {
   return {I(target).req(), I("DOF").req(),        I("VAD"),  I("LCID").req(), R("SF", "1.0"),
           I("VID"),        R("DEATH", "1.0E+28"), R("BIRTH")};
+}
+/// Card 2 of *BOUNDARY_PRESCRIBED_MOTION exists for |DOF| 9-11 and for VAD 4.
+bool motion_card2_read(const Fields& so_far) {
+  const Value* dof = so_far.find("DOF");
+  const Value* vad = so_far.find("VAD");
+  const std::int64_t d = dof ? (dof->i < 0 ? -dof->i : dof->i) : 0;
+  return (d >= 9 && d <= 11) || (vad && vad->i == 4);
+}
+std::vector<CardSpec> motion_rows(std::string_view target) {
+  CardSpec card2{"Card 2 (|DOF| 9-11 or VAD 4)",
+                 {R("OFFSET1"), R("OFFSET2"), I("MRB"), I("NODE1"), I("NODE2")}};
+  card2.read_if = motion_card2_read;
+  return {id_card(), {"Card 1", motion_card(target)}, card2};
 }
 std::vector<FieldSpec> nodal_load_card(std::string_view target) {
   return {I(target).req(), I("DOF").req(), I("LCID").req(), R("SF", "1.0"),
@@ -221,15 +235,19 @@ std::vector<KeywordSpec> mesh_keywords() {
                   "ignored.",
        .apply = apply_element_shell_thickness},
       {.name = "*PART",
-       .options = {"TITLE"},
+       .options = {"TITLE", "CONTACT"},
        .rows = {{"Heading", {Line("HEADING")}},
                 {"Card 1",
                  {I("PID").req(), I("SECID").req(), I("MID").req(), I("EOSID"), I("HGID"),
-                  I("GRAV"), I("ADPOPT"), I("TMID")}}},
+                  I("GRAV"), I("ADPOPT"), I("TMID")}},
+                {"Contact (_CONTACT)",
+                 {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
+                 "CONTACT"}},
        .min_rows = 1,
        .summary = "Parts (several per keyword allowed). EOSID must be 0; GRAV, ADPOPT, TMID are "
                   "ignored. `_TITLE` is accepted and changes nothing (the heading card is always "
-                  "read).",
+                  "read). `_CONTACT`: the part's contact card is read and ignored (a warning "
+                  "when a field is nonzero; the *CONTACT cards' values are used).",
        .apply = apply_part},
       {.name = "*SECTION_SOLID",
        .options = {"TITLE"},
@@ -487,6 +505,14 @@ std::vector<KeywordSpec> control_keywords() {
        .summary = "Axis-aligned box (bounds inclusive), used by *SET_NODE_GENERAL option BOX and "
                   "*INITIAL_VELOCITY BOXID.",
        .apply = apply_define_box},
+      {.name = "*DEFINE_VECTOR",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("VID").req(), R("XT"), R("YT"), R("ZT"), R("XH"), R("YH"), R("ZH"), I("CID")}}},
+       .summary = "Direction from tail (XT,YT,ZT) to head (XH,YH,ZH), given in system CID (0: "
+                  "global). Used by VID of *BOUNDARY_PRESCRIBED_MOTION (DOF 4, -4, 8).",
+       .apply = apply_define_vector},
       {.name = "*DEFINE_COORDINATE_SYSTEM",
        .options = {"TITLE"},
        .head = {title_card()},
@@ -543,7 +569,8 @@ std::vector<KeywordSpec> set_keywords() {
        .rows = {general},
        .summary = "OPTION ALL (every node), NODE (E1-E7 node ids), BOX (nodes inside boxes E1-E7, "
                   "at time 0), PART (nodes of the elements "
-                  "of parts E1-E7). Other options are errors.",
+                  "of parts E1-E7); DNODE, DBOX, DPART remove those nodes (after all the others "
+                  "are added). Other options are errors.",
        .apply = apply_set_node_general},
       {.name = "*SET_PART_LIST",
        .aliases = {"*SET_PART"},
@@ -562,8 +589,39 @@ std::vector<KeywordSpec> set_keywords() {
        .options = {"TITLE"},
        .head = {title_card(), header},
        .rows = {general},
-       .summary = "OPTION ALL (every part) or PART (E1-E7). Other options are errors.",
+       .summary = "OPTION ALL (every part), PART (E1-E7), DPART (removes parts E1-E7, after all "
+                  "the others are added). Other options are errors.",
        .apply = apply_set_part_general},
+      {.name = "*SET_NODE_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Node set: the union of node sets DSID1-DSID8 (cards repeated; zero ids "
+                  "skipped). The sets may be defined anywhere in the deck, also as _ADD sets (a "
+                  "cycle is an error).",
+       .apply = apply_set_node_add},
+      {.name = "*SET_PART_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Part set: the union of part sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_part_add},
+      {.name = "*SET_SHELL_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", set_header(false)}},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Shell set: the union of shell sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_shell_add},
+      {.name = "*SET_SOLID_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", {I("SID").req(), S("SOLVER", "MECH")}}},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Solid set: the union of solid sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_solid_add},
       {.name = "*SET_SHELL",
        .aliases = {"*SET_SHELL_LIST"},
        .options = {"TITLE"},
@@ -588,36 +646,38 @@ std::vector<KeywordSpec> boundary_keywords() {
   return {
       {.name = "*BOUNDARY_SPC_NODE",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
+       .rows = {id_card(), {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
        .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID must "
                   "be 0.",
        .apply = apply_spc_node},
       {.name = "*BOUNDARY_SPC_SET",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
+       .rows = {id_card(), {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
-       .summary = "Constraints on every node of a node set.",
+       .summary = "Constraints on every node of a node set. With _ID every record starts with "
+                  "its ID card.",
        .apply = apply_spc_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("NID")}},
-       .summary = "DOF 1-3, 5-7 (4, 8 and negative DOF are not supported); VAD 0 velocity, 1 "
-                  "acceleration, 2 displacement.",
+       .rows = motion_rows("NID"),
+       .summary = "DOF 1-3 (x, y, z), 5-7 (rotations), 4 (translation along *DEFINE_VECTOR VID; "
+                  "motion normal to it stays free), -4 (along VID only: the normal velocity is "
+                  "zero), 8 (rotation about VID through the centre of mass: rigid parts only, "
+                  "VAD 0 or 1). VAD 0 velocity, 1 acceleration, 2 displacement (of a rigid "
+                  "part: of its centre of mass from its initial position); VAD 3 and 4 are not "
+                  "supported. DEATH 0 means never (the default). Card 2 (|DOF| 9-11, VAD 4) is "
+                  "read; DOF 9-11 are not supported (error). With _ID every record starts with "
+                  "its ID card.",
        .apply = apply_motion_node},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_SET",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("NSID")}},
+       .rows = motion_rows("NSID"),
        .summary = "As _NODE, for a node set.",
        .apply = apply_motion_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_RIGID",
        .options = {"ID"},
-       .head = {id_card()},
-       .rows = {{"Card 1", motion_card("PID")}},
+       .rows = motion_rows("PID"),
        .summary = "As _NODE, for a rigid part.",
        .apply = apply_motion_rigid},
       {.name = "*INITIAL_VELOCITY",
@@ -750,18 +810,23 @@ std::vector<KeywordSpec> constraint_keywords() {
                   R("TF", "1.0E+20"), R("EP", "1.0E+20")}}},
        .summary = "Rigid massless weld between nodes N1 and N2 (a two-node rigid body). It "
                   "fails when (|fn|/SN)^N + (|fs|/SS)^M >= 1 (SN or SS 0: no such term), fn and "
-                  "fs the constraint force along and across N1->N2, or at time TF; its nodes "
-                  "then continue as free nodes. EP is not supported (warning when given).",
+                  "fs the constraint force along and across N1->N2, or at time TF (0: never); "
+                  "its nodes then continue as free nodes. N or M 0 means 1 (a blank field is 0 "
+                  "in LS-DYNA); negative SN or SS (curves of temperature) are not supported. EP "
+                  "is not supported (warning when given).",
        .apply = apply_constrained_spotweld},
       {.name = "*CONSTRAINED_GENERALIZED_WELD_SPOT",
+       .options = {"ID"},
        .rows =
-           {{"Card 1", {I("WID"), I("NSID").req(), I("CID"), I("FILTER"), I("WINDOW"), I("NPRT")}},
+           {{"ID (_ID)", {I("WID")}, "ID"},
+            {"Card 1", {I("NSID").req(), I("CID"), I("FILTER"), R("WINDOW"), I("NPR"), I("NPRT")}},
             {"Card 2",
              {R("TFAIL", "1.0E+20"), R("EPSF"), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0")}}},
        .summary = "The nodes of NSID welded as a rigid body, failing as *CONSTRAINED_SPOTWELD "
-                  "(weld axis: first to last node of the set) or at TFAIL. EPSF is not "
-                  "supported (warning when nonzero); CID, FILTER, WINDOW, NPRT are ignored. "
-                  "Only the SPOT option is supported.",
+                  "(weld axis: first to last node of the set) or at TFAIL (0: never). EPSF is "
+                  "not supported (warning when nonzero); CID, FILTER, WINDOW, NPR, NPRT are "
+                  "ignored (warning when nonzero). Without _ID the welds are numbered after the "
+                  "largest weld id so far. Only the SPOT option is supported.",
        .apply = apply_constrained_generalized_weld_spot},
   };
 }

@@ -45,6 +45,11 @@ void apply_define_coordinate_vector(const Block& b, DeckBuilder& d);
 /// Axes of every *DEFINE_COORDINATE_* (nodes are known by then); InputError at the keyword of a
 /// degenerate frame or a missing node.
 void resolve_coordinate_systems(Model& m);
+void apply_define_vector(const Block& b, DeckBuilder& d);
+/// The unit direction (global) of *DEFINE_VECTOR vid, after resolve_coordinate_systems;
+/// InputError at loc when it is not defined or has zero length (`what` names the user).
+std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceLoc& loc,
+                                     std::string_view what);
 
 // deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
 void apply_node(const Block& b, DeckBuilder& d);
@@ -70,6 +75,10 @@ void apply_set_part_generate(const Block& b, DeckBuilder& d);
 void apply_set_part_general(const Block& b, DeckBuilder& d);
 void apply_set_shell(const Block& b, DeckBuilder& d);
 void apply_set_solid(const Block& b, DeckBuilder& d);
+void apply_set_node_add(const Block& b, DeckBuilder& d);
+void apply_set_part_add(const Block& b, DeckBuilder& d);
+void apply_set_shell_add(const Block& b, DeckBuilder& d);
+void apply_set_solid_add(const Block& b, DeckBuilder& d);
 
 // deck_apply_loads.cpp: constraints, prescribed motion, initial velocity, loads, rigid walls
 void apply_spc_node(const Block& b, DeckBuilder& d);

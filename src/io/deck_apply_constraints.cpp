@@ -33,14 +33,28 @@ void warn_nonzero(DeckBuilder& d, const Block& b, const Fields& row, std::string
     note(d, b, row.loc(field), fmt::format("{} = {}: {} (ignored)", field, value, what));
 }
 
-void check_exponents(const Fields& row) {
-  for (std::string_view f : {"N", "M"})
-    if (!(row.real(f) > 0))
-      fail(row.loc(f), fmt::format("{} = {}: the failure exponent must be > 0", f, row.real(f)));
+/// The force-failure fields of a weld (SN SS N M), as LS-DYNA reads them: a force of 0 means
+/// no such failure term, an exponent of 0 means 1 (LS-DYNA reads a blank field as 0, so 0 must
+/// be its default). Negative forces (curves of the nodal temperature) are not supported.
+void weld_failure(const Fields& row, SpotWeld& w) {
   for (std::string_view f : {"SN", "SS"})
     if (row.real(f) < 0)
+      fail(row.loc(f), fmt::format("{} = {}: a failure force given as a curve of the nodal "
+                                   "temperature (negative value) is not supported",
+                                   f, row.real(f)));
+  for (std::string_view f : {"N", "M"})
+    if (row.real(f) < 0)
       fail(row.loc(f),
-           fmt::format("{} = {}: the failure force must not be negative", f, row.real(f)));
+           fmt::format("{} = {}: the failure exponent must be > 0 (0 means 1)", f, row.real(f)));
+  w.sn = row.real("SN");
+  w.ss = row.real("SS");
+  w.n = row.real("N") > 0 ? row.real("N") : 1.0;
+  w.m = row.real("M") > 0 ? row.real("M") : 1.0;
+}
+
+/// A failure time of 0 (blank in LS-DYNA) is the default, never.
+Real failure_time(const Fields& row, std::string_view field) {
+  return row.real(field) > 0 ? row.real(field) : 1.0e20;
 }
 
 GlobalId next_weld_id(const Model& m) {
@@ -96,7 +110,6 @@ void apply_constrained_rigid_bodies(const Block& b, DeckBuilder& d) {
 
 void apply_constrained_spotweld(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
-    check_exponents(row);
     if (row.real("EP") > 0 && row.real("EP") < 1e20)
       note(d, b, row.loc("EP"),
            fmt::format("EP = {}: plastic-strain failure of spotwelds is not supported (ignored)",
@@ -106,11 +119,8 @@ void apply_constrained_spotweld(const Block& b, DeckBuilder& d) {
     w.nodes = {row.id("N1"), row.id("N2")};
     if (w.nodes[0] == w.nodes[1])
       fail(row.loc("N2"), fmt::format("spotweld {}: N1 = N2 = {}", w.id, w.nodes[0]));
-    w.sn = row.real("SN");
-    w.ss = row.real("SS");
-    w.n = row.real("N");
-    w.m = row.real("M");
-    w.tf = row.real("TF");
+    weld_failure(row, w);
+    w.tf = failure_time(row, "TF");
     w.loc = row.loc("N1");
     d.model.spot_welds.push_back(std::move(w));
   }
@@ -118,19 +128,15 @@ void apply_constrained_spotweld(const Block& b, DeckBuilder& d) {
 
 void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
-    check_exponents(row);
     warn_nonzero(d, b, row, "EPSF", "plastic-strain failure of weld spots is not supported");
-    for (std::string_view f : {"CID", "FILTER", "WINDOW", "NPRT"})
+    for (std::string_view f : {"CID", "FILTER", "WINDOW", "NPR", "NPRT"})
       warn_nonzero(d, b, row, f, "not supported");
     SpotWeld w;
     w.generalized = true;
-    w.id = row.id("WID") != 0 ? row.id("WID") : next_weld_id(d.model);
+    w.id = b.has("ID") && row.id("WID") != 0 ? row.id("WID") : next_weld_id(d.model);
     w.nsid = row.id("NSID");
-    w.sn = row.real("SN");
-    w.ss = row.real("SS");
-    w.n = row.real("N");
-    w.m = row.real("M");
-    w.tf = row.real("TFAIL");
+    weld_failure(row, w);
+    w.tf = failure_time(row, "TFAIL");
     w.loc = row.loc("NSID");
     d.model.spot_welds.push_back(std::move(w));
   }

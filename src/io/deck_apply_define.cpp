@@ -1,5 +1,6 @@
-// Apply functions: *DEFINE_BOX and *DEFINE_COORDINATE_SYSTEM / _NODES / _VECTOR. Frames made
-// from nodes are turned into axes in resolve_coordinate_systems, once every node is known.
+// Apply functions: *DEFINE_BOX, *DEFINE_VECTOR and *DEFINE_COORDINATE_SYSTEM / _NODES / _VECTOR.
+// Frames made from nodes are turned into axes in resolve_coordinate_systems, once every node is
+// known.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -93,6 +94,39 @@ void apply_define_coordinate_vector(const Block& b, DeckBuilder& d) {
     cs.loc = row.loc("CID");
     add_system(std::move(cs), d);
   }
+}
+
+void apply_define_vector(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    DefinedVector v;
+    v.id = row.id("VID");
+    v.tail = point(row, "XT", "YT", "ZT");
+    v.head = point(row, "XH", "YH", "ZH");
+    v.cid = row.id("CID");
+    v.loc = row.loc("VID");
+    d.claim_id("vector", v.id, v.loc);
+    d.model.vectors.emplace(v.id, v);
+  }
+}
+
+std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceLoc& loc,
+                                     std::string_view what) {
+  const auto it = m.vectors.find(vid);
+  if (it == m.vectors.end())
+    fail(loc, fmt::format("{} references vector VID = {}, which is not defined (*DEFINE_VECTOR)",
+                          what, vid));
+  const DefinedVector& v = it->second;
+  std::array<Real, 3> dir = sub(v.head, v.tail);
+  if (v.cid != 0) {
+    const auto cs = m.coordinate_systems.find(v.cid);
+    if (cs == m.coordinate_systems.end())
+      fail(v.loc, fmt::format("vector {}: coordinate system CID = {} is not defined", vid, v.cid));
+    dir = cs->second.to_global(dir);
+  }
+  const Real len = norm(dir);
+  if (!(len > 0)) fail(v.loc, fmt::format("vector {}: tail and head coincide (zero length)", vid));
+  for (Real& c : dir) c /= len;
+  return dir;
 }
 
 void resolve_coordinate_systems(Model& m) {

@@ -30,6 +30,32 @@ int checked_dof(const Fields& row) {
   return dof;
 }
 
+/// DOF of a prescribed motion: 1-3, 5-7, and 4 / -4 (translation along VID) on anything, 8
+/// (rotation about VID, velocity or acceleration) on rigid parts.
+int motion_dof(const Fields& row, MotionTarget target) {
+  const int dof = row.integer("DOF");
+  const int vad = row.integer("VAD");
+  if (dof == 4 || dof == -4 || dof == 8) {
+    if (row.id("VID") <= 0)
+      fail(row.loc("VID"), fmt::format("DOF = {} needs a vector: VID = {} must name a "
+                                       "*DEFINE_VECTOR",
+                                       dof, row.id("VID")));
+    if (dof == 8 && target != MotionTarget::Rigid)
+      fail(row.loc("DOF"), "DOF = 8 (rotation about a vector) is supported for rigid parts only "
+                           "(*BOUNDARY_PRESCRIBED_MOTION_RIGID)");
+    if (dof == 8 && vad == 2)
+      fail(row.loc("VAD"), "VAD = 2 (angle) with DOF = 8 is not supported (use 0, angular "
+                           "velocity, or 1, angular acceleration)");
+    return dof;
+  }
+  const int a = dof < 0 ? -dof : dof;
+  if (a >= 9 && a <= 11)
+    fail(row.loc("DOF"), fmt::format("DOF = {} (rotation of the nodes about an axis through "
+                                     "OFFSET1, OFFSET2) is not supported",
+                                     dof));
+  return checked_dof(row);
+}
+
 void add_spc(const Block& b, std::string_view target, bool is_set, DeckBuilder& d) {
   static constexpr std::string_view dofs[] = {"DOFX", "DOFY", "DOFZ", "DOFRX", "DOFRY", "DOFRZ"};
   for (const Fields& row : b.rows) {
@@ -45,16 +71,17 @@ void add_motion(const Block& b, MotionTarget target, std::string_view field, Dec
     PrescribedMotion m;
     m.target = target;
     m.target_id = row.id(field);
-    m.dof = checked_dof(row);
     const int vad = row.integer("VAD");
     if (vad < 0 || vad > 2)
       fail(row.loc("VAD"), fmt::format("VAD = {} is not supported (0 velocity, 1 acceleration, 2 "
                                        "displacement)",
                                        vad));
+    m.dof = motion_dof(row, target);
+    m.vid = row.id("VID");
     m.vad = static_cast<MotionKind>(vad);
     m.lcid = row.id("LCID");
     m.sf = row.real("SF");
-    m.death = row.real("DEATH");
+    m.death = row.real("DEATH") > 0 ? row.real("DEATH") : 1.0e28; // 0 (blank): never
     m.birth = row.real("BIRTH");
     m.loc = row.loc(field);
     d.model.motions.push_back(m);

@@ -140,6 +140,13 @@ void apply_part(const Block& b, DeckBuilder& d) {
       fail(row.loc("EOSID"), fmt::format("part {}: EOSID = {}: equations of state are not "
                                          "supported",
                                          p.id, row.id("EOSID")));
+    if (b.has("CONTACT"))
+      for (std::string_view f : {"FS", "FD", "DC", "VC", "OPTT", "SFT", "SSF", "CPARM8"})
+        if (row.real(f) != 0)
+          d.model.notes.push_back({std::string(b.spec->name), row.loc(f), false,
+                                   fmt::format("part {}: _CONTACT {} = {} ignored (the *CONTACT "
+                                               "values are used)",
+                                               p.id, f, row.real(f))});
     d.claim_id("part", p.id, p.loc);
     d.model.parts.push_back(std::move(p));
   }

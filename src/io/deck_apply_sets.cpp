@@ -101,7 +101,30 @@ void apply_general(const Block& b, SetKind kind, std::initializer_list<std::stri
   d.general_sets.push_back(std::move(pending));
 }
 
+/// *SET_..._ADD: the union of the listed sets of the same kind (an operation SET).
+void apply_add(const Block& b, SetKind kind, DeckBuilder& d) {
+  const IdSet& set = new_set(b, kind, d);
+  PendingGeneralSet pending{kind, set.id, {}};
+  for (const Fields& row : b.rows)
+    for (const Value& v : row.values())
+      if (v.i != 0) pending.ops.push_back({"SET", {v.i}, d.ref(SourceLoc{row.file(), v.line, {}})});
+  d.general_sets.push_back(std::move(pending));
+}
+
 } // namespace
+
+void apply_set_node_add(const Block& b, DeckBuilder& d) {
+  apply_add(b, SetKind::Node, d);
+}
+void apply_set_part_add(const Block& b, DeckBuilder& d) {
+  apply_add(b, SetKind::Part, d);
+}
+void apply_set_shell_add(const Block& b, DeckBuilder& d) {
+  apply_add(b, SetKind::Shell, d);
+}
+void apply_set_solid_add(const Block& b, DeckBuilder& d) {
+  apply_add(b, SetKind::Solid, d);
+}
 
 void apply_set_node_list(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Node, d);
@@ -110,7 +133,7 @@ void apply_set_node_generate(const Block& b, DeckBuilder& d) {
   apply_generate(b, SetKind::Node, d);
 }
 void apply_set_node_general(const Block& b, DeckBuilder& d) {
-  apply_general(b, SetKind::Node, {"ALL", "NODE", "PART", "BOX"}, d);
+  apply_general(b, SetKind::Node, {"ALL", "NODE", "PART", "BOX", "DNODE", "DPART", "DBOX"}, d);
 }
 void apply_set_part_list(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Part, d);
@@ -119,7 +142,7 @@ void apply_set_part_generate(const Block& b, DeckBuilder& d) {
   apply_generate(b, SetKind::Part, d);
 }
 void apply_set_part_general(const Block& b, DeckBuilder& d) {
-  apply_general(b, SetKind::Part, {"ALL", "PART"}, d);
+  apply_general(b, SetKind::Part, {"ALL", "PART", "DPART"}, d);
 }
 void apply_set_shell(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Shell, d);

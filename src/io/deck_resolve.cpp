@@ -5,6 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <functional>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "io/deck_apply.hpp"
@@ -66,6 +69,7 @@ public:
     switch_parts_to_rigid();
     check_materials();
     resolve_spcs();
+    resolve_motion_vectors();
     check_motions();
     check_initial_velocities();
     check_loads();
@@ -278,16 +282,49 @@ private:
     return out;
   }
 
+  /// GENERATE ranges, GENERAL options (the D... options remove their members after all others
+  /// are added) and _ADD unions (operation SET; a set added before its own members are known
+  /// is resolved first, a cycle is an error).
   void resolve_general_sets() {
-    for (const PendingGeneralSet& g : d_.general_sets) {
+    std::map<std::pair<SetKind, GlobalId>, const PendingGeneralSet*> pending;
+    for (const PendingGeneralSet& g : d_.general_sets) pending[{g.kind, g.sid}] = &g;
+    std::set<std::pair<SetKind, GlobalId>> done, busy;
+    std::function<void(const PendingGeneralSet&)> resolve = [&](const PendingGeneralSet& g) {
+      const std::pair<SetKind, GlobalId> key{g.kind, g.sid};
+      if (done.count(key)) return;
+      busy.insert(key);
       IdSet& set = sets(g.kind).at(g.sid);
+      std::unordered_set<GlobalId> removed;
       for (const SetOperation& op : g.ops) {
+        if (op.option == "SET") {
+          const GlobalId other = op.ids[0];
+          if (!sets(g.kind).count(other))
+            missing(d_.loc(op.src), set_name(g.kind), g.sid, set_name(g.kind), other);
+          if (busy.count({g.kind, other}))
+            fail(d_.loc(op.src), fmt::format("{} {}: adding {} {} makes a cycle of _ADD sets",
+                                             set_name(g.kind), g.sid, set_name(g.kind), other));
+          const auto it = pending.find({g.kind, other});
+          if (it != pending.end()) resolve(*it->second);
+          const auto& m = sets(g.kind).at(other).members;
+          set.members.insert(set.members.end(), m.begin(), m.end());
+          continue;
+        }
+        if (op.option.size() > 1 && op.option[0] == 'D') {
+          SetOperation add = op;
+          add.option = op.option.substr(1);
+          for (GlobalId id : expand(g, add)) removed.insert(id);
+          continue;
+        }
         const auto ids = expand(g, op);
         set.members.insert(set.members.end(), ids.begin(), ids.end());
       }
       std::unordered_set<GlobalId> seen;
-      std::erase_if(set.members, [&](GlobalId id) { return !seen.insert(id).second; });
-    }
+      std::erase_if(set.members,
+                    [&](GlobalId id) { return removed.count(id) || !seen.insert(id).second; });
+      busy.erase(key);
+      done.insert(key);
+    };
+    for (const PendingGeneralSet& g : d_.general_sets) resolve(g);
   }
 
   static std::string_view set_name(SetKind kind) {
@@ -356,6 +393,13 @@ private:
     if (node_(id) == kInvalidLocal)
       fail(loc, fmt::format("{} node {}: node {} is not defined", what, id, id));
     return {id};
+  }
+
+  /// The directions of DOF 4, -4, 8 motions (*DEFINE_VECTOR VID).
+  void resolve_motion_vectors() {
+    for (PrescribedMotion& p : m_.motions)
+      if (p.dof == 4 || p.dof == -4 || p.dof == 8)
+        p.dir = vector_direction(m_, p.vid, p.loc, fmt::format("prescribed motion DOF {}", p.dof));
   }
 
   void check_motions() const {

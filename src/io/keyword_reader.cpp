@@ -243,6 +243,10 @@ private:
     auto& notes = d_.model.notes;
     if (raw.keyword.starts_with("*DATABASE_") || raw.keyword.starts_with("*CONTROL_")) {
       notes.push_back({raw.keyword, loc, false, "not supported by parcae; ignored"});
+    } else if (raw.keyword.starts_with("*SENSOR")) {
+      notes.push_back({raw.keyword, loc, false, "sensors are not supported by parcae; ignored"});
+    } else if (raw.keyword == "*KEYWORD_ID") {
+      notes.push_back({raw.keyword, loc, false, "the deck's id card is not used; ignored"});
     } else if (d_.options.ignore_unsupported) {
       notes.push_back({raw.keyword, loc, false, "unsupported keyword ignored"});
     } else {

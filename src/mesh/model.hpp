@@ -151,12 +151,22 @@ enum class MotionKind : std::uint8_t { Velocity = 0, Acceleration = 1, Displacem
 struct PrescribedMotion {
   MotionTarget target = MotionTarget::Node;
   GlobalId target_id = 0; ///< node id, node set id or part id
-  int dof = 1;            ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations (4, 8 = vector)
+  int dof = 1; ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations, 4 / -4 / 8 along VID
   MotionKind vad = MotionKind::Velocity;
   GlobalId lcid = 0;
   Real sf = 1.0;
   Real death = 1e28;
   Real birth = 0.0;
+  GlobalId vid = 0;                 ///< *DEFINE_VECTOR of DOF 4, -4, 8
+  std::array<Real, 3> dir{0, 0, 0}; ///< its unit direction (global), set when resolved
+  SourceLoc loc;
+};
+
+/// *DEFINE_VECTOR: a direction from tail to head (given in system CID).
+struct DefinedVector {
+  GlobalId id = 0;
+  std::array<Real, 3> tail{0, 0, 0}, head{0, 0, 0};
+  GlobalId cid = 0;
   SourceLoc loc;
 };
 
@@ -467,6 +477,7 @@ struct Model {
   std::vector<Curve> curves;
   std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets;
   std::map<GlobalId, Box> boxes;
+  std::map<GlobalId, DefinedVector> vectors; ///< *DEFINE_VECTOR
   std::map<GlobalId, CoordinateSystem> coordinate_systems;
   std::vector<Spc> spcs;
   std::vector<PrescribedMotion> motions;

@@ -350,8 +350,8 @@ TEST(Constraints, GeneralizedWeldSpotFailsLikeASpotweld) {
       fmt::format("*CONSTRAINED_SPOTWELD\n10,102,0.0,{0}\n21,113,0.0,{0}\n", kSS);
   const std::string general =
       node_set_card(11, {10, 102}) + node_set_card(12, {21, 113}) +
-      fmt::format("*CONSTRAINED_GENERALIZED_WELD_SPOT\n1,11\n1.0e20,0.0,0.0,{0}\n"
-                  "2,12\n1.0e20,0.0,0.0,{0}\n",
+      fmt::format("*CONSTRAINED_GENERALIZED_WELD_SPOT_ID\n1\n11\n1.0e20,0.0,0.0,{0}\n"
+                  "2\n12\n1.0e20,0.0,0.0,{0}\n",
                   kSS);
   const PullResult a = run_pull(deck("ws_a", pull_deck(spot, 1.3e-3)), "ws_a_run");
   const PullResult b = run_pull(deck("ws_b", pull_deck(general, 1.3e-3)), "ws_b_run");

@@ -200,6 +200,134 @@ TEST(RigidBody, PrescribedVelocityMovesTheBody) {
   EXPECT_NEAR(xc, 1.0 + 2000.0 * t, 1e-9);
 }
 
+/// A 2 mm rigid cube (centre (3, 1, 1): offset so that the centre is not at the origin) with
+/// an initial z velocity of 500 mm/s and one *BOUNDARY_PRESCRIBED_MOTION_RIGID card.
+Model rigid_cube_with_motion(const std::string& tag, const std::string& motion) {
+  return deck(tag, "*CONTROL_TERMINATION\n    1.0e-3\n*CONTROL_TIMESTEP\n    1.0e-6\n"
+                   "*PART\nbody\n         1         1         1\n*SECTION_SOLID\n         1"
+                   "         1\n*MAT_RIGID\n         1   7.85e-9  210000.0       0.3\n" +
+                       hex_block_cards(2, 2, 2, 2, 2, 2, 1, 1, 1, 2.0) +
+                       "*INITIAL_VELOCITY\n         0\n       0.0       0.0     500.0\n"
+                       "*DEFINE_VECTOR\n$#     vid        xt        yt        zt        xh"
+                       "        yh        zh       cid\n         7       1.0       1.0       5.0"
+                       "       2.0       2.0       5.0         0\n"
+                       "*DEFINE_CURVE\n         1\n                 0.0                 0.0\n"
+                       "                 1.0                 1.0\n" +
+                       motion);
+}
+
+struct BodyTrace {
+  std::array<double, 3> xc{};
+  std::array<double, 9> rot{};
+  double t = 0;
+};
+
+BodyTrace run_body(const Model& m, const std::string& tag) {
+  RunOptions opt;
+  opt.outdir = make_temp_dir(tag).string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  BodyTrace tr;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+    tr.xc = d.bodies.at(0).xc;
+    tr.rot = d.bodies.at(0).rot;
+    tr.t = s.time;
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  EXPECT_TRUE(sum.normal_termination) << sum.error;
+  return tr;
+}
+
+TEST(RigidBody, PrescribedDisplacementAlongAVector) {
+  // DOF 4, VAD 2: the centre moves 2000 t along (1,1,0)/sqrt(2) from its initial position;
+  // the motion normal to the vector stays free (z velocity 500 mm/s; no motion along (1,-1,0)).
+  const BodyTrace tr = run_body(
+      rigid_cube_with_motion("pm4", "*BOUNDARY_PRESCRIBED_MOTION_RIGID_ID\n         3dof 4\n"
+                                    "         1         4         2         1    2000.0         7"
+                                    "       0.0       0.0\n"),
+      "pm4_run");
+  const double s = 2000.0 * tr.t / std::sqrt(2.0);
+  EXPECT_NEAR(tr.xc[0], 3.0 + s, 1e-9);
+  EXPECT_NEAR(tr.xc[1], 1.0 + s, 1e-9);
+  EXPECT_NEAR(tr.xc[2], 1.0 + 500.0 * tr.t, 1e-9);
+  EXPECT_GT(tr.t, 0.99e-3);
+}
+
+TEST(RigidBody, PrescribedVelocityAlongAVectorOnly) {
+  // DOF -4, VAD 0: velocity 2000 mm/s along the vector and none normal to it (z stays).
+  const BodyTrace tr =
+      run_body(rigid_cube_with_motion(
+                   "pm4n", "*BOUNDARY_PRESCRIBED_MOTION_RIGID\n"
+                           "         1        -4         0         2    2000.0         7\n"
+                           "*DEFINE_CURVE\n         2\n                 0.0"
+                           "                 1.0\n                 1.0"
+                           "                 1.0\n"),
+               "pm4n_run");
+  const double s = 2000.0 * tr.t / std::sqrt(2.0);
+  EXPECT_NEAR(tr.xc[0], 3.0 + s, 1e-9);
+  EXPECT_NEAR(tr.xc[1], 1.0 + s, 1e-9);
+  EXPECT_NEAR(tr.xc[2], 1.0, 1e-9);
+}
+
+TEST(RigidBody, PrescribedAngularVelocityAboutAVector) {
+  // DOF 8, VAD 0: 1000 rad/s about the vector (0,0,1) (tail (0,0,1), head (0,0,3)) through the
+  // centre of mass: after t the body has turned 1000 t about z; the centre keeps moving in z.
+  const BodyTrace tr = run_body(
+      rigid_cube_with_motion("pm8", "*DEFINE_VECTOR\n         8       0.0       0.0       1.0"
+                                    "       0.0       0.0       3.0\n"
+                                    "*BOUNDARY_PRESCRIBED_MOTION_RIGID\n"
+                                    "         1         8         0         2    1000.0         8\n"
+                                    "*DEFINE_CURVE\n         2\n                 0.0"
+                                    "                 1.0\n                 1.0"
+                                    "                 1.0\n"),
+      "pm8_run");
+  const double a = 1000.0 * tr.t;
+  EXPECT_NEAR(tr.rot[0], std::cos(a), 1e-9);
+  EXPECT_NEAR(tr.rot[1], -std::sin(a), 1e-9);
+  EXPECT_NEAR(tr.rot[3], std::sin(a), 1e-9);
+  EXPECT_NEAR(tr.rot[8], 1.0, 1e-12);
+  EXPECT_NEAR(tr.xc[0], 3.0, 1e-9);
+  EXPECT_NEAR(tr.xc[2], 1.0 + 500.0 * tr.t, 1e-9);
+}
+
+TEST(PrescribedMotion, NodeSetDisplacementAlongAVector) {
+  // DOF 4, VAD 2 on every node of an elastic block: each node moves 2000 t along (1,1,0)/sqrt(2)
+  // (a rigid translation, so no stress); the z motion stays free (500 mm/s).
+  const Model m =
+      deck("pm4set", "*CONTROL_TERMINATION\n    1.0e-4\n" + kSmallStep + elastic_part() +
+                         hex_block_cards(1, 1, 1, 2, 2, 2, 1) +
+                         "*SET_NODE_GENERAL\n         5\nALL\n"
+                         "*INITIAL_VELOCITY\n         0\n       0.0       0.0     500.0\n"
+                         "*DEFINE_VECTOR\n         7       0.0       0.0       0.0"
+                         "       1.0       1.0       0.0\n"
+                         "*DEFINE_CURVE\n         1\n                 0.0"
+                         "                 0.0\n                 1.0"
+                         "                 1.0\n"
+                         "*BOUNDARY_PRESCRIBED_MOTION_SET\n"
+                         "         5         4         2         1    2000.0         7\n");
+  RunOptions opt;
+  opt.outdir = make_temp_dir("pm4set_run").string();
+  opt.write_vtk = false;
+  opt.write_glstat = false;
+  double err = 0, t = 0;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats& st) {
+    t = st.time;
+    const double s = 2000.0 * t / std::sqrt(2.0);
+    err = 0;
+    for (std::size_t n = 0; n < d.nnode; ++n) {
+      err = std::max(err, std::abs(d.x[3 * n] - d.x0[3 * n] - s));
+      err = std::max(err, std::abs(d.x[3 * n + 1] - d.x0[3 * n + 1] - s));
+      err = std::max(err, std::abs(d.x[3 * n + 2] - d.x0[3 * n + 2] - 500.0 * t));
+    }
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GT(t, 0.99e-4);
+  EXPECT_LT(err, 1e-9);
+}
+
 TEST(RigidWall, FiniteWallStopsOnlyNodesOverItsArea) {
   // *RIGIDWALL_PLANAR_FINITE at z = 0 spanning x in [0, 10], y in [0, 10] (LENL x LENM along the
   // local l axis (1,0,0) and m = n x l = (0,1,0)): block A over it stops, block B beside it

@@ -82,7 +82,7 @@ TEST(ConstraintCards, SpotweldFieldsDefaultsAndIds) {
 }
 
 TEST(ConstraintCards, GeneralizedWeldSpotFields) {
-  const Model m = read_text(two_cubes("*CONSTRAINED_GENERALIZED_WELD_SPOT\n5,2\n"
+  const Model m = read_text(two_cubes("*CONSTRAINED_GENERALIZED_WELD_SPOT_ID\n5\n2\n"
                                       "2.0e-3,0.1,10.0,20.0,2.0\n"));
   ASSERT_EQ(m.spot_welds.size(), 1u);
   const SpotWeld& w = m.spot_welds[0];
@@ -95,6 +95,80 @@ TEST(ConstraintCards, GeneralizedWeldSpotFields) {
   EXPECT_DOUBLE_EQ(w.n, 2.0);
   EXPECT_DOUBLE_EQ(w.m, 1.0);
   EXPECT_TRUE(has_note(m, "*CONSTRAINED_GENERALIZED_WELD_SPOT", "EPSF = 0.1"));
+}
+
+// Card layout audit (LS-DYNA manual; LS-PrePost writes full-width fixed fields). Without _ID
+// the first field of card 1 is NSID; with _ID an ID card (WID) comes first, per weld.
+TEST(ConstraintCards, GeneralizedWeldSpotManualLayout) {
+  const Model m =
+      read_text(two_cubes("*CONSTRAINED_GENERALIZED_WELD_SPOT\n"
+                          "$#    nsid       cid    filter    window       npr      nprt\n"
+                          "         2         0         0       0.0         0         0\n"
+                          "$#   tfail      epsf        sn        ss         n         m\n"
+                          "       0.0       0.0       0.0       0.0       0.0       0.0\n"
+                          "*CONSTRAINED_GENERALIZED_WELD_SPOT_ID\n"
+                          "$#     wid\n"
+                          "        40\n"
+                          "$#    nsid       cid    filter    window       npr      nprt\n"
+                          "         1         0         0       0.0         0         0\n"
+                          "$#   tfail      epsf        sn        ss         n         m\n"
+                          "    1.0E-3       0.0     100.0       0.0       2.0       0.0\n"
+                          "$#     wid\n"
+                          "        41\n"
+                          "$#    nsid       cid    filter    window       npr      nprt\n"
+                          "      1000         0         0       0.0         0         0\n"
+                          "$#   tfail      epsf        sn        ss         n         m\n"
+                          "\n"
+                          "*SET_NODE_LIST\n1000\n7,8\n"));
+  ASSERT_EQ(m.spot_welds.size(), 3u);
+  const SpotWeld& a = m.spot_welds[0];
+  EXPECT_EQ(a.nsid, 2);
+  EXPECT_EQ(a.id, 1);
+  EXPECT_DOUBLE_EQ(a.sn, 0.0); // no force failure
+  EXPECT_DOUBLE_EQ(a.ss, 0.0);
+  EXPECT_DOUBLE_EQ(a.n, 1.0); // 0 = the default
+  EXPECT_DOUBLE_EQ(a.m, 1.0);
+  EXPECT_DOUBLE_EQ(a.tf, 1.0e20); // TFAIL 0 = never
+  const SpotWeld& b = m.spot_welds[1];
+  EXPECT_EQ(b.id, 40);
+  EXPECT_EQ(b.nsid, 1);
+  EXPECT_DOUBLE_EQ(b.tf, 1.0e-3);
+  EXPECT_DOUBLE_EQ(b.sn, 100.0);
+  EXPECT_DOUBLE_EQ(b.n, 2.0);
+  EXPECT_DOUBLE_EQ(b.m, 1.0);
+  EXPECT_EQ(m.spot_welds[2].id, 41);
+  EXPECT_EQ(m.spot_welds[2].nsid, 1000);
+  EXPECT_DOUBLE_EQ(m.spot_welds[2].tf, 1.0e20);
+}
+
+TEST(ConstraintCards, SpotweldManualLayout) {
+  const Model m = read_text(
+      two_cubes("*CONSTRAINED_SPOTWELD\n"
+                "$#      n1        n2        sn        ss         n         m        tf        ep\n"
+                "         1         5       0.0       0.0       0.0       0.0       0.0       0.0\n"
+                "*CONSTRAINED_SPOTWELD_ID\n"
+                "$#     wid\n"
+                "        12\n"
+                "$#      n1        n2        sn        ss         n         m        tf        ep\n"
+                "         2         6       0.0     250.0       0.0       3.0    2.0E-3       0.0\n"
+                "        13\n"
+                "         3         7\n"));
+  ASSERT_EQ(m.spot_welds.size(), 3u);
+  EXPECT_EQ(m.spot_welds[0].nodes, (std::vector<GlobalId>{1, 5}));
+  EXPECT_DOUBLE_EQ(m.spot_welds[0].n, 1.0);
+  EXPECT_DOUBLE_EQ(m.spot_welds[0].tf, 1.0e20);
+  EXPECT_EQ(m.spot_welds[1].id, 12);
+  EXPECT_DOUBLE_EQ(m.spot_welds[1].ss, 250.0);
+  EXPECT_DOUBLE_EQ(m.spot_welds[1].m, 3.0);
+  EXPECT_DOUBLE_EQ(m.spot_welds[1].tf, 2.0e-3);
+  EXPECT_EQ(m.spot_welds[2].id, 13);
+  EXPECT_EQ(m.spot_welds[2].nodes, (std::vector<GlobalId>{3, 7}));
+  EXPECT_FALSE(has_note(m, "*CONSTRAINED_SPOTWELD", "EP"));
+}
+
+TEST(ConstraintCards, SpotweldTemperatureCurveIsRefused) {
+  const std::string msg = read_error(two_cubes("*CONSTRAINED_SPOTWELD\n1,5,-3\n"));
+  EXPECT_NE(msg.find("SN = -3: a failure force given as a curve"), std::string::npos) << msg;
 }
 
 TEST(ConstraintCards, OtherGeneralizedWeldsAreUnsupported) {
@@ -112,7 +186,7 @@ TEST(ConstraintCards, ExtraNodeOfItsOwnRigidPartIsAccepted) {
 
 TEST(ConstraintCards, WeldSpotNeedsTwoNodes) {
   const std::string msg = read_error(
-      two_cubes("*SET_NODE_LIST\n9\n1\n*CONSTRAINED_GENERALIZED_WELD_SPOT\n5,9\n1.0e20\n"));
+      two_cubes("*SET_NODE_LIST\n9\n1\n*CONSTRAINED_GENERALIZED_WELD_SPOT_ID\n5\n9\n1.0e20\n"));
   EXPECT_NE(msg.find("weld spot 5: node set 9 has fewer than two nodes"), std::string::npos) << msg;
 }
 

@@ -133,7 +133,8 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
 }
 
 void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec3& f,
-                        const Vec3& mom, const Vec3& presc_v, const Vec3& presc_w) {
+                        const Vec3& mom, const Vec3& presc_v, const Vec3& presc_w,
+                        std::span<const DirectedMotion> directed) {
   b.force = f;
   b.moment = mom;
   const Mat3 i_now = rotate_tensor(b.rot, b.inertia0);
@@ -165,6 +166,13 @@ void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec
       w_changed = true;
     }
   }
+  for (const DirectedMotion& dm : directed) {
+    Vec3& u = dm.rotation ? b.omega : b.v;
+    const Real along = u[0] * dm.dir[0] + u[1] * dm.dir[1] + u[2] * dm.dir[2];
+    for (int i = 0; i < 3; ++i)
+      u[i] = dm.exclusive ? dm.value * dm.dir[i] : u[i] + (dm.value - along) * dm.dir[i];
+    w_changed = w_changed || dm.rotation;
+  }
   if (w_changed) b.l = mul(i_now, b.omega);
   // positions at t + dt
   const Mat3 rot_new =
@@ -181,6 +189,12 @@ void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec
       d.w[3 * n + i] = b.omega[i];
     }
   }
+}
+
+Vec3 initial_centre(const RigidBody& b, const Domain& d) {
+  if (b.nodes.empty()) return b.xc;
+  const LocalId n = b.nodes.front();
+  return {d.x0[3 * n] - b.r0[0], d.x0[3 * n + 1] - b.r0[1], d.x0[3 * n + 2] - b.r0[2]};
 }
 
 std::size_t failable_body_count(const Domain& d) {

@@ -23,9 +23,24 @@ void init_rigid_body(RigidBody& b, const Domain& d);
 /// positions to t + dt. Writes the local body nodes' positions, velocities (x_new - x_old)/dt
 /// and angular velocities. presc_v / presc_w: prescribed velocity / angular velocity components
 /// this step (NaN = free).
+/// A velocity (or angular velocity) component prescribed along a unit direction
+/// (*BOUNDARY_PRESCRIBED_MOTION_RIGID DOF 4, -4, 8): v.dir = value; exclusive (DOF -4): the
+/// velocity is value * dir (no motion normal to it).
+struct DirectedMotion {
+  std::array<Real, 3> dir{0, 0, 0};
+  Real value = 0;
+  bool rotation = false;
+  bool exclusive = false;
+};
+
+/// Applied after presc_v / presc_w.
 void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt,
                         const std::array<Real, 3>& force, const std::array<Real, 3>& moment,
-                        const std::array<Real, 3>& presc_v, const std::array<Real, 3>& presc_w);
+                        const std::array<Real, 3>& presc_v, const std::array<Real, 3>& presc_w,
+                        std::span<const DirectedMotion> directed = {});
+
+/// Position of the body's centre of mass at t = 0.
+std::array<Real, 3> initial_centre(const RigidBody& b, const Domain& d);
 
 /// One failed weld, for the log.
 struct WeldFailure {

@@ -461,10 +461,13 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // Prescribed motion on nodes (work done by the constraint is external work).
   std::vector<std::array<Real, 3>> presc_v(d_.bodies.size(), {kNaN, kNaN, kNaN});
   std::vector<std::array<Real, 3>> presc_w(d_.bodies.size(), {kNaN, kNaN, kNaN});
+  std::vector<std::vector<DirectedMotion>> presc_dir(d_.bodies.size());
   for (const auto& pm : model_.motions) {
     if (t + dt_new < pm.birth || t > pm.death) continue;
-    const bool rot = pm.dof >= 5 && pm.dof <= 7;
-    const int comp = rot ? pm.dof - 5 : pm.dof - 1;
+    // DOF 4 / -4: translation along the unit vector dir; 8: rotation about it (rigid bodies).
+    const bool directed = pm.dof == 4 || pm.dof == -4 || pm.dof == 8;
+    const bool rot = (pm.dof >= 5 && pm.dof <= 7) || pm.dof == 8;
+    const int comp = directed ? 0 : rot ? pm.dof - 5 : pm.dof - 1;
     auto target_velocity = [&](Real vold, Real disp) {
       switch (pm.vad) {
       case MotionKind::Velocity:
@@ -476,17 +479,43 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       }
       return vold;
     };
+    auto along = [&](const Real* u) {
+      return u[0] * pm.dir[0] + u[1] * pm.dir[1] + u[2] * pm.dir[2];
+    };
     if (pm.target == MotionTarget::Rigid) {
       for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
-        if (d_.bodies[b].pid != pm.target_id) continue;
-        if (rot)
-          presc_w[b][comp] = target_velocity(d_.bodies[b].omega[comp], 0.0);
+        const RigidBody& body = d_.bodies[b];
+        if (body.pid != pm.target_id) continue;
+        const std::array<Real, 3> xc0 = initial_centre(body, d_);
+        const std::array<Real, 3> disp{body.xc[0] - xc0[0], body.xc[1] - xc0[1],
+                                       body.xc[2] - xc0[2]};
+        if (directed)
+          presc_dir[b].push_back({pm.dir,
+                                  target_velocity(along(rot ? body.omega.data() : body.v.data()),
+                                                  rot ? 0.0 : along(disp.data())),
+                                  rot, pm.dof == -4});
+        else if (rot)
+          presc_w[b][comp] = target_velocity(body.omega[comp], 0.0);
         else
-          presc_v[b][comp] = target_velocity(d_.bodies[b].v[comp], d_.bodies[b].xc[comp] - 0.0);
+          presc_v[b][comp] = target_velocity(body.v[comp], disp[comp]);
       }
       continue;
     }
     for (LocalId n : nodes_of(pm.target == MotionTarget::NodeSet, pm.target_id)) {
+      if (directed) { // translation (DOF 8 on nodes is refused when the deck is read)
+        const std::size_t k = 3 * static_cast<std::size_t>(n);
+        const Real u[3] = {d_.x[k] - d_.x0[k], d_.x[k + 1] - d_.x0[k + 1],
+                           d_.x[k + 2] - d_.x0[k + 2]};
+        const Real vt = target_velocity(along(&v_old[k]), along(u));
+        const Real va = along(&d_.v[k]);
+        for (int i = 0; i < 3; ++i) {
+          const Real vfree = d_.v[k + i];
+          const Real vnew = pm.dof == -4 ? vt * pm.dir[i] : vfree + (vt - va) * pm.dir[i];
+          d_.v[k + i] = vnew;
+          if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k + i] + vnew));
+        }
+        continue;
+      }
       if (rot) {
         d_.w[3 * n + comp] = target_velocity(d_.w[3 * n + comp], 0.0);
         continue;
@@ -560,7 +589,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     const ExactSum* acc = &rb_acc[6 * b];
     const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
     const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
-    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b]);
+    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
+                       presc_dir[b]);
   }
 }
 

@@ -1,0 +1,116 @@
+// *BOUNDARY_* and *DEFINE_VECTOR cards in the manual's layout (full-width fixed fields, as
+// LS-PrePost writes them): _ID records (an ID card before each record's data), card 2 of
+// *BOUNDARY_PRESCRIBED_MOTION (|DOF| 9-11 or VAD 4), DOF 4 / 8 with a vector.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+std::string with_sets(const std::string& extra) {
+  return cube_deck("*SET_NODE_LIST\n1\n1,2,3,4\n*SET_NODE_LIST\n2\n5,6\n*DEFINE_CURVE\n1\n0,0\n"
+                   "1,1\n" +
+                   extra);
+}
+
+TEST(BoundaryCards, SpcSetIdRecordsEachStartWithTheirIdCard) {
+  const Model m = read_text(with_sets(
+      "*BOUNDARY_SPC_SET_ID\n"
+      "$#      id                                                               heading\n"
+      "         2top plate\n"
+      "$#    nsid       cid      dofx      dofy      dofz     dofrx     dofry     dofrz\n"
+      "         1         0         1         0         1         1         1         1\n"
+      "$#      id                                                               heading\n"
+      "         3Bottom plate\n"
+      "$#    nsid       cid      dofx      dofy      dofz     dofrx     dofry     dofrz\n"
+      "         2         0         1         1         1         1         1         1\n"));
+  // nodes 1-4 fix x, z; nodes 5, 6 fix x, y, z
+  ASSERT_EQ(m.spcs.size(), 6u);
+  for (const Spc& s : m.spcs) {
+    const GlobalId nid = m.nodes.id[s.node];
+    EXPECT_TRUE(s.dof[0]);
+    EXPECT_EQ(s.dof[1], nid >= 5) << nid;
+    EXPECT_TRUE(s.dof[2]);
+  }
+}
+
+TEST(BoundaryCards, PrescribedMotionIdRecordsAndCard2) {
+  // Records with DOF 1-3 have no card 2; each _ID record starts with its ID card.
+  const Model m = read_text(
+      with_sets("*BOUNDARY_PRESCRIBED_MOTION_SET_ID\n"
+                "$#      id                                                               heading\n"
+                "         1first\n"
+                "$#    nsid       dof       vad      lcid        sf       vid     death     birth\n"
+                "         1         1         2         1       1.0         0       0.0       0.0\n"
+                "$#      id                                                               heading\n"
+                "         2second\n"
+                "$#    nsid       dof       vad      lcid        sf       vid     death     birth\n"
+                "         2         3         0         1      -2.0         0       0.51.00000E-3\n"
+                "*BOUNDARY_PRESCRIBED_MOTION_NODE\n"
+                "         7         2         1         1\n"
+                "         8         2         1         1\n"));
+  ASSERT_EQ(m.motions.size(), 4u);
+  EXPECT_EQ(m.motions[0].target_id, 1);
+  EXPECT_EQ(m.motions[0].dof, 1);
+  EXPECT_DOUBLE_EQ(m.motions[0].death, 1.0e28); // 0 = the default
+  EXPECT_EQ(m.motions[1].target_id, 2);
+  EXPECT_EQ(m.motions[1].dof, 3);
+  EXPECT_DOUBLE_EQ(m.motions[1].sf, -2.0);
+  EXPECT_DOUBLE_EQ(m.motions[1].death, 0.5);
+  EXPECT_DOUBLE_EQ(m.motions[1].birth, 1.0e-3);
+  EXPECT_EQ(m.motions[3].target_id, 8);
+}
+
+TEST(BoundaryCards, Dof9To11ReadsCard2AndIsOneClearError) {
+  // The paperboard folding box layout: card 2 (OFFSET1 OFFSET2 MRB NODE1 NODE2) follows card 1
+  // for DOF 10; the error names DOF at its line (not an unreadable ID card).
+  const std::string msg =
+      read_error(with_sets("*PARAMETER\nR creasew2      0.25\n"
+                           "*BOUNDARY_PRESCRIBED_MOTION_SET_ID\n"
+                           "         1folding left plate\n"
+                           "         1        10         2         1       1.0         0"
+                           "       1.0       0.0\n"
+                           "&creasew2 -&creasew2         0         0         0\n"
+                           "         2second\n"
+                           "         2         1         2         1       1.0\n"));
+  EXPECT_NE(msg.find("deck.k:36"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("DOF = 10 (rotation of the nodes about an axis"), std::string::npos) << msg;
+}
+
+TEST(BoundaryCards, Dof4ReadsTheVector) {
+  const Model m =
+      read_text(with_sets("*DEFINE_VECTOR_TITLE\nalong xy\n"
+                          "         7       1.0       1.0       5.0       4.0       "
+                          "5.0       5.0         0\n"
+                          "*BOUNDARY_PRESCRIBED_MOTION_SET\n"
+                          "         1         4         2         1       1.0         7\n"
+                          "         2        -4         0         1       1.0         7\n"));
+  ASSERT_EQ(m.motions.size(), 2u);
+  EXPECT_EQ(m.motions[0].vid, 7);
+  EXPECT_NEAR(m.motions[0].dir[0], 0.6, 1e-15);
+  EXPECT_NEAR(m.motions[0].dir[1], 0.8, 1e-15);
+  EXPECT_NEAR(m.motions[0].dir[2], 0.0, 1e-15);
+  EXPECT_EQ(m.motions[1].dof, -4);
+}
+
+TEST(BoundaryCards, VectorErrors) {
+  EXPECT_NE(read_error(with_sets("*BOUNDARY_PRESCRIBED_MOTION_SET\n1,4,2,1,1.0\n"))
+                .find("DOF = 4 needs a vector: VID = 0"),
+            std::string::npos);
+  EXPECT_NE(read_error(with_sets("*BOUNDARY_PRESCRIBED_MOTION_SET\n1,4,2,1,1.0,9\n"))
+                .find("references vector VID = 9, which is not defined"),
+            std::string::npos);
+  EXPECT_NE(read_error(with_sets("*BOUNDARY_PRESCRIBED_MOTION_SET\n1,8,0,1,1.0,9\n"))
+                .find("DOF = 8 (rotation about a vector) is supported for rigid parts only"),
+            std::string::npos);
+  EXPECT_NE(read_error(with_sets("*DEFINE_VECTOR\n9,1,1,1,1,1,1\n"
+                                 "*BOUNDARY_PRESCRIBED_MOTION_SET\n1,4,2,1,1.0,9\n"))
+                .find("vector 9: tail and head coincide"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace parcae::test

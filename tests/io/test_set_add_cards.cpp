@@ -1,0 +1,73 @@
+// *SET_..._ADD unions, *SET_NODE_GENERAL / *SET_PART_GENERAL delete options, and keywords that
+// are read with a warning (*SENSOR_*, *KEYWORD_ID, *PART_CONTACT's contact card).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+std::vector<GlobalId> sorted(std::vector<GlobalId> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+bool has_warning(const Model& m, const std::string& keyword, const std::string& text) {
+  return std::any_of(m.notes.begin(), m.notes.end(), [&](const KeywordNote& n) {
+    return n.keyword == keyword && n.message.find(text) != std::string::npos && !n.error;
+  });
+}
+
+TEST(SetAdd, UnionOfSetsDefinedAnywhereAlsoOtherAddSets) {
+  // Set 30 adds 20 (itself an _ADD set, defined later) and 3; full-width fixed fields.
+  const Model m = read_text(cube_deck(
+      "*SET_NODE_ADD\n"
+      "$#     sid       da1       da2       da3       da4    solver\n"
+      "        30       0.0       0.0       0.0       0.0MECH\n"
+      "$#    dsid1     dsid2     dsid3     dsid4     dsid5     dsid6     dsid7     dsid8\n"
+      "        20         3\n"
+      "*SET_NODE_LIST\n1\n1,2\n*SET_NODE_LIST\n2\n2,3\n*SET_NODE_LIST\n3\n8\n"
+      "*SET_NODE_ADD_TITLE\nboth\n20\n1,2\n"
+      "*SET_PART_LIST\n5\n1\n*SET_PART_ADD\n6\n5\n"
+      "*SET_SOLID\n7\n1\n*SET_SOLID_ADD\n8\n7\n"));
+  EXPECT_EQ(sorted(m.node_sets.at(20).members), (std::vector<GlobalId>{1, 2, 3}));
+  EXPECT_EQ(sorted(m.node_sets.at(30).members), (std::vector<GlobalId>{1, 2, 3, 8}));
+  EXPECT_EQ(m.node_sets.at(20).title, "both");
+  EXPECT_EQ(m.part_sets.at(6).members, (std::vector<GlobalId>{1}));
+  EXPECT_EQ(m.solid_sets.at(8).members, (std::vector<GlobalId>{1}));
+}
+
+TEST(SetAdd, MissingSetAndCycleAreErrors) {
+  EXPECT_NE(read_error(cube_deck("*SET_NODE_ADD\n30\n4\n")).find("node set 30"), std::string::npos);
+  const std::string msg = read_error(cube_deck("*SET_NODE_ADD\n30\n31\n*SET_NODE_ADD\n31\n30\n"));
+  EXPECT_NE(msg.find("makes a cycle of _ADD sets"), std::string::npos) << msg;
+}
+
+TEST(SetGeneral, DeleteOptionsRemoveMembers) {
+  const Model m = read_text(cube_deck("*DEFINE_BOX\n1,-0.5,0.5,-0.5,0.5,-0.5,1.5\n"
+                                      "*SET_NODE_GENERAL\n40\nALL\nDNODE,2,3\nDBOX,1\n"
+                                      "*SET_NODE_GENERAL\n41\nNODE,1,2\nDPART,1\n"
+                                      "*SET_PART_GENERAL\n42\nALL\nDPART,1\n"));
+  // box 1 holds nodes 1 (0,0,0) and 5 (0,0,1)
+  EXPECT_EQ(sorted(m.node_sets.at(40).members), (std::vector<GlobalId>{4, 6, 7, 8}));
+  EXPECT_TRUE(m.node_sets.at(41).members.empty());
+  EXPECT_TRUE(m.part_sets.at(42).members.empty());
+}
+
+TEST(WarnOnly, SensorsKeywordIdAndPartContact) {
+  const Model m = read_text(deck("*KEYWORD_ID\nproject 1\n" + cube_mesh() + termination() +
+                                 "*SENSOR_DEFINE_NODE\n1,1,2\n*SENSOR_SWITCH\n1,1,1\n"
+                                 "*PART_CONTACT\nsecond\n2,1,1\n0.2,0.1\n"));
+  EXPECT_TRUE(has_warning(m, "*SENSOR_DEFINE_NODE", "sensors are not supported"));
+  EXPECT_TRUE(has_warning(m, "*SENSOR_SWITCH", "sensors are not supported"));
+  EXPECT_TRUE(has_warning(m, "*KEYWORD_ID", "ignored"));
+  ASSERT_EQ(m.parts.size(), 2u);
+  EXPECT_EQ(m.parts[1].id, 2);
+  EXPECT_TRUE(has_warning(m, "*PART", "part 2: _CONTACT FS = 0.2 ignored"));
+  EXPECT_TRUE(has_warning(m, "*PART", "part 2: _CONTACT FD = 0.1 ignored"));
+}
+
+} // namespace
+} // namespace parcae::test
