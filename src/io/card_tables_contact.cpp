@@ -49,7 +49,7 @@ std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false) {
   };
   if (eroding) // *CONTACT_ERODING_...: the eroding card follows card 3
     cards.insert(cards.begin() + 3,
-                 CardSpec{"Eroding card", {I("ISYM"), I("EROSOP"), I("IADJ")}, "", true});
+                 CardSpec{"Eroding card", {I("ISYM_ER"), I("EROSOP"), I("IADJ")}, "", true});
   if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
   return cards;
 }
@@ -135,10 +135,11 @@ std::vector<KeywordSpec> contact_keywords() {
               apply_contact_force_transducer);
   static const std::string eroding =
       "Eroding contact: as the AUTOMATIC contact of the same kind, with the eroding card "
-      "(ISYM, EROSOP, IADJ) after card 3. Every contact drops the segments of eroded elements "
+      "(ISYM, EROSOP, IADJ; ISYM named ISYM_ER here, card B has an ISYM too) after card 3. Every "
+      "contact drops the segments of eroded elements "
       "and the nodes no live element holds; EROSOP = 1 (solids) also makes the faces that "
       "erosion exposes inside a solid part contact segments (and their nodes contact nodes), "
-      "EROSOP = 0 keeps the initial exterior only. ISYM and IADJ other than 0 are not "
+      "EROSOP = 0 keeps the initial exterior only. ISYM_ER and IADJ other than 0 are not "
       "supported (warning). ";
   static const std::string single_er = eroding + single;
   static const std::string s2s_er = eroding + s2s;

@@ -287,13 +287,13 @@ void apply_contact_eroding(const Block& b, DeckBuilder& d, Kind kind) {
   const Fields& h = b.head;
   ContactDef& c = d.model.contacts.back();
   c.eroding = true;
-  c.isym = h.integer("ISYM");
+  c.isym = h.integer("ISYM_ER");
   c.erosop = h.integer("EROSOP");
   c.iadj = h.integer("IADJ");
   if (c.erosop != 0 && c.erosop != 1)
     fail(h.loc("EROSOP"),
          fmt::format("contact {}: EROSOP = {}: supported values are 0 and 1", c.id, c.erosop));
-  warn_unless(d, b, "ISYM", 0, "symmetry planes are not supported");
+  warn_unless(d, b, "ISYM_ER", 0, "symmetry planes are not supported");
   warn_unless(d, b, "IADJ", 0, "adjacent-material treatment of solids is not supported");
 }
 

@@ -255,3 +255,32 @@ TEST(Erosion, ProjectilePerforatesPlateWithErodingContact) {
   EXPECT_LT(worst_ratio, 0.05);
   EXPECT_LT(worst_jump, 0.005);
 }
+
+TEST(Erosion, ReaderRefusesUnsupportedCriteriaAndReadsErodingCard) {
+  const std::string head = "*KEYWORD\n*CONTROL_TERMINATION\n   1.0e-03\n*PART\ncube\n         1"
+                           "         1         1\n*SECTION_SOLID\n         1         1\n"
+                           "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n" +
+                           hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
+  // MNEPS (card 1, field 4) is not supported: the error names the field
+  try {
+    read_deck_text("er_mneps", head + "*MAT_ADD_EROSION\n         1       0.0       0.0      -0.1\n"
+                                      "\n*END\n");
+    ADD_FAILURE() << "MNEPS was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("MNEPS"), std::string::npos) << e.what();
+  }
+  // ... unless it equals EXCL
+  const Model m = read_deck_text(
+      "er_excl", head + "*MAT_ADD_EROSION\n         1     -99.0       0.0     -99.0\n"
+                        "       0.0       0.0     500.0\n*END\n");
+  ASSERT_EQ(m.add_erosions.size(), 1u);
+  EXPECT_TRUE(m.add_erosions[0].has_sigvm);
+  EXPECT_FALSE(m.add_erosions[0].has_mxpres);
+  // the eroding card of *CONTACT_ERODING_...
+  const Model c = read_deck_text(
+      "er_contact", head + "*CONTACT_ERODING_SINGLE_SURFACE\n         0         0         5\n\n\n"
+                           "         0         1         0\n*END\n");
+  ASSERT_EQ(c.contacts.size(), 1u);
+  EXPECT_TRUE(c.contacts[0].eroding);
+  EXPECT_EQ(c.contacts[0].erosop, 1);
+}
