@@ -127,6 +127,13 @@ struct Interface {
   std::vector<Real> secondary_node_thickness;
   Surface secondary; ///< surface_to_surface, single_surface (single: the only surface)
   Surface main;      ///< nodes_to_surface, surface_to_surface
+  /// Optional, per node index: 0 = the node takes no part in contact (it left the surface when
+  /// its elements eroded); empty = all take part. Like Surface::active, the solver may change it
+  /// at any cycle: a switched-off node is searched but gets no contact (its history is cleared).
+  std::vector<std::uint8_t> node_active;
+  [[nodiscard]] bool node_on(LocalId n) const {
+    return node_active.empty() || node_active[static_cast<std::size_t>(n)] != 0;
+  }
 };
 
 /// One sweep of nodes against segments (an interface has 1 or 2 of them).

@@ -210,7 +210,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
         ps.offset[k] = 0;
         for (int i = 0; i < 3; ++i) ps.ft[3 * k + i] = 0;
       };
-      if (!alive) {
+      if (!alive || !ifc.node_on(node)) {
         clear();
         continue;
       }
@@ -420,6 +420,7 @@ void contact_forces_reference(const Interface& ifc, const ContactState& st, std:
   for (const Pass& ps : st.passes) {
     const Surface& s = surface_of(ifc, ps);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (!ifc.node_on(ps.nodes[k])) continue;
       PairEval best;
       LocalId best_seg = kInvalidLocal;
       for (std::size_t e = 0; e < s.size(); ++e) {
@@ -452,6 +453,7 @@ std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, Contac
     Pass& ps = st.passes[pi];
     const Surface& s = surface_of(ifc, ps);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (!ifc.node_on(ps.nodes[k])) continue;
       PairEval best;
       LocalId best_seg = kInvalidLocal;
       auto consider = [&](LocalId e) {

@@ -324,8 +324,42 @@ std::vector<KeywordSpec> material_keywords() {
                 {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
        .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a curve "
                   "in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means no "
-                  "failure. TDEL and LCF are ignored.",
+                  "failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an element "
+                  "whose time step (critical step x TSSFAC) falls below TDEL is deleted. LCF is "
+                  "ignored.",
        .apply = apply_mat_piecewise_linear},
+      {.name = "*MAT_ADD_EROSION",
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("EXCL"), R("MXPRES"), R("MNEPS"), R("EFFEPS"), R("VOLEPS"),
+                  R("NUMFIP", "1.0"), R("NCS", "1.0")}},
+                {"Card 2",
+                 reals({"MNPRES", "SIGP1", "SIGVM", "MXEPS", "EPSSH", "SIGTH", "IMPULSE",
+                        "FAILTM"})},
+                {"Card 3",
+                 reals({"IDAM", "DMGTYP", "LCSDG", "ECRIT", "DMGEXP", "DCRIT", "FADEXP",
+                        "LCREGD"}),
+                 "",
+                 true},
+                {"Card 4",
+                 reals({"LCFLD", "NSFF", "EPSTHIN", "ENGCRT", "RADCRT", "LCEPS12", "LCEPS13",
+                        "LCEPSMX"}),
+                 "",
+                 true},
+                {"Card 5", reals({"DTEFLT", "VOLFRAC", "MXTMP", "DTMIN"}), "", true}},
+       .summary = "Failure criteria added to material MID (model.add_erosions, one per "
+                  "material). A criterion is used when its field is nonzero and differs from "
+                  "EXCL. Supported: MXPRES (p >= MXPRES), MNPRES (p <= MNPRES), SIGP1 (largest "
+                  "principal stress >= SIGP1), SIGVM (von Mises stress >= SIGVM), FAILTM (time "
+                  ">= FAILTM), and on solids MXEPS and EFFEPS (largest principal / effective "
+                  "logarithmic strain of the element's deformation gradient >= the value); a "
+                  "point fails when NCS of its criteria are met. Solids (one point) erode when "
+                  "the point fails; shells when NUMFIP through-thickness points have failed "
+                  "(NUMFIP < 0: that percentage of the points; larger than NIP: all points). "
+                  "MNEPS, VOLEPS, EPSSH, SIGTH, IMPULSE and every field of cards 3 to 5 are "
+                  "errors when used; MXEPS and EFFEPS on a shell part are errors.",
+       .apply = apply_mat_add_erosion},
       {.name = "*MAT_MOONEY-RIVLIN_RUBBER",
        .aliases = {"*MAT_027"},
        .options = {"TITLE"},

@@ -13,7 +13,7 @@ using namespace card_fields;
 
 /// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
 /// _ID / _TITLE card (CID, HEADING) first.
-std::vector<CardSpec> contact_cards(bool with_id) {
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false) {
   std::vector<CardSpec> cards{
       {"Card 1",
        {I("SSID"), I("MSID"), I("SSTYP"), I("MSTYP"), I("SBOXID"), I("MBOXID"), I("SPR"), I("MPR")},
@@ -47,6 +47,9 @@ std::vector<CardSpec> contact_cards(bool with_id) {
        "",
        true},
   };
+  if (eroding) // *CONTACT_ERODING_...: the eroding card follows card 3
+    cards.insert(cards.begin() + 3,
+                 CardSpec{"Eroding card", {I("ISYM_ER"), I("EROSOP"), I("IADJ")}, "", true});
   if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
   return cards;
 }
@@ -130,6 +133,41 @@ std::vector<KeywordSpec> contact_keywords() {
               "exert on its surfaces and adds no force of its own. parcae reads it and writes no "
               "output for it (warning): the model's forces are the same.",
               apply_contact_force_transducer);
+  static const std::string eroding =
+      "Eroding contact: as the AUTOMATIC contact of the same kind, with the eroding card "
+      "(ISYM, EROSOP, IADJ; ISYM named ISYM_ER here, card B has an ISYM too) after card 3. Every "
+      "contact drops the segments of eroded elements "
+      "and the nodes no live element holds; EROSOP = 1 (solids) also makes the faces that "
+      "erosion exposes inside a solid part contact segments (and their nodes contact nodes), "
+      "EROSOP = 0 keeps the initial exterior only. ISYM_ER and IADJ other than 0 are not "
+      "supported (warning). ";
+  static const std::string single_er = eroding + single;
+  static const std::string s2s_er = eroding + s2s;
+  static const std::string n2s_er = eroding + n2s;
+  const auto add_eroding = [&](std::string_view name, std::string_view id_name,
+                               std::string_view title_name, const std::string& what,
+                               ApplyFn apply) {
+    out.push_back({.name = name,
+                   .head = contact_cards(false, true),
+                   .ignore_extra = true,
+                   .summary = what,
+                   .apply = apply});
+    out.push_back({.name = id_name,
+                   .aliases = {title_name},
+                   .head = contact_cards(true, true),
+                   .ignore_extra = true,
+                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
+                              "contact id) and HEADING (its title).",
+                   .apply = apply});
+  };
+  add_eroding("*CONTACT_ERODING_SINGLE_SURFACE", "*CONTACT_ERODING_SINGLE_SURFACE_ID",
+              "*CONTACT_ERODING_SINGLE_SURFACE_TITLE", single_er, apply_contact_eroding_single);
+  add_eroding("*CONTACT_ERODING_SURFACE_TO_SURFACE", "*CONTACT_ERODING_SURFACE_TO_SURFACE_ID",
+              "*CONTACT_ERODING_SURFACE_TO_SURFACE_TITLE", s2s_er,
+              apply_contact_eroding_surface_to_surface);
+  add_eroding("*CONTACT_ERODING_NODES_TO_SURFACE", "*CONTACT_ERODING_NODES_TO_SURFACE_ID",
+              "*CONTACT_ERODING_NODES_TO_SURFACE_TITLE", n2s_er,
+              apply_contact_eroding_nodes_to_surface);
   std::vector<KeywordSpec> rest{
       {.name = "*CONTROL_CONTACT",
        .head = {{"Card 1",

@@ -64,6 +64,7 @@ void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d);
 void apply_mat_rigid(const Block& b, DeckBuilder& d);
 void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
 void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d);
+void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
 void apply_hourglass(const Block& b, DeckBuilder& d);
 
 // deck_apply_sets.cpp: sets
@@ -119,6 +120,9 @@ void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_single(const Block& b, DeckBuilder& d);
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_single(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d);
 void apply_deformable_to_rigid(const Block& b, DeckBuilder& d);
 void apply_control_contact(const Block& b, DeckBuilder& d);

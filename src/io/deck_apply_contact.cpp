@@ -280,6 +280,35 @@ void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false);
 }
 
+namespace {
+
+void apply_contact_eroding(const Block& b, DeckBuilder& d, Kind kind) {
+  apply_contact(b, d, kind, true);
+  const Fields& h = b.head;
+  ContactDef& c = d.model.contacts.back();
+  c.eroding = true;
+  c.isym = h.integer("ISYM_ER");
+  c.erosop = h.integer("EROSOP");
+  c.iadj = h.integer("IADJ");
+  if (c.erosop != 0 && c.erosop != 1)
+    fail(h.loc("EROSOP"),
+         fmt::format("contact {}: EROSOP = {}: supported values are 0 and 1", c.id, c.erosop));
+  warn_unless(d, b, "ISYM_ER", 0, "symmetry planes are not supported");
+  warn_unless(d, b, "IADJ", 0, "adjacent-material treatment of solids is not supported");
+}
+
+} // namespace
+
+void apply_contact_eroding_single(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::SingleSurface);
+}
+void apply_contact_eroding_surface_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::SurfaceToSurface);
+}
+void apply_contact_eroding_nodes_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::NodesToSurface);
+}
+
 void apply_control_contact(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
   Controls& c = d.model.control;

@@ -360,6 +360,9 @@ void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
   m.lcss = h.id("LCSS");
   m.lcsr = h.id("LCSR");
   m.vp = h.real("VP");
+  m.tdel = h.real("TDEL");
+  if (m.tdel < 0)
+    fail(h.loc("TDEL"), fmt::format("material {}: TDEL = {} must not be negative", m.id, m.tdel));
   if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, m, d);
   d.model.materials.push_back(m);
 }
@@ -391,6 +394,61 @@ void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d) {
   m.e = 4.0 * (m.mr_a + m.mr_b) * (1.0 + m.pr);
   d.claim_id("material", m.id, m.loc);
   d.model.materials.push_back(m);
+}
+
+void apply_mat_add_erosion(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  MatAddErosion a;
+  a.mid = h.id("MID");
+  a.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  const double excl = h.real("EXCL");
+  // A criterion is used when its field is nonzero and not the exclusion number.
+  auto used = [&](std::string_view f) {
+    const double v = h.real(f);
+    return v != 0 && v != excl;
+  };
+  for (std::string_view f :
+       {"MNEPS",  "VOLEPS",  "EPSSH",  "SIGTH",  "IMPULSE", "IDAM",    "DMGTYP",
+        "LCSDG",  "ECRIT",   "DMGEXP", "DCRIT",  "FADEXP",  "LCREGD",  "LCFLD",
+        "NSFF",   "EPSTHIN", "ENGCRT", "RADCRT", "LCEPS12", "LCEPS13", "LCEPSMX",
+        "DTEFLT", "VOLFRAC", "MXTMP",  "DTMIN"})
+    if (used(f))
+      fail(h.loc(f), fmt::format("*MAT_ADD_EROSION of material {}: {} = {} is not supported "
+                                 "(supported criteria: MXPRES, MNPRES, SIGP1, SIGVM, MXEPS, "
+                                 "EFFEPS, FAILTM with NUMFIP and NCS; set {} to 0 or to EXCL)",
+                                 a.mid, f, h.real(f), f));
+  auto take = [&](std::string_view f, bool& has, Real& v, bool positive) {
+    if (!used(f)) return;
+    v = h.real(f);
+    if (positive && !(v > 0))
+      fail(h.loc(f),
+           fmt::format("*MAT_ADD_EROSION of material {}: {} = {} must be positive", a.mid, f, v));
+    has = true;
+  };
+  take("MXPRES", a.has_mxpres, a.mxpres, false);
+  take("MNPRES", a.has_mnpres, a.mnpres, false);
+  take("SIGP1", a.has_sigp1, a.sigp1, true);
+  take("SIGVM", a.has_sigvm, a.sigvm, true);
+  take("MXEPS", a.has_mxeps, a.mxeps, true);
+  take("EFFEPS", a.has_effeps, a.effeps, true);
+  take("FAILTM", a.has_failtm, a.failtm, true);
+  a.numfip = h.real("NUMFIP");
+  if (a.numfip == 0) a.numfip = 1;
+  if (a.numfip < -100)
+    fail(h.loc("NUMFIP"), fmt::format("*MAT_ADD_EROSION of material {}: NUMFIP = {}: a "
+                                      "percentage below -100 is not supported",
+                                      a.mid, a.numfip));
+  const double ncs = h.real("NCS");
+  a.ncs = ncs <= 0 ? 1 : static_cast<int>(ncs);
+  if (ncs > 0 && a.ncs != ncs)
+    fail(h.loc("NCS"), fmt::format("*MAT_ADD_EROSION of material {}: NCS = {} must be a whole "
+                                   "number",
+                                   a.mid, ncs));
+  for (const auto& o : d.model.add_erosions)
+    if (o.mid == a.mid)
+      fail(a.loc, fmt::format("*MAT_ADD_EROSION: material {} already has one", a.mid));
+  d.model.add_erosions.push_back(a);
 }
 
 } // namespace parcae::io

@@ -65,6 +65,7 @@ struct Material {
   Real srp = 0;  ///< Cowper-Symonds p (003 SRP, 024 P)
   Real fs = 0;   ///< 003 failure strain / 024 FAIL (effective plastic strain); 0 = none
   Real vp = 0;   ///< 024 VP: 0 = scale yield stress (default), 1 = viscoplastic formulation
+  Real tdel = 0; ///< 024 TDEL: elements whose time step falls below TDEL are deleted (0 = none)
   // For 024 given as an EPS1-8/ES1-8 table, the reader adds a curve with id -mid and sets lcss.
   GlobalId lcss = 0; ///< 024 load curve: effective plastic strain -> yield stress (0 = none)
   GlobalId lcsr = 0; ///< 024 load curve: strain rate -> yield scale factor (0 = none)
@@ -279,6 +280,28 @@ struct ContactDef {
   int depth = 2, bsort = 0; ///< BSORT: search interval in cycles (0 = default)
   Real penmax = 0;          ///< optional card B (PENMAX); 0 = LS-DYNA's default
   int ignore = 0;           ///< optional card C (IGNORE): 0 = *CONTROL_CONTACT's, 1/2 = offsets
+  // *CONTACT_ERODING_...: the eroding card (ISYM, EROSOP, IADJ)
+  bool eroding = false;
+  int isym = 0, erosop = 0, iadj = 0;
+};
+
+/// *MAT_ADD_EROSION: failure criteria added to material MID (elements erode when NCS of the
+/// criteria are met at NUMFIP points). A criterion is used when its field is nonzero and not
+/// equal to EXCL (stored as has_* = true); unsupported criteria are refused by the reader.
+struct MatAddErosion {
+  GlobalId mid = 0;
+  bool has_mxpres = false, has_mnpres = false, has_sigp1 = false, has_sigvm = false;
+  bool has_mxeps = false, has_effeps = false, has_failtm = false;
+  Real mxpres = 0; ///< fail when the pressure p = -tr(sigma)/3 >= MXPRES
+  Real mnpres = 0; ///< fail when p <= MNPRES
+  Real sigp1 = 0;  ///< fail when the largest principal stress >= SIGP1
+  Real sigvm = 0;  ///< fail when the von Mises stress >= SIGVM
+  Real mxeps = 0;  ///< fail when the largest principal (logarithmic) strain >= MXEPS (solids)
+  Real effeps = 0; ///< fail when the effective (logarithmic) strain >= EFFEPS (solids)
+  Real failtm = 0; ///< fail when the time >= FAILTM
+  Real numfip = 1; ///< shells: failed points for deletion (< 0: percentage of the points)
+  int ncs = 1;     ///< number of criteria that must be met at a point
+  SourceLoc loc;
 };
 
 /// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
@@ -487,6 +510,7 @@ struct Model {
   std::vector<RigidWall> rigid_walls;
   std::map<GlobalId, SegmentSet> segment_sets;
   std::vector<ContactDef> contacts;
+  std::vector<MatAddErosion> add_erosions; ///< *MAT_ADD_EROSION, at most one per material
   std::vector<NodalRigidBody> nodal_rigid_bodies;
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;

@@ -96,16 +96,79 @@ public:
     for (LocalId n : s.nodes) out.push_back(n);
   }
 
-  /// The segment surface of a side, in compact indices.
+  /// Model elements (solid index, or nsolid + shell index) holding every node of segment q
+  /// (model node indices), ascending; only_solids: among `solids` (a side's solids) only.
+  std::vector<std::int64_t> holders(const std::array<LocalId, 4>& q, bool only_solids,
+                                    const std::vector<std::size_t>* solids) const {
+    node_elements();
+    std::vector<std::int64_t> out;
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    for (std::int64_t el : node_elems_[static_cast<std::size_t>(q[0])]) {
+      if (only_solids && el >= nsolid) continue;
+      if (solids &&
+          !std::binary_search(solids->begin(), solids->end(), static_cast<std::size_t>(el)))
+        continue;
+      bool all = true;
+      for (int a = 1; a < 4 && all; ++a) {
+        const auto& ne = node_elems_[static_cast<std::size_t>(q[a])];
+        all = std::binary_search(ne.begin(), ne.end(), el);
+      }
+      if (all) out.push_back(el);
+    }
+    return out;
+  }
+
+  /// The segment surface of a side, in compact indices, with its erosion bookkeeping.
+  /// all_faces: every face of the side's solids is a segment (interior faces blocked by the
+  /// element across them: they become active when that element erodes).
   contact::Surface surface(const SideSpec& s, const std::vector<LocalId>& compact,
-                           const std::vector<Real>& x) const {
+                           const std::vector<Real>& x, const std::vector<LocalId>& used,
+                           SurfaceLife* life = nullptr, bool all_faces = false) const {
     contact::Surface out;
+    SurfaceLife dummy;
+    SurfaceLife& L = life ? *life : dummy;
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    auto push_life = [&](const std::vector<std::int64_t>& own,
+                         const std::vector<std::int64_t>& block) {
+      L.owner.insert(L.owner.end(), own.begin(), own.end());
+      L.owner_start.push_back(static_cast<std::int64_t>(L.owner.size()));
+      L.blocker.insert(L.blocker.end(), block.begin(), block.end());
+      L.blocker_start.push_back(static_cast<std::int64_t>(L.blocker.size()));
+    };
+    auto model_seg = [&](const contact::Segment& c) {
+      std::array<LocalId, 4> q{};
+      for (int a = 0; a < 4; ++a) q[a] = used[static_cast<std::size_t>(c[a])];
+      return q;
+    };
     auto append = [&](const contact::Surface& a) {
       out.seg.insert(out.seg.end(), a.seg.begin(), a.seg.end());
       out.thickness.insert(out.thickness.end(), a.thickness.begin(), a.thickness.end());
       out.k0.insert(out.k0.end(), a.k0.begin(), a.k0.end());
       out.area0.insert(out.area0.end(), a.area0.begin(), a.area0.end());
     };
+    std::vector<std::size_t> side_solids(s.solids.begin(), s.solids.end());
+    std::sort(side_solids.begin(), side_solids.end());
+    if (!s.shells.empty())
+      for (std::size_t e : s.shells) push_life({nsolid + static_cast<std::int64_t>(e)}, {});
+    if (!s.solids.empty()) {
+      if (all_faces) {
+        // Each element's own faces (outward), in (element, face) order, for the surface below.
+        for (std::size_t e : s.solids) {
+          std::array<LocalId, 8> h{};
+          for (int a = 0; a < 8; ++a) h[a] = compact[m_.solids.nodes[e][a]];
+          const Real bulk = bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid));
+          const contact::Surface one = contact::surface_from_hex_exterior(
+              std::span<const std::array<LocalId, 8>>(&h, 1), std::span<const Real>(&bulk, 1), x);
+          for (const auto& c : one.seg) {
+            std::vector<std::int64_t> block;
+            for (std::int64_t el : holders(model_seg(c), true, &side_solids))
+              if (el != static_cast<std::int64_t>(e)) block.push_back(el);
+            push_life({static_cast<std::int64_t>(e)}, block);
+          }
+          solid_faces_.push_back(one);
+        }
+      }
+    }
     if (!s.shells.empty()) {
       std::vector<contact::Segment> conn;
       std::vector<Real> thick, bulk;
@@ -133,7 +196,14 @@ public:
         hexes.push_back(h);
         bulk.push_back(bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid)));
       }
-      append(contact::surface_from_hex_exterior(hexes, bulk, x));
+      if (all_faces) {
+        for (const auto& one : solid_faces_) append(one);
+        solid_faces_.clear();
+      } else {
+        const contact::Surface ext = contact::surface_from_hex_exterior(hexes, bulk, x);
+        for (const auto& c : ext.seg) push_life(holders(model_seg(c), true, &side_solids), {});
+        append(ext);
+      }
     }
     if (!s.segments.empty()) {
       // Segment sets: the stiffness of the stiffest part at each segment's first node.
@@ -154,6 +224,7 @@ public:
         conn.push_back(c);
         thick.push_back(0.0);
         bulk.push_back(node_bulk.count(q[0]) ? node_bulk[q[0]] : 0.0);
+        push_life(holders(q, false, nullptr), {});
       }
       append(contact::surface_from_shells(conn, thick, bulk, x));
     }
@@ -161,8 +232,29 @@ public:
   }
 
 private:
+  /// node -> elements (solids, then nsolid + shells), ascending; built on first use.
+  void node_elements() const {
+    if (!node_elems_.empty() || m_.nodes.size() == 0) return;
+    node_elems_.resize(m_.nodes.size());
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    for (std::size_t e = 0; e < m_.solids.size(); ++e)
+      for (LocalId n : m_.solids.nodes[e]) {
+        auto& v = node_elems_[static_cast<std::size_t>(n)];
+        if (v.empty() || v.back() != static_cast<std::int64_t>(e))
+          v.push_back(static_cast<std::int64_t>(e));
+      }
+    for (std::size_t e = 0; e < m_.shells.size(); ++e)
+      for (LocalId n : m_.shells.nodes[e]) {
+        auto& v = node_elems_[static_cast<std::size_t>(n)];
+        if (v.empty() || v.back() != nsolid + static_cast<std::int64_t>(e))
+          v.push_back(nsolid + static_cast<std::int64_t>(e));
+      }
+  }
+
   const Model& m_;
   std::map<GlobalId, const Part*> parts_;
+  mutable std::vector<std::vector<std::int64_t>> node_elems_;
+  mutable std::vector<contact::Surface> solid_faces_;
 };
 
 } // namespace
@@ -263,12 +355,14 @@ ContactModel build_contact_model(const Model& model) {
     contact::Interface ifc;
     ifc.p = contact_params(c, model.control);
     const Sides& s = sides[i];
+    InterfaceLife life;
+    const bool all_faces = c.eroding && c.erosop == 1;
     if (c.kind == ContactDef::Kind::SingleSurface) {
-      ifc.secondary = b.surface(s.sec, compact, x);
+      ifc.secondary = b.surface(s.sec, compact, x, used, &life.secondary, all_faces);
     } else {
-      ifc.main = b.surface(s.main, compact, x);
+      ifc.main = b.surface(s.main, compact, x, used, &life.main, all_faces);
       if (c.kind == ContactDef::Kind::SurfaceToSurface) {
-        ifc.secondary = b.surface(s.sec, compact, x);
+        ifc.secondary = b.surface(s.sec, compact, x, used, &life.secondary, all_faces);
       } else {
         // NODES_TO_SURFACE: the secondary nodes (of a node set, or of the parts' elements),
         // with half the shell thickness of their elements as contact thickness.
@@ -276,7 +370,7 @@ ContactModel build_contact_model(const Model& model) {
         b.collect(s.sec, nodes);
         std::sort(nodes.begin(), nodes.end());
         nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
-        const contact::Surface sec = b.surface(s.sec, compact, x);
+        const contact::Surface sec = b.surface(s.sec, compact, x, used);
         std::map<LocalId, Real> thick;
         for (std::size_t k = 0; k < sec.size(); ++k)
           for (LocalId n : sec.seg[k]) thick[n] = std::max(thick[n], sec.thickness[k]);
@@ -289,8 +383,47 @@ ContactModel build_contact_model(const Model& model) {
     }
     cm.interfaces.push_back(std::move(ifc));
     cm.defs.push_back(&c);
+    cm.life.push_back(std::move(life));
   }
+  // Initial activity: every element alive, no free node (interior faces of eroding contacts
+  // start switched off).
+  const std::vector<std::uint8_t> solid_alive(model.solids.size(), 1),
+      shell_alive(model.shells.size(), 1), node_free(model.nodes.size(), 0);
+  for (std::size_t i = 0; i < cm.interfaces.size(); ++i)
+    update_contact_life(cm, i, cm.interfaces[i], solid_alive, shell_alive, node_free);
   return cm;
+}
+
+void update_contact_life(const ContactModel& cm, std::size_t i, contact::Interface& ifc,
+                         std::span<const std::uint8_t> solid_alive,
+                         std::span<const std::uint8_t> shell_alive,
+                         std::span<const std::uint8_t> node_free) {
+  const auto nsolid = static_cast<std::int64_t>(solid_alive.size());
+  auto alive = [&](std::int64_t el) {
+    return el < nsolid ? solid_alive[static_cast<std::size_t>(el)] != 0
+                       : shell_alive[static_cast<std::size_t>(el - nsolid)] != 0;
+  };
+  const std::size_t nc = cm.node_model.size();
+  ifc.node_active.assign(nc, 0);
+  auto update = [&](contact::Surface& s, const SurfaceLife& L) {
+    s.active.assign(s.size(), 1);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      bool on = L.owner_start[k + 1] == L.owner_start[k];
+      for (std::int64_t j = L.owner_start[k]; j < L.owner_start[k + 1] && !on; ++j)
+        on = alive(L.owner[static_cast<std::size_t>(j)]);
+      for (std::int64_t j = L.blocker_start[k]; j < L.blocker_start[k + 1] && on; ++j)
+        on = !alive(L.blocker[static_cast<std::size_t>(j)]);
+      s.active[k] = on ? 1 : 0;
+      if (on)
+        for (LocalId n : s.seg[k]) ifc.node_active[static_cast<std::size_t>(n)] = 1;
+    }
+  };
+  const InterfaceLife& life = cm.life[i];
+  if (ifc.main.size() > 0) update(ifc.main, life.main);
+  if (ifc.secondary.size() > 0) update(ifc.secondary, life.secondary);
+  for (LocalId n : ifc.secondary_nodes)
+    if (!node_free[static_cast<std::size_t>(cm.node_model[static_cast<std::size_t>(n)])])
+      ifc.node_active[static_cast<std::size_t>(n)] = 1;
 }
 
 } // namespace parcae

@@ -4,6 +4,7 @@
 // The solver keeps the positions, velocities and masses of these nodes in compact arrays (in
 // MPP every rank has the index structures of every interface, but current positions only for
 // the nodes it holds or imports, and evaluates only the nodes it owns: contact_mpp.hpp).
+#include <span>
 #include <vector>
 
 #include "contact/contact.hpp"
@@ -11,11 +12,37 @@
 
 namespace parcae {
 
+/// Erosion bookkeeping of one surface. Elements are referred to as model solid index e, or
+/// model.solids.size() + model shell index. Segment k is active while one of its owners
+/// (owner[owner_start[k] .. owner_start[k+1]), the elements it is a face of) is alive and none
+/// of its blockers (elements of the same side sharing the face: the face is interior) is; a
+/// segment without owners (a segment-set segment no element holds) is always active.
+struct SurfaceLife {
+  std::vector<std::int64_t> owner_start{0}, owner;
+  std::vector<std::int64_t> blocker_start{0}, blocker;
+};
+
+/// Erosion bookkeeping of one interface: its surfaces' and the NODES_TO_SURFACE secondary
+/// nodes (a secondary node takes part while some live element holds it; a surface node while
+/// it is on an active segment).
+struct InterfaceLife {
+  SurfaceLife main, secondary;
+};
+
 struct ContactModel {
   std::vector<LocalId> node_model;            ///< compact index -> model node index
   std::vector<contact::Interface> interfaces; ///< node and segment indices are compact
   std::vector<const ContactDef*> defs;        ///< the deck card of each interface
+  std::vector<InterfaceLife> life;            ///< per interface
 };
+
+/// Recompute the active flags of the interface's segments and nodes from the live elements
+/// (solid_alive / shell_alive per model element; node_free per model node: a node that lost
+/// all its elements to erosion).
+void update_contact_life(const ContactModel& cm, std::size_t i, contact::Interface& ifc,
+                         std::span<const std::uint8_t> solid_alive,
+                         std::span<const std::uint8_t> shell_alive,
+                         std::span<const std::uint8_t> node_free);
 
 /// Build the interfaces of every *CONTACT card. Surfaces from parts (shells: segments with the
 /// section or element thickness; solids: exterior faces), part sets, all parts, segment sets and

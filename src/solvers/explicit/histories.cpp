@@ -143,7 +143,9 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const SolidPart& sp = d.solids[s];
     const std::vector<Real>& cm = solid_corner_mass_[s];
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      Real q[kQuantities] = {sp.blk.e_int[e], 0, sp.blk.e_hg[e], 0, 0, 0, 0};
+      // an eroded element's energy is no longer the part's (glstat: eroded energy)
+      const bool live = sp.blk.failed[e] == 0;
+      Real q[kQuantities] = {live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0};
       for (int a = 0; a < 8; ++a) {
         const LocalId n = sp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
@@ -163,7 +165,9 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const std::vector<Real>& cm = shell_corner_mass_[s];
     const std::vector<Real>& ci = shell_corner_inertia_[s];
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      Real q[kQuantities] = {sp.blk.e_int[e], 0, sp.blk.e_hg[e], 0, 0, 0, 0};
+      // an eroded element's energy is no longer the part's (glstat: eroded energy)
+      const bool live = sp.blk.failed[e] == 0;
+      Real q[kQuantities] = {live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0};
       for (int a = 0; a < 4; ++a) {
         const LocalId n = sp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;

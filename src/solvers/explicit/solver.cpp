@@ -22,6 +22,7 @@
 #include "solvers/explicit/checkpoint.hpp"
 #include "solvers/explicit/contact_mpp.hpp"
 #include "solvers/explicit/contact_setup.hpp"
+#include "solvers/explicit/erosion.hpp"
 #include "solvers/explicit/histories.hpp"
 #include "solvers/explicit/rigid_body.hpp"
 #include "solvers/explicit/rigid_wall.hpp"
@@ -115,6 +116,7 @@ public:
     f_ext_.assign(3 * d_.nnode, 0.0);
     m_app_.assign(3 * d_.nnode, 0.0);
     walls_ = make_rigid_walls(model, d_);
+    init_erosion();
     std::vector<par::Exchange::Neighbour> nb;
     for (const auto& h : d_.halo)
       nb.push_back({h.rank, 3 * h.send_solid.size() + 6 * h.send_shell.size(),
@@ -159,6 +161,23 @@ private:
   CheckpointInfo prepare_restart();
   /// Load the checkpoint into the state (after the initial set-up).
   void restore_checkpoint(const CheckpointInfo& info, LoopVars& lv);
+  // --- erosion: element deletion (erosion.hpp). Every rank keeps the global state (which
+  // model elements are alive, which nodes lost all their elements) so that contact surfaces
+  // and free nodes are the same on every rank. ---
+  void init_erosion();
+  /// Post-pass failure tests (TDEL, *MAT_ADD_EROSION) and deletion of the elements of [b, e)
+  /// that failed in this pass (forces zeroed, no time step); their model references go to out.
+  /// Returns true when some element of the range was deleted.
+  bool erode_solids(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  bool erode_shells(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  /// Collective: the elements deleted on every rank in this pass, applied to the global state.
+  void erosion_sync();
+  /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).
+  void erosion_rebuild();
+  void kill_element(std::int64_t ref);
+  [[nodiscard]] std::size_t model_node(std::size_t n) const {
+    return d_.global_index.empty() ? n : static_cast<std::size_t>(d_.global_index[n]);
+  }
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
   }
@@ -199,7 +218,16 @@ private:
   std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
   std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
   std::vector<std::string> contact_report_; ///< initial penetrations, for the log
-  std::unique_ptr<RcforcWriter> rcforc_;    ///< rank 0, runs with contact
+  bool erosion_ = false;                    ///< some part can erode (the same on every rank)
+  std::vector<ErosionRule> solid_rule_, shell_rule_;               ///< per part of d_
+  std::vector<std::vector<std::uint8_t>> solid_gone_, shell_gone_; ///< deletion applied
+  std::vector<std::uint8_t> solid_alive_, shell_alive_;            ///< per model element
+  std::vector<std::int32_t> node_live_;  ///< per model node: live elements holding it
+  std::vector<std::uint8_t> node_free_;  ///< per model node: lost all its elements to erosion
+  std::vector<std::int64_t> eroded_now_; ///< this rank's deletions in this pass (model refs)
+  std::size_t n_eroded_ = 0, n_erosion_lines_ = 0;
+  Real t_pass_ = 0;                      ///< time of the force pass (FAILTM)
+  std::unique_ptr<RcforcWriter> rcforc_; ///< rank 0, runs with contact
   std::unique_ptr<SleoutWriter> sleout_;
   void write_contact_histories(Real t);
 };
@@ -246,6 +274,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     if (last <= first) continue;
     const std::size_t nchunk = (last - first + kChunk - 1) / kChunk;
     std::vector<HexPassResult> res(nchunk);
+    std::vector<std::vector<std::int64_t>> gone(erosion_ ? nchunk : 0);
     std::span<Real> fe(d_.corner_f_solid.data() + 3 * sp.corner_offset, 24 * sp.blk.size());
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
@@ -253,7 +282,18 @@ void Integrator::compute_elements(bool boundary, Real dt) {
       res[c] = opt_.use_reference_kernels
                    ? compute_hex_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0)
                    : compute_hex_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0);
+      if (erosion_ && erode_solids(p, b, e, gone[c])) {
+        // the step of the elements left (the kernel's rule: first smallest in element order)
+        res[c].min_dt = 1e300;
+        res[c].min_dt_element = -1;
+        for (std::size_t k = b; k < e; ++k)
+          if (!sp.blk.failed[k] && sp.blk.dt[k] < res[c].min_dt) {
+            res[c].min_dt = sp.blk.dt[k];
+            res[c].min_dt_element = static_cast<std::int64_t>(k);
+          }
+      }
     }
+    for (const auto& g : gone) eroded_now_.insert(eroded_now_.end(), g.begin(), g.end());
     for (const auto& r : res) {
       if (r.bad_element >= 0)
         fail_local(fmt::format("negative or invalid volume in {}",
@@ -262,7 +302,8 @@ void Integrator::compute_elements(bool boundary, Real dt) {
         consider(r.min_dt, "solid", sp.elem_id[static_cast<std::size_t>(r.min_dt_element)], sp.pid);
     }
   }
-  for (auto& sp : d_.shells) {
+  for (std::size_t p = 0; p < d_.shells.size(); ++p) {
+    auto& sp = d_.shells[p];
     const std::size_t first = boundary ? 0 : sp.n_boundary;
     const std::size_t last = boundary ? sp.n_boundary : sp.blk.size();
     if (last <= first) continue;
@@ -270,6 +311,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     std::span<Real> fe(d_.corner_f_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
     std::span<Real> me(d_.corner_m_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
     std::vector<std::pair<Real, std::size_t>> best(nchunk, {1e300, 0});
+    std::vector<std::vector<std::int64_t>> gone(erosion_ ? nchunk : 0);
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
@@ -280,7 +322,16 @@ void Integrator::compute_elements(bool boundary, Real dt) {
               ? compute_shell_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me)
               : compute_shell_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
       if (r.min_dt_element >= 0) best[c] = {r.min_dt, static_cast<std::size_t>(r.min_dt_element)};
+      if (erosion_ && erode_shells(p, b, e, gone[c])) {
+        best[c] = {1e300, 0};
+        for (std::size_t k = b; k < e; ++k) {
+          if (sp.blk.failed[k]) continue;
+          const Real dte = shell_critical_dt(sp.mat, sp.blk, k, x);
+          if (dte < best[c].first) best[c] = {dte, k};
+        }
+      }
     }
+    for (const auto& g : gone) eroded_now_.insert(eroded_now_.end(), g.begin(), g.end());
     for (const auto& [dte, k] : best) {
       if (dte == 1e300) continue;
       if (!std::isfinite(dte) || dte <= 0) {
@@ -374,6 +425,7 @@ void Integrator::element_pass(Real dt) {
       limit_.part = it == parts.end() ? 0 : it->second;
     }
   }
+  erosion_sync();
 }
 
 void Integrator::external_forces(Real t) {
@@ -604,16 +656,34 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.dt_element_kind = limit_.kind;
   s.dt_element = limit_.elem;
   s.dt_part = limit_.part;
-  enum { kKe, kPx, kPy, kPz, kMass, kIe, kHg, kExt, kWall, kSliding, kFriction, kCount };
+  enum {
+    kKe,
+    kPx,
+    kPy,
+    kPz,
+    kMass,
+    kIe,
+    kHg,
+    kExt,
+    kWall,
+    kSliding,
+    kFriction,
+    kEroKe,
+    kEroIe,
+    kEroHg,
+    kCount
+  };
   std::array<ExactSum, kCount> acc;
   for (std::size_t n = 0; n < d_.nnode; ++n) {
     if (d_.rigid_of[n] >= 0 || !d_.owned[n]) continue;
     const Real m = d_.mass[n];
     const Real* v = &d_.v[3 * n];
-    acc[kKe].add(0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    // a free node (all its elements eroded): its kinetic energy is eroded kinetic energy
+    const int ke = erosion_ && node_free_[model_node(n)] ? kEroKe : kKe;
+    acc[ke].add(0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     if (d_.has_rot[n]) {
       const Real* w = &d_.w[3 * n];
-      acc[kKe].add(0.5 * d_.inertia[n] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+      acc[ke].add(0.5 * d_.inertia[n] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
     }
     acc[kPx].add(m * v[0]);
     acc[kPy].add(m * v[1]);
@@ -628,15 +698,18 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
       acc[kPz].add(b.mass * b.v[2]);
       acc[kMass].add(b.mass);
     }
+  // eroded elements: their energy at deletion is eroded internal / hourglass energy
   for (const auto& sp : d_.solids)
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      acc[kIe].add(sp.blk.e_int[e]);
-      acc[kHg].add(sp.blk.e_hg[e]);
+      const bool gone = sp.blk.failed[e] != 0;
+      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
+      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
     }
   for (const auto& sp : d_.shells)
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      acc[kIe].add(sp.blk.e_int[e]);
-      acc[kHg].add(sp.blk.e_hg[e]);
+      const bool gone = sp.blk.failed[e] != 0;
+      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
+      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
     }
   acc[kExt] = ext_work_;
   acc[kWall] = wall_work_;
@@ -654,7 +727,13 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.rigidwall = -acc[kWall].result();
   s.sliding = acc[kSliding].result();
   s.friction = acc[kFriction].result();
-  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding;
+  s.eroded_kinetic = acc[kEroKe].result();
+  s.eroded_internal = acc[kEroIe].result();
+  s.eroded_hourglass = acc[kEroHg].result();
+  // As LS-DYNA's glstat: the total includes the eroded energies (the "energy ratio w/o eroded
+  // energy" leaves them out).
+  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding + s.eroded_kinetic +
+            s.eroded_internal + s.eroded_hourglass;
   const Real mass = acc[kMass].result();
   s.mass = mass;
   s.added_mass = d_.added_mass;
@@ -1137,6 +1216,218 @@ void Integrator::check_finite(int cycle) {
       }
 }
 
+void Integrator::init_erosion() {
+  check_add_erosions(model_);
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  for (const auto& sp : d_.solids) {
+    const Material* m = model_.find_material(sp.mat.id);
+    solid_rule_.push_back(m ? make_erosion_rule(model_, *m, false, 1, sp.pid) : ErosionRule{});
+    solid_gone_.emplace_back(sp.blk.size(), 0);
+  }
+  for (const auto& sp : d_.shells) {
+    const Material* m = model_.find_material(sp.mat.id);
+    shell_rule_.push_back(m ? make_erosion_rule(model_, *m, true, sp.opt.nip, sp.pid)
+                            : ErosionRule{});
+    shell_gone_.emplace_back(sp.blk.size(), 0);
+  }
+  // Whether the model can erode at all, from the model alone (every rank decides the same).
+  for (const auto& p : model_.parts) {
+    const Material* m = model_.find_material(p.mid);
+    if (!m) continue;
+    const bool fails =
+        (m->kind == MaterialKind::PlasticKinematic || m->kind == MaterialKind::PiecewiseLinear) &&
+        m->fs > 0;
+    const bool tdel = m->kind == MaterialKind::PiecewiseLinear && m->tdel > 0;
+    bool add = false;
+    for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
+    erosion_ |= fails || tdel || add;
+  }
+  if (!erosion_) return;
+  solid_alive_.assign(model_.solids.size(), 1);
+  shell_alive_.assign(model_.shells.size(), 1);
+  node_live_.assign(model_.nodes.size(), 0);
+  node_free_.assign(model_.nodes.size(), 0);
+  for (std::int64_t ref = 0; ref < nsolid + static_cast<std::int64_t>(model_.shells.size());
+       ++ref) {
+    LocalId nodes[8];
+    int nn = 0;
+    if (ref < nsolid) {
+      for (LocalId n : model_.solids.nodes[static_cast<std::size_t>(ref)]) nodes[nn++] = n;
+    } else {
+      for (LocalId n : model_.shells.nodes[static_cast<std::size_t>(ref - nsolid)]) nodes[nn++] = n;
+    }
+    for (int a = 0; a < nn; ++a) {
+      bool seen = false;
+      for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
+      if (!seen) ++node_live_[static_cast<std::size_t>(nodes[a])];
+    }
+  }
+}
+
+bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
+                              std::vector<std::int64_t>& out) {
+  auto& sp = d_.solids[p];
+  auto& gone = solid_gone_[p];
+  const ErosionRule& rule = solid_rule_[p];
+  const Real tssfac = model_.control.tssfac;
+  bool any = false;
+  for (std::size_t k = b; k < e; ++k) {
+    if (gone[k]) continue;
+    bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test
+    if (!f && rule.tdel > 0 && sp.blk.dt[k] * tssfac < rule.tdel) f = true;
+    if (!f && rule.add) {
+      Real strain[3];
+      const Real* sp_strain = nullptr;
+      if (rule.needs_strain) {
+        // F = 1 + sum_a (x_a - X_a) B0_a with the uniform gradient of the initial geometry
+        Real X[8], Y[8], Z[8], bx[8], by[8], bz[8];
+        const auto& cn = sp.blk.conn[k];
+        for (int a = 0; a < 8; ++a) {
+          const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+          X[a] = d_.x0[n];
+          Y[a] = d_.x0[n + 1];
+          Z[a] = d_.x0[n + 2];
+        }
+        const Real v0 = hex_volume_gradient(X, Y, Z, bx, by, bz);
+        Real fg[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        for (int a = 0; a < 8; ++a) {
+          const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+          const Real bb[3] = {bx[a] / v0, by[a] / v0, bz[a] / v0};
+          for (int i = 0; i < 3; ++i) {
+            const Real u = d_.x[n + i] - d_.x0[n + i];
+            for (int j = 0; j < 3; ++j) fg[3 * i + j] += u * bb[j];
+          }
+        }
+        log_principal_strains(fg, strain);
+        sp_strain = strain;
+      }
+      f = point_fails(rule.crit, &sp.blk.sig[6 * k], t_pass_, sp_strain);
+    }
+    if (!f) continue;
+    sp.blk.failed[k] = 1;
+    gone[k] = 1;
+    Real* fe = &d_.corner_f_solid[3 * sp.corner_offset + 24 * k];
+    std::fill(fe, fe + 24, 0.0);
+    sp.blk.dt[k] = 1e300;
+    out.push_back(static_cast<std::int64_t>(sp.model_index[k]));
+    any = true;
+  }
+  return any;
+}
+
+bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
+                              std::vector<std::int64_t>& out) {
+  auto& sp = d_.shells[p];
+  auto& gone = shell_gone_[p];
+  const ErosionRule& rule = shell_rule_[p];
+  const Real tssfac = model_.control.tssfac;
+  const int nip = sp.opt.nip;
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  bool any = false;
+  for (std::size_t k = b; k < e; ++k) {
+    if (gone[k]) continue;
+    bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test (all points)
+    if (!f && rule.tdel > 0 && shell_critical_dt(sp.mat, sp.blk, k, d_.x) * tssfac < rule.tdel)
+      f = true;
+    if (!f && rule.add) {
+      int nf = 0;
+      for (int ip = 0; ip < nip; ++ip) {
+        const Real* s5 = &sp.blk.sig[5 * (static_cast<std::size_t>(nip) * k + ip)];
+        const Real s6[6] = {s5[0], s5[1], 0.0, s5[2], s5[3], s5[4]};
+        if (point_fails(rule.crit, s6, t_pass_, nullptr)) ++nf;
+      }
+      f = nf >= rule.fip_needed;
+    }
+    if (!f) continue;
+    sp.blk.failed[k] = 1;
+    gone[k] = 1;
+    Real* fe = &d_.corner_f_shell[3 * sp.corner_offset + 12 * k];
+    Real* me = &d_.corner_m_shell[3 * sp.corner_offset + 12 * k];
+    std::fill(fe, fe + 12, 0.0);
+    std::fill(me, me + 12, 0.0);
+    out.push_back(nsolid + static_cast<std::int64_t>(sp.model_index[k]));
+    any = true;
+  }
+  return any;
+}
+
+void Integrator::kill_element(std::int64_t ref) {
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  LocalId nodes[8];
+  int nn = 0;
+  if (ref < nsolid) {
+    if (!solid_alive_[static_cast<std::size_t>(ref)]) return;
+    solid_alive_[static_cast<std::size_t>(ref)] = 0;
+    for (LocalId n : model_.solids.nodes[static_cast<std::size_t>(ref)]) nodes[nn++] = n;
+  } else {
+    if (!shell_alive_[static_cast<std::size_t>(ref - nsolid)]) return;
+    shell_alive_[static_cast<std::size_t>(ref - nsolid)] = 0;
+    for (LocalId n : model_.shells.nodes[static_cast<std::size_t>(ref - nsolid)]) nodes[nn++] = n;
+  }
+  ++n_eroded_;
+  for (int a = 0; a < nn; ++a) {
+    bool seen = false;
+    for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
+    if (seen) continue;
+    const auto g = static_cast<std::size_t>(nodes[a]);
+    if (--node_live_[g] == 0) node_free_[g] = 1;
+  }
+}
+
+void Integrator::erosion_sync() {
+  if (!erosion_) return;
+  std::vector<double> mine(eroded_now_.begin(), eroded_now_.end());
+  eroded_now_.clear();
+  std::vector<double> all =
+      comm_.size() > 1 ? comm_.allgatherv(std::span<const double>(mine)) : std::move(mine);
+  if (all.empty()) return;
+  std::sort(all.begin(), all.end()); // the same order on every rank
+  for (double r : all) kill_element(static_cast<std::int64_t>(r));
+  for (std::size_t i = 0; i < contact_.interfaces.size(); ++i)
+    update_contact_life(contact_, i, contact_.interfaces[i], solid_alive_, shell_alive_,
+                        node_free_);
+  if (opt_.log && comm_.rank() == 0) {
+    constexpr std::size_t kMaxLines = 50;
+    const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+    const auto first = static_cast<std::int64_t>(all.front());
+    const std::string what =
+        first < nsolid
+            ? fmt::format("solid {}", model_.solids.id[static_cast<std::size_t>(first)])
+            : fmt::format("shell {}", model_.shells.id[static_cast<std::size_t>(first - nsolid)]);
+    if (n_erosion_lines_ < kMaxLines)
+      *opt_.log << fmt::format("  cycle {}: {} element(s) eroded at time {:.6e} (first: {}); {} "
+                               "in all\n",
+                               weld_cycle_, all.size(), t_pass_, what, n_eroded_);
+    else if (n_erosion_lines_ == kMaxLines)
+      *opt_.log << "  (further erosion messages are not written)\n";
+    ++n_erosion_lines_;
+  }
+}
+
+void Integrator::erosion_rebuild() {
+  if (!erosion_) return;
+  std::vector<double> mine;
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  for (std::size_t p = 0; p < d_.solids.size(); ++p)
+    for (std::size_t k = 0; k < d_.solids[p].blk.size(); ++k) {
+      solid_gone_[p][k] = d_.solids[p].blk.failed[k];
+      if (solid_gone_[p][k]) mine.push_back(static_cast<double>(d_.solids[p].model_index[k]));
+    }
+  for (std::size_t p = 0; p < d_.shells.size(); ++p)
+    for (std::size_t k = 0; k < d_.shells[p].blk.size(); ++k) {
+      shell_gone_[p][k] = d_.shells[p].blk.failed[k];
+      if (shell_gone_[p][k])
+        mine.push_back(
+            static_cast<double>(nsolid + static_cast<std::int64_t>(d_.shells[p].model_index[k])));
+    }
+  eroded_now_.clear();
+  for (double r : mine) eroded_now_.push_back(static_cast<std::int64_t>(r));
+  const std::size_t lines = n_erosion_lines_;
+  n_erosion_lines_ = 1000000; // no log lines for the replay
+  erosion_sync();
+  n_erosion_lines_ = lines;
+}
+
 std::string format_duration(Real s) {
   if (!std::isfinite(s) || s < 0) return "--";
   if (s < 60) return fmt::format("{:.1f}s", s);
@@ -1495,6 +1786,7 @@ RunSummary Integrator::run() {
     // run); now the state at the checkpoint replaces it.
     LoopVars lv;
     restore_checkpoint(restart_info, lv);
+    erosion_rebuild();
     t = lv.t;
     dt_old = lv.dt_old;
     cycle = lv.cycle;
@@ -1538,7 +1830,9 @@ RunSummary Integrator::run() {
       // bodies) is the cycle's nodal update.
       PhaseScope cycle_phase(phases().nodal_update);
       // Only rigid bodies (no element limits the step): keep the initial step.
-      Real dt_new = cycle == 0 || !std::isfinite(limit_.dt) ? dt : c.tssfac * limit_.dt;
+      // (after erosion has deleted every element: the last step)
+      const bool no_limit = !std::isfinite(limit_.dt) || limit_.dt >= 1e299;
+      Real dt_new = cycle == 0 || no_limit ? (cycle == 0 ? dt : dt_old) : c.tssfac * limit_.dt;
       if (c.dtinit > 0 && cycle == 0) dt_new = dt;
       if (t + dt_new > endtim) dt_new = endtim - t;
       if (dt_new < dtmin_abs && t + dt_new < endtim * (1 - 1e-9))
@@ -1557,6 +1851,7 @@ RunSummary Integrator::run() {
       t += dt_new;
       ++cycle;
       dt_old = dt_new;
+      t_pass_ = t;
       element_pass(dt_new);
       if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
       assemble_and_accelerate(t);
