@@ -160,6 +160,19 @@ Real hex_hyperelastic_stress(const MaterialParams& mat, const Real x[8], const R
   return j;
 }
 
+/// Initial volume of an element from the initial coordinates (relative to corner 0).
+Real hex_initial_volume(std::span<const Real> x0s, const std::array<LocalId, 8>& cn) {
+  Real px[8], py[8], pz[8], bx[8], by[8], bz[8];
+  const std::size_t n0 = 3 * static_cast<std::size_t>(cn[0]);
+  for (int a = 0; a < 8; ++a) {
+    const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+    px[a] = x0s[n] - x0s[n0];
+    py[a] = x0s[n + 1] - x0s[n0 + 1];
+    pz[a] = x0s[n + 2] - x0s[n0 + 2];
+  }
+  return hex_volume_gradient(px, py, pz, bx, by, bz);
+}
+
 using GradientFn = Real (*)(const Real*, const Real*, const Real*, Real*, Real*, Real*);
 
 /// One element's force computation, shared by the optimised and reference kernels; they differ
@@ -241,8 +254,28 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
                         (l[1][2] + l[2][1]) * dt,
                         (l[2][0] + l[0][2]) * dt};
   const Real s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};
+  // Hydrodynamic materials: the state for the EOS (relative volume from the initial element
+  // volume, computed from x0; energy per unit initial volume) and the state's wave speed.
+  Real hv_rel = 1, hmu = 0, he_n = 0, c_state = mat.wave_speed_solid();
+  if (mat.hydro()) {
+    const Real v0 = hex_initial_volume(x0s, cn);
+    hv_rel = volume / v0;
+    hmu = v0 / volume - 1.0;
+    he_n = mat.eos_e0 + blk.e_int[e] / v0;
+    c_state = hydro_wave_speed(mat, hmu, he_n, -(s[0] + s[1] + s[2]) / 3.0);
+  }
+  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd), with l the time step's
+  // characteristic length (see hex_batch).
+  const Real rho = mat.ro * blk.density_scale[e];
+  const Real c = c_state / std::sqrt(blk.density_scale[e]);
+  const Real len = std::cbrt(volume);
+  const Real le = hex_characteristic_length(x, y, z, volume);
+  Real q = 0;
+  if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real dw_hyper = 0; // hyperelastic: change of stored energy over the step
-  if (mat.hyperelastic()) {
+  if (mat.hydro()) {
+    update_stress_hydro(mat, deps, dt, hmu, hv_rel, he_n, q, s, bk, blk.eps_p[e]);
+  } else if (mat.hyperelastic()) {
     Real px[8], py[8], pz[8];
     for (int a = 0; a < 8; ++a) {
       const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
@@ -261,14 +294,6 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   } else if (dt > 0) {
     update_stress_solid(mat, deps, dt, s, bk, blk.eps_p[e]);
   }
-  // Bulk viscosity (compression only): q = rho l (q2 l trd^2 - q1 c trd), with l the time step's
-  // characteristic length (see hex_batch).
-  const Real rho = mat.ro * blk.density_scale[e];
-  const Real c = mat.wave_speed_solid() / std::sqrt(blk.density_scale[e]);
-  const Real len = std::cbrt(volume);
-  const Real le = hex_characteristic_length(x, y, z, volume);
-  Real q = 0;
-  if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real de = 0;
   for (int k = 0; k < 3; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
   for (int k = 3; k < 6; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
@@ -699,8 +724,14 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
                                  std::span<const Real> v, Real dt, std::span<Real> fe,
                                  std::span<const Real> x0) {
   HexPassResult res;
-  if (mat.hyperelastic() && x0.size() < x.size())
+  if ((mat.hyperelastic() || mat.hydro()) && x0.size() < x.size())
     throw std::invalid_argument("compute_hex_forces: a hyperelastic material needs x0");
+  if (mat.hydro()) {
+    // Hydrodynamic materials: the scalar element (state-dependent wave speed, EOS pressure).
+    for (std::size_t e = begin; e < end; ++e)
+      hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient, res, x0);
+    return res;
+  }
   const HexConsts hc{mat.wave_speed_solid(),
                      mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1, mat.hyperelastic(),
                      x0.data()};
@@ -730,7 +761,7 @@ HexPassResult compute_hex_forces_reference(const HexOptions& opt, const Material
                                            std::span<const Real> x, std::span<const Real> v,
                                            Real dt, std::span<Real> fe, std::span<const Real> x0) {
   HexPassResult res;
-  if (mat.hyperelastic() && x0.size() < x.size())
+  if ((mat.hyperelastic() || mat.hydro()) && x0.size() < x.size())
     throw std::invalid_argument("compute_hex_forces_reference: a hyperelastic material needs x0");
   for (std::size_t e = begin; e < end; ++e)
     hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient_reference, res, x0);

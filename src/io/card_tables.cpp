@@ -244,10 +244,11 @@ std::vector<KeywordSpec> mesh_keywords() {
                  {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
                  "CONTACT"}},
        .min_rows = 1,
-       .summary = "Parts (several per keyword allowed). EOSID must be 0; GRAV, ADPOPT, TMID are "
-                  "ignored. `_TITLE` is accepted and changes nothing (the heading card is always "
-                  "read). `_CONTACT`: the part's contact card is read and ignored (a warning "
-                  "when a field is nonzero; the *CONTACT cards' values are used).",
+       .summary = "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
+                  "material (*MAT_NULL, 010, 015; required there, refused elsewhere); GRAV, "
+                  "ADPOPT, TMID are ignored. `_TITLE` is accepted and changes nothing (the heading "
+                  "card is always read). `_CONTACT`: the part's contact card is read and ignored "
+                  "(a warning when a field is nonzero; the *CONTACT cards' values are used).",
        .apply = apply_part},
       {.name = "*SECTION_SOLID",
        .options = {"TITLE"},
@@ -334,19 +335,15 @@ std::vector<KeywordSpec> material_keywords() {
                 {"Card 1",
                  {I("MID").req(), R("EXCL"), R("MXPRES"), R("MNEPS"), R("EFFEPS"), R("VOLEPS"),
                   R("NUMFIP", "1.0"), R("NCS", "1.0")}},
-                {"Card 2",
-                 reals({"MNPRES", "SIGP1", "SIGVM", "MXEPS", "EPSSH", "SIGTH", "IMPULSE",
-                        "FAILTM"})},
+                {"Card 2", reals({"MNPRES", "SIGP1", "SIGVM", "MXEPS", "EPSSH", "SIGTH", "IMPULSE",
+                                  "FAILTM"})},
                 {"Card 3",
-                 reals({"IDAM", "DMGTYP", "LCSDG", "ECRIT", "DMGEXP", "DCRIT", "FADEXP",
-                        "LCREGD"}),
-                 "",
-                 true},
+                 reals({"IDAM", "DMGTYP", "LCSDG", "ECRIT", "DMGEXP", "DCRIT", "FADEXP", "LCREGD"}),
+                 "", true},
                 {"Card 4",
                  reals({"LCFLD", "NSFF", "EPSTHIN", "ENGCRT", "RADCRT", "LCEPS12", "LCEPS13",
                         "LCEPSMX"}),
-                 "",
-                 true},
+                 "", true},
                 {"Card 5", reals({"DTEFLT", "VOLFRAC", "MXTMP", "DTMIN"}), "", true}},
        .summary = "Failure criteria added to material MID (model.add_erosions, one per "
                   "material). A criterion is used when its field is nonzero and differs from "
@@ -371,6 +368,85 @@ std::vector<KeywordSpec> material_keywords() {
                   "positive, PR in (-1, 0.5). LCID > 0 (A and B fitted to a force-deflection "
                   "curve) and REF = 1 are not supported; SGL, SW, ST are ignored.",
        .apply = apply_mat_mooney_rivlin},
+      {.name = "*MAT_NULL",
+       .aliases = {"*MAT_009"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"), R("YM"),
+                  R("PR")}}},
+       .summary = "Null material with an equation of state (solids only; *PART EOSID required): "
+                  "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
+                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. TEROD and CEROD "
+                  "(erosion) are not supported (warning when set) and YM, PR (null shells and "
+                  "beams) are ignored.",
+       .apply = apply_mat_null},
+      {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
+       .aliases = {"*MAT_010"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("EH"), R("PC"), R("FS"),
+                  R("CHARL")}},
+                {"Card 2", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                {"Card 3",
+                 reals({"EPS9", "EPS10", "EPS11", "EPS12", "EPS13", "EPS14", "EPS15", "EPS16"})},
+                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})},
+                {"Card 5", reals({"ES9", "ES10", "ES11", "ES12", "ES13", "ES14", "ES15", "ES16"})}},
+       .summary = "Elastic-plastic hydrodynamic material (solids only; *PART EOSID required): "
+                  "shear modulus G, von Mises yield SIGY + EH eps_p or the EPS/ES table (yield "
+                  "stress against effective plastic strain; becomes a curve with id -MID), "
+                  "pressure from the EOS limited to p >= PC (PC = 0: no limit). FS (erosion) is "
+                  "not supported (warning when set); CHARL is ignored.",
+       .apply = apply_mat_elastic_plastic_hydro},
+      {.name = "*MAT_JOHNSON_COOK",
+       .aliases = {"*MAT_015"},
+       .options = {"TITLE"},
+       .head =
+           {title_card(),
+            {"Card 1",
+             {I("MID").req(), R("RO"), R("G"), R("E"), R("PR"), R("DTF"), R("VP"), R("RATEOP")}},
+            {"Card 2",
+             {R("A"), R("B"), R("N"), R("C"), R("M"), R("TM"), R("TR"), R("EPSO", "1.0")}},
+            {"Card 3", {R("CP"), R("PC"), R("SPALL"), R("IT"), R("D1"), R("D2"), R("D3"), R("D4")}},
+            {"Card 4",
+             {R("D5"), R("C2/P/XNP/D"), R("EROD"), R("EFMIN", "1.0E-6"), R("NUMINT"), R("K"),
+              R("EPS1"), R("DMODEL")}}},
+       .summary = "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
+                  "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the "
+                  "effective total strain rate, T* = (T - TR)/(TM - TR) and the adiabatic "
+                  "temperature T = TR + plastic work / (RO CP) (thermal softening when CP > 0 "
+                  "and TM > TR); accurate radial return always (IT ignored). Pressure from the "
+                  "EOS limited to p >= PC (PC = 0: no limit); SPALL 2 and 3 (spall failure) "
+                  "need element erosion and act as SPALL 1 (warning). VP = 0 and RATEOP = 0 only; "
+                  "A < 0 (load curve) is not supported. The damage model (D1-D5) and erosion "
+                  "fields are ignored (warning when set); E, PR and DTF (shells) are ignored.",
+       .apply = apply_mat_johnson_cook},
+      {.name = "*EOS_LINEAR_POLYNOMIAL",
+       .aliases = {"*EOS_001"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("EOSID").req(), R("C0"), R("C1"), R("C2"), R("C3"), R("C4"), R("C5"), R("C6")}},
+                {"Card 2", {R("E0"), R("V0", "1.0")}}},
+       .summary = "p = C0 + C1 mu + C2 mu^2 + C3 mu^3 + (C4 + C5 mu + C6 mu^2) E, mu = V0/V - 1, "
+                  "E the internal energy per unit initial volume (E0 at time 0); C2 and C6 are "
+                  "dropped in tension (mu < 0). V0 must be 1 (or blank).",
+       .apply = apply_eos_linear_polynomial},
+      {.name = "*EOS_GRUNEISEN",
+       .aliases = {"*EOS_004"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("EOSID").req(), R("C"), R("S1"), R("S2"), R("S3"), R("GAMAO"), R("A"),
+                  R("E0")}},
+                {"Card 2", {R("V0", "1.0"), R("UNUSED"), I("LCID")}}},
+       .summary = "Mie-Gruneisen EOS with a cubic shock velocity - particle velocity fit: "
+                  "compressed p = rho0 C^2 mu [1 + (1 - GAMAO/2) mu - A mu^2/2] / [1 - (S1 - 1) "
+                  "mu - S2 mu^2/(mu + 1) - S3 mu^3/(mu + 1)^2]^2 + (GAMAO + A mu) E, expanded "
+                  "p = rho0 C^2 mu + (GAMAO + A mu) E. V0 must be 1 (or blank); LCID (energy "
+                  "deposition) is not supported.",
+       .apply = apply_eos_gruneisen},
   };
 }
 

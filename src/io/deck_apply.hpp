@@ -65,6 +65,11 @@ void apply_mat_rigid(const Block& b, DeckBuilder& d);
 void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
 void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d);
 void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
+void apply_mat_null(const Block& b, DeckBuilder& d);
+void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d);
+void apply_mat_johnson_cook(const Block& b, DeckBuilder& d);
+void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
+void apply_eos_gruneisen(const Block& b, DeckBuilder& d);
 void apply_hourglass(const Block& b, DeckBuilder& d);
 
 // deck_apply_sets.cpp: sets

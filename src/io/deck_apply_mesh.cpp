@@ -135,11 +135,11 @@ void apply_part(const Block& b, DeckBuilder& d) {
     p.mid = row.id("MID");
     p.hgid = row.id("HGID");
     p.loc = row.loc("PID");
+    p.eosid = row.id("EOSID");
     check_positive_id(row, "PID", "part");
-    if (row.id("EOSID") != 0)
-      fail(row.loc("EOSID"), fmt::format("part {}: EOSID = {}: equations of state are not "
-                                         "supported",
-                                         p.id, row.id("EOSID")));
+    if (p.eosid < 0)
+      fail(row.loc("EOSID"),
+           fmt::format("part {}: EOSID = {} must not be negative", p.id, p.eosid));
     if (b.has("CONTACT"))
       for (std::string_view f : {"FS", "FD", "DC", "VC", "OPTT", "SFT", "SSF", "CPARM8"})
         if (row.real(f) != 0)
@@ -449,6 +449,203 @@ void apply_mat_add_erosion(const Block& b, DeckBuilder& d) {
     if (o.mid == a.mid)
       fail(a.loc, fmt::format("*MAT_ADD_EROSION: material {} already has one", a.mid));
   d.model.add_erosions.push_back(a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hydrodynamic materials (009, 010, 015) and equations of state
+
+namespace {
+
+/// A warning (keyword note) for a field that is set but not modelled.
+void note_ignored(DeckBuilder& d, const Block& b, const Fields& h, std::string_view field,
+                  std::string_view what) {
+  const Value* v = h.find(field);
+  if (v == nullptr || v->blank) return;
+  const double value =
+      v->spec && v->spec->type == FieldType::Int ? static_cast<double>(v->i) : v->r;
+  if (value == 0) return;
+  d.model.notes.push_back({std::string(b.spec->name), h.loc(field), false,
+                           fmt::format("{} = {}: {} (ignored)", field, value, what)});
+}
+
+/// MID, RO and the title of a hydrodynamic material.
+Material new_hydro_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = kind;
+  m.title = title_of(b, h);
+  m.ro = h.real("RO");
+  m.pc = h.real("PC");
+  m.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.pc <= 0))
+    fail(h.loc("PC"),
+         fmt::format("material {}: pressure cutoff PC = {} must not be positive", m.id, m.pc));
+  return m;
+}
+
+void check_shear_modulus(const Fields& h, const Material& m) {
+  if (!(m.g > 0))
+    fail(h.loc("G"), fmt::format("material {}: shear modulus G = {} must be positive", m.id, m.g));
+}
+
+} // namespace
+
+void apply_mat_null(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::Null, d);
+  m.null_mu = h.real("MU");
+  if (!(m.null_mu >= 0))
+    fail(h.loc("MU"),
+         fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));
+  note_ignored(d, b, h, "TEROD", "erosion in tension is not supported");
+  note_ignored(d, b, h, "CEROD", "erosion in compression is not supported");
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::ElasticPlasticHydro, d);
+  m.g = h.real("G");
+  m.sigy = h.real("SIGY");
+  m.eh = h.real("EH");
+  check_shear_modulus(h, m);
+  note_ignored(d, b, h, "FS", "erosion at a failure strain is not supported");
+  // EPS1-16 / ES1-16: the yield stress curve (ends at the first zero strain after EPS1).
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_010 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  for (int k = 1; k <= 16; ++k) {
+    const std::string e = fmt::format("EPS{}", k), y = fmt::format("ES{}", k);
+    if (k > 1 && h.real(e) == 0) break;
+    if (!c.x.empty() && !(h.real(e) > c.x.back()))
+      fail(h.loc(e), fmt::format("material {}: {} = {} must be greater than the previous strain",
+                                 m.id, e, h.real(e)));
+    c.x.push_back(h.real(e));
+    c.y.push_back(h.real(y));
+  }
+  const bool table = c.y.size() >= 2 || (c.y.size() == 1 && c.y[0] != 0);
+  if (table && c.x.size() < 2)
+    fail(h.loc("EPS2"),
+         fmt::format("material {}: the EPS/ES table needs two points or more", m.id));
+  if (table) {
+    m.lcss = c.id;
+    d.claim_id("curve", c.id, c.loc);
+    d.model.curves.push_back(std::move(c));
+  } else if (!(m.sigy > 0)) {
+    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive "
+                                    "(or give the EPS/ES table)",
+                                    m.id, m.sigy));
+  }
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_johnson_cook(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::JohnsonCook, d);
+  m.g = h.real("G");
+  check_shear_modulus(h, m);
+  if (h.real("VP") != 0)
+    fail(h.loc("VP"), fmt::format("material {}: VP = {}: the viscoplastic formulation is not "
+                                  "supported (0)",
+                                  m.id, h.real("VP")));
+  if (h.real("RATEOP") != 0)
+    fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
+                                      "Johnson-Cook rate term (0) is supported",
+                                      m.id, h.real("RATEOP")));
+  m.jc_a = h.real("A");
+  m.jc_b = h.real("B");
+  m.jc_n = h.real("N");
+  m.jc_c = h.real("C");
+  m.jc_m = h.real("M");
+  m.jc_tm = h.real("TM");
+  m.jc_tr = h.real("TR");
+  m.jc_epso = h.real("EPSO") == 0 ? 1.0 : h.real("EPSO");
+  m.jc_cp = h.real("CP");
+  m.jc_spall = h.real("SPALL");
+  if (!(m.jc_a > 0))
+    fail(h.loc("A"), fmt::format("material {}: A = {} must be positive (A < 0, a load curve, is "
+                                 "not supported)",
+                                 m.id, m.jc_a));
+  if (!(m.jc_b >= 0))
+    fail(h.loc("B"), fmt::format("material {}: B = {} must not be negative", m.id, m.jc_b));
+  if (m.jc_b > 0 && !(m.jc_n > 0))
+    fail(h.loc("N"), fmt::format("material {}: N = {} must be positive", m.id, m.jc_n));
+  if (!(m.jc_epso > 0))
+    fail(h.loc("EPSO"), fmt::format("material {}: EPSO = {} must be positive", m.id, m.jc_epso));
+  if (!(m.jc_cp >= 0))
+    fail(h.loc("CP"), fmt::format("material {}: CP = {} must not be negative", m.id, m.jc_cp));
+  if (m.jc_cp > 0 && m.jc_tm > m.jc_tr && !(m.jc_m > 0))
+    fail(h.loc("M"), fmt::format("material {}: M = {} must be positive (thermal softening: CP > "
+                                 "0 and TM > TR)",
+                                 m.id, m.jc_m));
+  if (m.jc_spall == 2 || m.jc_spall == 3)
+    note_ignored(d, b, h, "SPALL", "spall failure needs element erosion; p >= PC is used");
+  for (std::string_view f : {"D1", "D2", "D3", "D4", "D5"})
+    note_ignored(d, b, h, f, "the Johnson-Cook damage model (element erosion) is not supported");
+  for (std::string_view f : {"EROD", "NUMINT", "K", "EPS1", "DMODEL", "C2/P/XNP/D"})
+    note_ignored(d, b, h, f, "not supported");
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+namespace {
+
+Eos new_eos(const Block& b, EosKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e;
+  e.id = h.id("EOSID");
+  e.kind = kind;
+  e.title = title_of(b, h);
+  e.e0 = h.real("E0");
+  e.v0 = h.real("V0");
+  e.loc = h.loc("EOSID");
+  check_positive_id(h, "EOSID", "equation of state");
+  if (!(e.v0 == 1.0 || e.v0 == 0.0))
+    fail(h.loc("V0"), fmt::format("equation of state {}: V0 = {}: an initial relative volume "
+                                  "other than 1 is not supported",
+                                  e.id, e.v0));
+  e.v0 = 1.0;
+  d.claim_id("eos", e.id, e.loc);
+  return e;
+}
+
+} // namespace
+
+void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e = new_eos(b, EosKind::LinearPolynomial, d);
+  static constexpr std::string_view names[] = {"C0", "C1", "C2", "C3", "C4", "C5", "C6"};
+  for (int k = 0; k < 7; ++k) e.c[static_cast<std::size_t>(k)] = h.real(names[k]);
+  if (e.c[1] < 0)
+    fail(h.loc("C1"), fmt::format("equation of state {}: C1 = {} (the bulk modulus) must not be "
+                                  "negative",
+                                  e.id, e.c[1]));
+  d.model.eos.push_back(e);
+}
+
+void apply_eos_gruneisen(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e = new_eos(b, EosKind::Gruneisen, d);
+  e.gr_c = h.real("C");
+  e.s1 = h.real("S1");
+  e.s2 = h.real("S2");
+  e.s3 = h.real("S3");
+  e.gamma0 = h.real("GAMAO");
+  e.gr_a = h.real("A");
+  if (!(e.gr_c > 0))
+    fail(h.loc("C"), fmt::format("equation of state {}: C = {} must be positive", e.id, e.gr_c));
+  if (h.id("LCID") != 0)
+    fail(h.loc("LCID"), fmt::format("equation of state {}: LCID = {}: energy deposition is not "
+                                    "supported",
+                                    e.id, h.id("LCID")));
+  d.model.eos.push_back(e);
 }
 
 } // namespace parcae::io

@@ -112,12 +112,35 @@ private:
         missing(p.loc, "part", p.id, "hourglass", p.hgid);
       const Material* mat = m_.find_material(p.mid);
       const auto sec = sections_.find(p.secid);
+      check_part_eos(p, mat, sec != sections_.end() ? sec->second : nullptr);
       if (mat && mat->kind == MaterialKind::MooneyRivlin && sec != sections_.end() &&
           sec->second->kind == SectionKind::Shell)
         fail(p.loc, fmt::format("part {}: *MAT_MOONEY-RIVLIN_RUBBER (material {}) is supported "
                                 "for solids only, and section {} is a shell section",
                                 p.id, mat->id, p.secid));
     }
+  }
+
+  /// *PART EOSID: required by (and only allowed with) the hydrodynamic materials, which are
+  /// solids only.
+  void check_part_eos(const Part& p, const Material* mat, const Section* sec) const {
+    if (mat == nullptr) return;
+    const bool hydro = mat->kind == MaterialKind::Null ||
+                       mat->kind == MaterialKind::ElasticPlasticHydro ||
+                       mat->kind == MaterialKind::JohnsonCook;
+    if (p.eosid != 0 && !d_.defined("eos", p.eosid))
+      missing(p.loc, "part", p.id, "equation of state", p.eosid);
+    if (hydro && p.eosid == 0)
+      fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
+                              mat->id));
+    if (!hydro && p.eosid != 0)
+      fail(p.loc, fmt::format("part {}: EOSID = {}: equations of state apply to *MAT_NULL, "
+                              "*MAT_ELASTIC_PLASTIC_HYDRO and *MAT_JOHNSON_COOK only (material {})",
+                              p.id, p.eosid, mat->id));
+    if (hydro && sec != nullptr && sec->kind == SectionKind::Shell)
+      fail(p.loc, fmt::format("part {}: material {} (with an equation of state) is supported for "
+                              "solids only, and section {} is a shell section",
+                              p.id, mat->id, p.secid));
   }
 
   /// The part of an element, checking that its section is of the element's kind.

@@ -77,6 +77,12 @@ const char* card_name(MaterialKind k) {
     return "*MAT_PIECEWISE_LINEAR_PLASTICITY";
   case MaterialKind::MooneyRivlin:
     return "*MAT_MOONEY-RIVLIN_RUBBER";
+  case MaterialKind::Null:
+    return "*MAT_NULL";
+  case MaterialKind::ElasticPlasticHydro:
+    return "*MAT_ELASTIC_PLASTIC_HYDRO";
+  case MaterialKind::JohnsonCook:
+    return "*MAT_JOHNSON_COOK";
   }
   return "*MAT";
 }
@@ -331,6 +337,66 @@ inline BVec bsqrt(BVec a) {
   return bload(t);
 }
 
+/// make_material_params for the hydrodynamic kinds (009, 010, 015): the deviatoric constants;
+/// the bulk part comes from the part's EOS (attach_eos).
+MaterialParams hydro_material_params(const Material& mat, const Model& model, MaterialParams m) {
+  const std::string who = fmt::format("{} {}", card_name(mat.kind), mat.id);
+  auto fail = [&](const std::string& msg) { throw InputError(mat.loc, who + ": " + msg); };
+  if (!(mat.pc <= 0)) fail(fmt::format("pressure cutoff PC must not be positive (got {})", mat.pc));
+  m.beta = 1;
+  if (mat.kind == MaterialKind::Null) {
+    if (!(mat.null_mu >= 0))
+      fail(fmt::format("viscosity MU must not be negative (got {})", mat.null_mu));
+    m.g = 0;
+    m.null_mu = mat.null_mu;
+    m.pc = mat.pc; // PC = 0: no tension
+    return m;
+  }
+  if (!(mat.g > 0)) fail(fmt::format("shear modulus G must be positive (got {})", mat.g));
+  m.g = mat.g;
+  if (mat.kind == MaterialKind::ElasticPlasticHydro) {
+    m.pc = mat.pc < 0 ? mat.pc : -std::numeric_limits<Real>::infinity(); // PC = 0: -infinity
+    if (mat.lcss != 0) {
+      copy_curve(mat, model, mat.lcss, "EPS/ES", m.hard_x, m.hard_y);
+      for (std::size_t i = 0; i < m.hard_y.size(); ++i)
+        if (!(m.hard_y[i] > 0))
+          fail(fmt::format("ES{}: yield stress must be positive (got {})", i + 1, m.hard_y[i]));
+      m.sigy = m.hard_y.front();
+    } else {
+      if (!(mat.sigy > 0))
+        fail(fmt::format("yield stress SIGY must be positive (got {})", mat.sigy));
+      if (!(mat.eh >= 0))
+        fail(fmt::format("hardening modulus EH must not be negative (got {})", mat.eh));
+      m.sigy = mat.sigy;
+      m.ep = mat.eh;
+    }
+    return m;
+  }
+  // *MAT_015: SPALL 1, p >= PC (PC = 0: no cutoff)
+  m.pc = mat.pc < 0 ? mat.pc : -std::numeric_limits<Real>::infinity();
+  if (!(mat.jc_a > 0))
+    fail(fmt::format("A must be positive (got {}; A < 0, a load curve, is not "
+                     "supported)",
+                     mat.jc_a));
+  if (!(mat.jc_b >= 0)) fail(fmt::format("B must not be negative (got {})", mat.jc_b));
+  if (mat.jc_b > 0 && !(mat.jc_n > 0)) fail(fmt::format("N must be positive (got {})", mat.jc_n));
+  if (!(mat.jc_epso > 0)) fail(fmt::format("EPSO must be positive (got {})", mat.jc_epso));
+  if (!(mat.jc_cp >= 0)) fail(fmt::format("CP must not be negative (got {})", mat.jc_cp));
+  if (mat.jc_cp > 0 && mat.jc_tm > mat.jc_tr && !(mat.jc_m > 0))
+    fail(fmt::format("M must be positive with thermal softening (got {})", mat.jc_m));
+  m.jc_a = mat.jc_a;
+  m.jc_b = mat.jc_b;
+  m.jc_n = mat.jc_n;
+  m.jc_c = mat.jc_c;
+  m.jc_m = mat.jc_m;
+  m.jc_tm = mat.jc_tm;
+  m.jc_tr = mat.jc_tr;
+  m.jc_epso = mat.jc_epso;
+  m.jc_cp = mat.jc_cp;
+  m.sigy = mat.jc_a;
+  return m;
+}
+
 } // namespace
 
 MaterialParams make_material_params(const Material& mat, const Model& model) {
@@ -361,6 +427,7 @@ MaterialParams make_material_params(const Material& mat, const Model& model) {
     m.e = 2.0 * m.g * (1.0 + nu);
     return m;
   }
+  if (m.hydro()) return hydro_material_params(mat, model, m);
   if (!(mat.e > 0)) fail(fmt::format("Young's modulus E must be positive (got {})", mat.e));
   if (!(mat.pr > -1.0 && mat.pr < 0.5))
     fail(fmt::format("Poisson's ratio PR must lie in (-1, 0.5) (got {})", mat.pr));
@@ -513,6 +580,198 @@ Real yield_stress(const MaterialParams& m, Real eps_p, Real rate) {
   return rate_scale(m, rate, dsdr) * hardening(m, eps_p, slope);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Hydrodynamic materials (009, 010, 015) and equations of state
+
+void attach_eos(MaterialParams& m, const Material& mat, const Eos* eos) {
+  const std::string who = fmt::format("{} {}", card_name(mat.kind), mat.id);
+  auto fail = [&](const SourceLoc& loc, const std::string& msg) {
+    throw InputError(loc, who + ": " + msg);
+  };
+  if (eos == nullptr)
+    fail(mat.loc, "a hydrodynamic material needs an equation of state (*PART EOSID)");
+  if (!(eos->v0 == 1.0 || eos->v0 == 0.0))
+    fail(eos->loc, fmt::format("*EOS {}: initial relative volume V0 = {} is not supported (1)",
+                               eos->id, eos->v0));
+  m.eos_kind = eos->kind;
+  m.eos_e0 = eos->e0;
+  Real k0 = 0;
+  if (eos->kind == EosKind::LinearPolynomial) {
+    for (int i = 0; i < 7; ++i) m.eos_c[i] = eos->c[i];
+    k0 = eos->c[1];
+  } else {
+    if (!(eos->gr_c > 0))
+      fail(eos->loc, fmt::format("*EOS_GRUNEISEN {}: C = {} must be positive", eos->id, eos->gr_c));
+    m.gr_c = eos->gr_c;
+    m.gr_s1 = eos->s1;
+    m.gr_s2 = eos->s2;
+    m.gr_s3 = eos->s3;
+    m.gr_gamma0 = eos->gamma0;
+    m.gr_a = eos->gr_a;
+    k0 = m.ro * eos->gr_c * eos->gr_c;
+  }
+  if (!(k0 >= 0))
+    fail(eos->loc,
+         fmt::format("*EOS {}: the bulk modulus at mu = 0 is negative ({})", eos->id, k0));
+  m.k = k0;
+  m.lambda = k0 - 2.0 / 3.0 * m.g;
+  m.e = 9.0 * k0 * m.g / std::max(3.0 * k0 + m.g, std::numeric_limits<Real>::min());
+  m.nu = m.e > 0 ? m.e / (2.0 * m.g) - 1.0 : 0.5;
+}
+
+EosTerms eos_terms(const MaterialParams& m, Real mu) {
+  EosTerms t;
+  if (m.eos_kind == EosKind::LinearPolynomial) {
+    const Real* c = m.eos_c;
+    const Real c2 = mu < 0 ? 0.0 : c[2], c6 = mu < 0 ? 0.0 : c[6];
+    t.a = c[0] + mu * (c[1] + mu * (c2 + mu * c[3]));
+    t.da = c[1] + mu * (2.0 * c2 + 3.0 * mu * c[3]);
+    t.b = c[4] + mu * (c[5] + mu * c6);
+    t.db = c[5] + 2.0 * mu * c6;
+    return t;
+  }
+  const Real k0 = m.ro * m.gr_c * m.gr_c;
+  t.b = m.gr_gamma0 + m.gr_a * mu;
+  t.db = m.gr_a;
+  if (mu <= 0) {
+    t.a = k0 * mu;
+    t.da = k0;
+    return t;
+  }
+  const Real mp1 = mu + 1.0;
+  const Real d =
+      1.0 - (m.gr_s1 - 1.0) * mu - m.gr_s2 * mu * mu / mp1 - m.gr_s3 * mu * mu * mu / (mp1 * mp1);
+  const Real dd = -(m.gr_s1 - 1.0) - m.gr_s2 * mu * (mu + 2.0) / (mp1 * mp1) -
+                  m.gr_s3 * mu * mu * (mu + 3.0) / (mp1 * mp1 * mp1);
+  const Real n = k0 * mu * (1.0 + (1.0 - 0.5 * m.gr_gamma0) * mu - 0.5 * m.gr_a * mu * mu);
+  const Real dn = k0 * (1.0 + 2.0 * (1.0 - 0.5 * m.gr_gamma0) * mu - 1.5 * m.gr_a * mu * mu);
+  t.a = n / (d * d);
+  t.da = dn / (d * d) - 2.0 * n * dd / (d * d * d);
+  return t;
+}
+
+Real eos_pressure(const MaterialParams& m, Real mu, Real e) {
+  const EosTerms t = eos_terms(m, mu);
+  return t.a + t.b * e;
+}
+
+Real hydro_wave_speed(const MaterialParams& m, Real mu, Real e, Real p) {
+  const EosTerms t = eos_terms(m, mu);
+  const Real shear = 4.0 / 3.0 * m.g;
+  const Real c2 = (t.da + t.db * e + t.b * p / ((1.0 + mu) * (1.0 + mu)) + shear) / m.ro;
+  const Real c2ref = (m.k + shear) / m.ro;
+  return std::sqrt(std::max(c2, c2ref));
+}
+
+namespace {
+
+/// Johnson-Cook rate x thermal factor (1 + C ln max(rate*, 1))(1 - T*^M).
+Real jc_factor(const MaterialParams& m, Real rate, Real temperature) {
+  const Real rs = rate / m.jc_epso;
+  const Real fr = rs > 1.0 ? 1.0 + m.jc_c * std::log(rs) : 1.0;
+  Real ft = 1.0;
+  if (m.jc_cp > 0 && m.jc_tm > m.jc_tr) {
+    const Real ts = (temperature - m.jc_tr) / (m.jc_tm - m.jc_tr);
+    ft = ts <= 0 ? 1.0 : ts >= 1 ? 0.0 : 1.0 - std::pow(ts, m.jc_m);
+  }
+  return std::max(fr * ft, 0.0);
+}
+
+/// Johnson-Cook strain hardening A + B eps^N.
+Real jc_hardening(const MaterialParams& m, Real eps_p) {
+  return m.jc_b > 0 && eps_p > 0 ? m.jc_a + m.jc_b * std::pow(eps_p, m.jc_n) : m.jc_a;
+}
+
+} // namespace
+
+Real johnson_cook_yield(const MaterialParams& m, Real eps_p, Real rate, Real temperature) {
+  return jc_hardening(m, eps_p) * jc_factor(m, rate, temperature);
+}
+
+namespace {
+
+/// Radial return of the deviatoric trial stress s (in/out, tensor shear components) on the
+/// Johnson-Cook yield stress at eps_p + d (rate and temperature fixed over the step): solves
+/// q_tr - 3G d = sy(eps_p + d) by bisection-safeguarded Newton. Returns d (0: elastic).
+Real jc_return(const MaterialParams& m, Real s[6], Real eps_p, Real rate, Real temperature) {
+  const Real ss =
+      s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + 2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
+  const Real q_tr = std::sqrt(1.5 * ss);
+  const Real scale = jc_factor(m, rate, temperature);
+  const Real sy0 = scale * jc_hardening(m, eps_p);
+  if (q_tr <= sy0 || q_tr <= 0) return 0;
+  const Real g3 = 3.0 * m.g;
+  Real lo = 0, hi = q_tr / g3;
+  Real d = (q_tr - sy0) / g3;
+  const Real tol = 1e-14 * q_tr;
+  for (int it = 0; it < 200; ++it) {
+    const Real sy = scale * jc_hardening(m, eps_p + d);
+    const Real gval = q_tr - g3 * d - sy;
+    if (std::abs(gval) <= tol) break;
+    if (gval > 0)
+      lo = d;
+    else
+      hi = d;
+    if (hi - lo <= 1e-15 * hi) break;
+    const Real e = eps_p + d;
+    const Real slope =
+        m.jc_b > 0 && e > 0 ? scale * m.jc_b * m.jc_n * std::pow(e, m.jc_n - 1.0) : 0.0;
+    Real dn = d + gval / (g3 + slope);
+    if (!(dn > lo && dn < hi)) dn = 0.5 * (lo + hi);
+    d = dn;
+  }
+  const Real f = 1.0 - g3 * d / q_tr;
+  for (int i = 0; i < 6; ++i) s[i] *= f;
+  return d;
+}
+
+} // namespace
+
+Real update_stress_hydro(const MaterialParams& m, const Real deps[6], Real dt, Real mu, Real r,
+                         Real e_n, Real q, Real sig[6], Real hist[6], Real& eps_p) {
+  const Real p_old = -(sig[0] + sig[1] + sig[2]) / 3.0;
+  const Real dv = deps[0] + deps[1] + deps[2];
+  const Real s_old[6] = {sig[0] + p_old, sig[1] + p_old, sig[2] + p_old, sig[3], sig[4], sig[5]};
+  Real s[6] = {s_old[0], s_old[1], s_old[2], s_old[3], s_old[4], s_old[5]};
+  const Real d3 = dv / 3.0;
+  Real dep = 0;
+  if (m.kind == MaterialKind::Null) {
+    // Newtonian viscosity: s = 2 MU dev(D) (engineering shear: MU gamma / dt).
+    const Real f = dt > 0 && m.null_mu > 0 ? m.null_mu / dt : 0.0;
+    for (int k = 0; k < 3; ++k) s[k] = 2.0 * f * (deps[k] - d3);
+    for (int k = 3; k < 6; ++k) s[k] = f * deps[k];
+  } else if (dt > 0) {
+    for (int k = 0; k < 3; ++k) s[k] += 2.0 * m.g * (deps[k] - d3);
+    for (int k = 3; k < 6; ++k) s[k] += m.g * deps[k];
+    if (m.kind == MaterialKind::ElasticPlasticHydro) {
+      dep = radial_return(m, s, nullptr, eps_p, 0.0, dt, nullptr);
+    } else {
+      const Real temperature = m.jc_cp > 0 ? m.jc_tr + hist[0] / (m.ro * m.jc_cp) : m.jc_tr;
+      const Real rate = m.jc_c != 0 ? effective_rate(deps, dt) : 0.0;
+      dep = jc_return(m, s, eps_p, rate, temperature);
+      if (dep > 0) {
+        const Real sy = std::sqrt(1.5 * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2] +
+                                         2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5])));
+        hist[0] += r * sy * dep; // plastic work per unit initial volume
+      }
+    }
+    eps_p += dep;
+  }
+  // Deviatoric work of the step (trapezoid, as the element's energy) and the pressure:
+  //   E1 = E_n + r [w - (p_n + p1) dv / 2 - q dv],  p1 = a + b E1.
+  Real w = 0;
+  for (int k = 0; k < 3; ++k) w += 0.5 * (s_old[k] + s[k]) * deps[k];
+  for (int k = 3; k < 6; ++k) w += 0.5 * (s_old[k] + s[k]) * deps[k];
+  const EosTerms t = eos_terms(m, mu);
+  const Real e1 =
+      (e_n + r * (w - 0.5 * p_old * dv - q * dv - 0.5 * t.a * dv)) / (1.0 + 0.5 * r * t.b * dv);
+  Real p = t.a + t.b * e1;
+  if (p < m.pc) p = m.pc;
+  for (int k = 0; k < 3; ++k) sig[k] = s[k] - p;
+  for (int k = 3; k < 6; ++k) sig[k] = s[k];
+  return dep;
+}
+
 Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
                          Real back[6], Real& eps_p) {
   elastic_increment(m, deps, sig);
@@ -524,6 +783,7 @@ Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, R
 }
 
 bool solid_batch_closed_form(const MaterialParams& m) {
+  if (m.hydro()) return false;
   if (!m.plastic()) return true;
   return m.hard_x.empty() && !rate_dependent(m) && !viscoplastic(m);
 }

@@ -36,6 +36,21 @@ struct MaterialParams {
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
   // Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2
   Real mr_a = 0, mr_b = 0, mr_c = 0, mr_d = 0;
+  // Hydrodynamic materials (009, 010, 015): deviatoric stress from the material, pressure from
+  // the part's equation of state (attach_eos). k is the EOS's reference bulk modulus.
+  EosKind eos_kind = EosKind::LinearPolynomial;
+  Real eos_c[7] = {0, 0, 0, 0, 0, 0, 0}; ///< linear polynomial C0..C6
+  Real gr_c = 0, gr_s1 = 0, gr_s2 = 0, gr_s3 = 0, gr_gamma0 = 0, gr_a = 0; ///< Gruneisen
+  Real eos_e0 = 0;  ///< initial internal energy per unit initial volume
+  Real pc = -1e300; ///< pressure limit: p >= pc
+  Real null_mu = 0; ///< 009 viscosity
+  Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0, jc_tm = 0, jc_tr = 0, jc_epso = 1,
+       jc_cp = 0; ///< 015
+
+  [[nodiscard]] bool hydro() const {
+    return kind == MaterialKind::Null || kind == MaterialKind::ElasticPlasticHydro ||
+           kind == MaterialKind::JohnsonCook;
+  }
 
   [[nodiscard]] bool plastic() const {
     return kind == MaterialKind::PlasticKinematic || kind == MaterialKind::PiecewiseLinear;
@@ -70,6 +85,50 @@ Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6
 /// Strain energy density W per unit reference volume of a hyperelastic material, for the
 /// displacement gradient h as in hyperelastic_stress (the element's internal energy).
 Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]);
+
+/// Copies the equation of state of a hydrodynamic material's part into m (m.hydro()); throws
+/// InputError when eos is null (a hydrodynamic material needs one) or inconsistent.
+void attach_eos(MaterialParams& m, const Material& mat, const Eos* eos);
+
+/// Terms of an equation of state that is linear in the energy: p = a(mu) + b(mu) E, with
+/// mu = V0/V - 1 and E the internal energy per unit initial volume; da, db: derivatives in mu.
+/// Linear polynomial (LS-DYNA *EOS_LINEAR_POLYNOMIAL):
+///   a = C0 + C1 mu + C2 mu^2 + C3 mu^3,  b = C4 + C5 mu + C6 mu^2  (C2 = C6 = 0 for mu < 0).
+/// Gruneisen (*EOS_GRUNEISEN), compressed (mu > 0):
+///   a = rho0 C^2 mu [1 + (1 - g0/2) mu - A/2 mu^2] / D^2,
+///   D = 1 - (S1 - 1) mu - S2 mu^2/(mu + 1) - S3 mu^3/(mu + 1)^2;
+/// expanded: a = rho0 C^2 mu; both: b = g0 + A mu.
+struct EosTerms {
+  Real a = 0, da = 0, b = 0, db = 0;
+};
+EosTerms eos_terms(const MaterialParams& m, Real mu);
+
+/// p(mu, E) of the material's equation of state (no pressure cutoff).
+Real eos_pressure(const MaterialParams& m, Real mu, Real e);
+
+/// Wave speed of a hydrodynamic material at the state (mu, E, p): the isentropic bulk sound
+/// speed c^2 = dp/drho|_s = [da + db E + b p / (1 + mu)^2] / rho0 plus the shear term
+/// 4G / (3 rho0), and never less than the reference value sqrt((K0 + 4G/3) / rho0) (K0: the
+/// EOS's bulk modulus at mu = 0, C1 or rho0 C^2), so that the time step is not overestimated.
+Real hydro_wave_speed(const MaterialParams& m, Real mu, Real e, Real p);
+
+/// Stress update of a hydrodynamic material over one step (dt >= 0; dt = 0: the pressure of the
+/// current state only). sig: Jaumann-rotated stress at the start of the step, replaced by the
+/// end-of-step stress. mu, r = V/V0: state at the end of the step; e_n: internal energy per
+/// unit initial volume at the start of the step (E0 included); q: the bulk viscosity of the
+/// step. Deviatoric part: 009 viscous 2 MU dev(D) (0 without MU); 010 radial return with linear
+/// or tabulated hardening; 015 radial return on the Johnson-Cook yield stress. Pressure: the
+/// EOS at (mu, E_n+1) with the energy
+///   E_n+1 = E_n + r [w_dev - (p_n + p_n+1)/2 dv - q dv],   dv = tr(deps),
+/// i.e. the trapezoid the element uses for its internal energy, solved exactly for p_n+1 (the
+/// EOS is linear in E), then limited to p >= PC. hist: 6 history values ([0] plastic work per
+/// unit initial volume, for the 015 temperature). Returns the plastic strain increment.
+Real update_stress_hydro(const MaterialParams& m, const Real deps[6], Real dt, Real mu, Real r,
+                         Real e_n, Real q, Real sig[6], Real hist[6], Real& eps_p);
+
+/// Johnson-Cook yield stress (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M),
+/// T* = (T - TR)/(TM - TR) clamped to [0, 1] (thermal factor 1 without CP > 0 and TM > TR).
+Real johnson_cook_yield(const MaterialParams& m, Real eps_p, Real rate, Real temperature);
 
 /// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain
 /// increment deps over time step dt. Elastic kinds ignore back and eps_p. Returns the

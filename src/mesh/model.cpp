@@ -23,11 +23,24 @@ template <class T> const T* find_by_id(const std::vector<T>& v, GlobalId id) {
 }
 } // namespace
 
-const Part* Model::find_part(GlobalId id) const { return find_by_id(parts, id); }
-const Section* Model::find_section(GlobalId id) const { return find_by_id(sections, id); }
-const Material* Model::find_material(GlobalId id) const { return find_by_id(materials, id); }
-const Hourglass* Model::find_hourglass(GlobalId id) const { return find_by_id(hourglass, id); }
-const Curve* Model::find_curve(GlobalId id) const { return find_by_id(curves, id); }
+const Part* Model::find_part(GlobalId id) const {
+  return find_by_id(parts, id);
+}
+const Section* Model::find_section(GlobalId id) const {
+  return find_by_id(sections, id);
+}
+const Material* Model::find_material(GlobalId id) const {
+  return find_by_id(materials, id);
+}
+const Hourglass* Model::find_hourglass(GlobalId id) const {
+  return find_by_id(hourglass, id);
+}
+const Eos* Model::find_eos(GlobalId id) const {
+  return find_by_id(eos, id);
+}
+const Curve* Model::find_curve(GlobalId id) const {
+  return find_by_id(curves, id);
+}
 
 void Model::index_nodes() {
   node_index_.clear();

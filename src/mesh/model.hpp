@@ -43,11 +43,14 @@ struct ShellTable {
 };
 
 enum class MaterialKind : std::uint8_t {
-  Elastic,          ///< *MAT_ELASTIC (001)
-  PlasticKinematic, ///< *MAT_PLASTIC_KINEMATIC (003)
-  Rigid,            ///< *MAT_RIGID (020)
-  PiecewiseLinear,  ///< *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
-  MooneyRivlin,     ///< *MAT_MOONEY-RIVLIN_RUBBER (027), hyperelastic
+  Elastic,             ///< *MAT_ELASTIC (001)
+  PlasticKinematic,    ///< *MAT_PLASTIC_KINEMATIC (003)
+  Rigid,               ///< *MAT_RIGID (020)
+  PiecewiseLinear,     ///< *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
+  MooneyRivlin,        ///< *MAT_MOONEY-RIVLIN_RUBBER (027), hyperelastic
+  Null,                ///< *MAT_NULL (009): pressure from the part's EOS, optional viscosity
+  ElasticPlasticHydro, ///< *MAT_ELASTIC_PLASTIC_HYDRO (010): J2 plasticity + EOS pressure
+  JohnsonCook,         ///< *MAT_JOHNSON_COOK (015): J2 plasticity + EOS pressure
 };
 
 struct Material {
@@ -76,6 +79,33 @@ struct Material {
   // --- Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + volumetric terms of PR ---
   Real mr_a = 0; ///< A
   Real mr_b = 0; ///< B
+  // --- hydrodynamic materials (009, 010, 015): pressure from the part's *EOS ---
+  Real pc = 0;      ///< pressure cutoff (<= 0; tension limit)
+  Real null_mu = 0; ///< 009 MU: dynamic viscosity (deviatoric stress 2 MU dev(D))
+  Real g = 0;       ///< 010 / 015 shear modulus G
+  Real eh = 0;      ///< 010 EH: plastic hardening modulus (010 without a table)
+  Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0; ///< 015 A B N C M
+  Real jc_tm = 0, jc_tr = 0, jc_epso = 1, jc_cp = 0;     ///< 015 TM TR EPSO CP
+  Real jc_spall = 0; ///< 015 SPALL (1: p >= PC; 0/2/3 handled as 1, see the card summary)
+  SourceLoc loc;
+};
+
+enum class EosKind : std::uint8_t {
+  LinearPolynomial, ///< *EOS_LINEAR_POLYNOMIAL (001)
+  Gruneisen,        ///< *EOS_GRUNEISEN (004)
+};
+
+/// An equation of state p(mu, E), mu = V0/V - 1, E = internal energy per unit initial volume.
+struct Eos {
+  GlobalId id = 0;
+  EosKind kind = EosKind::LinearPolynomial;
+  std::string title;
+  std::array<Real, 7> c{};     ///< linear polynomial C0..C6
+  Real gr_c = 0;               ///< Gruneisen C (bulk sound speed)
+  Real s1 = 0, s2 = 0, s3 = 0; ///< Gruneisen S1 S2 S3
+  Real gamma0 = 0, gr_a = 0;   ///< Gruneisen GAMA0, A
+  Real e0 = 0;                 ///< initial internal energy per unit initial volume
+  Real v0 = 1;                 ///< initial relative volume (only 1 is supported)
   SourceLoc loc;
 };
 
@@ -116,7 +146,8 @@ struct Part {
   std::string title;
   GlobalId secid = 0;
   GlobalId mid = 0;
-  GlobalId hgid = 0; ///< 0: use *CONTROL_HOURGLASS defaults
+  GlobalId hgid = 0;  ///< 0: use *CONTROL_HOURGLASS defaults
+  GlobalId eosid = 0; ///< *EOS of a hydrodynamic material (0: none)
   SourceLoc loc;
 };
 
@@ -497,6 +528,7 @@ struct Model {
   std::vector<Section> sections;
   std::vector<Material> materials;
   std::vector<Hourglass> hourglass;
+  std::vector<Eos> eos;
   std::vector<Curve> curves;
   std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets;
   std::map<GlobalId, Box> boxes;
@@ -524,6 +556,7 @@ struct Model {
   [[nodiscard]] const Section* find_section(GlobalId id) const;
   [[nodiscard]] const Material* find_material(GlobalId id) const;
   [[nodiscard]] const Hourglass* find_hourglass(GlobalId id) const;
+  [[nodiscard]] const Eos* find_eos(GlobalId id) const;
   [[nodiscard]] const Curve* find_curve(GlobalId id) const;
   /// Local index of a node by deck id, or kInvalidLocal. Built lazily by index_nodes().
   [[nodiscard]] LocalId node_index(GlobalId id) const;

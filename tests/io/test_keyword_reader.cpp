@@ -662,11 +662,11 @@ TEST(KeywordReader, InitialVelocitiesAndLoads) {
 
 TEST(KeywordReader, IgnoreUnsupported) {
   const std::string extra = "*CONTACT_TIED_SURFACE_TO_SURFACE\n1\n\n\n"
-                            "*EOS_GRUNEISEN\n1\n";
+                            "*EOS_IDEAL_GAS\n1\n";
   const std::string msg = read_error(cube_deck(extra));
   EXPECT_NE(msg.find("*CONTACT_TIED_SURFACE_TO_SURFACE"), std::string::npos) << msg;
   EXPECT_NE(msg.find("deck.k:22"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("*EOS_GRUNEISEN"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("*EOS_IDEAL_GAS"), std::string::npos) << msg;
   EXPECT_NE(msg.find("deck.k:26"), std::string::npos) << msg;
   ReadOptions options;
   options.ignore_unsupported = true;

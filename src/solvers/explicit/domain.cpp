@@ -327,6 +327,7 @@ Domain build_domain(const Model& model) {
   for (const auto& [pid, elems] : solid_by_part) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
+    if (mp.hydro()) attach_eos(mp, *s.mat, model.find_eos(s.part->eosid));
     if (s.mat->kind == MaterialKind::Rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t e : elems) {
@@ -376,6 +377,11 @@ Domain build_domain(const Model& model) {
   for (const auto& [pid, elems] : shell_by_part) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
+    if (mp.hydro())
+      throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
+                                               "state): shells (part {}) are not supported; "
+                                               "solids only",
+                                               s.mat->id, pid));
     if (mp.hyperelastic())
       throw InputError(s.mat->loc, fmt::format("*MAT_MOONEY-RIVLIN_RUBBER {}: shells (part {}) "
                                                "are not supported; solids only",

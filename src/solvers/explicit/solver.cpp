@@ -1995,8 +1995,14 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
   for (const auto& p : model.parts) {
     const Material* m = model.find_material(p.mid);
     const Section* sec = model.find_section(p.secid);
-    static const char* kMat[] = {"ELASTIC (001)", "PLASTIC_KINEMATIC (003)", "RIGID (020)",
-                                 "PIECEWISE_LINEAR_PLASTICITY (024)", "MOONEY-RIVLIN_RUBBER (027)"};
+    static const char* kMat[] = {"ELASTIC (001)",
+                                 "PLASTIC_KINEMATIC (003)",
+                                 "RIGID (020)",
+                                 "PIECEWISE_LINEAR_PLASTICITY (024)",
+                                 "MOONEY-RIVLIN_RUBBER (027)",
+                                 "NULL (009)",
+                                 "ELASTIC_PLASTIC_HYDRO (010)",
+                                 "JOHNSON_COOK (015)"};
     s += fmt::format(
         "    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
         p.title.empty() ? "-" : p.title, p.mid, m ? kMat[static_cast<int>(m->kind)] : "?", p.secid,
