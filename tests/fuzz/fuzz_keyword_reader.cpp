@@ -1,0 +1,162 @@
+// libFuzzer target for the keyword reader (issue 11): read_deck on arbitrary input must return a
+// Model or throw InputError / DeckErrors whose every message starts with "file:line". Anything
+// else is a finding: a crash, an ASan/UBSan report, another exception escaping (logic_error,
+// out_of_range, ...), a hang (libFuzzer -timeout), or an input error without a location.
+//
+// Build and run (CMake preset `fuzz`: clang, -fsanitize=fuzzer,address,undefined, build/fuzz):
+//   make fuzz                      FUZZ_SECONDS=600 by default, findings in build/fuzz/findings/
+//   make fuzz-smoke                the short deterministic run that `make test` does (ctest -L
+//   fuzz) build/fuzz/fuzz_keyword_reader build/fuzz/findings/crash-...   reproduce one finding
+// The seed corpus (build/fuzz/seeds, scripts/fuzz_seeds.py) holds examples/**/*.k,
+// tests/io/bad_decks/*.k and the public decks of ../shared/decks when present.
+//
+// Input format: the main deck, optionally followed by files it may *INCLUDE, each introduced by
+// a line "$parcae-fuzz-file: NAME" (a comment to the reader). NAME is relative (letters, digits,
+// '.', '_', '-', at most one '/'); other names are dropped. The files are written to a private
+// temporary directory and the main deck is read from there, so includes, include cycles and
+// relative paths behave as with real files.
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/keyword_reader.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kMarker = "$parcae-fuzz-file: ";
+constexpr std::size_t kMaxFiles = 8;
+
+struct File {
+  std::string name;
+  std::string_view text;
+};
+
+bool valid_name(std::string_view name) {
+  if (name.empty() || name.size() > 64 || name.front() == '/' || name.back() == '/') return false;
+  int slashes = 0;
+  for (const char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '-' || c == '/';
+    if (!ok) return false;
+    slashes += c == '/';
+  }
+  if (slashes > 1) return false;
+  const std::size_t slash = name.find('/');
+  const std::string_view first = name.substr(0, slash);
+  const std::string_view last =
+      slash == std::string_view::npos ? std::string_view{} : name.substr(slash + 1);
+  return first != "." && first != ".." && last != "." && last != ".." && name != "deck.k";
+}
+
+/// The main deck ("deck.k") and the named files that follow it.
+std::vector<File> split_input(std::string_view in) {
+  std::vector<File> files{{"deck.k", {}}};
+  std::size_t start = 0;
+  for (;;) {
+    std::size_t at = in.find(kMarker, start);
+    while (at != std::string_view::npos && at != 0 && in[at - 1] != '\n')
+      at = in.find(kMarker, at + 1);
+    files.back().text =
+        in.substr(start, at == std::string_view::npos ? in.size() - start : at - start);
+    if (at == std::string_view::npos) break;
+    const std::size_t name_start = at + kMarker.size();
+    std::size_t eol = in.find('\n', name_start);
+    if (eol == std::string_view::npos) eol = in.size();
+    std::string_view name = in.substr(name_start, eol - name_start);
+    if (!name.empty() && name.back() == '\r') name.remove_suffix(1);
+    start = std::min(eol + 1, in.size());
+    bool duplicate = false;
+    for (const File& f : files) duplicate = duplicate || f.name == name;
+    if (valid_name(name) && !duplicate && files.size() < kMaxFiles)
+      files.push_back({std::string(name), {}});
+    else
+      files.push_back({"", {}}); // text dropped
+  }
+  return files;
+}
+
+const fs::path& work_dir() {
+  // Never destroyed: the exit handler below still needs it.
+  static const fs::path* const dir = [] {
+    std::string tmpl = (fs::temp_directory_path() / "parcae-fuzz-XXXXXX").string();
+    if (!mkdtemp(tmpl.data())) {
+      std::perror("mkdtemp");
+      std::abort();
+    }
+    return new fs::path(tmpl);
+  }();
+  // Removed at exit (libFuzzer ends a run through exit()); a crash leaves it in place.
+  static const bool cleanup = std::atexit([] {
+                                std::error_code ec;
+                                fs::remove_all(*dir, ec);
+                              }) == 0;
+  (void)cleanup;
+  return *dir;
+}
+
+void write(const fs::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) {
+    std::fprintf(stderr, "fuzz_keyword_reader: cannot write %s\n", path.c_str());
+    std::abort();
+  }
+}
+
+/// True when `what` starts with "<file>:<line>" of `e`'s location, line > 0.
+bool has_location(const parcae::InputError& e, std::string_view what) {
+  const parcae::SourceLoc& loc = e.loc();
+  if (loc.file.empty() || loc.line <= 0) return false;
+  const std::string prefix = loc.file + ":" + std::to_string(loc.line);
+  return what.starts_with(prefix) && what.size() > prefix.size() &&
+         (what[prefix.size()] == ':' || what[prefix.size()] == ' ');
+}
+
+[[noreturn]] void finding(const char* what, std::string_view message) {
+  std::fprintf(stderr, "\nfuzz_keyword_reader: %s:\n%.*s\n", what,
+               static_cast<int>(std::min<std::size_t>(message.size(), 4000)), message.data());
+  std::abort();
+}
+
+void check_location(const parcae::InputError& e) {
+  if (!has_location(e, e.what())) finding("input error without file:line", e.what());
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const fs::path& dir = work_dir();
+  std::error_code ec;
+  // A fresh directory per input: files of the previous input must not be found.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
+  const std::vector<File> files =
+      split_input(std::string_view(reinterpret_cast<const char*>(data), size));
+  for (const File& f : files) {
+    if (f.name.empty()) continue;
+    const fs::path path = dir / f.name;
+    if (f.name.find('/') != std::string::npos) fs::create_directories(path.parent_path(), ec);
+    write(path, f.text);
+  }
+  try {
+    (void)parcae::read_deck((dir / "deck.k").string());
+  } catch (const parcae::InputError& e) {
+    check_location(e);
+  } catch (const parcae::DeckErrors& e) {
+    if (e.errors().empty()) finding("DeckErrors without errors", e.what());
+    for (const parcae::InputError& err : e.errors()) check_location(err);
+  } catch (const std::exception& e) {
+    finding("unexpected exception", e.what());
+  } catch (...) {
+    finding("unexpected exception", "(not a std::exception)");
+  }
+  return 0;
+}
