@@ -128,6 +128,9 @@ bool has_location(const parcae::InputError& e, std::string_view what) {
 }
 
 void check_location(const parcae::InputError& e) {
+  // PARCAE_FUZZ_VERBOSE=1: print each message (triage of a finding or of a corpus).
+  static const bool verbose = std::getenv("PARCAE_FUZZ_VERBOSE") != nullptr;
+  if (verbose) std::fprintf(stderr, "fuzz_keyword_reader: %s\n", e.what());
   if (!has_location(e, e.what())) finding("input error without file:line", e.what());
 }
 
