@@ -10,6 +10,9 @@
 // The seed corpus (build/fuzz/seeds, scripts/fuzz_seeds.py) holds examples/**/*.k,
 // tests/io/bad_decks/*.k and the public decks of ../shared/decks when present.
 //
+// Each input is read with the default ReadOptions, and again with ignore_unsupported and
+// case_id = 1 when that was rejected for unsupported keywords or has *CASE_BEGIN_ blocks.
+//
 // Input format: the main deck, optionally followed by files it may *INCLUDE, each introduced by
 // a line "$parcae-fuzz-file: NAME" (a comment to the reader). NAME is relative (letters, digits,
 // '.', '_', '-', at most one '/'); other names are dropped. The files are written to a private
@@ -87,7 +90,12 @@ std::vector<File> split_input(std::string_view in) {
 const fs::path& work_dir() {
   // Never destroyed: the exit handler below still needs it.
   static const fs::path* const dir = [] {
-    std::string tmpl = (fs::temp_directory_path() / "parcae-fuzz-XXXXXX").string();
+    // $TMPDIR, else /dev/shm (memory: an input is written and read per run), else /tmp.
+    std::error_code ec;
+    const fs::path base = std::getenv("TMPDIR")              ? fs::temp_directory_path()
+                          : fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm")
+                                                             : fs::temp_directory_path();
+    std::string tmpl = (base / "parcae-fuzz-XXXXXX").string();
     if (!mkdtemp(tmpl.data())) {
       std::perror("mkdtemp");
       std::abort();
@@ -103,13 +111,11 @@ const fs::path& work_dir() {
   return *dir;
 }
 
-void write(const fs::path& path, std::string_view text) {
+/// False when the file cannot be written (e.g. "a/b" after a file "a").
+bool write(const fs::path& path, std::string_view text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) {
-    std::fprintf(stderr, "fuzz_keyword_reader: cannot write %s\n", path.c_str());
-    std::abort();
-  }
+  return static_cast<bool>(out);
 }
 
 /// True when `what` starts with "<file>:<line>" of `e`'s location, line > 0.
@@ -134,6 +140,34 @@ void check_location(const parcae::InputError& e) {
   if (!has_location(e, e.what())) finding("input error without file:line", e.what());
 }
 
+/// Reads the deck; false when DeckErrors was thrown.
+bool read(const fs::path& deck, const parcae::ReadOptions& options) {
+  try {
+    (void)parcae::read_deck(deck.string(), options);
+  } catch (const parcae::InputError& e) {
+    check_location(e);
+  } catch (const parcae::DeckErrors& e) {
+    if (e.errors().empty()) finding("DeckErrors without errors", e.what());
+    for (const parcae::InputError& err : e.errors()) check_location(err);
+    return false;
+  } catch (const std::exception& e) {
+    finding("unexpected exception", e.what());
+  } catch (...) {
+    finding("unexpected exception", "(not a std::exception)");
+  }
+  return true;
+}
+
+bool contains_case(const std::uint8_t* data, std::size_t size) {
+  constexpr std::string_view kCase = "CASE_BEGIN";
+  for (std::size_t i = 0; i + kCase.size() <= size; ++i) {
+    std::size_t k = 0;
+    while (k < kCase.size() && (data[i + k] & ~0x20) == kCase[k]) ++k;
+    if (k == kCase.size()) return true;
+  }
+  return false;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -147,19 +181,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (f.name.empty()) continue;
     const fs::path path = dir / f.name;
     if (f.name.find('/') != std::string::npos) fs::create_directories(path.parent_path(), ec);
-    write(path, f.text);
+    if (!write(path, f.text) && f.name == "deck.k") {
+      std::fprintf(stderr, "fuzz_keyword_reader: cannot write %s\n", path.c_str());
+      std::abort();
+    }
   }
-  try {
-    (void)parcae::read_deck((dir / "deck.k").string());
-  } catch (const parcae::InputError& e) {
-    check_location(e);
-  } catch (const parcae::DeckErrors& e) {
-    if (e.errors().empty()) finding("DeckErrors without errors", e.what());
-    for (const parcae::InputError& err : e.errors()) check_location(err);
-  } catch (const std::exception& e) {
-    finding("unexpected exception", e.what());
-  } catch (...) {
-    finding("unexpected exception", "(not a std::exception)");
-  }
+  // Read with the default options; a deck rejected for unsupported keywords (DeckErrors), or
+  // with *CASE blocks, again as `--ignore-unsupported --case 1` would, to get past them.
+  if (!read(dir / "deck.k", {}) || contains_case(data, size))
+    read(dir / "deck.k", {.ignore_unsupported = true, .case_id = 1});
   return 0;
 }
