@@ -4,9 +4,10 @@
 // out_of_range, ...), a hang (libFuzzer -timeout), or an input error without a location.
 //
 // Build and run (CMake preset `fuzz`: clang, -fsanitize=fuzzer,address,undefined, build/fuzz):
-//   make fuzz                      FUZZ_SECONDS=600 by default, findings in build/fuzz/findings/
-//   make fuzz-smoke                the short deterministic run that `make test` does (ctest -L
-//   fuzz) build/fuzz/fuzz_keyword_reader build/fuzz/findings/crash-...   reproduce one finding
+//   make fuzz        fuzz for FUZZ_SECONDS (600 by default), findings in build/fuzz/findings/
+//   make fuzz-smoke  the short deterministic run of `make test` (ctest --preset fuzz, label fuzz)
+//   build/fuzz/fuzz_keyword_reader FILE   run one input, e.g. a finding, again
+//   (PARCAE_FUZZ_VERBOSE=1 prints the input error of each input run)
 // The seed corpus (build/fuzz/seeds, scripts/fuzz_seeds.py) holds examples/**/*.k,
 // tests/io/bad_decks/*.k and the public decks of ../shared/decks when present.
 //
@@ -20,6 +21,7 @@
 // relative paths behave as with real files.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
