@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Seed corpus of the keyword reader's fuzz target (tests/fuzz/fuzz_keyword_reader.cpp).
 
-Seeds: examples/**/*.k, tests/io/bad_decks/*.k and the public decks under --decks
+Seeds: examples/**/*.k, tests/io/bad_decks/*.k, tests/fuzz/seeds/*.k (small accepted decks, in the
+fuzz input format) and the public decks under --decks
 (../shared/decks; skipped when absent). A deck that *INCLUDEs files becomes one input holding the
 deck and its (recursively) included files, each after a line "$parcae-fuzz-file: NAME"; the
 *INCLUDE lines are rewritten to the flat names used there. Inputs are cut at a line boundary to
@@ -90,6 +91,7 @@ def bundle(main: Path, max_bytes: int) -> bytes:
 def sources(decks: Path):
     yield from sorted((ROOT / "examples").rglob("*.k"))
     yield from sorted((ROOT / "tests" / "io" / "bad_decks").glob("*.k"))
+    yield from sorted((ROOT / "tests" / "fuzz" / "seeds").glob("*.k"))
     if decks.is_dir():
         yield from sorted(p for p in decks.rglob("*") if p.suffix in (".k", ".K", ".dyn"))
 

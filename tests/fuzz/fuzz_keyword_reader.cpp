@@ -9,7 +9,8 @@
 //   build/fuzz/fuzz_keyword_reader FILE   run one input, e.g. a finding, again
 //   (PARCAE_FUZZ_VERBOSE=1 prints the input error of each input run)
 // The seed corpus (build/fuzz/seeds, scripts/fuzz_seeds.py) holds examples/**/*.k,
-// tests/io/bad_decks/*.k and the public decks of ../shared/decks when present.
+// tests/io/bad_decks/*.k, tests/fuzz/seeds/*.k and the public decks of ../shared/decks when
+// present.
 //
 // Each input is read with the default ReadOptions, and again with ignore_unsupported and
 // case_id = 1 when that was rejected for unsupported keywords or has *CASE_BEGIN_ blocks.
