@@ -162,7 +162,7 @@ void substitute_parameter(const FieldSpec& f, std::string_view t, const Paramete
     if (std::trunc(x) != x)
       throw InputError(
           loc, fmt::format("field {}: parameter &{} = {} is not an integer", f.name, name, x));
-    // Checked before the conversion, which is undefined out of range (found by fuzzing).
+    // Checked before the conversion, which is undefined out of range (found with the fuzz target).
     if (std::abs(x) >= 9.2e18)
       throw InputError(loc, fmt::format("field {}: parameter &{} = {} does not fit in a 64-bit "
                                         "integer",
