@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
+.PHONY: all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
 
 all: build
 
@@ -21,12 +21,35 @@ build-mpich: setup
 	@cmake --preset release-mpich >/dev/null
 	@cmake --build --preset release-mpich -j $(JOBS) --target parcae test_par
 
+# The keyword reader's libFuzzer target (preset fuzz: clang, ASan + UBSan, build/fuzz), its seed
+# corpus build/fuzz/seeds and dictionary (tests/fuzz/fuzz_keyword_reader.cpp).
+FUZZ := build/fuzz/fuzz_keyword_reader
+FUZZ_SECONDS ?= 600
+FUZZ_FLAGS ?=
+fuzz-build: setup
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS)
+
+# Fuzz the reader for FUZZ_SECONDS (a hang over 10 s is a finding). New inputs are kept in
+# build/fuzz/corpus, a crashing input is written to build/fuzz/findings/ and stops the run;
+# FUZZ_FLAGS="-fork=2 -ignore_crashes=1" goes on past findings. Reproduce: $(FUZZ) FILE.
+fuzz: fuzz-build
+	@mkdir -p build/fuzz/corpus build/fuzz/findings
+	$(FUZZ) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -max_len=16384 -rss_limit_mb=2048 \
+	  -dict=build/fuzz/keywords.dict -print_final_stats=1 -artifact_prefix=build/fuzz/findings/ \
+	  $(FUZZ_FLAGS) build/fuzz/corpus build/fuzz/seeds
+
+# The short deterministic fuzz run that `make test` does (ctest label fuzz).
+fuzz-smoke: fuzz-build
+	ctest --preset fuzz
+
 run: build
 	$(PARCAE) run examples/taylor_bar/taylor_bar.k -o runs/taylor_bar
 
-test: build build-mpich
+test: build build-mpich fuzz-build
 	ctest --preset release -j $(JOBS)
 	ctest --preset release-mpich -j $(JOBS) -L mpi
+	ctest --preset fuzz
 	scripts/setup_pyenv.sh # lasso-python and VTK: the d3plot reader checks
 	PARCAE_BIN=$(CURDIR)/$(PARCAE) $(PYTHON) -m pytest -q python/tests
 

@@ -4,6 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libgtest-dev libfmt-dev nlohmann-json3-dev
       libcli11-dev libmetis-dev python3 python3-pytest python3-numpy python3-matplotlib clang-format ccache)
+# clang with its sanitizer and libFuzzer runtimes: the keyword reader's fuzz target (preset fuzz).
+pkgs+=(clang libclang-rt-14-dev)
 # MPI: Open MPI (default build) and MPICH (preset release-mpich).
 pkgs+=(libopenmpi-dev openmpi-bin libmpich-dev mpich)
 missing=()

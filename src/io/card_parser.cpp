@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -158,9 +159,14 @@ void substitute_parameter(const FieldSpec& f, std::string_view t, const Paramete
   const double x = negate ? -p->number : p->number;
   v.r = x;
   if (f.type == FieldType::Int) {
-    if (x != static_cast<double>(static_cast<std::int64_t>(x)))
+    if (std::trunc(x) != x)
       throw InputError(
           loc, fmt::format("field {}: parameter &{} = {} is not an integer", f.name, name, x));
+    // Checked before the conversion, which is undefined out of range (found with the fuzz target).
+    if (std::abs(x) >= 9.2e18)
+      throw InputError(loc, fmt::format("field {}: parameter &{} = {} does not fit in a 64-bit "
+                                        "integer",
+                                        f.name, name, x));
     v.i = static_cast<std::int64_t>(x);
   }
 }

@@ -130,7 +130,10 @@ std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceL
 }
 
 void resolve_coordinate_systems(Model& m) {
-  for (auto& [id, cs] : m.coordinate_systems) {
+  for (auto& entry : m.coordinate_systems) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const auto id = entry.first;
+    CoordinateSystem& cs = entry.second;
     auto node = [&](GlobalId nid, std::string_view field) -> std::array<Real, 3> {
       const LocalId n = m.node_index(nid);
       if (n == kInvalidLocal)
