@@ -38,7 +38,7 @@
 
 #include "fem/hex8.hpp"
 #include "fem/shell_bt.hpp"
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "materials/material.hpp"
 #include "mesh/model.hpp"
 #include "solvers/explicit/solver.hpp"

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Seed corpus of the keyword reader's fuzz target (tests/fuzz/fuzz_keyword_reader.cpp).
 
-Seeds: examples/**/*.k, tests/io/bad_decks/*.k, tests/fuzz/seeds/*.k (small accepted decks, in the
+Seeds: examples/**/*.k, tests/input/bad_decks/*.k, tests/fuzz/seeds/*.k (small accepted decks, in the
 fuzz input format) and the public decks under --decks
 (../shared/decks; skipped when absent). A deck that *INCLUDEs files becomes one input holding the
 deck and its (recursively) included files, each after a line "$parcae-fuzz-file: NAME"; the
 *INCLUDE lines are rewritten to the flat names used there. Inputs are cut at a line boundary to
 --max-bytes (big meshes: their first lines). The output directory is replaced.
-With --dict: a libFuzzer dictionary of the keywords of the card tables (src/io/card_tables*.cpp)
+With --dict: a libFuzzer dictionary of the keywords of the card tables (src/input/card_tables*.cpp)
 and of the reader's syntax.
 """
 import argparse
@@ -90,7 +90,7 @@ def bundle(main: Path, max_bytes: int) -> bytes:
 
 def sources(decks: Path):
     yield from sorted((ROOT / "examples").rglob("*.k"))
-    yield from sorted((ROOT / "tests" / "io" / "bad_decks").glob("*.k"))
+    yield from sorted((ROOT / "tests" / "input" / "bad_decks").glob("*.k"))
     yield from sorted((ROOT / "tests" / "fuzz" / "seeds").glob("*.k"))
     if decks.is_dir():
         yield from sorted(p for p in decks.rglob("*") if p.suffix in (".k", ".K", ".dyn"))
@@ -98,7 +98,7 @@ def sources(decks: Path):
 
 def write_dict(path: Path):
     words = set()
-    for src in sorted((ROOT / "src" / "io").glob("card_tables*.cpp")):
+    for src in sorted((ROOT / "src" / "input").glob("card_tables*.cpp")):
         words.update(re.findall(r'"(\*[A-Z][A-Z0-9_]*)"', src.read_text()))
     words.update(["*INCLUDE", "*PARAMETER", "*PARAMETER_EXPRESSION", "*KEYWORD", "*END", "_TITLE",
                   "_ID", "_LOCAL", "*CASE_BEGIN_1", "*CASE_END_1", "&", "$#", "LONG=Y", "I10=Y",

@@ -6,8 +6,8 @@ skip when it is missing). This process (the system python) runs them in subproce
 ``build/pyenv/bin/python python/parcae_tools/d3plot_check.py --reader lasso|vtk D3PLOT`` prints
 the arrays as JSON.
 
-1. Writer fixtures: the test_io gtest binary (PARCAE_TEST_IO_BIN, default
-   build/release/tests/test_io) writes its models with PARCAE_D3PLOT_FIXTURE_DIR set, each with a
+1. Writer fixtures: the test_output gtest binary (PARCAE_TEST_IO_BIN, default
+   build/release/tests/test_output) writes its models with PARCAE_D3PLOT_FIXTURE_DIR set, each with a
    JSON sidecar of the exact arrays it wrote; both readers must return them. A small fixture is
    also kept in python/tests/data (d3plot_mixed/, d3plot_mixed.json) so the readers are checked
    without a build.
@@ -39,7 +39,7 @@ from parcae_tools.d3plot_check import match_nodes  # noqa: E402
 PYENV = ROOT / "build" / "pyenv" / "bin" / "python"
 CHECK = ROOT / "python" / "parcae_tools" / "d3plot_check.py"
 TEST_IO = pathlib.Path(
-    os.environ.get("PARCAE_TEST_IO_BIN", ROOT / "build" / "release" / "tests" / "test_io")
+    os.environ.get("PARCAE_TEST_IO_BIN", ROOT / "build" / "release" / "tests" / "test_output")
 )
 BIN = pathlib.Path(os.environ.get("PARCAE_BIN", ROOT / "build" / "release" / "bin" / "parcae"))
 DATA = pathlib.Path(__file__).resolve().parent / "data"
@@ -86,7 +86,7 @@ def fixtures(tmp_path_factory):
     if not PYENV.exists():
         pytest.skip(f"no d3plot reader environment ({PYENV}); run scripts/setup_pyenv.sh")
     if not TEST_IO.exists():
-        pytest.skip(f"test_io not built ({TEST_IO}; set PARCAE_TEST_IO_BIN)")
+        pytest.skip(f"test_output not built ({TEST_IO}; set PARCAE_TEST_IO_BIN)")
     out = tmp_path_factory.mktemp("d3plot_fixtures")
     proc = subprocess.run(
         [str(TEST_IO), "--gtest_filter=D3plotTest.*"],
@@ -173,7 +173,7 @@ def test_writer_fixture(fixtures, case):
 
 @needs_pyenv
 def test_stored_fixture():
-    """The fixture kept in the repository (written by test_io's MixedPartsIdsAndTitles)."""
+    """The fixture kept in the repository (written by test_output's MixedPartsIdsAndTitles)."""
     ref = json.loads((DATA / "d3plot_mixed.json").read_text())
     check_case(DATA / "d3plot_mixed" / "d3plot", ref)
 

@@ -29,12 +29,12 @@
 
 #include "apps/launch.hpp"
 #include "apps/profile_cmd.hpp"
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
-#include "solvers/explicit/checkpoint.hpp"
-#include "solvers/explicit/contact_weights.hpp"
+#include "solvers/common/checkpoint.hpp"
+#include "solvers/common/contact_weights.hpp"
 #include "solvers/explicit/solver.hpp"
 
 namespace {

@@ -50,7 +50,7 @@
 // raised so the rotational frequencies stay below the translational ones).
 #include "fem/shell_bt.hpp"
 
-#include "fem/shell_plane_stress.inc"
+#include "materials/plane_stress_return.inc"
 
 #include <algorithm>
 #include <cmath>
@@ -262,10 +262,10 @@ void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span
 // Reference kernel: written plainly with generalised B matrices (8 x 24) and dense products.
 
 ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
-                                               ShellBlock& blk, std::size_t begin,
-                                               std::size_t end, std::span<const Real> x,
-                                               std::span<const Real> v, std::span<const Real> w,
-                                               Real dt, std::span<Real> fe, std::span<Real> me) {
+                                               ShellBlock& blk, std::size_t begin, std::size_t end,
+                                               std::span<const Real> x, std::span<const Real> v,
+                                               std::span<const Real> w, Real dt, std::span<Real> fe,
+                                               std::span<Real> me) {
   check_arguments(opt, blk, end, fe, me);
   const int nip = opt.nip;
   for (std::size_t e = begin; e < end; ++e) {
@@ -435,7 +435,7 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
 // element per lane of GCC vector types (SSE2 pairs, or one AVX register where the compiler may
 // use it), with the through-thickness rule, material and hourglass constants hoisted, the
 // sparse B products expanded by hand (same summation order as the reference), the direct
-// plane-stress return map of shell_plane_stress.inc for the material (the same template
+// plane-stress return map of plane_stress_return.inc for the material (the same template
 // update_stress_shell uses), and the critical time step from the same local frame.
 //
 // Batches: the non-failed elements of [begin, end), in order, kLanes at a time; the last batch
@@ -446,10 +446,10 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
 
 namespace {
 
+using shell_ps::any;
 using shell_ps::kLanes;
 using shell_ps::VMask;
 using shell_ps::VReal;
-using shell_ps::any;
 using shell_ps::vsqrt;
 
 #pragma GCC diagnostic push

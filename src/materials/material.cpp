@@ -29,7 +29,7 @@
 //
 // Plane stress (shells): linear hardening (with or without a VP = 0 rate factor, which is fixed
 // over the step) and elastic kinds use the direct plane-stress return map of
-// fem/shell_plane_stress.inc (sigma_zz = 0 exactly, scalar Newton on the plastic increment,
+// materials/plane_stress_return.inc (sigma_zz = 0 exactly, scalar Newton on the plastic increment,
 // yield condition to ~1e-13 of R). Tabulated hardening (LCSS) and viscoplastic rate effects
 // (VP = 1) use update_stress_shell_iterated: deps_zz is iterated (safeguarded Newton with the
 // consistent tangent C_zzzz) around the 3-D radial return until sigma_zz = 0 to ~1e-14 of the
@@ -49,7 +49,7 @@
 #include <immintrin.h>
 #endif
 
-#include "fem/shell_plane_stress.inc"
+#include "materials/plane_stress_return.inc"
 
 namespace parcae {
 

@@ -165,7 +165,8 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 /// deps_zz is the through-thickness strain increment (elastic + plastic) that keeps
 /// sigma_zz = 0, used for the thickness update. Returns the plastic strain increment.
 /// Linear hardening (and elastic kinds) use the direct plane-stress return map
-/// (fem/shell_plane_stress.inc); tabulated hardening and VP = 1 rate effects the iterated one.
+/// (materials/plane_stress_return.inc); tabulated hardening and VP = 1 rate effects the iterated
+/// one.
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                          Real back[3], Real& eps_p, Real& deps_zz);
 

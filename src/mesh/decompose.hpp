@@ -31,7 +31,7 @@ struct DecompOptions {
   Real cost_contact = 0.84;
   /// Per model.solids / model.shells entry: fraction (0..1) of the element's distinct nodes
   /// that take part in some contact. Empty = no contact cost (set_contact_fractions in
-  /// solvers/explicit/contact_weights.hpp fills them from the deck's *CONTACT cards).
+  /// solvers/common/contact_weights.hpp fills them from the deck's *CONTACT cards).
   std::vector<Real> contact_fraction_solid, contact_fraction_shell;
 };
 

@@ -51,9 +51,9 @@ TEST(Cli, EveryExampleRunsToNormalTermination) {
 }
 
 TEST(Cli, EveryMalformedDeckFailsWithFileLineAndNoCrash) {
-  // The corpus in tests/io/bad_decks: `parcae check` must exit 1 (input error), never crash
+  // The corpus in tests/input/bad_decks: `parcae check` must exit 1 (input error), never crash
   // (signal), never report an internal error (3), never hang (timeout 30 s), and name the file.
-  const auto corpus = files_in(source_dir() / "tests" / "io" / "bad_decks", ".k");
+  const auto corpus = files_in(source_dir() / "tests" / "input" / "bad_decks", ".k");
   ASSERT_GE(corpus.size(), 30u);
   for (const auto& deck : corpus) {
     const auto r = run_command(parcae_exe() + " check " + deck.string(), 30);

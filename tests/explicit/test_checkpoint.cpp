@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "solvers/explicit/checkpoint.hpp"
+#include "solvers/common/checkpoint.hpp"
 #include "test_support.hpp"
 
 using namespace parcae;

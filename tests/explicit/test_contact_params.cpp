@@ -2,8 +2,8 @@
 // overrides *CONTROL_CONTACT's; blank takes it.
 #include <gtest/gtest.h>
 
-#include "../io/keyword_test_util.hpp"
-#include "solvers/explicit/contact_setup.hpp"
+#include "../input/keyword_test_util.hpp"
+#include "solvers/common/contact_setup.hpp"
 
 namespace parcae::test {
 namespace {

@@ -13,10 +13,10 @@
 
 #include <fmt/format.h>
 
-#include "io/ascii_hist.hpp"
-#include "io/deck_apply.hpp"
-#include "io/keyword_reader.hpp"
-#include "solvers/explicit/histories.hpp"
+#include "input/deck_apply.hpp"
+#include "input/keyword_reader.hpp"
+#include "output/ascii_hist.hpp"
+#include "solvers/common/histories.hpp"
 #include "solvers/explicit/solver.hpp"
 #include "test_support.hpp"
 
@@ -411,7 +411,7 @@ TEST(Histories, NoFilesWithoutWriteHistoriesAndNoNodoutWithoutHistoryNodes) {
 // --- missing history nodes / node sets ---
 
 fs::path history_bad_decks() {
-  return fs::path(PARCAE_SOURCE_DIR) / "tests" / "io" / "bad_decks";
+  return fs::path(PARCAE_SOURCE_DIR) / "tests" / "input" / "bad_decks";
 }
 
 std::string header_value(const std::string& text, const std::string& key) {

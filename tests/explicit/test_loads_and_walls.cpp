@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "solvers/explicit/solver.hpp"
 #include "test_support.hpp"
 

@@ -9,7 +9,7 @@
 //   build/fuzz/fuzz_keyword_reader FILE   run one input, e.g. a finding, again
 //   (PARCAE_FUZZ_VERBOSE=1 prints the input error of each input run)
 // The seed corpus (build/fuzz/seeds, scripts/fuzz_seeds.py) holds examples/**/*.k,
-// tests/io/bad_decks/*.k, tests/fuzz/seeds/*.k and the public decks of ../shared/decks when
+// tests/input/bad_decks/*.k, tests/fuzz/seeds/*.k and the public decks of ../shared/decks when
 // present.
 //
 // Each input is read with the default ReadOptions, and again with ignore_unsupported and
@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 
 namespace {
 

@@ -1,16 +1,16 @@
 // Contact work in the decomposition: elements with contact nodes weigh cost_contact x (share of
 // their nodes in contact) more, in RCB, METIS and the report; the shares from a deck's *CONTACT
-// cards (set_contact_fractions, solvers/explicit/contact_weights.hpp).
+// cards (set_contact_fractions, solvers/common/contact_weights.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #include "mesh_test_util.hpp"
-#include "solvers/explicit/contact_weights.hpp"
+#include "solvers/common/contact_weights.hpp"
 #include "test_support.hpp"
 
 namespace parcae::test {

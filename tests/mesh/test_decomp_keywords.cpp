@@ -2,7 +2,7 @@
 // good and bad decks, and the options they give.
 #include <gtest/gtest.h>
 
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #include "test_support.hpp"
 

@@ -2,7 +2,7 @@
 // Shared helpers for the verification tests: build a deck from text, run it in memory.
 #include <string>
 
-#include "io/keyword_reader.hpp"
+#include "input/keyword_reader.hpp"
 #include "solvers/explicit/solver.hpp"
 #include "test_support.hpp"
 

@@ -30,7 +30,7 @@
 
 #include "contact/contact.hpp"
 #include "par/comm.hpp"
-#include "solvers/explicit/contact_setup.hpp"
+#include "solvers/common/contact_setup.hpp"
 
 namespace parcae {
 

@@ -15,17 +15,18 @@
 #include <omp.h>
 
 #include "core/exact_sum.hpp"
-#include "io/d3plot.hpp"
-#include "io/vtk_writer.hpp"
+#include "output/d3plot.hpp"
+#include "output/glstat.hpp"
+#include "output/vtk_writer.hpp"
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
-#include "solvers/explicit/checkpoint.hpp"
+#include "solvers/common/checkpoint.hpp"
+#include "solvers/common/contact_setup.hpp"
+#include "solvers/common/histories.hpp"
+#include "solvers/common/rigid_body.hpp"
+#include "solvers/common/rigid_wall.hpp"
 #include "solvers/explicit/contact_mpp.hpp"
-#include "solvers/explicit/contact_setup.hpp"
 #include "solvers/explicit/erosion.hpp"
-#include "solvers/explicit/histories.hpp"
-#include "solvers/explicit/rigid_body.hpp"
-#include "solvers/explicit/rigid_wall.hpp"
 
 namespace parcae {
 

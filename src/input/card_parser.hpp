@@ -1,0 +1,147 @@
+#pragma once
+// The generic card parser: reads the data lines of one keyword according to its KeywordSpec
+// (fixed-width fields in standard, I10 or long format, or comma-separated free format), with
+// defaults for blank fields and &name parameter substitution in numeric fields.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.hpp"
+#include "input/card_spec.hpp"
+#include "input/deck_expression.hpp"
+
+namespace parcae::io {
+
+/// One non-comment line after a keyword (a view into the file's text).
+struct DataLine {
+  std::string_view text;
+  int line = 0;
+};
+
+/// A keyword line and its data lines, before parsing.
+struct RawBlock {
+  std::string file;
+  int line = 0;         ///< line of the keyword
+  std::string keyword;  ///< upper case, format suffix removed: "*SECTION_SHELL_TITLE"
+  std::string trailing; ///< text after the keyword ("LONG=Y", "(ten nodes format)")
+  LineFormat format = LineFormat::Standard;
+  std::vector<DataLine> lines;
+};
+
+/// The value of one field. Text values view the deck's lines (or the table's defaults): a
+/// Block is used while its RawBlock and the file text live.
+struct Value {
+  const FieldSpec* spec = nullptr;
+  int line = 0;
+  bool present = false; ///< the card was in the deck (false: optional card left out)
+  bool blank = true;    ///< the field was blank (the default is in i/r/s)
+  std::int64_t i = 0;
+  double r = 0;
+  std::string_view s;
+};
+
+/// Named fields of one or more cards (a keyword's head cards, or one row group).
+class Fields {
+public:
+  /// Where the cards come from: file and keyword (shared by all Fields of a block).
+  struct Origin {
+    std::string file;
+    std::string card;
+  };
+
+  Fields() : origin_(std::make_shared<const Origin>()) {}
+  explicit Fields(std::shared_ptr<const Origin> origin) : origin_(std::move(origin)) {}
+
+  void add(Value v) { values_.push_back(std::move(v)); }
+  [[nodiscard]] const std::vector<Value>& values() const { return values_; }
+
+  [[nodiscard]] std::int64_t id(std::string_view name) const { return get(name).i; }
+  /// An integer field that must fit in 32 bits (flags, counts, formulations).
+  [[nodiscard]] int integer(std::string_view name) const;
+  [[nodiscard]] double real(std::string_view name) const { return get(name).r; }
+  [[nodiscard]] std::string text(std::string_view name) const { return std::string(get(name).s); }
+  [[nodiscard]] bool blank(std::string_view name) const { return get(name).blank; }
+  /// Whether the card holding this field was in the deck.
+  [[nodiscard]] bool present(std::string_view name) const { return get(name).present; }
+  /// Where the field was read (the keyword line if its card was left out).
+  [[nodiscard]] SourceLoc loc(std::string_view name) const;
+  /// Where the first card was read.
+  [[nodiscard]] SourceLoc loc() const;
+  [[nodiscard]] int line() const { return values_.empty() ? line_ : values_.front().line; }
+  [[nodiscard]] const Value& get(std::string_view name) const;
+  /// nullptr when there is no such field (cards of another layout).
+  [[nodiscard]] const Value* find(std::string_view name) const;
+  [[nodiscard]] const std::string& file() const { return origin_->file; }
+  /// Line reported by loc() when there are no values.
+  void set_line(int line) { line_ = line; }
+
+private:
+  std::shared_ptr<const Origin> origin_;
+  int line_ = 0;
+  std::vector<Value> values_;
+};
+
+/// A parsed keyword: head fields and row groups.
+struct Block {
+  const KeywordSpec* spec = nullptr;
+  std::vector<std::string> options; ///< upper case, as given
+  SourceLoc loc;                    ///< the keyword line
+  std::string trailing;
+  Fields head;
+  std::vector<Fields> rows;
+
+  [[nodiscard]] bool has(std::string_view option) const;
+};
+
+/// Reads a RawBlock against its spec: the head cards on construction, then the row groups
+/// (all at once, or in chunks so that huge *NODE / *ELEMENT blocks are applied piecewise).
+/// Throws InputError (missing card, unreadable number, undefined parameter,
+/// unexpected extra line).
+class BlockParser {
+public:
+  BlockParser(const KeywordMatch& match, const RawBlock& raw, const Parameters& params);
+  /// The head fields, and the rows read by the last read_rows().
+  [[nodiscard]] Block& block() { return block_; }
+  /// Replaces block().rows by up to max_groups further row groups; false when none are left.
+  bool read_rows(std::size_t max_groups);
+  /// After the last read_rows(): checks the number of row groups and leftover lines.
+  void finish();
+
+private:
+  const KeywordSpec& spec_;
+  const RawBlock& raw_;
+  const Parameters& params_;
+  std::shared_ptr<const Fields::Origin> origin_;
+  SourceLoc loc_; ///< reused for every card (only the line changes)
+  Block block_;
+  std::vector<const CardSpec*> rows_; ///< the repeated cards (pointers into the spec)
+  std::size_t pos_ = 0;
+  std::size_t row_count_ = 0;
+
+  void read_card(const CardSpec& card, const DataLine& line, Fields& into);
+  [[noreturn]] void missing_card(const CardSpec& card, int line) const;
+  void read_head_card(const CardSpec& card);
+  [[nodiscard]] bool use_alt_rows() const;
+  void skip_blank_lines();
+  [[nodiscard]] bool only_blank_lines_left() const;
+};
+
+/// The whole block at once.
+Block parse_block(const KeywordMatch& match, const RawBlock& raw, const Parameters& params);
+
+/// Split one line into the texts of the card's fields (fixed or free format). Exposed for
+/// tests. Fixed format is read by columns; throws InputError on too many free-format values.
+std::vector<std::string_view> split_card_line(const CardSpec& card, std::string_view line,
+                                              LineFormat format, const SourceLoc& loc);
+
+/// Whether a line is in comma-separated free format for this card.
+bool is_free_format(const CardSpec& card, std::string_view line, LineFormat format);
+
+/// Convert one field's text to a Value (default if blank, &name substitution). Throws
+/// InputError naming the field.
+Value parse_field(const FieldSpec& field, std::string_view text, const Parameters& params,
+                  const SourceLoc& loc);
+
+} // namespace parcae::io

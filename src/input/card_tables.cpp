@@ -1,0 +1,996 @@
+// The card tables: every supported keyword, its cards and fields (LS-DYNA manual names,
+// widths and defaults), and the function that applies it to the Model. docs/keywords.md is
+// generated from these tables (keyword_coverage_markdown()).
+//
+// Conventions: widths are the standard-format widths (10 unless given); a blank field takes
+// the default shown; `req()` fields must not be blank. Where parcae's default differs from the
+// manual it is said in the keyword's summary.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "input/card_number.hpp"
+#include "input/card_parser.hpp"
+#include "input/card_spec.hpp"
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+// ---------------------------------------------------------------------------------------------
+// FieldSpec / CardSpec helpers
+
+FieldSpec FieldSpec::w(int new_width) const {
+  FieldSpec f = *this;
+  f.width = new_width;
+  return f;
+}
+
+FieldSpec FieldSpec::req() const {
+  FieldSpec f = *this;
+  f.required = true;
+  return f;
+}
+
+int FieldSpec::width_in(LineFormat format) const {
+  if (width == 0) return 0;
+  if (format == LineFormat::Long) return 20;
+  if (format == LineFormat::I10) return std::max(width, 10);
+  return width;
+}
+
+std::string FieldSpec::default_text() const {
+  if (required) return "required";
+  if (!def.empty()) return std::string(def);
+  if (type == FieldType::Int) return "0";
+  if (type == FieldType::Real) return "0.0";
+  return "";
+}
+
+bool CardSpec::active(const std::vector<std::string>& options) const {
+  return when.empty() || std::find(options.begin(), options.end(), when) != options.end();
+}
+
+bool CardSpec::may_be_omitted() const {
+  return optional || (!required && std::none_of(fields.begin(), fields.end(),
+                                                [](const FieldSpec& f) { return f.required; }));
+}
+
+std::string CardSpec::field_list() const {
+  std::string out;
+  for (const FieldSpec& f : fields) out += (out.empty() ? "" : " ") + std::string(f.name);
+  return out;
+}
+
+namespace {
+
+using namespace card_fields;
+
+std::vector<FieldSpec> ints(std::initializer_list<std::string_view> names, int width = 10) {
+  std::vector<FieldSpec> out;
+  for (auto n : names) out.push_back(I(n).w(width));
+  return out;
+}
+std::vector<FieldSpec> reals(std::initializer_list<std::string_view> names, int width = 10) {
+  std::vector<FieldSpec> out;
+  for (auto n : names) out.push_back(R(n).w(width));
+  return out;
+}
+std::vector<FieldSpec> join(std::vector<FieldSpec> a, const std::vector<FieldSpec>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+CardSpec title_card() {
+  return {"Title (_TITLE)", {Line("TITLE")}, "TITLE"};
+}
+CardSpec id_card(std::string_view id_name = "ID") {
+  return {"ID (_ID)", {I(id_name), Line("HEADING")}, "ID"};
+}
+
+// Field groups shared by several keywords.
+std::vector<FieldSpec> set_header(bool with_solver = true) {
+  std::vector<FieldSpec> f{I("SID").req(), R("DA1"), R("DA2"), R("DA3"), R("DA4")};
+  if (with_solver) f.push_back(S("SOLVER", "MECH"));
+  return f;
+}
+const std::vector<FieldSpec> kGenerateRanges =
+    ints({"B1BEG", "B1END", "B2BEG", "B2END", "B3BEG", "B3END", "B4BEG", "B4END"});
+const std::vector<FieldSpec> kGeneralOption =
+    join({S("OPTION").req()}, ints({"E1", "E2", "E3", "E4", "E5", "E6", "E7"}));
+const std::vector<FieldSpec> kSpcDofs = ints({"DOFX", "DOFY", "DOFZ", "DOFRX", "DOFRY", "DOFRZ"});
+const std::vector<FieldSpec> kElementNodes8 =
+    ints({"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"}, 8);
+
+/// Card 1 of the ASCII time-history databases (*DATABASE_MATSUM, _NODOUT, _RWFORC, ...).
+const std::vector<FieldSpec> kAsciiOutputCard = {R("DT"), I("BINARY"), I("LCUR"), I("IOOPT", "1")};
+
+std::vector<FieldSpec> motion_card(std::string_view target) {
+  return {I(target).req(), I("DOF").req(),        I("VAD"),  I("LCID").req(), R("SF", "1.0"),
+          I("VID"),        R("DEATH", "1.0E+28"), R("BIRTH")};
+}
+/// Card 2 of *BOUNDARY_PRESCRIBED_MOTION exists for |DOF| 9-11 and for VAD 4.
+bool motion_card2_read(const Fields& so_far) {
+  const Value* dof = so_far.find("DOF");
+  const Value* vad = so_far.find("VAD");
+  const std::int64_t d = dof ? (dof->i < 0 ? -dof->i : dof->i) : 0;
+  return (d >= 9 && d <= 11) || (vad && vad->i == 4);
+}
+std::vector<CardSpec> motion_rows(std::string_view target) {
+  CardSpec card2{"Card 2 (|DOF| 9-11 or VAD 4)",
+                 {R("OFFSET1"), R("OFFSET2"), I("MRB"), I("NODE1"), I("NODE2")}};
+  card2.read_if = motion_card2_read;
+  return {id_card(), {"Card 1", motion_card(target)}, card2};
+}
+std::vector<FieldSpec> nodal_load_card(std::string_view target) {
+  return {I(target).req(), I("DOF").req(), I("LCID").req(), R("SF", "1.0"),
+          I("CID"),        I("M1"),        I("M2"),         I("M3")};
+}
+std::vector<FieldSpec> body_load_card() {
+  return {I("LCID").req(), R("SF", "1.0"), I("LCIDDR"), R("XC"), R("YC"), R("ZC"), I("CID")};
+}
+std::vector<FieldSpec> wall_normal_card(bool with_wvel) {
+  std::vector<FieldSpec> f = reals({"XT", "YT", "ZT", "XH", "YH", "ZH", "FRIC"});
+  if (with_wvel) f.push_back(R("WVEL"));
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File structure and parameters
+
+std::vector<KeywordSpec> structure_keywords() {
+  return {
+      {.name = "*KEYWORD",
+       .ignore_extra = true,
+       .summary = "Start of the deck. `LONG=Y` on the keyword line: 20-character fields for the "
+                  "rest of this file (and files it includes); `I10=Y`: fields narrower than 10 "
+                  "become 10.",
+       .apply = apply_keyword},
+      {.name = "*TITLE",
+       .head = {{"Title", {Line("TITLE")}}},
+       .summary = "Run title (model.control.title).",
+       .apply = apply_title},
+      {.name = "*INCLUDE",
+       .rows = {{"File", {Line("FILENAME")}}},
+       .summary = "Reads the named file here; a relative path is relative to the including "
+                  "file's directory. Missing files, cycles and nesting deeper than 32 are errors. "
+                  "An *INCLUDE without a file name (its lines commented out) includes nothing "
+                  "(warning).",
+       .apply = apply_include},
+      {.name = "*PARAMETER",
+       .options = {"LOCAL"},
+       .rows = {{"Parameters",
+                 {S("PRMR1"), S("VAL1"), S("PRMR2"), S("VAL2"), S("PRMR3"), S("VAL3"), S("PRMR4"),
+                  S("VAL4")}}},
+       .summary = "PRMRn is a type letter (R real, I integer, C character) and a name, e.g. "
+                  "`R thick`. Numeric fields may use `&name` or `-&name`. As in LS-DYNA, every "
+                  "parameter of every file is read before the rest of the deck, so a file may use "
+                  "a parameter that the including or a later file defines, and definitions may "
+                  "name parameters defined further on. Names are case-insensitive; a second "
+                  "definition follows *PARAMETER_DUPLICATION (default: the first value is kept, "
+                  "with a warning). _LOCAL: known only in this file and the files it includes.",
+       .apply = apply_parameter},
+      {.name = "*PARAMETER_EXPRESSION",
+       .options = {"LOCAL"},
+       .rows = {{"Expression", {S("PRMR1").req(), Line("EXPRESSION1")}}},
+       .summary = "Type letter and name, then an expression: numbers, parameters (with or without "
+                  "&), + - * / ^ ( ), sin cos tan asin acos atan atan2 sqrt exp log log10 abs "
+                  "min max pow int sign, pi. Integer parameters are truncated. _LOCAL as for "
+                  "*PARAMETER.",
+       .apply = apply_parameter_expression},
+      {.name = "*PARAMETER_DUPLICATION",
+       .head = {{"Card 1", {I("DFLAG", "1")}}},
+       .summary = "What a second definition of a parameter does: 1 warning, the first value is "
+                  "kept; 2 warning, the new value is used; 3 error; 4 the new value is used; 5 the "
+                  "first value is kept.",
+       .apply = apply_parameter_duplication},
+      {.name = "*CASE",
+       .ignore_extra = true,
+       .summary = "Case definitions (CASEID, JOBID and command-line arguments) are not run as "
+                  "jobs. parcae reads the base model, leaving out every *CASE_BEGIN_n ... "
+                  "*CASE_END_n block, or the base model with case n's blocks with `parcae run "
+                  "--case n`.",
+       .apply = apply_nothing},
+      {.name = "*END",
+       .ignore_extra = true,
+       .summary = "Stops reading the current file.",
+       .apply = apply_end},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mesh, parts, sections
+
+std::vector<KeywordSpec> mesh_keywords() {
+  return {
+      {.name = "*NODE",
+       .rows = {{"Node",
+                 {I("NID").req().w(8), R("X").w(16), R("Y").w(16), R("Z").w(16), I("TC").w(8),
+                  I("RC").w(8)}}},
+       .stream_rows = true,
+       .summary = "Nodes. TC/RC (0-7) become constraints in model.spcs.",
+       .apply = apply_node},
+      {.name = "*ELEMENT_SOLID",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)}},
+       .alt_rows = {{"Card 1 (ten-node format)", {I("EID").req().w(8), I("PID").req().w(8)}},
+                    {"Card 2 (ten-node format)",
+                     join({I("N1").req().w(8)},
+                          ints({"N2", "N3", "N4", "N5", "N6", "N7", "N8", "N9", "N10"}, 8))}},
+       .alt_marker = "TEN NODES",
+       .stream_rows = true,
+       .summary = "8-node hexahedra; tetrahedra (N5-N8 blank, or N4 repeated) and wedges as "
+                  "degenerate hexahedra. The two-line ten-node format is used when the keyword "
+                  "line says `(ten nodes format)` or the first data line has only EID and PID; "
+                  "N9/N10 must be 0.",
+       .apply = apply_element_solid},
+      {.name = "*ELEMENT_SHELL",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)}},
+       .stream_rows = true,
+       .summary = "4-node shells; triangles with N4 blank or N4 = N3. N5-N8 must be 0.",
+       .apply = apply_element_shell},
+      {.name = "*ELEMENT_SHELL_THICKNESS",
+       .rows = {{"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kElementNodes8)},
+                {"Thickness", reals({"THIC1", "THIC2", "THIC3", "THIC4", "BETA"}, 16)}},
+       .stream_rows = true,
+       .summary = "Shells with nodal thicknesses (zero thicknesses: the section's). BETA is "
+                  "ignored.",
+       .apply = apply_element_shell_thickness},
+      {.name = "*PART",
+       .options = {"TITLE", "CONTACT"},
+       .rows = {{"Heading", {Line("HEADING")}},
+                {"Card 1",
+                 {I("PID").req(), I("SECID").req(), I("MID").req(), I("EOSID"), I("HGID"),
+                  I("GRAV"), I("ADPOPT"), I("TMID")}},
+                {"Contact (_CONTACT)",
+                 {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
+                 "CONTACT"}},
+       .min_rows = 1,
+       .summary = "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
+                  "material (*MAT_NULL, 010, 015; required there, refused elsewhere); GRAV, "
+                  "ADPOPT, TMID are ignored. `_TITLE` is accepted and changes nothing (the heading "
+                  "card is always read). `_CONTACT`: the part's contact card is read and ignored "
+                  "(a warning when a field is nonzero; the *CONTACT cards' values are used).",
+       .apply = apply_part},
+      {.name = "*SECTION_SOLID",
+       .options = {"TITLE"},
+       .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
+       .min_rows = 1,
+       .summary = "Solid sections. AET is ignored.",
+       .apply = apply_section_solid},
+      {.name = "*SECTION_SHELL",
+       .options = {"TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
+                 {I("SECID").req(), I("ELFORM", "2"), R("SHRF", "1.0"), I("NIP", "2"),
+                  R("PROPT", "1.0"), I("QR/IRID"), I("ICOMP"), I("SETYP", "1")}},
+                {"Card 2",
+                 {R("T1"), R("T2"), R("T3"), R("T4"), R("NLOC"), R("MAREA"), R("IDOF"),
+                  I("EDGSET")}}},
+       .min_rows = 1,
+       .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0.",
+       .apply = apply_section_shell},
+      {.name = "*HOURGLASS",
+       .options = {"TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
+                 {I("HGID").req(), I("IHQ"), R("QM", "0.1"), I("IBQ"), R("Q1", "1.5"),
+                  R("Q2", "0.06"), R("QB/VDC"), R("QW")}}},
+       .min_rows = 1,
+       .summary = "Hourglass control sets. IHQ 0 takes *CONTROL_HOURGLASS IHQ. Q1 (quadratic) "
+                  "and Q2 (linear) go to bulk_quadratic / bulk_linear; QB and QW are stored as "
+                  "given (0 means QM in LS-DYNA).",
+       .apply = apply_hourglass},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Materials
+
+std::vector<KeywordSpec> material_keywords() {
+  const std::vector<FieldSpec> elastic_card{I("MID").req(), R("RO"), R("E"), R("PR")};
+  return {
+      {.name = "*MAT_ELASTIC",
+       .aliases = {"*MAT_001"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", join(elastic_card, {R("DA"), R("DB"), R("K")})}},
+       .summary = "Isotropic elastic. DA, DB, K are ignored.",
+       .apply = apply_mat_elastic},
+      {.name = "*MAT_PLASTIC_KINEMATIC",
+       .aliases = {"*MAT_003"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", join(elastic_card, {R("SIGY"), R("ETAN"), R("BETA")})},
+                {"Card 2", {R("SRC"), R("SRP"), R("FS"), R("VP")}}},
+       .summary = "Bilinear plasticity with Cowper-Symonds rate effects. FS 0 (or >= 1e20) "
+                  "means no failure.",
+       .apply = apply_mat_plastic_kinematic},
+      {.name = "*MAT_RIGID",
+       .aliases = {"*MAT_020"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", join(elastic_card, {R("N"), R("COUPLE"), R("M"), S("ALIAS")})},
+                {"Card 2", {R("CMO"), R("CON1"), R("CON2")}, "", true},
+                {"Card 3", reals({"LCO/A1", "A2", "A3", "V1", "V2", "V3"}), "", true}},
+       .summary = "Rigid material; cards 2 and 3 may be left out. CMO -1 (local constraints) is "
+                  "not supported; card 3 and N, COUPLE, M, ALIAS are ignored.",
+       .apply = apply_mat_rigid},
+      {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
+       .aliases = {"*MAT_024"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 join(elastic_card, {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
+                {"Card 2", {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), I("LCF")}},
+                {"Card 3", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
+       .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a curve "
+                  "in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means no "
+                  "failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an element "
+                  "whose time step (critical step x TSSFAC) falls below TDEL is deleted. LCF is "
+                  "ignored.",
+       .apply = apply_mat_piecewise_linear},
+      {.name = "*MAT_ADD_EROSION",
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("EXCL"), R("MXPRES"), R("MNEPS"), R("EFFEPS"), R("VOLEPS"),
+                  R("NUMFIP", "1.0"), R("NCS", "1.0")}},
+                {"Card 2", reals({"MNPRES", "SIGP1", "SIGVM", "MXEPS", "EPSSH", "SIGTH", "IMPULSE",
+                                  "FAILTM"})},
+                {"Card 3",
+                 reals({"IDAM", "DMGTYP", "LCSDG", "ECRIT", "DMGEXP", "DCRIT", "FADEXP", "LCREGD"}),
+                 "", true},
+                {"Card 4",
+                 reals({"LCFLD", "NSFF", "EPSTHIN", "ENGCRT", "RADCRT", "LCEPS12", "LCEPS13",
+                        "LCEPSMX"}),
+                 "", true},
+                {"Card 5", reals({"DTEFLT", "VOLFRAC", "MXTMP", "DTMIN"}), "", true}},
+       .summary = "Failure criteria added to material MID (model.add_erosions, one per "
+                  "material). A criterion is used when its field is nonzero and differs from "
+                  "EXCL. Supported: MXPRES (p >= MXPRES), MNPRES (p <= MNPRES), SIGP1 (largest "
+                  "principal stress >= SIGP1), SIGVM (von Mises stress >= SIGVM), FAILTM (time "
+                  ">= FAILTM), and on solids MXEPS and EFFEPS (largest principal / effective "
+                  "logarithmic strain of the element's deformation gradient >= the value); a "
+                  "point fails when NCS of its criteria are met. Solids (one point) erode when "
+                  "the point fails; shells when NUMFIP through-thickness points have failed "
+                  "(NUMFIP < 0: that percentage of the points; larger than NIP: all points). "
+                  "MNEPS, VOLEPS, EPSSH, SIGTH, IMPULSE and every field of cards 3 to 5 are "
+                  "errors when used; MXEPS and EFFEPS on a shell part are errors.",
+       .apply = apply_mat_add_erosion},
+      {.name = "*MAT_MOONEY-RIVLIN_RUBBER",
+       .aliases = {"*MAT_027"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", {I("MID").req(), R("RO"), R("PR"), R("A"), R("B"), R("REF")}},
+                {"Card 2", {R("SGL"), R("SW"), R("ST"), I("LCID")}}},
+       .summary = "Mooney-Rivlin rubber (hyperelastic, solids only): W = A(I1-3) + B(I2-3) + "
+                  "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. A + B must be "
+                  "positive, PR in (-1, 0.5). LCID > 0 (A and B fitted to a force-deflection "
+                  "curve) and REF = 1 are not supported; SGL, SW, ST are ignored.",
+       .apply = apply_mat_mooney_rivlin},
+      {.name = "*MAT_NULL",
+       .aliases = {"*MAT_009"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"), R("YM"),
+                  R("PR")}}},
+       .summary = "Null material with an equation of state (solids only; *PART EOSID required): "
+                  "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
+                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. TEROD and CEROD "
+                  "(erosion) are not supported (warning when set) and YM, PR (null shells and "
+                  "beams) are ignored.",
+       .apply = apply_mat_null},
+      {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
+       .aliases = {"*MAT_010"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("EH"), R("PC"), R("FS"),
+                  R("CHARL")}},
+                {"Card 2", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                {"Card 3",
+                 reals({"EPS9", "EPS10", "EPS11", "EPS12", "EPS13", "EPS14", "EPS15", "EPS16"})},
+                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})},
+                {"Card 5", reals({"ES9", "ES10", "ES11", "ES12", "ES13", "ES14", "ES15", "ES16"})}},
+       .summary = "Elastic-plastic hydrodynamic material (solids only; *PART EOSID required): "
+                  "shear modulus G, von Mises yield SIGY + EH eps_p or the EPS/ES table (yield "
+                  "stress against effective plastic strain; becomes a curve with id -MID), "
+                  "pressure from the EOS limited to p >= PC (PC = 0: no limit). FS (erosion) is "
+                  "not supported (warning when set); CHARL is ignored.",
+       .apply = apply_mat_elastic_plastic_hydro},
+      {.name = "*MAT_JOHNSON_COOK",
+       .aliases = {"*MAT_015"},
+       .options = {"TITLE"},
+       .head =
+           {title_card(),
+            {"Card 1",
+             {I("MID").req(), R("RO"), R("G"), R("E"), R("PR"), R("DTF"), R("VP"), R("RATEOP")}},
+            {"Card 2",
+             {R("A"), R("B"), R("N"), R("C"), R("M"), R("TM"), R("TR"), R("EPSO", "1.0")}},
+            {"Card 3", {R("CP"), R("PC"), R("SPALL"), R("IT"), R("D1"), R("D2"), R("D3"), R("D4")}},
+            {"Card 4",
+             {R("D5"), R("C2/P/XNP/D"), R("EROD"), R("EFMIN", "1.0E-6"), R("NUMINT"), R("K"),
+              R("EPS1"), R("DMODEL")}}},
+       .summary = "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
+                  "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the "
+                  "effective total strain rate, T* = (T - TR)/(TM - TR) and the adiabatic "
+                  "temperature T = TR + plastic work / (RO CP) (thermal softening when CP > 0 "
+                  "and TM > TR); accurate radial return always (IT ignored). Pressure from the "
+                  "EOS limited to p >= PC (PC = 0: no limit); SPALL 2 and 3 (spall failure) "
+                  "need element erosion and act as SPALL 1 (warning). VP = 0 and RATEOP = 0 only; "
+                  "A < 0 (load curve) is not supported. The damage model (D1-D5) and erosion "
+                  "fields are ignored (warning when set); E, PR and DTF (shells) are ignored.",
+       .apply = apply_mat_johnson_cook},
+      {.name = "*EOS_LINEAR_POLYNOMIAL",
+       .aliases = {"*EOS_001"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("EOSID").req(), R("C0"), R("C1"), R("C2"), R("C3"), R("C4"), R("C5"), R("C6")}},
+                {"Card 2", {R("E0"), R("V0", "1.0")}}},
+       .summary = "p = C0 + C1 mu + C2 mu^2 + C3 mu^3 + (C4 + C5 mu + C6 mu^2) E, mu = V0/V - 1, "
+                  "E the internal energy per unit initial volume (E0 at time 0); C2 and C6 are "
+                  "dropped in tension (mu < 0). V0 must be 1 (or blank).",
+       .apply = apply_eos_linear_polynomial},
+      {.name = "*EOS_GRUNEISEN",
+       .aliases = {"*EOS_004"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("EOSID").req(), R("C"), R("S1"), R("S2"), R("S3"), R("GAMAO"), R("A"),
+                  R("E0")}},
+                {"Card 2", {R("V0", "1.0"), R("UNUSED"), I("LCID")}}},
+       .summary = "Mie-Gruneisen EOS with a cubic shock velocity - particle velocity fit: "
+                  "compressed p = rho0 C^2 mu [1 + (1 - GAMAO/2) mu - A mu^2/2] / [1 - (S1 - 1) "
+                  "mu - S2 mu^2/(mu + 1) - S3 mu^3/(mu + 1)^2]^2 + (GAMAO + A mu) E, expanded "
+                  "p = rho0 C^2 mu + (GAMAO + A mu) E. V0 must be 1 (or blank); LCID (energy "
+                  "deposition) is not supported.",
+       .apply = apply_eos_gruneisen},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Controls, output, curves
+
+std::vector<KeywordSpec> control_keywords() {
+  return {
+      {.name = "*CONTROL_TERMINATION",
+       .head = {{"Card 1",
+                 {R("ENDTIM"), I("ENDCYC"), R("DTMIN"), R("ENDENG"), R("ENDMAS", "1.0E+8"),
+                  I("NOSOL")}}},
+       .summary = "Required, with ENDTIM > 0. ENDENG, ENDMAS, NOSOL are ignored.",
+       .apply = apply_control_termination},
+      {.name = "*CONTROL_TIMESTEP",
+       .head = {{"Card 1",
+                 {R("DTINIT"), R("TSSFAC", "0.9"), I("ISDO"), R("TSLIMT"), R("DT2MS"), I("LCTM"),
+                  I("ERODE"), I("MS1ST")}}},
+       .ignore_extra = true,
+       .summary = "TSSFAC 0 means 0.9. ISDO, TSLIMT, ERODE, MS1ST and further cards are ignored.",
+       .apply = apply_control_timestep},
+      {.name = "*CONTROL_HOURGLASS",
+       .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
+       .summary = "Default hourglass type and coefficient.",
+       .apply = apply_control_hourglass},
+      {.name = "*CONTROL_BULK_VISCOSITY",
+       .head = {{"Card 1",
+                 {R("Q1", "1.5"), R("Q2", "0.06"), I("TYPE", "1"), I("BTYPE"), I("TSTYPE")}}},
+       .ignore_extra = true,
+       .summary = "Q1 is the quadratic coefficient (model.control.q2), Q2 the linear one "
+                  "(model.control.q1). Solids: q = rho l (Q1 l e^2 - Q2 c e) for a volume strain "
+                  "rate e < 0, with l the element's time-step length V / A_max (LS-DYNA's "
+                  "manual: the cube root of the volume; the same for a cube), so that the "
+                  "critical step l / (Q + sqrt(Q^2 + c^2)), Q = Q2 c + Q1 l |e|, is this "
+                  "viscosity's stability limit also in flattened elements.",
+       .apply = apply_control_bulk_viscosity},
+      {.name = "*CONTROL_ENERGY",
+       .head = {{"Card 1", {I("HGEN", "1"), I("RWEN", "2"), I("SLNTEN", "1"), I("RYLEN", "1")}}},
+       .ignore_extra = true,
+       .summary = "Energy options (parcae always computes hourglass energy).",
+       .apply = apply_control_energy},
+      {.name = "*CONTROL_SHELL",
+       .head = {{"Card 1",
+                 {R("WRPANG", "20.0"), I("ESORT"), I("IRNXX", "-1"), I("ISTUPD"), I("THEORY", "2"),
+                  I("BWC", "2"), I("MITER", "1"), I("PROJ")}},
+                {"Card 2",
+                 {R("ROTASCL", "1.0"), I("INTGRD"), I("LAMSHT"), I("CSTYP6", "1"), I("THSHEL")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Only WRPANG, ISTUPD, THEORY and INTGRD are stored.",
+       .apply = apply_control_shell},
+      {.name = "*CONTROL_SOLID",
+       .head = {{"Card 1",
+                 {I("ESORT"), I("FMATRX"), I("NIPTETS", "4"), I("SWLOCL", "1"), I("PSFAIL"),
+                  R("T10JTOL"), I("ICOH"), I("TET13K")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Accepted; nothing is stored.",
+       .apply = apply_nothing},
+      {.name = "*CONTROL_UNITS",
+       .head = {{"Card 1",
+                 {S("LENGTH", "m"), S("TIME", "sec"), S("MASS", "kg"), S("TEMP", "k")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Accepted; nothing is converted (the deck must be in consistent units).",
+       .apply = apply_nothing},
+      {.name = "*CONTROL_MPP_DECOMPOSITION_METHOD",
+       .head = {{"Card 1", {FieldSpec{"NAME", FieldType::String, 0, "RCB"}}}},
+       .summary = "Decomposition method for MPP runs (model.control.mpp_decomposition_method): "
+                  "RCB (recursive coordinate bisection, the default) or METIS "
+                  "(graph partitioning), case-insensitive. Other names are errors.",
+       .apply = apply_control_mpp_decomposition_method},
+      {.name = "*CONTROL_MPP_DECOMPOSITION_TRANSFORMATION",
+       .rows = {{"Card 1", join({S("TYPE").req()}, reals({"V1", "V2", "V3", "V4", "V5", "V6"}))}},
+       .min_rows = 1,
+       .summary = "Transformations of the element centroids before the decomposition, one card "
+                  "each, applied in the order given (several keywords append): SX, SY, SZ scale "
+                  "x, y, z by V1 (V1 = 0 is an error); RX, RY, RZ rotate by V1 degrees about the "
+                  "x, y, z axis. Other types (VEC3, C2R, S2R, MAT, ... and their card 2 with "
+                  "V7-V9) are errors.",
+       .apply = apply_control_mpp_decomposition_transformation},
+      {.name = "*DATABASE_GLSTAT",
+       .head = {{"Card 1", {R("DT"), I("BINARY"), I("LCUR"), I("IOOPT", "1")}}},
+       .summary = "Global statistics output interval (model.control.glstat_dt).",
+       .apply = apply_database_glstat},
+      {.name = "*DATABASE_BINARY_D3PLOT",
+       .head = {{"Card 1", {R("DT"), I("LCDT"), I("BEAM"), I("NPLTC"), I("PSETID")}},
+                {"Card 2", {I("IOOPT")}, "", true}},
+       .ignore_extra = true,
+       .summary = "Plot state interval (model.control.d3plot_dt); NPLTC > 0 sets it to "
+                  "ENDTIM/NPLTC. LCDT, BEAM, NPLTC, PSETID and IOOPT are stored "
+                  "(model.control.d3plot_*) for the plot writer.",
+       .apply = apply_database_d3plot},
+      {.name = "*DATABASE_MATSUM",
+       .head = {{"Card 1", kAsciiOutputCard}},
+       .summary = "Part energies, momentum and rigid-body velocities in LS-DYNA's ASCII matsum "
+                  "layout, every DT (0 = the glstat interval; parcae writes matsum in every "
+                  "run). BINARY 2 or 3 (binout) gives a warning; ASCII is written. LCUR is "
+                  "not supported (warning; DT is used).",
+       .apply = apply_database_matsum},
+      {.name = "*DATABASE_NODOUT",
+       .head = {{"Card 1", join(kAsciiOutputCard, {R("DTHF"), I("BINHF")})}},
+       .summary = "Displacement, velocity, acceleration and coordinates (and rotations of shell "
+                  "nodes) of the *DATABASE_HISTORY_NODE nodes in LS-DYNA's ASCII nodout "
+                  "layout, every DT (0 = the glstat interval). BINARY and LCUR as "
+                  "*DATABASE_MATSUM; DTHF/BINHF (high-frequency output) are ignored.",
+       .apply = apply_database_nodout},
+      {.name = "*DATABASE_RWFORC",
+       .head = {{"Card 1", kAsciiOutputCard}},
+       .summary = "Rigid wall forces (normal and x, y, z) in LS-DYNA's ASCII rwforc layout, "
+                  "every DT (0 = the glstat interval; written when the model has rigid "
+                  "walls). BINARY and LCUR as *DATABASE_MATSUM.",
+       .apply = apply_database_rwforc},
+      {.name = "*DATABASE_HISTORY_NODE",
+       .rows = {{"Nodes", ints({"ID1", "ID2", "ID3", "ID4", "ID5", "ID6", "ID7", "ID8"})}},
+       .summary = "Nodes written to nodout, up to 8 per card, cards repeated; zero ids are "
+                  "skipped, an id given twice is written once. An id that is not a node is an "
+                  "error.",
+       .apply = apply_database_history_node},
+      {.name = "*DATABASE_HISTORY_NODE_SET",
+       .rows = {{"Sets", ints({"ID1", "ID2", "ID3", "ID4", "ID5", "ID6", "ID7", "ID8"})}},
+       .summary = "Node sets whose nodes are written to nodout (in set order), up to 8 per card; "
+                  "zero ids are skipped. An id that is not a node set is an error.",
+       .apply = apply_database_history_node_set},
+      {.name = "*DATABASE_EXTENT_BINARY",
+       .head = {{"Card 1",
+                 {I("NEIPH"), I("NEIPS"), I("MAXINT", "3"), I("STRFLG"), I("SIGFLG", "1"),
+                  I("EPSFLG", "1"), I("RLTFLG", "1"), I("ENGFLG", "1")}},
+                {"Card 2",
+                 {I("CMPFLG"), I("IEVERP"), I("BEAMIP"), I("DCOMP", "1"), I("SHGE", "1"),
+                  I("STSSZ", "1"), I("N3THDT", "2"), I("IALEMAT", "1")},
+                 "",
+                 true},
+                {"Card 3",
+                 {I("NINTSLD"), I("PKP_SEN"), R("SCLP", "1.0"), I("HYDRO"), I("MSSCL"), I("THERM"),
+                  S("INTOUT"), S("NODOUT")},
+                 "",
+                 true},
+                {"Card 4",
+                 {I("DTDT"), I("RESPLT"), I("NEIPB"), I("QUADSLD"), I("CUBSLD"), I("DELERES")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "What the d3plot states contain; every field is stored as given "
+                  "(model.control.extent) for the plot writer.",
+       .apply = apply_database_extent_binary},
+      {.name = "*DEFINE_CURVE",
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1",
+                 {I("LCID").req(), I("SIDR"), R("SFA", "1.0"), R("SFO", "1.0"), R("OFFA"),
+                  R("OFFO"), I("DATTYP"), I("LCINT")}}},
+       .rows = {{"Point", {R("A1").w(20), R("O1").w(20)}}},
+       .summary =
+           "Load curves: x = SFA*(A1 + OFFA), y = SFO*(O1 + OFFO); SFA or SFO of 0 means 1. At "
+           "least one point; abscissae strictly increasing. SIDR, DATTYP, LCINT are ignored.",
+       .apply = apply_define_curve},
+      {.name = "*DEFINE_BOX",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("BOXID").req(), R("XMN"), R("XMX"), R("YMN"), R("YMX"), R("ZMN"), R("ZMX")}}},
+       .summary = "Axis-aligned box (bounds inclusive), used by *SET_NODE_GENERAL option BOX and "
+                  "*INITIAL_VELOCITY BOXID.",
+       .apply = apply_define_box},
+      {.name = "*DEFINE_VECTOR",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("VID").req(), R("XT"), R("YT"), R("ZT"), R("XH"), R("YH"), R("ZH"), I("CID")}}},
+       .summary = "Direction from tail (XT,YT,ZT) to head (XH,YH,ZH), given in system CID (0: "
+                  "global). Used by VID of *BOUNDARY_PRESCRIBED_MOTION (DOF 4, -4, 8).",
+       .apply = apply_define_vector},
+      {.name = "*DEFINE_COORDINATE_SYSTEM",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("CID").req(), R("XO"), R("YO"), R("ZO"), R("XL"), R("YL"), R("ZL"), I("CIDL")}},
+                {"Card 2", {R("XP"), R("YP"), R("ZP")}}},
+       .summary = "Local frame: origin O, local x axis towards L, x-y plane through P. CIDL must "
+                  "be 0. Used by ICID of *INITIAL_VELOCITY and *INITIAL_VELOCITY_GENERATION.",
+       .apply = apply_define_coordinate_system},
+      {.name = "*DEFINE_COORDINATE_NODES",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1", {I("CID").req(), I("N1"), I("N2"), I("N3"), I("FLAG"), S("DIR", "X")}}},
+       .summary = "Local frame from nodes at time 0: origin N1, x axis towards N2, x-y plane "
+                  "through N3. FLAG (update with the nodes) is ignored: parcae uses local frames "
+                  "at time 0 only. DIR must be X.",
+       .apply = apply_define_coordinate_nodes},
+      {.name = "*DEFINE_COORDINATE_VECTOR",
+       .options = {"TITLE"},
+       .head = {title_card()},
+       .rows = {{"Card 1",
+                 {I("CID").req(), R("XX"), R("YX"), R("ZX"), R("XV"), R("YV"), R("ZV"), I("NID")}}},
+       .summary = "Local frame: x axis along (XX,YX,ZX), x-y plane containing (XV,YV,ZV), origin "
+                  "at node NID (0: the global origin).",
+       .apply = apply_define_coordinate_vector},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sets
+
+std::vector<KeywordSpec> set_keywords() {
+  const CardSpec header{"Card 1", set_header()};
+  const CardSpec generate{"Ranges", kGenerateRanges};
+  const CardSpec general{"Option", kGeneralOption};
+  return {
+      {.name = "*SET_NODE_LIST",
+       .aliases = {"*SET_NODE"},
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Nodes", ints({"NID1", "NID2", "NID3", "NID4", "NID5", "NID6", "NID7", "NID8"})}},
+       .summary = "Node set; DA1-DA4 and SOLVER are ignored, zero ids skipped.",
+       .apply = apply_set_node_list},
+      {.name = "*SET_NODE_LIST_GENERATE",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {generate},
+       .summary =
+           "Node set from ranges BnBEG-BnEND (ids in a range that are not nodes are skipped).",
+       .apply = apply_set_node_generate},
+      {.name = "*SET_NODE_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {general},
+       .summary = "OPTION ALL (every node), NODE (E1-E7 node ids), BOX (nodes inside boxes E1-E7, "
+                  "at time 0), PART (nodes of the elements "
+                  "of parts E1-E7); DNODE, DBOX, DPART remove those nodes (after all the others "
+                  "are added). Other options are errors.",
+       .apply = apply_set_node_general},
+      {.name = "*SET_PART_LIST",
+       .aliases = {"*SET_PART"},
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Parts", ints({"PID1", "PID2", "PID3", "PID4", "PID5", "PID6", "PID7", "PID8"})}},
+       .summary = "Part set.",
+       .apply = apply_set_part_list},
+      {.name = "*SET_PART_LIST_GENERATE",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {generate},
+       .summary = "Part set from ranges (ids in the range that are not parts are skipped).",
+       .apply = apply_set_part_generate},
+      {.name = "*SET_PART_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {general},
+       .summary = "OPTION ALL (every part), PART (E1-E7), DPART (removes parts E1-E7, after all "
+                  "the others are added). Other options are errors.",
+       .apply = apply_set_part_general},
+      {.name = "*SET_NODE_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Node set: the union of node sets DSID1-DSID8 (cards repeated; zero ids "
+                  "skipped). The sets may be defined anywhere in the deck, also as _ADD sets (a "
+                  "cycle is an error).",
+       .apply = apply_set_node_add},
+      {.name = "*SET_PART_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), header},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Part set: the union of part sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_part_add},
+      {.name = "*SET_SHELL_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", set_header(false)}},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Shell set: the union of shell sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_shell_add},
+      {.name = "*SET_SOLID_ADD",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", {I("SID").req(), S("SOLVER", "MECH")}}},
+       .rows = {{"Sets",
+                 ints({"DSID1", "DSID2", "DSID3", "DSID4", "DSID5", "DSID6", "DSID7", "DSID8"})}},
+       .summary = "Solid set: the union of solid sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_solid_add},
+      {.name = "*SET_SHELL",
+       .aliases = {"*SET_SHELL_LIST"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", set_header(false)}},
+       .rows = {{"Elements", ints({"K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"})}},
+       .summary = "Shell element set.",
+       .apply = apply_set_shell},
+      {.name = "*SET_SOLID",
+       .aliases = {"*SET_SOLID_LIST"},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", {I("SID").req(), S("SOLVER", "MECH")}}},
+       .rows = {{"Elements", ints({"K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"})}},
+       .summary = "Solid element set.",
+       .apply = apply_set_solid},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Boundary conditions, initial conditions, loads, rigid walls
+
+std::vector<KeywordSpec> boundary_keywords() {
+  return {
+      {.name = "*BOUNDARY_SPC_NODE",
+       .options = {"ID"},
+       .rows = {id_card(), {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
+       .stream_rows = true,
+       .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID must "
+                  "be 0.",
+       .apply = apply_spc_node},
+      {.name = "*BOUNDARY_SPC_SET",
+       .options = {"ID"},
+       .rows = {id_card(), {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
+       .stream_rows = true,
+       .summary = "Constraints on every node of a node set. With _ID every record starts with "
+                  "its ID card.",
+       .apply = apply_spc_set},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
+       .options = {"ID"},
+       .rows = motion_rows("NID"),
+       .summary = "DOF 1-3 (x, y, z), 5-7 (rotations), 4 (translation along *DEFINE_VECTOR VID; "
+                  "motion normal to it stays free), -4 (along VID only: the normal velocity is "
+                  "zero), 8 (rotation about VID through the centre of mass: rigid parts only, "
+                  "VAD 0 or 1). VAD 0 velocity, 1 acceleration, 2 displacement (of a rigid "
+                  "part: of its centre of mass from its initial position); VAD 3 and 4 are not "
+                  "supported. DEATH 0 means never (the default). Card 2 (|DOF| 9-11, VAD 4) is "
+                  "read; DOF 9-11 are not supported (error). With _ID every record starts with "
+                  "its ID card.",
+       .apply = apply_motion_node},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_SET",
+       .options = {"ID"},
+       .rows = motion_rows("NSID"),
+       .summary = "As _NODE, for a node set.",
+       .apply = apply_motion_set},
+      {.name = "*BOUNDARY_PRESCRIBED_MOTION_RIGID",
+       .options = {"ID"},
+       .rows = motion_rows("PID"),
+       .summary = "As _NODE, for a rigid part.",
+       .apply = apply_motion_rigid},
+      {.name = "*INITIAL_VELOCITY",
+       .head = {{"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), I("IRIGID"), I("ICID")}},
+                {"Card 2", reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"})},
+                {"Card 3 (NSIDEX)", reals({"VXE", "VYE", "VZE", "VXRE", "VYRE", "VZRE"}), "",
+                 true}},
+       .summary = "Velocity of node set NSID (0: all nodes); nodes of NSIDEX get card 3. BOXID: "
+                  "only nodes inside that *DEFINE_BOX. ICID: velocities given in that local "
+                  "system. IRIGID is ignored.",
+       .apply = apply_initial_velocity},
+      {.name = "*INITIAL_VELOCITY_NODE",
+       .rows = {{"Card 1",
+                 join({I("NID").req()},
+                      join(reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"}), {I("ICID")}))}},
+       .stream_rows = true,
+       .summary = "Velocity of single nodes. ICID must be 0.",
+       .apply = apply_initial_velocity_node},
+      {.name = "*INITIAL_VELOCITY_GENERATION",
+       .rows = {{"Card 1",
+                 {I("ID"), I("STYP").req(), R("OMEGA"), R("VX"), R("VY"), R("VZ"), I("IVATN"),
+                  I("ICID")}},
+                {"Card 2",
+                 {R("XC"), R("YC"), R("ZC"), R("NX"), R("NY"), R("NZ"), I("PHASE"), I("IRIGID")}}},
+       .summary = "Translation plus rigid rotation OMEGA about the axis through (XC,YC,ZC) along "
+                  "(NX,NY,NZ). STYP 1 part set, 2 part, 3 node set; ID 0 means everything. "
+                  "IVATN, PHASE, IRIGID are ignored. ICID: VX-VZ and NX-NZ are given in that "
+                  "local system (XC-ZC stay global).",
+       .apply = apply_initial_velocity_generation},
+      {.name = "*LOAD_NODE_POINT",
+       .rows = {{"Card 1", nodal_load_card("NID")}},
+       .stream_rows = true,
+       .summary = "Nodal force (DOF 1-3) or moment (5-7) = SF * curve(t). CID must be 0; M1-M3 "
+                  "are ignored.",
+       .apply = apply_load_node_point},
+      {.name = "*LOAD_NODE_SET",
+       .rows = {{"Card 1", nodal_load_card("NSID")}},
+       .stream_rows = true,
+       .summary = "As *LOAD_NODE_POINT on every node of a node set.",
+       .apply = apply_load_node_set},
+      {.name = "*LOAD_BODY_X",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "Body acceleration SF * curve(t) in x. LCIDDR and XC-ZC are ignored; CID must "
+                  "be 0.",
+       .apply = apply_load_body_x},
+      {.name = "*LOAD_BODY_Y",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "As *LOAD_BODY_X, in y.",
+       .apply = apply_load_body_y},
+      {.name = "*LOAD_BODY_Z",
+       .head = {{"Card 1", body_load_card()}},
+       .summary = "As *LOAD_BODY_X, in z.",
+       .apply = apply_load_body_z},
+      {.name = "*RIGIDWALL_PLANAR",
+       .options = {"ID", "FINITE", "MOVING"},
+       .head = {id_card("RWID"),
+                {"Card 1",
+                 {I("NSID"), I("NSIDEX"), I("BOXID"), R("OFFSET"), R("BIRTH"),
+                  R("DEATH", "1.0E+20"), R("RWKSF", "1.0")}},
+                {"Card 2", wall_normal_card(true)},
+                {"Card 3 (_FINITE)", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"}), "FINITE"},
+                {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"}},
+       .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID must be 0; RWKSF is ignored.",
+       .apply = apply_rigidwall_planar},
+      {.name = "*RIGIDWALL_GEOMETRIC_CYLINDER",
+       .options = {"ID", "DISPLAY"},
+       .head = {id_card("RWID"),
+                {"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), R("BIRTH"), R("DEATH", "1.0E+20")}},
+                {"Card 2", wall_normal_card(false)},
+                {"Card 3", {R("RADCYL"), R("LENCYL"), I("NSEGS")}},
+                {"Card 4 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
+       .summary = "Cylindrical rigid wall, axis from tail to head. NSEGS must be 0; the _DISPLAY "
+                  "card is accepted and ignored.",
+       .apply = apply_rigidwall_cylinder},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constraints: nodal rigid bodies, extra nodes, merged rigid bodies, spotwelds
+
+std::vector<KeywordSpec> constraint_keywords() {
+  return {
+      {.name = "*DEFORMABLE_TO_RIGID",
+       .rows = {{"Card 1", {I("PID").req(), I("LRB"), S("PTYPE", "PART")}}},
+       .summary = "Parts made rigid from time 0: each part (PTYPE PART) or every part of the "
+                  "part set (PSET) gets a *MAT_RIGID with its material's density, E and PR "
+                  "(the part's material is kept for the others). LRB > 0: merged into the rigid "
+                  "body of that part, as *CONSTRAINED_RIGID_BODIES. Switching during the run "
+                  "(*DEFORMABLE_TO_RIGID_AUTOMATIC) is not supported.",
+       .apply = apply_deformable_to_rigid},
+      {.name = "*CONSTRAINED_NODAL_RIGID_BODY",
+       .options = {"INERTIA"},
+       .rows = {{"Card 1",
+                 {I("PID"), I("CID"), I("NSID").req(), I("PNODE"), I("IPRT"), I("DRFLAG"),
+                  I("RRFLAG")}},
+                {"Card 2 (_INERTIA)",
+                 {R("XC"), R("YC"), R("ZC"), R("TM"), I("NID"), I("IRCS")},
+                 "INERTIA"},
+                {"Card 3 (_INERTIA)", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"}), "INERTIA"},
+                {"Card 4 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}),
+                 "INERTIA"}},
+       .summary = "The nodes of NSID move as one rigid body; mass, centre and inertia from the "
+                  "nodes' lumped masses (and the rotary inertia of shell nodes). A node may be "
+                  "in one rigid constraint only, and not a *MAT_RIGID node (error). DRFLAG and "
+                  "RRFLAG must be 0; CID, PNODE and IPRT are ignored (warning when nonzero). "
+                  "The _INERTIA cards are read and ignored (warning when nonzero): the body's "
+                  "mass and inertia are always those of its nodes.",
+       .apply = apply_constrained_nodal_rigid_body},
+      {.name = "*CONSTRAINED_EXTRA_NODES_NODE",
+       .rows = {{"Card 1", {I("PID").req(), I("NID").req(), I("IFLAG")}}},
+       .summary = "Node NID becomes part of rigid part PID (a *MAT_RIGID part); its lumped mass "
+                  "is added to the body. IFLAG is ignored.",
+       .apply = apply_constrained_extra_nodes_node},
+      {.name = "*CONSTRAINED_EXTRA_NODES_SET",
+       .rows = {{"Card 1", {I("PID").req(), I("NSID").req(), I("IFLAG")}}},
+       .summary = "As _NODE, for every node of node set NSID.",
+       .apply = apply_constrained_extra_nodes_set},
+      {.name = "*CONSTRAINED_RIGID_BODIES",
+       .rows = {{"Card 1", {I("PIDL").req(), I("PIDF").req(), I("IFLAG")}}},
+       .summary = "Rigid part PIDF is merged into rigid part PIDL: one body with the combined "
+                  "mass, centre and inertia (the constraints of both *MAT_RIGID cards apply). "
+                  "A part merged into itself (also through a chain) is an error. IFLAG is "
+                  "ignored.",
+       .apply = apply_constrained_rigid_bodies},
+      {.name = "*CONSTRAINED_SPOTWELD",
+       .options = {"ID"},
+       .rows = {{"ID (_ID)", {I("WID")}, "ID"},
+                {"Card 1",
+                 {I("N1").req(), I("N2").req(), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0"),
+                  R("TF", "1.0E+20"), R("EP", "1.0E+20")}}},
+       .summary = "Rigid massless weld between nodes N1 and N2 (a two-node rigid body). It "
+                  "fails when (|fn|/SN)^N + (|fs|/SS)^M >= 1 (SN or SS 0: no such term), fn and "
+                  "fs the constraint force along and across N1->N2, or at time TF (0: never); "
+                  "its nodes then continue as free nodes. N or M 0 means 1 (a blank field is 0 "
+                  "in LS-DYNA); negative SN or SS (curves of temperature) are not supported. EP "
+                  "is not supported (warning when given).",
+       .apply = apply_constrained_spotweld},
+      {.name = "*CONSTRAINED_GENERALIZED_WELD_SPOT",
+       .options = {"ID"},
+       .rows =
+           {{"ID (_ID)", {I("WID")}, "ID"},
+            {"Card 1", {I("NSID").req(), I("CID"), I("FILTER"), R("WINDOW"), I("NPR"), I("NPRT")}},
+            {"Card 2",
+             {R("TFAIL", "1.0E+20"), R("EPSF"), R("SN"), R("SS"), R("N", "1.0"), R("M", "1.0")}}},
+       .summary = "The nodes of NSID welded as a rigid body, failing as *CONSTRAINED_SPOTWELD "
+                  "(weld axis: first to last node of the set) or at TFAIL (0: never). EPSF is "
+                  "not supported (warning when nonzero); CID, FILTER, WINDOW, NPR, NPRT are "
+                  "ignored (warning when nonzero). Without _ID the welds are numbered after the "
+                  "largest weld id so far. Only the SPOT option is supported.",
+       .apply = apply_constrained_generalized_weld_spot},
+  };
+}
+
+std::vector<KeywordSpec> build_table() {
+  std::vector<KeywordSpec> all;
+  for (auto group :
+       {structure_keywords(), mesh_keywords(), material_keywords(), control_keywords(),
+        set_keywords(), boundary_keywords(), constraint_keywords(), contact_keywords()})
+    all.insert(all.end(), group.begin(), group.end());
+  return all;
+}
+
+/// Options after `name` in `keyword` ("_TITLE_ID" -> {TITLE, ID}) if all are allowed.
+std::optional<std::vector<std::string>>
+options_after(std::string_view keyword, std::string_view name, const KeywordSpec& spec) {
+  if (keyword.substr(0, name.size()) != name) return std::nullopt;
+  std::string_view rest = keyword.substr(name.size());
+  std::vector<std::string> options;
+  while (!rest.empty()) {
+    if (rest.front() != '_') return std::nullopt;
+    rest.remove_prefix(1);
+    const std::size_t end = rest.find('_');
+    const std::string_view opt = rest.substr(0, end);
+    if (std::find(spec.options.begin(), spec.options.end(), opt) == spec.options.end())
+      return std::nullopt;
+    options.emplace_back(opt);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+  }
+  return options;
+}
+
+} // namespace
+
+const std::vector<KeywordSpec>& keyword_table() {
+  static const std::vector<KeywordSpec> table = build_table();
+  return table;
+}
+
+std::optional<KeywordMatch> match_keyword(std::string_view keyword) {
+  std::optional<KeywordMatch> best;
+  std::size_t best_len = 0;
+  for (const KeywordSpec& spec : keyword_table()) {
+    std::vector<std::string_view> names{spec.name};
+    names.insert(names.end(), spec.aliases.begin(), spec.aliases.end());
+    for (std::string_view name : names) {
+      if (name.size() <= best_len) continue;
+      if (auto opts = options_after(keyword, name, spec)) {
+        best = KeywordMatch{&spec, std::move(*opts)};
+        best_len = name.size();
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace parcae::io

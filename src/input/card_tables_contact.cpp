@@ -1,0 +1,214 @@
+// Card tables of the contact keywords: *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE,
+// SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE], *CONTROL_CONTACT and *SET_SEGMENT. The
+// apply functions are in deck_apply_contact.cpp; cross references are checked in
+// deck_resolve.cpp (check_contacts).
+#include "input/card_spec.hpp"
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+using namespace card_fields;
+
+/// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
+/// _ID / _TITLE card (CID, HEADING) first.
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false) {
+  std::vector<CardSpec> cards{
+      {"Card 1",
+       {I("SSID"), I("MSID"), I("SSTYP"), I("MSTYP"), I("SBOXID"), I("MBOXID"), I("SPR"), I("MPR")},
+       "",
+       false,
+       true},
+      {"Card 2",
+       {R("FS"), R("FD"), R("DC"), R("VC"), R("VDC"), I("PENCHK"), R("BT"), R("DT", "1.0E+20")},
+       "",
+       false,
+       true},
+      {"Card 3",
+       {R("SFS", "1.0"), R("SFM", "1.0"), R("SST"), R("MST"), R("SFST", "1.0"), R("SFMT", "1.0"),
+        R("FSF", "1.0"), R("VSF", "1.0")},
+       "",
+       false,
+       true},
+      {"Card A",
+       {I("SOFT"), R("SOFSCL", "0.1"), I("LCIDAB"), R("MAXPAR", "1.025"), I("SBOPT", "2"),
+        I("DEPTH", "2"), I("BSORT"), I("FRCFRQ", "1")},
+       "",
+       true},
+      {"Card B",
+       {R("PENMAX"), I("THKOPT"), I("SHLTHK"), I("SNLOG"), I("ISYM"), I("I2D3D"), R("SLDTHK"),
+        R("SLDSTF")},
+       "",
+       true},
+      {"Card C",
+       {I("IGAP", "1"), I("IGNORE"), R("DPRFAC"), R("DTSTIF"), R("EDGEK"), S("UNUSED"), R("FLANGL"),
+        I("CID_RCF")},
+       "",
+       true},
+  };
+  if (eroding) // *CONTACT_ERODING_...: the eroding card follows card 3
+    cards.insert(cards.begin() + 3,
+                 CardSpec{"Eroding card", {I("ISYM_ER"), I("EROSOP"), I("IADJ")}, "", true});
+  if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
+  return cards;
+}
+
+constexpr std::string_view kContactCommon =
+    " CID: the _ID/_TITLE card (blank or 0: the contact's 1-based position among all contacts; "
+    "ids must be unique). Set types SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
+    "(SSTYP of NODES_TO_SURFACE only), 5 all parts (SSTYP of SINGLE_SURFACE only); other types "
+    "are errors. FS = FD = 0 take SFRIC/DFRIC of *CONTROL_CONTACT, DC = 0 takes EDC; FS, FD < 0 "
+    "and BT, DT < 0 are errors; BT = 0 and DT = 0 mean 0 and 1e20. SFS, SFM, SFST, SFMT, FSF, "
+    "VSF, SOFSCL of 0 take their defaults; DEPTH 0 means 2. Stored: SSID, MSID, SSTYP, MSTYP, "
+    "FS, FD, DC, VC, BT, DT, SFS, SFM, SST, MST, SFST, SFMT, SOFT, SOFSCL, DEPTH, BSORT, "
+    "PENMAX. Not supported (warning when set): SBOXID, MBOXID, VDC, PENCHK, FSF/VSF != 1, "
+    "SOFT other than 0/1 (0 is used), LCIDAB, MAXPAR (other than 1.025), SBOPT (other than 2), "
+    "FRCFRQ > 1, THKOPT, SHLTHK, SNLOG, ISYM, I2D3D, SLDTHK, SLDSTF. SPR/MPR are ignored. "
+    "Card C: IGNORE (0: *CONTROL_CONTACT's; 1 or 2: initial penetrations kept as offsets; "
+    "-1, -2: as 1, 2 with a warning); IGAP, DPRFAC, DTSTIF, EDGEK, FLANGL and CID_RCF are not "
+    "supported (warning when set). "
+    "Cards 1-3 must be present (blank lines take the defaults); further cards (D, E, ...) "
+    "are skipped. Every part, part set, node set and segment set named must exist and be "
+    "non-empty; shell parts in the surfaces need a positive section thickness (unless SST/MST "
+    "> 0 on that side).";
+
+/// The keyword without options, and the _ID / _TITLE variant (one spec with the title
+/// name as alias: the card is the same).
+void add_contact(std::vector<KeywordSpec>& out, std::string_view name, std::string_view id_name,
+                 std::string_view title_name, std::string_view what, ApplyFn apply) {
+  out.push_back({.name = name,
+                 .head = contact_cards(false),
+                 .ignore_extra = true,
+                 .summary = what,
+                 .apply = apply});
+  out.push_back({.name = id_name,
+                 .aliases = {title_name},
+                 .head = contact_cards(true),
+                 .ignore_extra = true,
+                 .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
+                            "contact id) and HEADING (its title).",
+                 .apply = apply});
+}
+
+} // namespace
+
+std::vector<KeywordSpec> contact_keywords() {
+  static const std::string single =
+      std::string("Penalty contact of a surface with itself. SSID = 0 or SSTYP 5: all parts "
+                  "(stored as SSID 0, SSTYP 5); MSID/MSTYP are ignored (warning when MSID is "
+                  "set; stored as 0).") +
+      std::string(kContactCommon);
+  static const std::string s2s =
+      std::string("Penalty contact between secondary surface SSID and main surface MSID "
+                  "(types 0, 2, 3).") +
+      std::string(kContactCommon);
+  static const std::string n2s =
+      std::string("Penalty contact of the nodes of SSID (types 0, 2, 3, 4) with main surface "
+                  "MSID (types 0, 2, 3; a node set cannot be a main surface).") +
+      std::string(kContactCommon);
+  static const std::string single_auto = "Automatic (orientation-independent) version. " + single;
+  static const std::string s2s_auto = "Automatic (orientation-independent) version. " + s2s;
+  static const std::string n2s_auto = "Automatic (orientation-independent) version. " + n2s;
+  std::vector<KeywordSpec> out;
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE", "*CONTACT_AUTOMATIC_SINGLE_SURFACE_ID",
+              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_TITLE", single_auto,
+              apply_contact_automatic_single);
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TITLE", s2s_auto,
+              apply_contact_automatic_surface_to_surface);
+  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID",
+              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_TITLE", n2s_auto,
+              apply_contact_automatic_nodes_to_surface);
+  add_contact(out, "*CONTACT_SINGLE_SURFACE", "*CONTACT_SINGLE_SURFACE_ID",
+              "*CONTACT_SINGLE_SURFACE_TITLE", single, apply_contact_single);
+  add_contact(out, "*CONTACT_SURFACE_TO_SURFACE", "*CONTACT_SURFACE_TO_SURFACE_ID",
+              "*CONTACT_SURFACE_TO_SURFACE_TITLE", s2s, apply_contact_surface_to_surface);
+  add_contact(out, "*CONTACT_NODES_TO_SURFACE", "*CONTACT_NODES_TO_SURFACE_ID",
+              "*CONTACT_NODES_TO_SURFACE_TITLE", n2s, apply_contact_nodes_to_surface);
+  add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY", "*CONTACT_FORCE_TRANSDUCER_PENALTY_ID",
+              "*CONTACT_FORCE_TRANSDUCER_PENALTY_TITLE",
+              "Force transducer: in LS-DYNA it records the contact forces that other contacts "
+              "exert on its surfaces and adds no force of its own. parcae reads it and writes no "
+              "output for it (warning): the model's forces are the same.",
+              apply_contact_force_transducer);
+  static const std::string eroding =
+      "Eroding contact: as the AUTOMATIC contact of the same kind, with the eroding card "
+      "(ISYM, EROSOP, IADJ; ISYM named ISYM_ER here, card B has an ISYM too) after card 3. Every "
+      "contact drops the segments of eroded elements "
+      "and the nodes no live element holds; EROSOP = 1 (solids) also makes the faces that "
+      "erosion exposes inside a solid part contact segments (and their nodes contact nodes), "
+      "EROSOP = 0 keeps the initial exterior only. ISYM_ER and IADJ other than 0 are not "
+      "supported (warning). ";
+  static const std::string single_er = eroding + single;
+  static const std::string s2s_er = eroding + s2s;
+  static const std::string n2s_er = eroding + n2s;
+  const auto add_eroding = [&](std::string_view name, std::string_view id_name,
+                               std::string_view title_name, const std::string& what,
+                               ApplyFn apply) {
+    out.push_back({.name = name,
+                   .head = contact_cards(false, true),
+                   .ignore_extra = true,
+                   .summary = what,
+                   .apply = apply});
+    out.push_back({.name = id_name,
+                   .aliases = {title_name},
+                   .head = contact_cards(true, true),
+                   .ignore_extra = true,
+                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
+                              "contact id) and HEADING (its title).",
+                   .apply = apply});
+  };
+  add_eroding("*CONTACT_ERODING_SINGLE_SURFACE", "*CONTACT_ERODING_SINGLE_SURFACE_ID",
+              "*CONTACT_ERODING_SINGLE_SURFACE_TITLE", single_er, apply_contact_eroding_single);
+  add_eroding("*CONTACT_ERODING_SURFACE_TO_SURFACE", "*CONTACT_ERODING_SURFACE_TO_SURFACE_ID",
+              "*CONTACT_ERODING_SURFACE_TO_SURFACE_TITLE", s2s_er,
+              apply_contact_eroding_surface_to_surface);
+  add_eroding("*CONTACT_ERODING_NODES_TO_SURFACE", "*CONTACT_ERODING_NODES_TO_SURFACE_ID",
+              "*CONTACT_ERODING_NODES_TO_SURFACE_TITLE", n2s_er,
+              apply_contact_eroding_nodes_to_surface);
+  std::vector<KeywordSpec> rest{
+      {.name = "*CONTROL_CONTACT",
+       .head = {{"Card 1",
+                 {R("SLSFAC", "0.1"), R("RWPNAL"), I("ISLCHK", "1"), I("SHLTHK"), I("PENOPT", "1"),
+                  I("THKCHG"), I("ORIEN", "1"), I("ENMASS")}},
+                {"Card 2",
+                 {I("USRSTR"), I("USRFRC"), I("NSBCS"), I("INTERM"), R("XPENE", "4.0"), I("SSTHK"),
+                  I("ECDT"), I("TIEDPRJ")},
+                 "",
+                 true},
+                {"Card 3",
+                 {R("SFRIC"), R("DFRIC"), R("EDC"), R("VFC"), R("TH"), R("TH_SF"), R("PEN_SF")},
+                 "",
+                 true},
+                {"Card 4",
+                 {I("IGNORE"), I("FRCENG"), I("SKIPRWG"), I("OUTSEG"), I("SPOTSTP"), I("SPOTDEL"),
+                  R("SPOTHIN")},
+                 "",
+                 true}},
+       .ignore_extra = true,
+       .summary = "Defaults for every contact (model.control.contact_*): SLSFAC (0 means 0.1), "
+                  "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), and SFRIC, DFRIC, "
+                  "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0). "
+                  "The other fields are ignored (one warning listing those that differ from "
+                  "their defaults); cards 5 and later are skipped.",
+       .apply = apply_control_contact},
+      {.name = "*SET_SEGMENT",
+       .options = {"TITLE"},
+       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"},
+                {"Card 1",
+                 {I("SID").req(), R("DA1"), R("DA2"), R("DA3"), R("DA4"), S("SOLVER", "MECH")}}},
+       .rows = {{"Segment",
+                 {I("N1").req(), I("N2").req(), I("N3").req(), I("N4"), R("A1"), R("A2"), R("A3"),
+                  R("A4")}}},
+       .summary = "Segment set (model.segment_sets): triangles with N4 blank, 0 or equal to N3 "
+                  "(stored with N3 twice). DA1-DA4, SOLVER and A1-A4 are ignored. Every node "
+                  "must exist.",
+       .apply = apply_set_segment},
+  };
+  out.insert(out.end(), rest.begin(), rest.end());
+  return out;
+}
+
+} // namespace parcae::io

@@ -1,0 +1,141 @@
+#pragma once
+// The per-keyword apply functions referenced by the card tables: each moves the named fields
+// of a parsed Block into the Model (through DeckBuilder).
+#include "input/card_parser.hpp"
+#include "input/deck_builder.hpp"
+
+namespace parcae::io {
+
+// deck_apply_control.cpp: file structure, parameters, controls, output, curves
+void apply_keyword(const Block& b, DeckBuilder& d);
+void apply_title(const Block& b, DeckBuilder& d);
+void apply_end(const Block& b, DeckBuilder& d);
+void apply_include(const Block& b, DeckBuilder& d);
+void apply_parameter(const Block& b, DeckBuilder& d);
+void apply_parameter_expression(const Block& b, DeckBuilder& d);
+void apply_parameter_duplication(const Block& b, DeckBuilder& d);
+void apply_control_termination(const Block& b, DeckBuilder& d);
+void apply_control_timestep(const Block& b, DeckBuilder& d);
+void apply_control_hourglass(const Block& b, DeckBuilder& d);
+void apply_control_bulk_viscosity(const Block& b, DeckBuilder& d);
+void apply_control_energy(const Block& b, DeckBuilder& d);
+void apply_control_shell(const Block& b, DeckBuilder& d);
+void apply_control_mpp_decomposition_method(const Block& b, DeckBuilder& d);
+void apply_control_mpp_decomposition_transformation(const Block& b, DeckBuilder& d);
+void apply_nothing(const Block& b, DeckBuilder& d);
+void apply_database_glstat(const Block& b, DeckBuilder& d);
+void apply_database_d3plot(const Block& b, DeckBuilder& d);
+void apply_database_matsum(const Block& b, DeckBuilder& d);
+void apply_database_nodout(const Block& b, DeckBuilder& d);
+void apply_database_rwforc(const Block& b, DeckBuilder& d);
+void apply_database_history_node(const Block& b, DeckBuilder& d);
+void apply_database_history_node_set(const Block& b, DeckBuilder& d);
+void apply_database_extent_binary(const Block& b, DeckBuilder& d);
+/// Checks that every node and node set named by *DATABASE_HISTORY_NODE / _SET exists (after the
+/// whole deck is read: ids may be used before they are defined). Throws InputError at the
+/// field that names the missing one (file, line, card).
+void check_history_references(const Model& m);
+void apply_define_curve(const Block& b, DeckBuilder& d);
+
+// deck_apply_define.cpp: boxes and local coordinate systems
+void apply_define_box(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_system(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_nodes(const Block& b, DeckBuilder& d);
+void apply_define_coordinate_vector(const Block& b, DeckBuilder& d);
+/// Axes of every *DEFINE_COORDINATE_* (nodes are known by then); InputError at the keyword of a
+/// degenerate frame or a missing node.
+void resolve_coordinate_systems(Model& m);
+void apply_define_vector(const Block& b, DeckBuilder& d);
+/// The unit direction (global) of *DEFINE_VECTOR vid, after resolve_coordinate_systems;
+/// InputError at loc when it is not defined or has zero length (`what` names the user).
+std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceLoc& loc,
+                                     std::string_view what);
+
+// deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
+void apply_node(const Block& b, DeckBuilder& d);
+void apply_element_solid(const Block& b, DeckBuilder& d);
+void apply_element_shell(const Block& b, DeckBuilder& d);
+void apply_element_shell_thickness(const Block& b, DeckBuilder& d);
+void apply_part(const Block& b, DeckBuilder& d);
+void apply_section_solid(const Block& b, DeckBuilder& d);
+void apply_section_shell(const Block& b, DeckBuilder& d);
+void apply_mat_elastic(const Block& b, DeckBuilder& d);
+void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d);
+void apply_mat_rigid(const Block& b, DeckBuilder& d);
+void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
+void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d);
+void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
+void apply_mat_null(const Block& b, DeckBuilder& d);
+void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d);
+void apply_mat_johnson_cook(const Block& b, DeckBuilder& d);
+void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
+void apply_eos_gruneisen(const Block& b, DeckBuilder& d);
+void apply_hourglass(const Block& b, DeckBuilder& d);
+
+// deck_apply_sets.cpp: sets
+void apply_set_node_list(const Block& b, DeckBuilder& d);
+void apply_set_node_generate(const Block& b, DeckBuilder& d);
+void apply_set_node_general(const Block& b, DeckBuilder& d);
+void apply_set_part_list(const Block& b, DeckBuilder& d);
+void apply_set_part_generate(const Block& b, DeckBuilder& d);
+void apply_set_part_general(const Block& b, DeckBuilder& d);
+void apply_set_shell(const Block& b, DeckBuilder& d);
+void apply_set_solid(const Block& b, DeckBuilder& d);
+void apply_set_node_add(const Block& b, DeckBuilder& d);
+void apply_set_part_add(const Block& b, DeckBuilder& d);
+void apply_set_shell_add(const Block& b, DeckBuilder& d);
+void apply_set_solid_add(const Block& b, DeckBuilder& d);
+
+// deck_apply_loads.cpp: constraints, prescribed motion, initial velocity, loads, rigid walls
+void apply_spc_node(const Block& b, DeckBuilder& d);
+void apply_spc_set(const Block& b, DeckBuilder& d);
+void apply_motion_node(const Block& b, DeckBuilder& d);
+void apply_motion_set(const Block& b, DeckBuilder& d);
+void apply_motion_rigid(const Block& b, DeckBuilder& d);
+void apply_initial_velocity(const Block& b, DeckBuilder& d);
+void apply_initial_velocity_node(const Block& b, DeckBuilder& d);
+void apply_initial_velocity_generation(const Block& b, DeckBuilder& d);
+void apply_load_node_point(const Block& b, DeckBuilder& d);
+void apply_load_node_set(const Block& b, DeckBuilder& d);
+void apply_load_body_x(const Block& b, DeckBuilder& d);
+void apply_load_body_y(const Block& b, DeckBuilder& d);
+void apply_load_body_z(const Block& b, DeckBuilder& d);
+void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
+void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
+
+// deck_apply_constraints.cpp: nodal rigid bodies, extra nodes, merged rigid bodies, spotwelds
+void apply_constrained_nodal_rigid_body(const Block& b, DeckBuilder& d);
+void apply_constrained_extra_nodes_node(const Block& b, DeckBuilder& d);
+void apply_constrained_extra_nodes_set(const Block& b, DeckBuilder& d);
+void apply_constrained_rigid_bodies(const Block& b, DeckBuilder& d);
+void apply_constrained_spotweld(const Block& b, DeckBuilder& d);
+void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d);
+/// Checks the constraints' references once the whole deck is read: nodes, node sets and
+/// rigid parts exist, no node is in two rigid constraints (or in one and a *MAT_RIGID part),
+/// no rigid part is merged into itself. Throws InputError at the card (file, line).
+void check_constraint_references(const Model& m);
+
+// card_tables_contact.cpp: the card tables of the contact keywords (joined in build_table())
+std::vector<KeywordSpec> contact_keywords();
+
+// deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
+void apply_contact_automatic_single(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_single(const Block& b, DeckBuilder& d);
+void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_single(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_eroding_nodes_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_force_transducer(const Block& b, DeckBuilder& d);
+void apply_deformable_to_rigid(const Block& b, DeckBuilder& d);
+void apply_control_contact(const Block& b, DeckBuilder& d);
+void apply_set_segment(const Block& b, DeckBuilder& d);
+/// Once the whole deck is read: segment-set nodes exist; every contact's sets / parts exist
+/// and are not empty; shell parts in contact surfaces have a positive section thickness;
+/// contact ids are unique; FS/FD/DC defaults from *CONTROL_CONTACT. Throws InputError at the
+/// field that names the offending set or part (file, line, card).
+void check_contacts(Model& m);
+
+} // namespace parcae::io

@@ -1,0 +1,515 @@
+// Apply functions: *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE, SURFACE_TO_SURFACE,
+// NODES_TO_SURFACE}[_ID|_TITLE], *CONTROL_CONTACT, *SET_SEGMENT; and the check of the contacts'
+// references once the whole deck is read (check_contacts).
+//
+// Behaviour choices (documented in docs/keywords.md through the card tables):
+// - Set types are checked when the card is read (InputError at SSTYP / MSTYP); the sets and
+//   parts they name once the whole deck is read (at SSID / MSID).
+// - A single-surface contact over all parts (SSID = 0 or SSTYP 5) is stored as SSID 0,
+//   SSTYP 5; its MSID / MSTYP are stored as 0.
+// - 0 in a scale factor (SFS, SFM, SFST, SFMT, FSF, VSF, SOFSCL), DEPTH or DT means the
+//   default, as a blank field does.
+// - FS = FD = 0 take *CONTROL_CONTACT SFRIC / DFRIC, DC = 0 takes EDC (applied in
+//   check_contacts, since *CONTROL_CONTACT may come after the contacts).
+// - Fields parcae does not model give a warning (model.notes) when set, naming the field.
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+using Kind = ContactDef::Kind;
+
+void note(DeckBuilder& d, const Block& b, const SourceLoc& loc, std::string message) {
+  d.model.notes.push_back({std::string(b.spec->name), loc, false, std::move(message)});
+}
+
+double value_of(const Value& v) {
+  return v.spec && v.spec->type == FieldType::Int ? static_cast<double>(v.i) : v.r;
+}
+
+/// A warning when the field is set to something other than `ok` (blank fields are never
+/// warned about).
+void warn_unless(DeckBuilder& d, const Block& b, std::string_view field, double ok,
+                 std::string_view what) {
+  const Value& v = b.head.get(field);
+  if (v.blank || value_of(v) == ok) return;
+  note(d, b, b.head.loc(field), fmt::format("{} = {}: {} (ignored)", field, value_of(v), what));
+}
+
+/// A real field where 0 (as blank) means `def`.
+Real real_or(const Fields& h, std::string_view field, Real def) {
+  const Real v = h.real(field);
+  return v == 0 ? def : v;
+}
+
+std::string_view kind_name(Kind k) {
+  switch (k) {
+  case Kind::NodesToSurface:
+    return "NODES_TO_SURFACE";
+  case Kind::SurfaceToSurface:
+    return "SURFACE_TO_SURFACE";
+  case Kind::SingleSurface:
+    return "SINGLE_SURFACE";
+  }
+  return "";
+}
+
+void check_set_type(const Fields& h, std::string_view field, int type, Kind kind, bool main) {
+  std::vector<int> allowed{0, 2, 3};
+  std::string supported = "0 segment set, 2 part set, 3 part";
+  if (!main && kind == Kind::NodesToSurface) {
+    allowed.push_back(4);
+    supported += ", 4 node set";
+  }
+  if (!main && kind == Kind::SingleSurface) {
+    allowed.push_back(5);
+    supported += ", 5 all parts";
+  }
+  if (std::find(allowed.begin(), allowed.end(), type) != allowed.end()) return;
+  std::string why;
+  if (type == 4 && main)
+    why = "a node set cannot be a main surface; ";
+  else if (type == 4)
+    why = "a node set is only allowed as SSTYP of a NODES_TO_SURFACE contact; ";
+  else if (type == 5)
+    why = "all parts is only allowed as SSTYP of a SINGLE_SURFACE contact; ";
+  fail(h.loc(field), fmt::format("{} = {}: {}set type not supported for {} contacts (supported: "
+                                 "{})",
+                                 field, type, why, kind_name(kind), supported));
+}
+
+void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
+  const Fields& h = b.head;
+  ContactDef c;
+  c.kind = kind;
+  c.automatic = automatic;
+  c.keyword = b.loc.card.empty() ? std::string(b.spec->name) : b.loc.card;
+  c.loc = b.loc;
+  const GlobalId position = static_cast<GlobalId>(d.model.contacts.size()) + 1;
+  c.id = position;
+  if (h.find("CID") != nullptr) { // _ID / _TITLE
+    const GlobalId cid = h.id("CID");
+    if (cid < 0) fail(h.loc("CID"), fmt::format("contact id CID = {} must not be negative", cid));
+    if (cid != 0) c.id = cid;
+    std::string title = h.text("HEADING");
+    while (!title.empty() && (title.back() == ' ' || title.back() == '\t' || title.back() == '\r'))
+      title.pop_back();
+    const auto first = title.find_first_not_of(" \t");
+    c.title = first == std::string::npos ? std::string() : title.substr(first);
+  }
+
+  // Card 1
+  c.ssid = h.id("SSID");
+  c.msid = h.id("MSID");
+  c.sstyp = h.integer("SSTYP");
+  c.mstyp = h.integer("MSTYP");
+  c.ssid_loc = h.loc("SSID");
+  c.msid_loc = h.loc("MSID");
+  check_set_type(h, "SSTYP", c.sstyp, kind, false);
+  if (kind == Kind::SingleSurface) {
+    if (c.msid != 0)
+      note(
+          d, b, h.loc("MSID"),
+          fmt::format("MSID = {}: a single-surface contact has no main surface (ignored)", c.msid));
+    c.msid = 0;
+    c.mstyp = 0;
+    if (c.ssid == 0 || c.sstyp == 5) {
+      c.ssid = 0;
+      c.sstyp = 5;
+    }
+  } else {
+    check_set_type(h, "MSTYP", c.mstyp, kind, true);
+  }
+  if (c.ssid < 0) fail(h.loc("SSID"), fmt::format("SSID = {} must not be negative", c.ssid));
+  if (c.msid < 0) fail(h.loc("MSID"), fmt::format("MSID = {} must not be negative", c.msid));
+  warn_unless(d, b, "SBOXID", 0, "contact restricted to a box is not supported");
+  warn_unless(d, b, "MBOXID", 0, "contact restricted to a box is not supported");
+
+  // Card 2
+  c.fs = h.real("FS");
+  c.fd = h.real("FD");
+  c.dc = h.real("DC");
+  c.vc = h.real("VC");
+  c.vdc = h.real("VDC");
+  c.penchk = h.integer("PENCHK");
+  c.bt = h.real("BT");
+  c.dt = real_or(h, "DT", 1e20);
+  for (std::string_view f : {"FS", "FD"})
+    if (h.real(f) < 0)
+      fail(h.loc(f), fmt::format("{} = {}: negative friction coefficients (friction from "
+                                 "*PART_CONTACT or tables) are not supported",
+                                 f, h.real(f)));
+  for (std::string_view f : {"DC", "VC"})
+    if (h.real(f) < 0) fail(h.loc(f), fmt::format("{} = {} must not be negative", f, h.real(f)));
+  for (std::string_view f : {"BT", "DT"})
+    if (h.real(f) < 0)
+      fail(h.loc(f), fmt::format("{} = {}: negative birth / death times (dynamic relaxation, "
+                                 "curves) are not supported",
+                                 f, h.real(f)));
+  if (c.dt <= c.bt)
+    fail(h.loc("DT"),
+         fmt::format("death time DT = {} must be after birth time BT = {}", c.dt, c.bt));
+  warn_unless(d, b, "VDC", 0, "viscous damping of contact is not supported");
+  warn_unless(d, b, "PENCHK", 0, "penetration check option is not supported");
+
+  // Card 3
+  c.sfs = real_or(h, "SFS", 1);
+  c.sfm = real_or(h, "SFM", 1);
+  c.sst = h.real("SST");
+  c.mst = h.real("MST");
+  c.sfst = real_or(h, "SFST", 1);
+  c.sfmt = real_or(h, "SFMT", 1);
+  c.fsf = real_or(h, "FSF", 1);
+  c.vsf = real_or(h, "VSF", 1);
+  for (std::string_view f : {"SFS", "SFM", "SFST", "SFMT"})
+    if (h.real(f) < 0) fail(h.loc(f), fmt::format("{} = {} must not be negative", f, h.real(f)));
+  if (c.sst < 0 || c.mst < 0)
+    fail(h.loc(c.sst < 0 ? "SST" : "MST"),
+         fmt::format("{} = {}: negative contact thicknesses are not supported",
+                     c.sst < 0 ? "SST" : "MST", std::min(c.sst, c.mst)));
+  if (c.fsf != 1)
+    note(d, b, h.loc("FSF"),
+         fmt::format("FSF = {}: friction scale factor is not supported (ignored)", c.fsf));
+  if (c.vsf != 1)
+    note(d, b, h.loc("VSF"),
+         fmt::format("VSF = {}: viscous damping scale factor is not supported (ignored)", c.vsf));
+
+  // Card A
+  c.soft = h.integer("SOFT");
+  c.sofscl = real_or(h, "SOFSCL", 0.1);
+  c.depth = h.integer("DEPTH") == 0 ? 2 : h.integer("DEPTH");
+  c.bsort = h.integer("BSORT");
+  if (c.soft != 0 && c.soft != 1)
+    note(
+        d, b, h.loc("SOFT"),
+        fmt::format("SOFT = {}: only penalty formulations 0 and 1 are supported (0 used)", c.soft));
+  if (c.soft != 0 && c.soft != 1) c.soft = 0;
+  if (c.sofscl < 0)
+    fail(h.loc("SOFSCL"), fmt::format("SOFSCL = {} must not be negative", c.sofscl));
+  if (c.bsort < 0)
+    fail(h.loc("BSORT"),
+         fmt::format("BSORT = {}: negative (curve) sort intervals are not supported", c.bsort));
+  warn_unless(d, b, "LCIDAB", 0, "airbag thickness curve is not supported");
+  if (h.real("MAXPAR") != 0) // 0 means the default
+    warn_unless(d, b, "MAXPAR", 1.025, "maximum parametric coordinate is not supported");
+  if (!h.blank("SBOPT") && h.integer("SBOPT") != 0 && h.integer("SBOPT") != 2)
+    note(d, b, h.loc("SBOPT"),
+         fmt::format("SBOPT = {}: segment-based contact options are not supported (ignored)",
+                     h.integer("SBOPT")));
+  if (h.integer("FRCFRQ") > 1)
+    note(d, b, h.loc("FRCFRQ"),
+         fmt::format("FRCFRQ = {}: contact forces are updated every cycle (ignored)",
+                     h.integer("FRCFRQ")));
+
+  // Card B
+  c.penmax = h.real("PENMAX");
+  if (c.penmax < 0)
+    fail(h.loc("PENMAX"), fmt::format("PENMAX = {} must not be negative", c.penmax));
+  for (std::string_view f : {"THKOPT", "SHLTHK", "SNLOG", "ISYM", "I2D3D", "SLDTHK", "SLDSTF"})
+    warn_unless(d, b, f, 0, "not supported");
+
+  // Card C
+  int ignore = h.integer("IGNORE");
+  if (ignore < -2 || ignore > 2)
+    fail(h.loc("IGNORE"),
+         fmt::format("IGNORE = {}: supported values are 0 (*CONTROL_CONTACT's IGNORE), 1 and 2 "
+                     "(initial penetrations kept as offsets)",
+                     ignore));
+  if (ignore < 0) {
+    note(d, b, h.loc("IGNORE"),
+         fmt::format("IGNORE = {}: the negative variant is not supported ({} used)", ignore,
+                     -ignore));
+    ignore = -ignore;
+  }
+  c.ignore = ignore;
+  if (!h.blank("IGAP") && h.integer("IGAP") != 1 && h.integer("IGAP") != 0)
+    note(d, b, h.loc("IGAP"),
+         fmt::format("IGAP = {}: implicit gap option is not supported (ignored)",
+                     h.integer("IGAP")));
+  for (std::string_view f : {"DPRFAC", "DTSTIF", "EDGEK", "FLANGL"})
+    warn_unless(d, b, f, 0, "not supported");
+  warn_unless(d, b, "CID_RCF", 0, "rcforc in a local system is not supported");
+
+  d.model.contacts.push_back(std::move(c));
+}
+
+std::string nonzero_list(const Fields& h, std::initializer_list<std::string_view> fields) {
+  std::string out;
+  for (std::string_view f : fields) {
+    const Value& v = h.get(f);
+    if (v.blank || !v.present) continue;
+    const double def = v.spec->def.empty() ? 0.0 : std::stod(std::string(v.spec->def));
+    if (value_of(v) == def) continue;
+    out += fmt::format("{}{} = {}", out.empty() ? "" : ", ", f, value_of(v));
+  }
+  return out;
+}
+
+} // namespace
+
+void apply_contact_automatic_single(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::SingleSurface, true);
+}
+void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::SurfaceToSurface, true);
+}
+void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::NodesToSurface, true);
+}
+void apply_contact_single(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::SingleSurface, false);
+}
+void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::SurfaceToSurface, false);
+}
+void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
+  d.model.notes.push_back({b.loc.card, b.loc, false,
+                           "force transducer read: it adds no force; its resultants are not "
+                           "written (rcforc has the other contacts)"});
+}
+
+void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::NodesToSurface, false);
+}
+
+namespace {
+
+void apply_contact_eroding(const Block& b, DeckBuilder& d, Kind kind) {
+  apply_contact(b, d, kind, true);
+  const Fields& h = b.head;
+  ContactDef& c = d.model.contacts.back();
+  c.eroding = true;
+  c.isym = h.integer("ISYM_ER");
+  c.erosop = h.integer("EROSOP");
+  c.iadj = h.integer("IADJ");
+  if (c.erosop != 0 && c.erosop != 1)
+    fail(h.loc("EROSOP"),
+         fmt::format("contact {}: EROSOP = {}: supported values are 0 and 1", c.id, c.erosop));
+  warn_unless(d, b, "ISYM_ER", 0, "symmetry planes are not supported");
+  warn_unless(d, b, "IADJ", 0, "adjacent-material treatment of solids is not supported");
+}
+
+} // namespace
+
+void apply_contact_eroding_single(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::SingleSurface);
+}
+void apply_contact_eroding_surface_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::SurfaceToSurface);
+}
+void apply_contact_eroding_nodes_to_surface(const Block& b, DeckBuilder& d) {
+  apply_contact_eroding(b, d, Kind::NodesToSurface);
+}
+
+void apply_control_contact(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Controls& c = d.model.control;
+  c.contact_slsfac = real_or(h, "SLSFAC", 0.1);
+  c.contact_shlthk = h.integer("SHLTHK");
+  c.contact_nsbcs = h.integer("NSBCS");
+  c.contact_xpene = real_or(h, "XPENE", 4);
+  c.contact_sfric = h.real("SFRIC");
+  c.contact_dfric = h.real("DFRIC");
+  c.contact_edc = h.real("EDC");
+  c.contact_ignore = h.integer("IGNORE");
+  c.contact_control_given = true;
+  if (c.contact_slsfac < 0)
+    fail(h.loc("SLSFAC"), fmt::format("SLSFAC = {}: negative (curve) penalty scales are not "
+                                      "supported",
+                                      c.contact_slsfac));
+  if (c.contact_xpene < 0)
+    fail(h.loc("XPENE"), fmt::format("XPENE = {} must not be negative", c.contact_xpene));
+  if (c.contact_nsbcs < 0)
+    fail(h.loc("NSBCS"), fmt::format("NSBCS = {} must not be negative", c.contact_nsbcs));
+  for (std::string_view f : {"SFRIC", "DFRIC", "EDC"})
+    if (h.real(f) < 0) fail(h.loc(f), fmt::format("{} = {} must not be negative", f, h.real(f)));
+  const std::string ignored = nonzero_list(
+      h, {"RWPNAL", "ISLCHK",  "PENOPT", "THKCHG",  "ORIEN",   "ENMASS", "USRSTR", "USRFRC",
+          "INTERM", "SSTHK",   "ECDT",   "TIEDPRJ", "VFC",     "TH",     "TH_SF",  "PEN_SF",
+          "FRCENG", "SKIPRWG", "OUTSEG", "SPOTSTP", "SPOTDEL", "SPOTHIN"});
+  if (!ignored.empty()) note(d, b, b.loc, fmt::format("not supported (ignored): {}", ignored));
+}
+
+void apply_set_segment(const Block& b, DeckBuilder& d) {
+  SegmentSet s;
+  s.id = b.head.id("SID");
+  s.loc = b.head.loc("SID");
+  if (s.id <= 0) fail(s.loc, fmt::format("segment set id SID = {} must be positive", s.id));
+  d.claim_id("segment set", s.id, s.loc);
+  for (const Fields& row : b.rows) {
+    std::array<GlobalId, 4> n{row.id("N1"), row.id("N2"), row.id("N3"), row.id("N4")};
+    if (n[3] == 0) n[3] = n[2];
+    for (std::string_view f : {"N1", "N2", "N3", "N4"})
+      if (row.id(f) < 0)
+        fail(row.loc(f),
+             fmt::format("segment set {}: node {} = {} is not valid", s.id, f, row.id(f)));
+    for (int k = 0; k < 3; ++k)
+      for (int l = k + 1; l < 3; ++l)
+        if (n[k] == n[l])
+          fail(row.loc("N1"), fmt::format("segment set {}: segment {} {} {} {} repeats node {}",
+                                          s.id, n[0], n[1], n[2], n[3], n[k]));
+    if (n[3] == n[0] || n[3] == n[1])
+      fail(row.loc("N4"), fmt::format("segment set {}: segment {} {} {} {} repeats node {}", s.id,
+                                      n[0], n[1], n[2], n[3], n[3]));
+    s.segments.push_back(n);
+    s.lines.push_back(row.line());
+  }
+  d.model.segment_sets.emplace(s.id, std::move(s));
+}
+
+// ---------------------------------------------------------------------------------------------
+// References, once the whole deck is read
+
+namespace {
+
+class ContactChecker {
+public:
+  explicit ContactChecker(Model& m) : m_(m) {
+    for (const Part& p : m_.parts) parts_.emplace(p.id, &p);
+    for (const Section& s : m_.sections) sections_.emplace(s.id, &s);
+    for (GlobalId pid : m_.solids.part) ++elements_[pid];
+    for (GlobalId pid : m_.shells.part) ++elements_[pid];
+  }
+
+  void run() {
+    check_segment_sets();
+    std::map<GlobalId, const ContactDef*> ids;
+    for (ContactDef& c : m_.contacts) {
+      if (const auto [it, fresh] = ids.emplace(c.id, &c); !fresh)
+        fail(c.loc, fmt::format("duplicate contact id {} (also used by the contact at {}); "
+                                "contacts without a CID are numbered by their position",
+                                c.id, it->second->loc.str()));
+      check_surface(c, false);
+      if (c.kind != ContactDef::Kind::SingleSurface) check_surface(c, true);
+      const Controls& ctl = m_.control;
+      if (c.fs == 0 && c.fd == 0) {
+        c.fs = ctl.contact_sfric;
+        c.fd = ctl.contact_dfric;
+      }
+      if (c.dc == 0) c.dc = ctl.contact_edc;
+    }
+  }
+
+private:
+  Model& m_;
+  std::unordered_map<GlobalId, const Part*> parts_;
+  std::unordered_map<GlobalId, const Section*> sections_;
+  std::unordered_map<GlobalId, std::size_t> elements_;
+
+  void check_segment_sets() const {
+    for (const auto& [sid, s] : m_.segment_sets)
+      for (std::size_t k = 0; k < s.segments.size(); ++k)
+        for (GlobalId nid : s.segments[k])
+          if (m_.node_index(nid) == kInvalidLocal)
+            fail(SourceLoc{s.loc.file, k < s.lines.size() ? s.lines[k] : s.loc.line, s.loc.card},
+                 fmt::format("segment set {} references node {}, which is not defined", sid, nid));
+  }
+
+  static std::string what(const ContactDef& c) {
+    return fmt::format("contact {} ({})", c.id, c.keyword);
+  }
+
+  /// The part, checking that it exists and has elements.
+  const Part& part(const ContactDef& c, const SourceLoc& loc, std::string_view field,
+                   GlobalId pid) const {
+    const auto it = parts_.find(pid);
+    if (it == parts_.end())
+      fail(loc,
+           fmt::format("{} references part {} ({}), which is not defined", what(c), pid, field));
+    return *it->second;
+  }
+
+  void check_thickness(const ContactDef& c, const SourceLoc& loc, const Part& p,
+                       Real override_thickness) const {
+    if (override_thickness > 0) return;
+    const auto it = sections_.find(p.secid);
+    if (it == sections_.end() || it->second->kind != SectionKind::Shell) return;
+    const auto& t = it->second->t;
+    const Real tmax = *std::max_element(t.begin(), t.end());
+    const Real tmin = *std::min_element(t.begin(), t.end());
+    if (tmax <= 0 || tmin < 0)
+      fail(loc, fmt::format("zero-thickness shells in contact {}: part {} (section {}, T1 = {}) "
+                            "has no positive section thickness; give the section a thickness "
+                            "or SST/MST > 0",
+                            c.id, p.id, it->second->id, t[0]));
+  }
+
+  void check_surface(const ContactDef& c, bool main) {
+    const GlobalId id = main ? c.msid : c.ssid;
+    const int type = main ? c.mstyp : c.sstyp;
+    const SourceLoc& loc = main ? c.msid_loc : c.ssid_loc;
+    const std::string_view field = main ? "MSID" : "SSID";
+    const Real thick = main ? c.mst : c.sst;
+    switch (type) {
+    case 0: {
+      const auto it = m_.segment_sets.find(id);
+      if (it == m_.segment_sets.end())
+        fail(loc, fmt::format("{} references segment set {} ({}), which is not defined", what(c),
+                              id, field));
+      if (it->second.segments.empty())
+        fail(loc, fmt::format("{}: segment set {} ({}) is empty", what(c), id, field));
+      break;
+    }
+    case 2: {
+      const auto it = m_.part_sets.find(id);
+      if (it == m_.part_sets.end())
+        fail(loc, fmt::format("{} references part set {} ({}), which is not defined", what(c), id,
+                              field));
+      if (it->second.members.empty())
+        fail(loc, fmt::format("{}: part set {} ({}) is empty", what(c), id, field));
+      bool any = false;
+      for (GlobalId pid : it->second.members) {
+        const Part& p = part(c, loc, field, pid);
+        if (elements_.count(pid) == 0) continue;
+        any = true;
+        check_thickness(c, loc, p, thick);
+      }
+      if (!any)
+        fail(loc, fmt::format("{}: part set {} ({}) has no elements (empty surface)", what(c), id,
+                              field));
+      break;
+    }
+    case 3: {
+      const Part& p = part(c, loc, field, id);
+      if (elements_.count(id) == 0)
+        fail(loc,
+             fmt::format("{}: part {} ({}) has no elements (empty surface)", what(c), id, field));
+      check_thickness(c, loc, p, thick);
+      break;
+    }
+    case 4: {
+      const auto it = m_.node_sets.find(id);
+      if (it == m_.node_sets.end())
+        fail(loc, fmt::format("{} references node set {} ({}), which is not defined", what(c), id,
+                              field));
+      if (it->second.members.empty())
+        fail(loc, fmt::format("{}: node set {} ({}) is empty", what(c), id, field));
+      break;
+    }
+    case 5: {
+      if (elements_.empty()) fail(loc, fmt::format("{}: the model has no elements", what(c)));
+      for (const Part& p : m_.parts)
+        if (elements_.count(p.id)) check_thickness(c, loc, p, thick);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+};
+
+} // namespace
+
+void check_contacts(Model& m) {
+  ContactChecker(m).run();
+}
+
+} // namespace parcae::io

@@ -1,0 +1,271 @@
+// Apply functions: constraints, prescribed motion, initial velocities, loads, rigid walls.
+// Referenced nodes, sets, parts and curves are checked in resolve_model (they may be defined
+// later in the deck).
+#include <fmt/format.h>
+
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+void require_zero(const Fields& row, std::string_view field, std::string_view what) {
+  if (row.id(field) != 0)
+    fail(row.loc(field),
+         fmt::format("{} = {}: {} not supported (must be 0)", field, row.id(field), what));
+}
+
+std::array<Real, 3> vec3(const Fields& f, std::string_view a, std::string_view b,
+                         std::string_view c) {
+  return {f.real(a), f.real(b), f.real(c)};
+}
+
+/// Translations 1-3 and rotations 5-7 (4 and 8 need a *DEFINE_VECTOR).
+int checked_dof(const Fields& row) {
+  const int dof = row.integer("DOF");
+  if (dof < 1 || dof > 7 || dof == 4)
+    fail(row.loc("DOF"), fmt::format("DOF = {} is not supported (use 1-3 for x, y, z or 5-7 for "
+                                     "rotations)",
+                                     dof));
+  return dof;
+}
+
+/// DOF of a prescribed motion: 1-3, 5-7, and 4 / -4 (translation along VID) on anything, 8
+/// (rotation about VID, velocity or acceleration) on rigid parts.
+int motion_dof(const Fields& row, MotionTarget target) {
+  const int dof = row.integer("DOF");
+  const int vad = row.integer("VAD");
+  if (dof == 4 || dof == -4 || dof == 8) {
+    if (row.id("VID") <= 0)
+      fail(row.loc("VID"), fmt::format("DOF = {} needs a vector: VID = {} must name a "
+                                       "*DEFINE_VECTOR",
+                                       dof, row.id("VID")));
+    if (dof == 8 && target != MotionTarget::Rigid)
+      fail(row.loc("DOF"), "DOF = 8 (rotation about a vector) is supported for rigid parts only "
+                           "(*BOUNDARY_PRESCRIBED_MOTION_RIGID)");
+    if (dof == 8 && vad == 2)
+      fail(row.loc("VAD"), "VAD = 2 (angle) with DOF = 8 is not supported (use 0, angular "
+                           "velocity, or 1, angular acceleration)");
+    return dof;
+  }
+  const int a = dof < 0 ? -dof : dof;
+  if (a >= 9 && a <= 11)
+    fail(row.loc("DOF"), fmt::format("DOF = {} (rotation of the nodes about an axis through "
+                                     "OFFSET1, OFFSET2) is not supported",
+                                     dof));
+  return checked_dof(row);
+}
+
+void add_spc(const Block& b, std::string_view target, bool is_set, DeckBuilder& d) {
+  static constexpr std::string_view dofs[] = {"DOFX", "DOFY", "DOFZ", "DOFRX", "DOFRY", "DOFRZ"};
+  for (const Fields& row : b.rows) {
+    require_zero(row, "CID", "local coordinate systems are");
+    PendingSpc spc{is_set, row.id(target), {}, d.ref(row.loc(target))};
+    for (int k = 0; k < 6; ++k) spc.dof[k] = row.id(dofs[k]) != 0;
+    d.spcs.push_back(spc);
+  }
+}
+
+void add_motion(const Block& b, MotionTarget target, std::string_view field, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    PrescribedMotion m;
+    m.target = target;
+    m.target_id = row.id(field);
+    const int vad = row.integer("VAD");
+    if (vad < 0 || vad > 2)
+      fail(row.loc("VAD"), fmt::format("VAD = {} is not supported (0 velocity, 1 acceleration, 2 "
+                                       "displacement)",
+                                       vad));
+    m.dof = motion_dof(row, target);
+    m.vid = row.id("VID");
+    m.vad = static_cast<MotionKind>(vad);
+    m.lcid = row.id("LCID");
+    m.sf = row.real("SF");
+    m.death = row.real("DEATH") > 0 ? row.real("DEATH") : 1.0e28; // 0 (blank): never
+    m.birth = row.real("BIRTH");
+    m.loc = row.loc(field);
+    d.model.motions.push_back(m);
+  }
+}
+
+void add_nodal_load(const Block& b, bool is_set, std::string_view field, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    require_zero(row, "CID", "local coordinate systems are");
+    NodalLoad l;
+    l.is_set = is_set;
+    l.target_id = row.id(field);
+    l.dof = checked_dof(row);
+    l.lcid = row.id("LCID");
+    l.sf = row.real("SF");
+    l.loc = row.loc(field);
+    d.model.nodal_loads.push_back(l);
+  }
+}
+
+void add_body_load(const Block& b, int dir, DeckBuilder& d) {
+  require_zero(b.head, "CID", "local coordinate systems are");
+  d.model.body_loads.push_back({dir, b.head.id("LCID"), b.head.real("SF"), b.head.loc("LCID")});
+}
+
+} // namespace
+
+void apply_spc_node(const Block& b, DeckBuilder& d) {
+  add_spc(b, "NID", false, d);
+}
+void apply_spc_set(const Block& b, DeckBuilder& d) {
+  add_spc(b, "NSID", true, d);
+}
+
+void apply_motion_node(const Block& b, DeckBuilder& d) {
+  add_motion(b, MotionTarget::Node, "NID", d);
+}
+void apply_motion_set(const Block& b, DeckBuilder& d) {
+  add_motion(b, MotionTarget::NodeSet, "NSID", d);
+}
+void apply_motion_rigid(const Block& b, DeckBuilder& d) {
+  add_motion(b, MotionTarget::Rigid, "PID", d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Initial velocities
+
+void apply_initial_velocity(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  InitialVelocity v;
+  v.box = h.id("BOXID");
+  v.cid = h.id("ICID");
+  v.target_id = h.id("NSID");
+  v.target = v.target_id == 0 ? InitialVelocity::Target::All : InitialVelocity::Target::NodeSet;
+  v.v = vec3(h, "VX", "VY", "VZ");
+  v.omega_node = vec3(h, "VXR", "VYR", "VZR");
+  v.exclude_set = h.id("NSIDEX");
+  v.v_exclude = vec3(h, "VXE", "VYE", "VZE");
+  v.omega_exclude = vec3(h, "VXRE", "VYRE", "VZRE");
+  v.loc = h.loc("NSID");
+  d.model.initial_velocities.push_back(v);
+}
+
+void apply_initial_velocity_node(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    InitialVelocity v;
+    v.cid = row.id("ICID");
+    v.target = InitialVelocity::Target::Node;
+    v.target_id = row.id("NID");
+    v.v = vec3(row, "VX", "VY", "VZ");
+    v.omega_node = vec3(row, "VXR", "VYR", "VZR");
+    v.loc = row.loc("NID");
+    d.model.initial_velocities.push_back(v);
+  }
+}
+
+void apply_initial_velocity_generation(const Block& b, DeckBuilder& d) {
+  using Target = InitialVelocity::Target;
+  for (const Fields& row : b.rows) {
+    const int styp = row.integer("STYP");
+    if (styp < 1 || styp > 3)
+      fail(row.loc("STYP"), fmt::format("STYP = {} must be 1 (part set), 2 (part) or 3 (node "
+                                        "set)",
+                                        styp));
+    InitialVelocity v;
+    v.generation = true;
+    v.cid = row.id("ICID");
+    v.target_id = row.id("ID");
+    v.target = v.target_id == 0
+                   ? Target::All
+                   : (styp == 1 ? Target::PartSet : (styp == 2 ? Target::Part : Target::NodeSet));
+    v.omega = row.real("OMEGA");
+    v.v = vec3(row, "VX", "VY", "VZ");
+    v.center = vec3(row, "XC", "YC", "ZC");
+    v.axis = vec3(row, "NX", "NY", "NZ");
+    v.loc = row.loc("ID");
+    if (v.omega != 0 && v.axis == std::array<Real, 3>{0, 0, 0})
+      fail(row.loc("NX"),
+           fmt::format("OMEGA = {} needs a rotation axis, but NX NY NZ are 0", v.omega));
+    d.model.initial_velocities.push_back(v);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loads
+
+void apply_load_node_point(const Block& b, DeckBuilder& d) {
+  add_nodal_load(b, false, "NID", d);
+}
+void apply_load_node_set(const Block& b, DeckBuilder& d) {
+  add_nodal_load(b, true, "NSID", d);
+}
+void apply_load_body_x(const Block& b, DeckBuilder& d) {
+  add_body_load(b, 0, d);
+}
+void apply_load_body_y(const Block& b, DeckBuilder& d) {
+  add_body_load(b, 1, d);
+}
+void apply_load_body_z(const Block& b, DeckBuilder& d) {
+  add_body_load(b, 2, d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rigid walls
+
+namespace {
+
+/// Fields common to planar and cylindrical walls.
+RigidWall new_wall(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  require_zero(h, "BOXID", "boxes are");
+  RigidWall w;
+  ++d.rigid_wall_count;
+  w.id = b.has("ID") && h.id("RWID") != 0 ? h.id("RWID") : d.rigid_wall_count;
+  if (b.has("ID")) w.title = h.text("HEADING");
+  w.nsid = h.id("NSID");
+  w.nsidex = h.id("NSIDEX");
+  w.birth = h.real("BIRTH");
+  w.death = h.real("DEATH");
+  w.tail = vec3(h, "XT", "YT", "ZT");
+  w.head = vec3(h, "XH", "YH", "ZH");
+  w.fric = h.real("FRIC");
+  w.loc = h.loc("NSID");
+  if (w.tail == w.head)
+    fail(h.loc("XT"), fmt::format("rigid wall {}: head (XH, YH, ZH) equals tail (XT, YT, ZT), so "
+                                  "the wall has no direction",
+                                  w.id));
+  d.claim_id("rigid wall", w.id, w.loc);
+  return w;
+}
+
+} // namespace
+
+void apply_rigidwall_planar(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  RigidWall w = new_wall(b, d);
+  w.shape = RigidWall::Shape::Plane;
+  w.offset = h.real("OFFSET");
+  w.wvel = h.real("WVEL");
+  if ((w.finite = b.has("FINITE"))) {
+    w.edge_l = vec3(h, "XHEV", "YHEV", "ZHEV");
+    w.lenl = h.real("LENL");
+    w.lenm = h.real("LENM");
+  }
+  if ((w.moving = b.has("MOVING"))) {
+    w.mass = h.real("MASS");
+    w.v0 = h.real("V0");
+    if (!(w.mass > 0))
+      fail(h.loc("MASS"), fmt::format("rigid wall {}: MASS = {} must be positive", w.id, w.mass));
+  }
+  d.model.rigid_walls.push_back(w);
+}
+
+void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  RigidWall w = new_wall(b, d);
+  w.shape = RigidWall::Shape::Cylinder;
+  w.radius = h.real("RADCYL");
+  w.length = h.real("LENCYL");
+  require_zero(h, "NSEGS", "cylinder subsections are");
+  if (!(w.radius > 0))
+    fail(h.loc("RADCYL"),
+         fmt::format("rigid wall {}: RADCYL = {} must be positive", w.id, w.radius));
+  d.model.rigid_walls.push_back(w);
+}
+
+} // namespace parcae::io

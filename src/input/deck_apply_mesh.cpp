@@ -1,0 +1,651 @@
+// Apply functions: nodes, elements, parts, sections, materials, hourglass sets.
+#include <fmt/format.h>
+
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+void check_positive_id(const Fields& row, std::string_view field, std::string_view what) {
+  if (row.id(field) <= 0)
+    fail(row.loc(field), fmt::format("{} id {} = {} must be positive", what, field, row.id(field)));
+}
+
+/// TC/RC constraint code 0..7.
+std::uint8_t constraint_code(const Fields& row, std::string_view field) {
+  const std::int64_t v = row.id(field);
+  if (v < 0 || v > 7)
+    fail(row.loc(field), fmt::format("node {}: {} = {} must be 0-7", row.id("NID"), field, v));
+  return static_cast<std::uint8_t>(v);
+}
+
+std::string title_of(const Block& b, const Fields& f) {
+  return b.has("TITLE") ? f.text("TITLE") : std::string();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Nodes and elements
+
+void apply_node(const Block& b, DeckBuilder& d) {
+  NodeTable& n = d.model.nodes;
+  for (const Fields& row : b.rows) {
+    check_positive_id(row, "NID", "node");
+    const SrcRef src = d.ref(row.file(), row.line());
+    d.claim_id("node", row.id("NID"), src, "*NODE");
+    n.id.push_back(row.id("NID"));
+    n.x.push_back(row.real("X"));
+    n.y.push_back(row.real("Y"));
+    n.z.push_back(row.real("Z"));
+    n.tc.push_back(constraint_code(row, "TC"));
+    n.rc.push_back(constraint_code(row, "RC"));
+    d.node_src.push_back(src);
+  }
+}
+
+namespace {
+
+constexpr std::string_view kNodeFields[] = {"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"};
+
+/// Hexahedron connectivity; a tetrahedron (N5-N8 blank) becomes N1 N2 N3 N4 N4 N4 N4 N4.
+std::array<GlobalId, 8> solid_nodes(const Fields& row) {
+  std::array<GlobalId, 8> n{};
+  for (int k = 0; k < 8; ++k) n[k] = row.id(kNodeFields[k]);
+  const GlobalId eid = row.id("EID");
+  for (int k = 0; k < 4; ++k)
+    if (n[k] == 0)
+      fail(row.loc(kNodeFields[k]),
+           fmt::format("solid element {}: {} is blank", eid, kNodeFields[k]));
+  const int upper = static_cast<int>((n[4] != 0) + (n[5] != 0) + (n[6] != 0) + (n[7] != 0));
+  if (upper == 0)
+    n[4] = n[5] = n[6] = n[7] = n[3];
+  else if (upper != 4)
+    fail(row.loc("N5"), fmt::format("solid element {} has {} nodes: give N1-N8 (repeat nodes for "
+                                    "wedges) or N1-N4 only (tetrahedron)",
+                                    eid, 4 + upper));
+  for (std::string_view extra : {"N9", "N10"})
+    if (const Value* v = row.find(extra); v && v->i != 0)
+      fail(row.loc(extra), fmt::format("solid element {}: {} = {}: 10-node elements are not "
+                                       "supported",
+                                       eid, extra, v->i));
+  return n;
+}
+
+PendingShell read_shell(const Fields& row, DeckBuilder& d) {
+  PendingShell s;
+  s.id = row.id("EID");
+  s.pid = row.id("PID");
+  check_positive_id(row, "EID", "shell element");
+  for (int k = 0; k < 4; ++k) s.nodes[k] = row.id(kNodeFields[k]);
+  for (int k = 0; k < 3; ++k)
+    if (s.nodes[k] == 0)
+      fail(row.loc(kNodeFields[k]),
+           fmt::format("shell element {}: {} is blank", s.id, kNodeFields[k]));
+  if (s.nodes[3] == 0) s.nodes[3] = s.nodes[2];
+  for (int k = 4; k < 8; ++k)
+    if (row.id(kNodeFields[k]) != 0)
+      fail(row.loc(kNodeFields[k]), fmt::format("shell element {}: {} is given: 8-node shells are "
+                                                "not supported",
+                                                s.id, kNodeFields[k]));
+  s.src = d.ref(row.file(), row.line());
+  d.claim_id("shell element", s.id, s.src, "*ELEMENT_SHELL");
+  return s;
+}
+
+} // namespace
+
+void apply_element_solid(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    check_positive_id(row, "EID", "solid element");
+    PendingSolid s{row.id("EID"), row.id("PID"), solid_nodes(row), d.ref(row.file(), row.line())};
+    d.claim_id("solid element", s.id, s.src, "*ELEMENT_SOLID");
+    d.solids.push_back(s);
+  }
+}
+
+void apply_element_shell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) d.shells.push_back(read_shell(row, d));
+}
+
+void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
+  static constexpr std::string_view thic[] = {"THIC1", "THIC2", "THIC3", "THIC4"};
+  for (const Fields& row : b.rows) {
+    PendingShell s = read_shell(row, d);
+    for (int k = 0; k < 4; ++k) {
+      s.thickness[k] = row.real(thic[k]);
+      if (s.thickness[k] < 0)
+        fail(row.loc(thic[k]), fmt::format("shell element {}: negative thickness {} = {}", s.id,
+                                           thic[k], s.thickness[k]));
+    }
+    d.shells.push_back(s);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parts, sections, hourglass
+
+void apply_part(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Part p;
+    p.id = row.id("PID");
+    p.title = row.text("HEADING");
+    p.secid = row.id("SECID");
+    p.mid = row.id("MID");
+    p.hgid = row.id("HGID");
+    p.loc = row.loc("PID");
+    p.eosid = row.id("EOSID");
+    check_positive_id(row, "PID", "part");
+    if (p.eosid < 0)
+      fail(row.loc("EOSID"),
+           fmt::format("part {}: EOSID = {} must not be negative", p.id, p.eosid));
+    if (b.has("CONTACT"))
+      for (std::string_view f : {"FS", "FD", "DC", "VC", "OPTT", "SFT", "SSF", "CPARM8"})
+        if (row.real(f) != 0)
+          d.model.notes.push_back({std::string(b.spec->name), row.loc(f), false,
+                                   fmt::format("part {}: _CONTACT {} = {} ignored (the *CONTACT "
+                                               "values are used)",
+                                               p.id, f, row.real(f))});
+    d.claim_id("part", p.id, p.loc);
+    d.model.parts.push_back(std::move(p));
+  }
+}
+
+namespace {
+
+Section new_section(const Block& b, const Fields& row, SectionKind kind, DeckBuilder& d) {
+  Section s;
+  s.id = row.id("SECID");
+  s.kind = kind;
+  s.title = title_of(b, row);
+  s.elform = row.integer("ELFORM");
+  s.loc = row.loc("SECID");
+  check_positive_id(row, "SECID", "section");
+  d.claim_id("section", s.id, s.loc);
+  return s;
+}
+
+void read_shell_thickness(const Fields& row, Section& s) {
+  static constexpr std::string_view names[] = {"T1", "T2", "T3", "T4"};
+  for (int k = 0; k < 4; ++k) {
+    s.t[k] = row.real(names[k]);
+    if (s.t[k] < 0)
+      fail(row.loc(names[k]),
+           fmt::format("section {}: negative thickness {} = {}", s.id, names[k], s.t[k]));
+    if (s.t[k] == 0) s.t[k] = s.t[0]; // LS-DYNA: T2-T4 default to T1
+  }
+}
+
+} // namespace
+
+void apply_section_solid(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows)
+    d.model.sections.push_back(new_section(b, row, SectionKind::Solid, d));
+}
+
+void apply_section_shell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Section s = new_section(b, row, SectionKind::Shell, d);
+    s.shrf = row.real("SHRF");
+    s.nip = row.integer("NIP") == 0 ? 2 : row.integer("NIP");
+    if (s.nip < 1 || s.nip > 10)
+      fail(row.loc("NIP"), fmt::format("section {}: NIP = {} must be 1-10", s.id, s.nip));
+    s.qr_irid = row.integer("QR/IRID");
+    s.icomp = row.integer("ICOMP");
+    if (s.icomp != 0)
+      fail(row.loc("ICOMP"), fmt::format("section {}: ICOMP = {}: layered composite shells are "
+                                         "not supported",
+                                         s.id, s.icomp));
+    read_shell_thickness(row, s);
+    s.nloc = row.real("NLOC");
+    d.model.sections.push_back(s);
+  }
+}
+
+void apply_hourglass(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Hourglass h;
+    h.id = row.id("HGID");
+    h.title = title_of(b, row);
+    h.ihq = row.integer("IHQ"); // 0: *CONTROL_HOURGLASS IHQ (resolved at the end)
+    h.qm = row.real("QM");
+    h.ibq = row.integer("IBQ");
+    h.bulk_quadratic = row.real("Q1");
+    h.bulk_linear = row.real("Q2");
+    h.qb = row.real("QB/VDC");
+    h.qw = row.real("QW");
+    h.loc = row.loc("HGID");
+    check_positive_id(row, "HGID", "hourglass");
+    d.claim_id("hourglass", h.id, h.loc);
+    d.model.hourglass.push_back(h);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Materials
+
+namespace {
+
+/// MID and RO with their checks, the title and where it was read (every material law).
+Material material_header(const Block& b, MaterialKind kind) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = kind;
+  m.title = title_of(b, h);
+  m.ro = h.real("RO");
+  m.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  return m;
+}
+
+/// MID RO E PR with their checks; title; duplicate id.
+Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = material_header(b, kind);
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  d.claim_id("material", m.id, m.loc);
+  return m;
+}
+
+/// Failure strain: 0 or >= 1e20 mean "no failure" (stored as 0).
+double failure_strain(const Fields& h, std::string_view field, GlobalId mid) {
+  const double v = h.real(field);
+  if (v < 0)
+    fail(h.loc(field), fmt::format("material {}: {} = {}: user failure subroutines are not "
+                                   "supported",
+                                   mid, field, v));
+  return v >= 1e20 ? 0.0 : v;
+}
+
+/// The EPS1-8 / ES1-8 table of *MAT_024 as a curve with id -MID.
+void add_stress_strain_table(const Fields& h, Material& m, DeckBuilder& d) {
+  static constexpr std::string_view eps[] = {"EPS1", "EPS2", "EPS3", "EPS4",
+                                             "EPS5", "EPS6", "EPS7", "EPS8"};
+  static constexpr std::string_view es[] = {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"};
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_024 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  // The table ends at the first EPS of 0 after EPS1: LS-DYNA ignores trailing zero strains,
+  // whatever stresses are written beside them.
+  int used = 8;
+  for (int k = 1; k < 8; ++k)
+    if (h.real(eps[k]) == 0) {
+      used = k;
+      break;
+    }
+  for (int k = used; k < 8; ++k)
+    if (h.real(eps[k]) != 0)
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} follows a zero strain ({} = 0); the "
+                                      "strains must increase",
+                                      m.id, eps[k], h.real(eps[k]), eps[used]));
+  for (int k = 0; k < used; ++k) {
+    if (!c.x.empty() && !(h.real(eps[k]) > c.x.back()))
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} must be greater than the previous "
+                                      "strain",
+                                      m.id, eps[k], h.real(eps[k])));
+    c.x.push_back(h.real(eps[k]));
+    c.y.push_back(h.real(es[k]));
+  }
+  if (c.x.size() < 2) {
+    // One point is no hardening curve: SIGY and ETAN describe the material.
+    d.model.notes.push_back({h.loc("EPS1").card, h.loc("EPS1"), false,
+                             fmt::format("material {}: the EPS/ES table has a single point (EPS2 "
+                                         "onwards are 0): SIGY = {} and ETAN = {} are used",
+                                         m.id, m.sigy, m.etan)});
+    return;
+  }
+  m.lcss = c.id;
+  d.claim_id("curve", c.id, c.loc);
+  d.model.curves.push_back(std::move(c));
+}
+
+bool has_stress_table(const Fields& h) {
+  for (std::string_view es : {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})
+    if (h.real(es) != 0) return true;
+  return false;
+}
+
+} // namespace
+
+void apply_mat_elastic(const Block& b, DeckBuilder& d) {
+  d.model.materials.push_back(new_material(b, MaterialKind::Elastic, d));
+}
+
+void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::PlasticKinematic, d);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.beta = h.real("BETA");
+  m.src = h.real("SRC");
+  m.srp = h.real("SRP");
+  m.fs = failure_strain(h, "FS", m.id);
+  m.vp = h.real("VP");
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_rigid(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::Rigid, d);
+  m.cmo = h.real("CMO");
+  m.con1 = h.real("CON1");
+  m.con2 = h.real("CON2");
+  if (m.cmo < 0)
+    fail(h.loc("CMO"), fmt::format("material {}: CMO = {}: constraints in a local system are not "
+                                   "supported",
+                                   m.id, m.cmo));
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_material(b, MaterialKind::PiecewiseLinear, d);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.fs = failure_strain(h, "FAIL", m.id);
+  m.src = h.real("C");
+  m.srp = h.real("P");
+  m.lcss = h.id("LCSS");
+  m.lcsr = h.id("LCSR");
+  m.vp = h.real("VP");
+  m.tdel = h.real("TDEL");
+  if (m.tdel < 0)
+    fail(h.loc("TDEL"), fmt::format("material {}: TDEL = {} must not be negative", m.id, m.tdel));
+  if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, m, d);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = material_header(b, MaterialKind::MooneyRivlin);
+  m.pr = h.real("PR");
+  m.mr_a = h.real("A");
+  m.mr_b = h.real("B");
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5) (0.49 to 0.5 is "
+                     "recommended for rubber)",
+                     m.id, m.pr));
+  if (h.id("LCID") > 0)
+    fail(h.loc("LCID"), fmt::format("material {}: LCID = {}: fitting A and B to a "
+                                    "force-deflection curve is not supported; give A and B",
+                                    m.id, h.id("LCID")));
+  if (h.real("REF") != 0)
+    fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry "
+                                   "(*INITIAL_FOAM_REFERENCE_GEOMETRY) is not supported; use 0",
+                                   m.id, h.real("REF")));
+  if (!(m.mr_a + m.mr_b > 0))
+    fail(h.loc("A"), fmt::format("material {}: A + B = {} must be positive (shear modulus "
+                                 "2(A + B))",
+                                 m.id, m.mr_a + m.mr_b));
+  // Young's modulus of the small-strain limit: G = 2(A + B), E = 2G(1 + PR).
+  m.e = 4.0 * (m.mr_a + m.mr_b) * (1.0 + m.pr);
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_add_erosion(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  MatAddErosion a;
+  a.mid = h.id("MID");
+  a.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  const double excl = h.real("EXCL");
+  // A criterion is used when its field is nonzero and not the exclusion number.
+  auto used = [&](std::string_view f) {
+    const double v = h.real(f);
+    return v != 0 && v != excl;
+  };
+  for (std::string_view f :
+       {"MNEPS",  "VOLEPS",  "EPSSH",  "SIGTH",  "IMPULSE", "IDAM",    "DMGTYP",
+        "LCSDG",  "ECRIT",   "DMGEXP", "DCRIT",  "FADEXP",  "LCREGD",  "LCFLD",
+        "NSFF",   "EPSTHIN", "ENGCRT", "RADCRT", "LCEPS12", "LCEPS13", "LCEPSMX",
+        "DTEFLT", "VOLFRAC", "MXTMP",  "DTMIN"})
+    if (used(f))
+      fail(h.loc(f), fmt::format("*MAT_ADD_EROSION of material {}: {} = {} is not supported "
+                                 "(supported criteria: MXPRES, MNPRES, SIGP1, SIGVM, MXEPS, "
+                                 "EFFEPS, FAILTM with NUMFIP and NCS; set {} to 0 or to EXCL)",
+                                 a.mid, f, h.real(f), f));
+  auto take = [&](std::string_view f, bool& has, Real& v, bool positive) {
+    if (!used(f)) return;
+    v = h.real(f);
+    if (positive && !(v > 0))
+      fail(h.loc(f),
+           fmt::format("*MAT_ADD_EROSION of material {}: {} = {} must be positive", a.mid, f, v));
+    has = true;
+  };
+  take("MXPRES", a.has_mxpres, a.mxpres, false);
+  take("MNPRES", a.has_mnpres, a.mnpres, false);
+  take("SIGP1", a.has_sigp1, a.sigp1, true);
+  take("SIGVM", a.has_sigvm, a.sigvm, true);
+  take("MXEPS", a.has_mxeps, a.mxeps, true);
+  take("EFFEPS", a.has_effeps, a.effeps, true);
+  take("FAILTM", a.has_failtm, a.failtm, true);
+  a.numfip = h.real("NUMFIP");
+  if (a.numfip == 0) a.numfip = 1;
+  if (a.numfip < -100)
+    fail(h.loc("NUMFIP"), fmt::format("*MAT_ADD_EROSION of material {}: NUMFIP = {}: a "
+                                      "percentage below -100 is not supported",
+                                      a.mid, a.numfip));
+  const double ncs = h.real("NCS");
+  a.ncs = ncs <= 0 ? 1 : static_cast<int>(ncs);
+  if (ncs > 0 && a.ncs != ncs)
+    fail(h.loc("NCS"), fmt::format("*MAT_ADD_EROSION of material {}: NCS = {} must be a whole "
+                                   "number",
+                                   a.mid, ncs));
+  for (const auto& o : d.model.add_erosions)
+    if (o.mid == a.mid)
+      fail(a.loc, fmt::format("*MAT_ADD_EROSION: material {} already has one", a.mid));
+  d.model.add_erosions.push_back(a);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hydrodynamic materials (009, 010, 015) and equations of state
+
+namespace {
+
+/// A warning (keyword note) for a field that is set but not modelled.
+void note_ignored(DeckBuilder& d, const Block& b, const Fields& h, std::string_view field,
+                  std::string_view what) {
+  const Value* v = h.find(field);
+  if (v == nullptr || v->blank) return;
+  const double value =
+      v->spec && v->spec->type == FieldType::Int ? static_cast<double>(v->i) : v->r;
+  if (value == 0) return;
+  d.model.notes.push_back({std::string(b.spec->name), h.loc(field), false,
+                           fmt::format("{} = {}: {} (ignored)", field, value, what)});
+}
+
+/// MID, RO and the title of a hydrodynamic material.
+Material new_hydro_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = kind;
+  m.title = title_of(b, h);
+  m.ro = h.real("RO");
+  m.pc = h.real("PC");
+  m.loc = h.loc("MID");
+  check_positive_id(h, "MID", "material");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.pc <= 0))
+    fail(h.loc("PC"),
+         fmt::format("material {}: pressure cutoff PC = {} must not be positive", m.id, m.pc));
+  return m;
+}
+
+void check_shear_modulus(const Fields& h, const Material& m) {
+  if (!(m.g > 0))
+    fail(h.loc("G"), fmt::format("material {}: shear modulus G = {} must be positive", m.id, m.g));
+}
+
+} // namespace
+
+void apply_mat_null(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::Null, d);
+  m.null_mu = h.real("MU");
+  if (!(m.null_mu >= 0))
+    fail(h.loc("MU"),
+         fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));
+  note_ignored(d, b, h, "TEROD", "erosion in tension is not supported");
+  note_ignored(d, b, h, "CEROD", "erosion in compression is not supported");
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::ElasticPlasticHydro, d);
+  m.g = h.real("G");
+  m.sigy = h.real("SIGY");
+  m.eh = h.real("EH");
+  check_shear_modulus(h, m);
+  note_ignored(d, b, h, "FS", "erosion at a failure strain is not supported");
+  // EPS1-16 / ES1-16: the yield stress curve (ends at the first zero strain after EPS1).
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_010 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  for (int k = 1; k <= 16; ++k) {
+    const std::string e = fmt::format("EPS{}", k), y = fmt::format("ES{}", k);
+    if (k > 1 && h.real(e) == 0) break;
+    if (!c.x.empty() && !(h.real(e) > c.x.back()))
+      fail(h.loc(e), fmt::format("material {}: {} = {} must be greater than the previous strain",
+                                 m.id, e, h.real(e)));
+    c.x.push_back(h.real(e));
+    c.y.push_back(h.real(y));
+  }
+  const bool table = c.y.size() >= 2 || (c.y.size() == 1 && c.y[0] != 0);
+  if (table && c.x.size() < 2)
+    fail(h.loc("EPS2"),
+         fmt::format("material {}: the EPS/ES table needs two points or more", m.id));
+  if (table) {
+    m.lcss = c.id;
+    d.claim_id("curve", c.id, c.loc);
+    d.model.curves.push_back(std::move(c));
+  } else if (!(m.sigy > 0)) {
+    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive "
+                                    "(or give the EPS/ES table)",
+                                    m.id, m.sigy));
+  }
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_mat_johnson_cook(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = new_hydro_material(b, MaterialKind::JohnsonCook, d);
+  m.g = h.real("G");
+  check_shear_modulus(h, m);
+  if (h.real("VP") != 0)
+    fail(h.loc("VP"), fmt::format("material {}: VP = {}: the viscoplastic formulation is not "
+                                  "supported (0)",
+                                  m.id, h.real("VP")));
+  if (h.real("RATEOP") != 0)
+    fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
+                                      "Johnson-Cook rate term (0) is supported",
+                                      m.id, h.real("RATEOP")));
+  m.jc_a = h.real("A");
+  m.jc_b = h.real("B");
+  m.jc_n = h.real("N");
+  m.jc_c = h.real("C");
+  m.jc_m = h.real("M");
+  m.jc_tm = h.real("TM");
+  m.jc_tr = h.real("TR");
+  m.jc_epso = h.real("EPSO") == 0 ? 1.0 : h.real("EPSO");
+  m.jc_cp = h.real("CP");
+  m.jc_spall = h.real("SPALL");
+  if (!(m.jc_a > 0))
+    fail(h.loc("A"), fmt::format("material {}: A = {} must be positive (A < 0, a load curve, is "
+                                 "not supported)",
+                                 m.id, m.jc_a));
+  if (!(m.jc_b >= 0))
+    fail(h.loc("B"), fmt::format("material {}: B = {} must not be negative", m.id, m.jc_b));
+  if (m.jc_b > 0 && !(m.jc_n > 0))
+    fail(h.loc("N"), fmt::format("material {}: N = {} must be positive", m.id, m.jc_n));
+  if (!(m.jc_epso > 0))
+    fail(h.loc("EPSO"), fmt::format("material {}: EPSO = {} must be positive", m.id, m.jc_epso));
+  if (!(m.jc_cp >= 0))
+    fail(h.loc("CP"), fmt::format("material {}: CP = {} must not be negative", m.id, m.jc_cp));
+  if (m.jc_cp > 0 && m.jc_tm > m.jc_tr && !(m.jc_m > 0))
+    fail(h.loc("M"), fmt::format("material {}: M = {} must be positive (thermal softening: CP > "
+                                 "0 and TM > TR)",
+                                 m.id, m.jc_m));
+  if (m.jc_spall == 2 || m.jc_spall == 3)
+    note_ignored(d, b, h, "SPALL", "spall failure needs element erosion; p >= PC is used");
+  for (std::string_view f : {"D1", "D2", "D3", "D4", "D5"})
+    note_ignored(d, b, h, f, "the Johnson-Cook damage model (element erosion) is not supported");
+  for (std::string_view f : {"EROD", "NUMINT", "K", "EPS1", "DMODEL", "C2/P/XNP/D"})
+    note_ignored(d, b, h, f, "not supported");
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+namespace {
+
+Eos new_eos(const Block& b, EosKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e;
+  e.id = h.id("EOSID");
+  e.kind = kind;
+  e.title = title_of(b, h);
+  e.e0 = h.real("E0");
+  e.v0 = h.real("V0");
+  e.loc = h.loc("EOSID");
+  check_positive_id(h, "EOSID", "equation of state");
+  if (!(e.v0 == 1.0 || e.v0 == 0.0))
+    fail(h.loc("V0"), fmt::format("equation of state {}: V0 = {}: an initial relative volume "
+                                  "other than 1 is not supported",
+                                  e.id, e.v0));
+  e.v0 = 1.0;
+  d.claim_id("eos", e.id, e.loc);
+  return e;
+}
+
+} // namespace
+
+void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e = new_eos(b, EosKind::LinearPolynomial, d);
+  static constexpr std::string_view names[] = {"C0", "C1", "C2", "C3", "C4", "C5", "C6"};
+  for (int k = 0; k < 7; ++k) e.c[static_cast<std::size_t>(k)] = h.real(names[k]);
+  if (e.c[1] < 0)
+    fail(h.loc("C1"), fmt::format("equation of state {}: C1 = {} (the bulk modulus) must not be "
+                                  "negative",
+                                  e.id, e.c[1]));
+  d.model.eos.push_back(e);
+}
+
+void apply_eos_gruneisen(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e = new_eos(b, EosKind::Gruneisen, d);
+  e.gr_c = h.real("C");
+  e.s1 = h.real("S1");
+  e.s2 = h.real("S2");
+  e.s3 = h.real("S3");
+  e.gamma0 = h.real("GAMAO");
+  e.gr_a = h.real("A");
+  if (!(e.gr_c > 0))
+    fail(h.loc("C"), fmt::format("equation of state {}: C = {} must be positive", e.id, e.gr_c));
+  if (h.id("LCID") != 0)
+    fail(h.loc("LCID"), fmt::format("equation of state {}: LCID = {}: energy deposition is not "
+                                    "supported",
+                                    e.id, h.id("LCID")));
+  d.model.eos.push_back(e);
+}
+
+} // namespace parcae::io

@@ -1,0 +1,147 @@
+#pragma once
+// State shared by the keyword apply functions while a deck is read: the Model being filled,
+// parameters, where things were defined, and references that can only be checked once the
+// whole deck has been read (LS-DYNA decks may use an id before defining it).
+#include <array>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.hpp"
+#include "input/card_parser.hpp"
+#include "input/deck_expression.hpp"
+#include "input/keyword_reader.hpp"
+#include "mesh/model.hpp"
+
+namespace parcae::io {
+
+/// Compact source location: index into DeckBuilder's file list, and a line.
+struct SrcRef {
+  int file = 0;
+  int line = 0;
+};
+
+struct PendingSolid {
+  GlobalId id = 0, pid = 0;
+  std::array<GlobalId, 8> nodes{};
+  SrcRef src;
+};
+
+struct PendingShell {
+  GlobalId id = 0, pid = 0;
+  std::array<GlobalId, 4> nodes{};
+  std::array<Real, 4> thickness{};
+  SrcRef src;
+};
+
+/// *BOUNDARY_SPC_NODE / _SET before the node (set) ids are checked.
+struct PendingSpc {
+  bool is_set = false;
+  GlobalId id = 0;
+  std::array<bool, 6> dof{};
+  SrcRef src;
+};
+
+enum class SetKind : std::uint8_t { Node, Part, Shell, Solid };
+
+/// One line of a *SET_..._GENERAL: OPTION and its ids.
+struct SetOperation {
+  std::string option; ///< ALL, NODE, PART
+  std::vector<GlobalId> ids;
+  SrcRef src;
+};
+
+/// *DEFORMABLE_TO_RIGID: parts (or a part set) made rigid from the start.
+struct PendingDeformableToRigid {
+  GlobalId id = 0;   ///< PID, or a part set id when is_set
+  GlobalId lead = 0; ///< LRB: rigid part to merge into (0: a rigid body of its own)
+  bool is_set = false;
+  SourceLoc loc;
+};
+
+struct PendingGeneralSet {
+  SetKind kind = SetKind::Node;
+  GlobalId sid = 0;
+  std::vector<SetOperation> ops;
+};
+
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& message);
+
+class DeckBuilder {
+public:
+  DeckBuilder(Model& model, const ReadOptions& options) : model(model), options(options) {}
+
+  Model& model;
+  ReadOptions options;
+  Parameters params; ///< global parameters (all of them are read before anything else)
+  /// *PARAMETER_LOCAL / _EXPRESSION_LOCAL, by the file that defines them (visible there and in
+  /// the files it includes).
+  std::map<std::string, Parameters, std::less<>> local_params;
+  /// Parameters seen by the file being read: `params`, or params with the locals in scope.
+  const Parameters* scope_params = &params;
+  /// The parameter pass: only *PARAMETER..., *INCLUDE and *KEYWORD are applied. In the main
+  /// pass the *PARAMETER... keywords do nothing (their values are known by then).
+  bool parameter_pass = false;
+  /// In a repeated parameter pass: definitions whose expressions name parameters not yet
+  /// known are skipped (counted here) instead of being errors.
+  bool defer_unknown_parameters = false;
+  int deferred_parameters = 0;
+  int duplication = 1; ///< *PARAMETER_DUPLICATION DFLAG (1: first definition wins, warning)
+  std::string file;    ///< the file being read (canonical path when it has one)
+  std::vector<std::string> file_chain; ///< the files being read, outermost first
+  /// Defines parameter `name` (global, or local to the current file) following DFLAG;
+  void define_parameter(const std::string& name, Parameter p, bool local);
+  /// Points scope_params at the parameters the current file sees.
+  void refresh_scope();
+
+  // --- state of the file being read ---
+  LineFormat format = LineFormat::Standard; ///< set by *KEYWORD LONG=Y / I10=Y
+  bool end_of_file = false;                 ///< set by *END
+  /// Reads an included file (set by the reader): name as written, location of the card.
+  std::function<void(const std::string&, const SourceLoc&)> include;
+  /// For each included file, the *INCLUDE card that first read it.
+  std::map<std::string, SourceLoc> included_from;
+
+  // --- where things came from ---
+  SrcRef ref(const SourceLoc& loc) { return ref(loc.file, loc.line); }
+  SrcRef ref(const std::string& file, int line);
+  [[nodiscard]] SourceLoc loc(SrcRef r, std::string card = {}) const;
+  /// Registers a new id of some kind ("node", "part", ...); throws on a duplicate.
+  void claim_id(std::string_view kind, GlobalId id, const SourceLoc& loc);
+  void claim_id(std::string_view kind, GlobalId id, SrcRef where, std::string_view card);
+  /// Where an id was defined, if it was.
+  [[nodiscard]] const SrcRef* defined(std::string_view kind, GlobalId id) const;
+  void use_keyword(std::string_view name);
+
+  // --- filled by the apply functions, resolved by resolve_model() ---
+  std::vector<SrcRef> node_src; ///< parallel to model.nodes
+  std::vector<PendingSolid> solids;
+  std::vector<PendingShell> shells;
+  std::vector<PendingSpc> spcs;
+  std::vector<PendingGeneralSet> general_sets;
+  std::vector<PendingDeformableToRigid> to_rigid;
+  /// Where each member of a list set was read: (kind, set id) -> parallel to members.
+  std::map<std::pair<SetKind, GlobalId>, std::vector<SrcRef>> set_member_src;
+  bool have_termination = false;
+  SourceLoc termination_loc;
+  SourceLoc timestep_loc;
+  SourceLoc deck_end; ///< last line of the main file (for "nothing to run")
+  int rigid_wall_count = 0;
+  int d3plot_npltc = 0; ///< *DATABASE_BINARY_D3PLOT NPLTC (needs ENDTIM, known at the end)
+
+private:
+  Parameters scoped_params_;
+  std::vector<std::string> files_;
+  std::unordered_map<std::string, int> file_index_;
+  int last_file_ = -1; ///< cache: most files' lines come in runs
+  std::map<std::string, std::unordered_map<GlobalId, SrcRef>, std::less<>> ids_;
+};
+
+/// Check every cross reference, resolve connectivity and sets, expand constraints. Throws
+/// InputError on the first problem.
+void resolve_model(DeckBuilder& b);
+
+} // namespace parcae::io

@@ -1,0 +1,612 @@
+// After the whole deck is read: resolve element connectivity and sets, check every cross
+// reference, expand constraints. Each problem is an InputError at the line that refers to the
+// missing thing.
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "input/deck_apply.hpp"
+#include "input/deck_builder.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+[[noreturn]] void missing(const SourceLoc& loc, std::string_view what, GlobalId id,
+                          std::string_view kind, GlobalId ref) {
+  fail(loc, fmt::format("{} {} references {} {}, which is not defined", what, id, kind, ref));
+}
+
+/// Deck node id -> local index; a direct table when the ids are dense enough, else a hash map
+/// (Model::node_index is a std::map, slow for millions of look-ups).
+class NodeLookup {
+public:
+  explicit NodeLookup(const NodeTable& nodes) {
+    GlobalId max_id = 0;
+    for (GlobalId id : nodes.id) max_id = std::max(max_id, id);
+    if (max_id <= 4 * static_cast<GlobalId>(nodes.size()) + 1024) {
+      dense_.assign(static_cast<std::size_t>(max_id) + 1, kInvalidLocal);
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        dense_[static_cast<std::size_t>(nodes.id[i])] = static_cast<LocalId>(i);
+    } else {
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        sparse_.emplace(nodes.id[i], static_cast<LocalId>(i));
+    }
+  }
+  LocalId operator()(GlobalId id) const {
+    if (!dense_.empty() || sparse_.empty()) {
+      return id >= 0 && id < static_cast<GlobalId>(dense_.size())
+                 ? dense_[static_cast<std::size_t>(id)]
+                 : kInvalidLocal;
+    }
+    const auto it = sparse_.find(id);
+    return it == sparse_.end() ? kInvalidLocal : it->second;
+  }
+
+private:
+  std::vector<LocalId> dense_;
+  std::unordered_map<GlobalId, LocalId> sparse_;
+};
+
+class Resolver {
+public:
+  explicit Resolver(DeckBuilder& d) : d_(d), m_(d.model), node_(d.model.nodes) {}
+
+  void run() {
+    m_.index_nodes();
+    resolve_coordinate_systems(m_);
+    index_parts();
+    check_parts();
+    resolve_solids();
+    resolve_shells();
+    resolve_general_sets();
+    check_list_sets();
+    switch_parts_to_rigid();
+    check_materials();
+    resolve_spcs();
+    resolve_motion_vectors();
+    check_motions();
+    check_initial_velocities();
+    check_loads();
+    check_walls();
+    check_constraint_references(m_);
+    check_contacts(m_);
+    check_history_references(m_);
+    finish_controls();
+    note_empty_parts();
+    check_formulations();
+    check_termination();
+  }
+
+private:
+  DeckBuilder& d_;
+  Model& m_;
+  NodeLookup node_;
+  std::unordered_map<GlobalId, const Part*> parts_;
+  std::unordered_map<GlobalId, const Section*> sections_;
+  std::unordered_set<GlobalId> used_parts_;
+
+  bool has_curve(GlobalId id) const { return d_.defined("curve", id) != nullptr; }
+  bool has_node_set(GlobalId id) const { return m_.node_sets.count(id) != 0; }
+  bool has_part_set(GlobalId id) const { return m_.part_sets.count(id) != 0; }
+
+  void check_curve(const SourceLoc& loc, std::string_view what, GlobalId id, GlobalId lcid) const {
+    if (lcid != 0 && !has_curve(lcid)) missing(loc, what, id, "curve", lcid);
+  }
+
+  void index_parts() {
+    for (const Part& p : m_.parts) parts_.emplace(p.id, &p);
+    for (const Section& s : m_.sections) sections_.emplace(s.id, &s);
+  }
+
+  void check_parts() const {
+    for (const Part& p : m_.parts) {
+      if (!sections_.count(p.secid)) missing(p.loc, "part", p.id, "section", p.secid);
+      if (!d_.defined("material", p.mid)) missing(p.loc, "part", p.id, "material", p.mid);
+      if (p.hgid != 0 && !d_.defined("hourglass", p.hgid))
+        missing(p.loc, "part", p.id, "hourglass", p.hgid);
+      const Material* mat = m_.find_material(p.mid);
+      const auto sec = sections_.find(p.secid);
+      check_part_eos(p, mat, sec != sections_.end() ? sec->second : nullptr);
+      if (mat && mat->kind == MaterialKind::MooneyRivlin && sec != sections_.end() &&
+          sec->second->kind == SectionKind::Shell)
+        fail(p.loc, fmt::format("part {}: *MAT_MOONEY-RIVLIN_RUBBER (material {}) is supported "
+                                "for solids only, and section {} is a shell section",
+                                p.id, mat->id, p.secid));
+    }
+  }
+
+  /// *PART EOSID: required by (and only allowed with) the hydrodynamic materials, which are
+  /// solids only.
+  void check_part_eos(const Part& p, const Material* mat, const Section* sec) const {
+    if (mat == nullptr) return;
+    const bool hydro = mat->kind == MaterialKind::Null ||
+                       mat->kind == MaterialKind::ElasticPlasticHydro ||
+                       mat->kind == MaterialKind::JohnsonCook;
+    if (p.eosid != 0 && !d_.defined("eos", p.eosid))
+      missing(p.loc, "part", p.id, "equation of state", p.eosid);
+    if (hydro && p.eosid == 0)
+      fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
+                              mat->id));
+    if (!hydro && p.eosid != 0)
+      fail(p.loc, fmt::format("part {}: EOSID = {}: equations of state apply to *MAT_NULL, "
+                              "*MAT_ELASTIC_PLASTIC_HYDRO and *MAT_JOHNSON_COOK only (material {})",
+                              p.id, p.eosid, mat->id));
+    if (hydro && sec != nullptr && sec->kind == SectionKind::Shell)
+      fail(p.loc, fmt::format("part {}: material {} (with an equation of state) is supported for "
+                              "solids only, and section {} is a shell section",
+                              p.id, mat->id, p.secid));
+  }
+
+  /// The part of an element, checking that its section is of the element's kind.
+  const Part& element_part(const SourceLoc& loc, std::string_view what, GlobalId eid, GlobalId pid,
+                           SectionKind kind) {
+    const auto it = parts_.find(pid);
+    if (it == parts_.end()) missing(loc, what, eid, "part", pid);
+    const Section& s = *sections_.at(it->second->secid);
+    if (s.kind != kind)
+      fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
+                            s.id, s.kind == SectionKind::Shell ? "shell" : "solid"));
+    used_parts_.insert(pid);
+    return *it->second;
+  }
+
+  template <std::size_t N>
+  std::array<LocalId, N> local_nodes(const SourceLoc& loc, std::string_view what, GlobalId eid,
+                                     const std::array<GlobalId, N>& nodes) const {
+    std::array<LocalId, N> out{};
+    for (std::size_t k = 0; k < N; ++k) {
+      out[k] = node_(nodes[k]);
+      if (out[k] == kInvalidLocal) missing(loc, what, eid, "node", nodes[k]);
+    }
+    return out;
+  }
+
+  void resolve_solids() {
+    SolidTable& t = m_.solids;
+    for (const PendingSolid& e : d_.solids) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_SOLID");
+      element_part(loc, "solid element", e.id, e.pid, SectionKind::Solid);
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "solid element", e.id, e.nodes));
+      t.line.push_back(e.src.line);
+    }
+  }
+
+  void resolve_shells() {
+    ShellTable& t = m_.shells;
+    for (const PendingShell& e : d_.shells) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_SHELL");
+      const Part& p = element_part(loc, "shell element", e.id, e.pid, SectionKind::Shell);
+      const Section& s = *sections_.at(p.secid);
+      const bool nodal =
+          std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
+      const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
+      if (!nodal && !section_t)
+        fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
+                                "part {} has no nodal thickness",
+                                s.id, e.id, p.id));
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "shell element", e.id, e.nodes));
+      t.thickness.push_back(e.thickness);
+      t.line.push_back(e.src.line);
+    }
+  }
+
+  // --- sets ---
+
+  std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
+    const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
+    std::vector<char> used(m_.nodes.size(), 0);
+    for (std::size_t e = 0; e < m_.solids.size(); ++e)
+      if (wanted.count(m_.solids.part[e]))
+        for (LocalId n : m_.solids.nodes[e]) used[n] = 1;
+    for (std::size_t e = 0; e < m_.shells.size(); ++e)
+      if (wanted.count(m_.shells.part[e]))
+        for (LocalId n : m_.shells.nodes[e]) used[n] = 1;
+    std::vector<GlobalId> out;
+    for (std::size_t n = 0; n < used.size(); ++n)
+      if (used[n]) out.push_back(m_.nodes.id[n]);
+    return out;
+  }
+
+  std::vector<GlobalId> all_ids(SetKind kind) const {
+    if (kind == SetKind::Node) return m_.nodes.id;
+    std::vector<GlobalId> out;
+    for (const Part& p : m_.parts) out.push_back(p.id);
+    return out;
+  }
+
+  bool exists(SetKind kind, GlobalId id) const {
+    switch (kind) {
+    case SetKind::Node:
+      return node_(id) != kInvalidLocal;
+    case SetKind::Part:
+      return parts_.count(id) != 0;
+    case SetKind::Shell:
+      return d_.defined("shell element", id) != nullptr;
+    case SetKind::Solid:
+      return d_.defined("solid element", id) != nullptr;
+    }
+    return false;
+  }
+
+  static std::string_view member_kind(SetKind kind) {
+    switch (kind) {
+    case SetKind::Node:
+      return "node";
+    case SetKind::Part:
+      return "part";
+    case SetKind::Shell:
+      return "shell element";
+    case SetKind::Solid:
+      return "solid element";
+    }
+    return "";
+  }
+
+  std::map<GlobalId, IdSet>& sets(SetKind kind) {
+    switch (kind) {
+    case SetKind::Node:
+      return m_.node_sets;
+    case SetKind::Part:
+      return m_.part_sets;
+    case SetKind::Shell:
+      return m_.shell_sets;
+    case SetKind::Solid:
+      return m_.solid_sets;
+    }
+    return m_.node_sets;
+  }
+
+  std::vector<GlobalId> expand(const PendingGeneralSet& g, const SetOperation& op) const {
+    if (op.option == "ALL") return all_ids(g.kind);
+    if (op.option == "RANGE") {
+      std::vector<GlobalId> out;
+      for (GlobalId id : all_ids(g.kind))
+        if (id >= op.ids[0] && id <= op.ids[1]) out.push_back(id);
+      std::sort(out.begin(), out.end());
+      return out;
+    }
+    for (GlobalId id : op.option == "BOX" ? std::vector<GlobalId>{} : op.ids) {
+      const SetKind kind = op.option == "PART" ? SetKind::Part : SetKind::Node;
+      if (!exists(kind, id))
+        missing(d_.loc(op.src), set_name(g.kind), g.sid, member_kind(kind), id);
+    }
+    if (op.option == "BOX") return nodes_in_boxes(g, op);
+    return op.option == "PART" && g.kind == SetKind::Node ? nodes_of_parts(op.ids) : op.ids;
+  }
+
+  const Box& box(GlobalId id, const SourceLoc& loc, std::string_view what, GlobalId what_id) const {
+    const auto it = m_.boxes.find(id);
+    if (it == m_.boxes.end()) missing(loc, what, what_id, "box", id);
+    return it->second;
+  }
+
+  /// Nodes inside any of the boxes (deck order).
+  std::vector<GlobalId> nodes_in_boxes(const PendingGeneralSet& g, const SetOperation& op) const {
+    std::vector<const Box*> boxes;
+    for (GlobalId id : op.ids) boxes.push_back(&box(id, d_.loc(op.src), set_name(g.kind), g.sid));
+    std::vector<GlobalId> out;
+    const NodeTable& n = m_.nodes;
+    for (std::size_t k = 0; k < n.size(); ++k)
+      for (const Box* b : boxes)
+        if (b->contains(n.x[k], n.y[k], n.z[k])) {
+          out.push_back(n.id[k]);
+          break;
+        }
+    return out;
+  }
+
+  /// GENERATE ranges, GENERAL options (the D... options remove their members after all others
+  /// are added) and _ADD unions (operation SET; a set added before its own members are known
+  /// is resolved first, a cycle is an error).
+  void resolve_general_sets() {
+    std::map<std::pair<SetKind, GlobalId>, const PendingGeneralSet*> pending;
+    for (const PendingGeneralSet& g : d_.general_sets) pending[{g.kind, g.sid}] = &g;
+    std::set<std::pair<SetKind, GlobalId>> done, busy;
+    std::function<void(const PendingGeneralSet&)> resolve = [&](const PendingGeneralSet& g) {
+      const std::pair<SetKind, GlobalId> key{g.kind, g.sid};
+      if (done.count(key)) return;
+      busy.insert(key);
+      IdSet& set = sets(g.kind).at(g.sid);
+      std::unordered_set<GlobalId> removed;
+      for (const SetOperation& op : g.ops) {
+        if (op.option == "SET") {
+          const GlobalId other = op.ids[0];
+          if (!sets(g.kind).count(other))
+            missing(d_.loc(op.src), set_name(g.kind), g.sid, set_name(g.kind), other);
+          if (busy.count({g.kind, other}))
+            fail(d_.loc(op.src), fmt::format("{} {}: adding {} {} makes a cycle of _ADD sets",
+                                             set_name(g.kind), g.sid, set_name(g.kind), other));
+          const auto it = pending.find({g.kind, other});
+          if (it != pending.end()) resolve(*it->second);
+          const auto& m = sets(g.kind).at(other).members;
+          set.members.insert(set.members.end(), m.begin(), m.end());
+          continue;
+        }
+        if (op.option.size() > 1 && op.option[0] == 'D') {
+          SetOperation add = op;
+          add.option = op.option.substr(1);
+          for (GlobalId id : expand(g, add)) removed.insert(id);
+          continue;
+        }
+        const auto ids = expand(g, op);
+        set.members.insert(set.members.end(), ids.begin(), ids.end());
+      }
+      std::unordered_set<GlobalId> seen;
+      std::erase_if(set.members,
+                    [&](GlobalId id) { return removed.count(id) || !seen.insert(id).second; });
+      busy.erase(key);
+      done.insert(key);
+    };
+    for (const PendingGeneralSet& g : d_.general_sets) resolve(g);
+  }
+
+  static std::string_view set_name(SetKind kind) {
+    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set"};
+    return names[static_cast<int>(kind)];
+  }
+
+  void check_list_sets() {
+    for (const auto& [key, src] : d_.set_member_src) {
+      const auto [kind, sid] = key;
+      const IdSet& set = sets(kind).at(sid);
+      for (std::size_t k = 0; k < set.members.size() && k < src.size(); ++k)
+        if (!exists(kind, set.members[k]))
+          missing(d_.loc(src[k]), set_name(kind), sid, member_kind(kind), set.members[k]);
+    }
+  }
+
+  // --- materials, constraints, loads ---
+
+  void check_materials() {
+    for (const Material& mat : m_.materials) {
+      check_curve(mat.loc, "material", mat.id, mat.lcss);
+      check_curve(mat.loc, "material", mat.id, mat.lcsr);
+    }
+    for (Hourglass& h : m_.hourglass)
+      if (h.ihq == 0) h.ihq = m_.control.ihq;
+  }
+
+  static void add_dofs(std::map<LocalId, std::array<bool, 6>>& out, LocalId n,
+                       const std::array<bool, 6>& dof) {
+    auto& target = out[n];
+    for (int k = 0; k < 6; ++k) target[k] = target[k] || dof[k];
+  }
+
+  /// LS-DYNA constraint code: 1 x, 2 y, 3 z, 4 x+y, 5 y+z, 6 z+x, 7 all.
+  static std::array<bool, 3> code_dofs(int code) {
+    static constexpr std::array<std::array<bool, 3>, 8> table{
+        {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
+    return table[static_cast<std::size_t>(code)];
+  }
+
+  void resolve_spcs() {
+    std::map<LocalId, std::array<bool, 6>> merged;
+    for (std::size_t n = 0; n < m_.nodes.size(); ++n) {
+      const auto t = code_dofs(m_.nodes.tc[n]), r = code_dofs(m_.nodes.rc[n]);
+      const std::array<bool, 6> dof{t[0], t[1], t[2], r[0], r[1], r[2]};
+      if (std::find(dof.begin(), dof.end(), true) != dof.end())
+        add_dofs(merged, static_cast<LocalId>(n), dof);
+    }
+    for (const PendingSpc& s : d_.spcs) {
+      const SourceLoc loc = d_.loc(s.src, s.is_set ? "*BOUNDARY_SPC_SET" : "*BOUNDARY_SPC_NODE");
+      for (GlobalId nid : target_nodes(loc, "constraint on", s.is_set, s.id))
+        add_dofs(merged, node_(nid), s.dof);
+    }
+    for (const auto& [node, dof] : merged) m_.spcs.push_back({node, dof});
+  }
+
+  /// The node ids of a node or node set reference, checking that it exists.
+  std::vector<GlobalId> target_nodes(const SourceLoc& loc, std::string_view what, bool is_set,
+                                     GlobalId id) const {
+    if (is_set) {
+      if (!has_node_set(id))
+        fail(loc, fmt::format("{} node set {}: node set {} is not defined", what, id, id));
+      return m_.node_sets.at(id).members;
+    }
+    if (node_(id) == kInvalidLocal)
+      fail(loc, fmt::format("{} node {}: node {} is not defined", what, id, id));
+    return {id};
+  }
+
+  /// The directions of DOF 4, -4, 8 motions (*DEFINE_VECTOR VID).
+  void resolve_motion_vectors() {
+    for (PrescribedMotion& p : m_.motions)
+      if (p.dof == 4 || p.dof == -4 || p.dof == 8)
+        p.dir = vector_direction(m_, p.vid, p.loc, fmt::format("prescribed motion DOF {}", p.dof));
+  }
+
+  void check_motions() const {
+    for (const PrescribedMotion& p : m_.motions) {
+      if (p.target == MotionTarget::Rigid)
+        check_rigid_part(p);
+      else
+        target_nodes(p.loc, "prescribed motion of", p.target == MotionTarget::NodeSet, p.target_id);
+      if (!has_curve(p.lcid))
+        fail(p.loc, fmt::format("prescribed motion references curve LCID = {}, which is not "
+                                "defined",
+                                p.lcid));
+    }
+  }
+
+  void check_rigid_part(const PrescribedMotion& p) const {
+    const auto it = parts_.find(p.target_id);
+    if (it == parts_.end())
+      fail(p.loc, fmt::format("prescribed motion of rigid part {}: part {} is not defined",
+                              p.target_id, p.target_id));
+    const Material* mat = m_.find_material(it->second->mid);
+    if (mat && mat->kind != MaterialKind::Rigid)
+      fail(p.loc, fmt::format("prescribed motion of rigid part {}: material {} of part {} is not "
+                              "*MAT_RIGID",
+                              p.target_id, mat->id, p.target_id));
+  }
+
+  void check_initial_velocities() {
+    using Target = InitialVelocity::Target;
+    for (InitialVelocity& v : m_.initial_velocities) {
+      if (v.box != 0) box(v.box, v.loc, "initial velocity of", v.target_id);
+      if (v.cid != 0) {
+        const auto it = m_.coordinate_systems.find(v.cid);
+        if (it == m_.coordinate_systems.end())
+          fail(v.loc, fmt::format("initial velocity references coordinate system ICID = {}, "
+                                  "which is not defined",
+                                  v.cid));
+        // Velocities and the rotation axis are given in the local frame; centres stay global.
+        v.v = it->second.to_global(v.v);
+        v.omega_node = it->second.to_global(v.omega_node);
+        v.v_exclude = it->second.to_global(v.v_exclude);
+        v.omega_exclude = it->second.to_global(v.omega_exclude);
+        v.axis = it->second.to_global(v.axis);
+        v.cid = 0;
+      }
+      const GlobalId id = v.target_id;
+      const bool ok = v.target == Target::All ||
+                      (v.target == Target::Node && node_(id) != kInvalidLocal) ||
+                      (v.target == Target::NodeSet && has_node_set(id)) ||
+                      (v.target == Target::Part && parts_.count(id)) ||
+                      (v.target == Target::PartSet && has_part_set(id));
+      static constexpr std::string_view names[] = {"node", "node set", "part", "part set", ""};
+      if (!ok)
+        fail(v.loc, fmt::format("initial velocity references {} {}, which is not defined",
+                                names[static_cast<int>(v.target)], id));
+      if (v.exclude_set != 0 && !has_node_set(v.exclude_set))
+        fail(v.loc, fmt::format("initial velocity references node set NSIDEX = {}, which is not "
+                                "defined",
+                                v.exclude_set));
+    }
+  }
+
+  void check_loads() const {
+    for (const NodalLoad& l : m_.nodal_loads) {
+      target_nodes(l.loc, "nodal load on", l.is_set, l.target_id);
+      if (!has_curve(l.lcid))
+        fail(l.loc,
+             fmt::format("nodal load references curve LCID = {}, which is not defined", l.lcid));
+    }
+    for (const BodyLoad& l : m_.body_loads)
+      if (!has_curve(l.lcid))
+        fail(l.loc,
+             fmt::format("body load references curve LCID = {}, which is not defined", l.lcid));
+  }
+
+  void check_walls() const {
+    for (const RigidWall& w : m_.rigid_walls)
+      for (GlobalId sid : {w.nsid, w.nsidex})
+        if (sid != 0 && !has_node_set(sid)) missing(w.loc, "rigid wall", w.id, "node set", sid);
+  }
+
+  void finish_controls() {
+    Controls& c = m_.control;
+    if (c.lctm != 0 && !has_curve(c.lctm))
+      fail(d_.timestep_loc,
+           fmt::format("*CONTROL_TIMESTEP LCTM = {} is not a defined curve", c.lctm));
+    if (d_.d3plot_npltc > 0 && c.endtim > 0) c.d3plot_dt = c.endtim / d_.d3plot_npltc;
+  }
+
+  /// *DEFORMABLE_TO_RIGID: each part gets a rigid copy of its material (a new material id).
+  void switch_parts_to_rigid() {
+    GlobalId next = 0;
+    for (const Material& mat : m_.materials) next = std::max(next, mat.id);
+    for (const PendingDeformableToRigid& r : d_.to_rigid) {
+      std::vector<GlobalId> pids{r.id};
+      if (r.is_set) {
+        const auto it = m_.part_sets.find(r.id);
+        if (it == m_.part_sets.end())
+          missing(r.loc, "*DEFORMABLE_TO_RIGID", r.id, "part set", r.id);
+        pids = it->second.members;
+      }
+      for (GlobalId pid : pids) {
+        auto part = std::find_if(m_.parts.begin(), m_.parts.end(),
+                                 [&](const Part& p) { return p.id == pid; });
+        if (part == m_.parts.end()) missing(r.loc, "*DEFORMABLE_TO_RIGID", r.id, "part", pid);
+        const Material* mat = m_.find_material(part->mid);
+        if (!mat) missing(part->loc, "part", pid, "material", part->mid);
+        if (mat->kind != MaterialKind::Rigid) {
+          Material rigid;
+          rigid.id = ++next;
+          rigid.kind = MaterialKind::Rigid;
+          rigid.title = fmt::format("rigid copy of material {} (*DEFORMABLE_TO_RIGID)", mat->id);
+          rigid.ro = mat->ro;
+          rigid.e = mat->e;
+          rigid.pr = mat->pr;
+          rigid.loc = r.loc;
+          part->mid = rigid.id;
+          m_.materials.push_back(rigid);
+        }
+        if (r.lead != 0 && r.lead != pid) m_.rigid_merges.push_back({r.lead, pid, r.loc});
+      }
+    }
+  }
+
+  /// ELFORM 10 parts hold four-node tetrahedra only (N1-N4 distinct, N5-N8 = N4).
+  void check_tetrahedra(const Part& p) const {
+    const SolidTable& t = m_.solids;
+    for (std::size_t e = 0; e < t.size(); ++e) {
+      if (t.part[e] != p.id) continue;
+      const auto& n = t.nodes[e];
+      const bool tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
+      const bool distinct = n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] &&
+                            n[1] != n[3] && n[2] != n[3];
+      if (!tail || !distinct)
+        fail(d_.loc(d_.solids.at(e).src, "*ELEMENT_SOLID"),
+             fmt::format("solid element {} of part {} (ELFORM 10, tetrahedra) is not a "
+                         "four-node tetrahedron: give N1-N4 (N5-N8 blank or equal to N4)",
+                         t.id[e], p.id));
+    }
+  }
+
+  /// Element formulations parcae has, for the parts that have elements and are not rigid (the
+  /// solver's own check would only say so when the run starts).
+  void check_formulations() const {
+    for (const Part& p : m_.parts) {
+      if (!used_parts_.count(p.id)) continue;
+      const Material* mat = m_.find_material(p.mid);
+      if (mat && mat->kind == MaterialKind::Rigid) continue;
+      const Section& s = *sections_.at(p.secid);
+      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
+        fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
+                                "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
+                                "as degenerate hexahedra) and the constant-strain tetrahedron "
+                                "(ELFORM 10); ten-node and nodal-pressure tetrahedra (ELFORM 13, "
+                                "16, 17) are not available",
+                                s.id, p.id, s.elform));
+      if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
+      if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
+                                "has the Belytschko-Tsay shell (ELFORM 2, and 0)",
+                                s.id, p.id, s.elform));
+    }
+  }
+
+  void note_empty_parts() {
+    for (const Part& p : m_.parts)
+      if (!used_parts_.count(p.id))
+        m_.notes.push_back({"*PART", p.loc, false, fmt::format("part {} has no elements", p.id)});
+  }
+
+  void check_termination() const {
+    if (!d_.have_termination)
+      fail(d_.deck_end, "no *CONTROL_TERMINATION: nothing to run (add one with ENDTIM > 0)");
+    if (!(m_.control.endtim > 0))
+      fail(d_.termination_loc, fmt::format("*CONTROL_TERMINATION ENDTIM = {}: nothing to run "
+                                           "(ENDTIM must be > 0)",
+                                           m_.control.endtim));
+  }
+};
+
+} // namespace
+
+void resolve_model(DeckBuilder& d) {
+  Resolver(d).run();
+}
+
+} // namespace parcae::io

@@ -1,0 +1,301 @@
+// read_deck: walks the files (following *INCLUDE), groups lines into keyword blocks, parses
+// each block with the card tables and applies it, then resolves and validates the Model.
+#include "input/keyword_reader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "input/card_number.hpp"
+#include "input/card_parser.hpp"
+#include "input/deck_builder.hpp"
+#include "input/deck_source.hpp"
+
+namespace parcae {
+
+namespace {
+
+std::string join_errors(const std::vector<InputError>& errors) {
+  std::string out = fmt::format("{} input error{}:", errors.size(), errors.size() == 1 ? "" : "s");
+  for (const InputError& e : errors) out += fmt::format("\n  {}", e.what());
+  return out;
+}
+
+} // namespace
+
+DeckErrors::DeckErrors(std::vector<InputError> errors)
+    : std::runtime_error(join_errors(errors)), errors_(std::move(errors)) {}
+
+namespace io {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxIncludeDepth = 32;
+/// Rounds of the parameter pass that may skip definitions naming parameters not known yet.
+constexpr int kMaxParameterRounds = 16;
+constexpr std::size_t kRowChunk = 4096; ///< row groups parsed per apply() for stream_rows keywords
+
+class DeckReader {
+public:
+  explicit DeckReader(DeckBuilder& d) : d_(d) {
+    d_.include = [this](const std::string& name, const SourceLoc& from) { include(name, from); };
+  }
+
+  /// The parameter pass (repeated while definitions that name parameters defined further on
+  /// become known, then once more reporting what is still unknown), then the main pass.
+  void read_main(const std::string& path) {
+    d_.parameter_pass = true;
+    const std::size_t notes_before = d_.model.notes.size();
+    std::size_t known = 0;
+    for (int round = 0;; ++round) {
+      d_.model.notes.resize(notes_before);
+      d_.duplication = 1;
+      d_.deferred_parameters = 0;
+      d_.defer_unknown_parameters = round < kMaxParameterRounds;
+      read_file(path, SourceLoc{path, 0, {}});
+      std::size_t now = d_.params.size();
+      for (const auto& [file, local] : d_.local_params) now += local.size();
+      if (d_.deferred_parameters == 0 || !d_.defer_unknown_parameters) break;
+      if (now == known) d_.defer_unknown_parameters = false, round = kMaxParameterRounds - 1;
+      known = now;
+    }
+    d_.parameter_pass = false;
+    d_.defer_unknown_parameters = false;
+    const int last = read_file(path, SourceLoc{path, 0, {}});
+    d_.deck_end = SourceLoc{path, std::max(last, 1), {}};
+  }
+
+  std::vector<InputError> unsupported;
+
+private:
+  DeckBuilder& d_;
+  std::vector<std::string> open_;            ///< canonical paths of the files being read
+  std::vector<std::string> names_;           ///< the same, as given (for messages)
+  std::map<std::string, std::string> texts_; ///< file texts the parameter pass loaded
+
+  void include(const std::string& name, const SourceLoc& from) {
+    if (name.empty()) fail(from, "*INCLUDE without a file name");
+    fs::path p(name);
+    if (p.is_relative()) p = fs::path(from.file).parent_path() / p;
+    p = p.lexically_normal();
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec))
+      fail(from, fmt::format("included file \"{}\" not found (looked for {})", name, p.string()));
+    read_file(p.string(), from);
+  }
+
+  void check_nesting(const std::string& path, const std::string& canonical,
+                     const SourceLoc& from) const {
+    if (open_.size() >= kMaxIncludeDepth)
+      fail(from, fmt::format("*INCLUDE nested deeper than {} files", kMaxIncludeDepth));
+    const auto it = std::find(open_.begin(), open_.end(), canonical);
+    if (it == open_.end()) return;
+    std::string chain;
+    for (auto k = static_cast<std::size_t>(it - open_.begin()); k < names_.size(); ++k)
+      chain += names_[k] + " -> ";
+    fail(from, fmt::format("include cycle: {}{}", chain, path));
+  }
+
+  /// Reads one file; returns the number of its last line read. The parameter pass keeps the
+  /// texts it loaded for the main pass.
+  int read_file(const std::string& path, const SourceLoc& from) {
+    std::error_code ec;
+    const std::string canonical = ec ? path : fs::weakly_canonical(path, ec).string();
+    const std::string key = ec ? path : canonical;
+    check_nesting(path, key, from);
+    if (from.line > 0) d_.included_from.try_emplace(path, from);
+    std::string text;
+    if (const auto it = texts_.find(key); it != texts_.end()) {
+      if (d_.parameter_pass) {
+        text = it->second;
+      } else {
+        text = std::move(it->second);
+        texts_.erase(it);
+      }
+    } else {
+      text = load_deck_text(path, from);
+      if (d_.parameter_pass) texts_.emplace(key, text);
+    }
+    const std::vector<std::string_view> lines = split_lines(text);
+    open_.push_back(key);
+    names_.push_back(path);
+    const std::string saved_file = d_.file;
+    d_.file = key;
+    d_.file_chain.push_back(key);
+    d_.refresh_scope();
+    const LineFormat saved_format = d_.format;
+    const int last = read_lines(path, lines);
+    d_.format = saved_format;
+    d_.end_of_file = false;
+    d_.file_chain.pop_back();
+    d_.file = saved_file;
+    d_.refresh_scope();
+    open_.pop_back();
+    names_.pop_back();
+    return last;
+  }
+
+  /// Keywords the parameter pass reads: the ones that say where files and parameters are.
+  static bool parameter_pass_keyword(std::string_view keyword) {
+    return keyword.starts_with("*PARAMETER") || keyword.starts_with("*INCLUDE") ||
+           keyword == "*KEYWORD" || keyword == "*END";
+  }
+
+  int read_lines(const std::string& path, const std::vector<std::string_view>& lines) {
+    std::optional<RawBlock> block;
+    bool keep_lines = true; ///< the parameter pass skips the data of most keywords
+    bool any_keyword = false;
+    std::string skip_until; ///< "*CASE_END_n" while a case block not selected is skipped
+    int n = 0;
+    for (const std::string_view text : lines) {
+      ++n;
+      if (text.starts_with('$')) continue;
+      if (text.starts_with('*')) {
+        any_keyword = true;
+        if (!skip_until.empty()) {
+          if (parse_keyword_line(text).keyword == skip_until) skip_until.clear();
+          continue;
+        }
+        if (block && finish(*block)) return block->line;
+        block.reset();
+        const KeywordLine k = parse_keyword_line(text);
+        if (k.keyword.starts_with("*CASE_BEGIN_") || k.keyword.starts_with("*CASE_END_")) {
+          case_marker(path, n, k.keyword, skip_until);
+          continue;
+        }
+        block = start_block(path, n, text);
+        keep_lines = !d_.parameter_pass || parameter_pass_keyword(block->keyword);
+      } else if (!skip_until.empty()) {
+        continue;
+      } else if (block) {
+        if (keep_lines) block->lines.push_back({text, n});
+      } else if (!trim(text).empty() && !any_keyword) {
+        fail({path, n, {}}, fmt::format("data line before the first keyword: \"{}\"", trim(text)));
+      }
+    }
+    if (block)
+      finish(*block);
+    else if (open_.size() == 1 && !any_keyword)
+      fail({path, 1, {}}, "no keywords found: the deck is empty or not a keyword file");
+    return n;
+  }
+
+  /// *CASE_BEGIN_n: read the block only when case n was asked for (ReadOptions::case_id);
+  /// *CASE_END_n of a block being read ends it.
+  void case_marker(const std::string& path, int line, const std::string& keyword,
+                   std::string& skip_until) {
+    const bool begin = keyword.starts_with("*CASE_BEGIN_");
+    const std::string id_text = keyword.substr(begin ? 12 : 10);
+    std::int64_t id = 0;
+    if (parse_int(id_text, id) != IntStatus::Ok || id <= 0)
+      fail({path, line, keyword}, fmt::format("{}: the case number \"{}\" is not a positive "
+                                              "integer",
+                                              keyword, id_text));
+    if (!begin || id == d_.options.case_id) return;
+    skip_until = "*CASE_END_" + id_text;
+    if (!d_.parameter_pass)
+      d_.model.notes.push_back({keyword,
+                                {path, line, keyword},
+                                false,
+                                fmt::format("case {} left out (run it with --case {})", id, id)});
+  }
+
+  RawBlock start_block(const std::string& path, int line, std::string_view text) const {
+    const KeywordLine k = parse_keyword_line(text);
+    return RawBlock{path, line, k.keyword, k.trailing, k.format.value_or(d_.format), {}};
+  }
+
+  /// Parses and applies a block; true when reading of this file must stop (*END).
+  bool finish(const RawBlock& raw) {
+    if (d_.parameter_pass && !parameter_pass_keyword(raw.keyword)) return false;
+    const auto match = match_keyword(raw.keyword);
+    if (!match) {
+      if (!d_.parameter_pass) unsupported_keyword(raw);
+      return false;
+    }
+    if (!d_.parameter_pass) d_.use_keyword(match->spec->name);
+    apply_block(*match, raw);
+    return d_.end_of_file;
+  }
+
+  /// Row groups of stream_rows keywords are applied in chunks (bounded memory for big meshes).
+  void apply_block(const KeywordMatch& match, const RawBlock& raw) {
+    const KeywordSpec& spec = *match.spec;
+    BlockParser parser(match, raw, *d_.scope_params);
+    const std::size_t chunk =
+        spec.stream_rows ? kRowChunk : std::numeric_limits<std::size_t>::max();
+    bool applied = false;
+    while (parser.read_rows(chunk)) {
+      if (!spec.stream_rows) break;
+      spec.apply(parser.block(), d_);
+      applied = true;
+    }
+    parser.finish();
+    if (!applied) spec.apply(parser.block(), d_);
+  }
+
+  void unsupported_keyword(const RawBlock& raw) {
+    const SourceLoc loc{raw.file, raw.line, raw.keyword};
+    auto& notes = d_.model.notes;
+    if (raw.keyword.starts_with("*DATABASE_") || raw.keyword.starts_with("*CONTROL_")) {
+      notes.push_back({raw.keyword, loc, false, "not supported by parcae; ignored"});
+    } else if (raw.keyword.starts_with("*SENSOR")) {
+      notes.push_back({raw.keyword, loc, false, "sensors are not supported by parcae; ignored"});
+    } else if (raw.keyword == "*KEYWORD_ID") {
+      notes.push_back({raw.keyword, loc, false, "the deck's id card is not used; ignored"});
+    } else if (d_.options.ignore_unsupported) {
+      notes.push_back({raw.keyword, loc, false, "unsupported keyword ignored"});
+    } else {
+      notes.push_back({raw.keyword, loc, true, "unsupported keyword"});
+      unsupported.emplace_back(loc, fmt::format("unsupported keyword {} (use --ignore-unsupported "
+                                                "to skip it)",
+                                                raw.keyword));
+    }
+  }
+};
+
+/// The error with " (included from a.k:5, included from main.k:2)" appended when it is in an
+/// included file.
+InputError with_include_chain(const InputError& e, const DeckBuilder& d) {
+  std::string chain;
+  std::string file = e.loc().file;
+  for (std::size_t depth = 0; depth <= kMaxIncludeDepth; ++depth) {
+    const auto it = d.included_from.find(file);
+    if (it == d.included_from.end()) break;
+    chain += fmt::format("{}included from {}:{}", chain.empty() ? " (" : ", ", it->second.file,
+                         it->second.line);
+    file = it->second.file;
+  }
+  return chain.empty() ? e : InputError(e.loc(), e.message() + chain + ")");
+}
+
+void read_and_resolve(const std::string& path, DeckBuilder& builder) {
+  DeckReader reader(builder);
+  reader.read_main(path);
+  if (!reader.unsupported.empty()) throw DeckErrors(std::move(reader.unsupported));
+  resolve_model(builder);
+}
+
+} // namespace
+} // namespace io
+
+Model read_deck(const std::string& path, const ReadOptions& options) {
+  Model model;
+  io::DeckBuilder builder(model, options);
+  try {
+    io::read_and_resolve(path, builder);
+  } catch (const InputError& e) {
+    throw io::with_include_chain(e, builder);
+  } catch (const DeckErrors& e) {
+    std::vector<InputError> errors;
+    for (const InputError& err : e.errors()) errors.push_back(io::with_include_chain(err, builder));
+    throw DeckErrors(std::move(errors));
+  }
+  return model;
+}
+
+} // namespace parcae

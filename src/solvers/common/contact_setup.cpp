@@ -1,0 +1,429 @@
+#include "solvers/common/contact_setup.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace parcae {
+
+namespace {
+
+/// What one side of a contact is made of, in model indices.
+struct SideSpec {
+  std::vector<std::size_t> shells, solids;      ///< model element indices
+  std::vector<std::array<LocalId, 4>> segments; ///< segment-set segments (model node indices)
+  std::vector<LocalId> nodes;                   ///< node set (model node indices)
+};
+
+Real bulk_modulus(const Material* m) {
+  if (!m) return 0;
+  const Real nu = std::min<Real>(m->pr, 0.49);
+  return m->e / (3 * (1 - 2 * nu));
+}
+
+class Builder {
+public:
+  explicit Builder(const Model& m) : m_(m) {
+    for (const auto& p : m.parts) parts_[p.id] = &p;
+  }
+
+  SideSpec side(const ContactDef& c, GlobalId id, int type, const SourceLoc& loc, bool all) {
+    SideSpec s;
+    std::set<GlobalId> pids;
+    if (all || type == 5) {
+      for (const auto& p : m_.parts) pids.insert(p.id);
+    } else if (type == 3) {
+      pids.insert(id);
+    } else if (type == 2) {
+      const auto it = m_.part_sets.find(id);
+      if (it == m_.part_sets.end())
+        throw InputError(loc, fmt::format("contact {}: part set {} is not defined", c.id, id));
+      for (GlobalId p : it->second.members) pids.insert(p);
+    } else if (type == 4) {
+      const auto it = m_.node_sets.find(id);
+      if (it == m_.node_sets.end())
+        throw InputError(loc, fmt::format("contact {}: node set {} is not defined", c.id, id));
+      for (GlobalId n : it->second.members) {
+        const LocalId k = m_.node_index(n);
+        if (k == kInvalidLocal)
+          throw InputError(
+              loc, fmt::format("contact {}: node {} of node set {} is not defined", c.id, n, id));
+        s.nodes.push_back(k);
+      }
+      return s;
+    } else if (type == 0) {
+      const auto it = m_.segment_sets.find(id);
+      if (it == m_.segment_sets.end())
+        throw InputError(loc, fmt::format("contact {}: segment set {} is not defined", c.id, id));
+      for (const auto& seg : it->second.segments) {
+        std::array<LocalId, 4> q{};
+        for (int a = 0; a < 4; ++a) {
+          q[a] = m_.node_index(seg[a]);
+          if (q[a] == kInvalidLocal)
+            throw InputError(it->second.loc,
+                             fmt::format("segment set {}: node {} is not defined", id, seg[a]));
+        }
+        s.segments.push_back(q);
+      }
+      return s;
+    } else {
+      throw InputError(loc, fmt::format("contact {}: set type {} is not supported (0 segment set, "
+                                        "2 part set, 3 part, 4 node set, 5 all parts)",
+                                        c.id, type));
+    }
+    for (GlobalId p : pids)
+      if (!parts_.count(p))
+        throw InputError(loc, fmt::format("contact {}: part {} is not defined", c.id, p));
+    for (std::size_t e = 0; e < m_.shells.size(); ++e)
+      if (pids.count(m_.shells.part[e])) s.shells.push_back(e);
+    for (std::size_t e = 0; e < m_.solids.size(); ++e)
+      if (pids.count(m_.solids.part[e])) s.solids.push_back(e);
+    return s;
+  }
+
+  /// Nodes a side touches (model indices).
+  void collect(const SideSpec& s, std::vector<LocalId>& out) const {
+    for (std::size_t e : s.shells)
+      for (LocalId n : m_.shells.nodes[e]) out.push_back(n);
+    for (std::size_t e : s.solids)
+      for (LocalId n : m_.solids.nodes[e]) out.push_back(n);
+    for (const auto& q : s.segments)
+      for (LocalId n : q) out.push_back(n);
+    for (LocalId n : s.nodes) out.push_back(n);
+  }
+
+  /// Model elements (solid index, or nsolid + shell index) holding every node of segment q
+  /// (model node indices), ascending; only_solids: among `solids` (a side's solids) only.
+  std::vector<std::int64_t> holders(const std::array<LocalId, 4>& q, bool only_solids,
+                                    const std::vector<std::size_t>* solids) const {
+    node_elements();
+    std::vector<std::int64_t> out;
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    for (std::int64_t el : node_elems_[static_cast<std::size_t>(q[0])]) {
+      if (only_solids && el >= nsolid) continue;
+      if (solids &&
+          !std::binary_search(solids->begin(), solids->end(), static_cast<std::size_t>(el)))
+        continue;
+      bool all = true;
+      for (int a = 1; a < 4 && all; ++a) {
+        const auto& ne = node_elems_[static_cast<std::size_t>(q[a])];
+        all = std::binary_search(ne.begin(), ne.end(), el);
+      }
+      if (all) out.push_back(el);
+    }
+    return out;
+  }
+
+  /// The segment surface of a side, in compact indices, with its erosion bookkeeping.
+  /// all_faces: every face of the side's solids is a segment (interior faces blocked by the
+  /// element across them: they become active when that element erodes).
+  contact::Surface surface(const SideSpec& s, const std::vector<LocalId>& compact,
+                           const std::vector<Real>& x, const std::vector<LocalId>& used,
+                           SurfaceLife* life = nullptr, bool all_faces = false) const {
+    contact::Surface out;
+    SurfaceLife dummy;
+    SurfaceLife& L = life ? *life : dummy;
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    auto push_life = [&](const std::vector<std::int64_t>& own,
+                         const std::vector<std::int64_t>& block) {
+      L.owner.insert(L.owner.end(), own.begin(), own.end());
+      L.owner_start.push_back(static_cast<std::int64_t>(L.owner.size()));
+      L.blocker.insert(L.blocker.end(), block.begin(), block.end());
+      L.blocker_start.push_back(static_cast<std::int64_t>(L.blocker.size()));
+    };
+    auto model_seg = [&](const contact::Segment& c) {
+      std::array<LocalId, 4> q{};
+      for (int a = 0; a < 4; ++a) q[a] = used[static_cast<std::size_t>(c[a])];
+      return q;
+    };
+    auto append = [&](const contact::Surface& a) {
+      out.seg.insert(out.seg.end(), a.seg.begin(), a.seg.end());
+      out.thickness.insert(out.thickness.end(), a.thickness.begin(), a.thickness.end());
+      out.k0.insert(out.k0.end(), a.k0.begin(), a.k0.end());
+      out.area0.insert(out.area0.end(), a.area0.begin(), a.area0.end());
+    };
+    std::vector<std::size_t> side_solids(s.solids.begin(), s.solids.end());
+    std::sort(side_solids.begin(), side_solids.end());
+    if (!s.shells.empty())
+      for (std::size_t e : s.shells) push_life({nsolid + static_cast<std::int64_t>(e)}, {});
+    if (!s.solids.empty()) {
+      if (all_faces) {
+        // Each element's own faces (outward), in (element, face) order, for the surface below.
+        for (std::size_t e : s.solids) {
+          std::array<LocalId, 8> h{};
+          for (int a = 0; a < 8; ++a) h[a] = compact[m_.solids.nodes[e][a]];
+          const Real bulk = bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid));
+          const contact::Surface one = contact::surface_from_hex_exterior(
+              std::span<const std::array<LocalId, 8>>(&h, 1), std::span<const Real>(&bulk, 1), x);
+          for (const auto& c : one.seg) {
+            std::vector<std::int64_t> block;
+            for (std::int64_t el : holders(model_seg(c), true, &side_solids))
+              if (el != static_cast<std::int64_t>(e)) block.push_back(el);
+            push_life({static_cast<std::int64_t>(e)}, block);
+          }
+          solid_faces_.push_back(one);
+        }
+      }
+    }
+    if (!s.shells.empty()) {
+      std::vector<contact::Segment> conn;
+      std::vector<Real> thick, bulk;
+      for (std::size_t e : s.shells) {
+        contact::Segment q{};
+        for (int a = 0; a < 4; ++a) q[a] = compact[m_.shells.nodes[e][a]];
+        conn.push_back(q);
+        const Part* p = parts_.at(m_.shells.part[e]);
+        Real t = 0;
+        for (Real v : m_.shells.thickness[e]) t += v / 4;
+        if (!(t > 0))
+          if (const Section* sec = m_.find_section(p->secid))
+            t = (sec->t[0] + sec->t[1] + sec->t[2] + sec->t[3]) / 4;
+        thick.push_back(t);
+        bulk.push_back(bulk_modulus(m_.find_material(p->mid)));
+      }
+      append(contact::surface_from_shells(conn, thick, bulk, x));
+    }
+    if (!s.solids.empty()) {
+      std::vector<std::array<LocalId, 8>> hexes;
+      std::vector<Real> bulk;
+      for (std::size_t e : s.solids) {
+        std::array<LocalId, 8> h{};
+        for (int a = 0; a < 8; ++a) h[a] = compact[m_.solids.nodes[e][a]];
+        hexes.push_back(h);
+        bulk.push_back(bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid)));
+      }
+      if (all_faces) {
+        for (const auto& one : solid_faces_) append(one);
+        solid_faces_.clear();
+      } else {
+        const contact::Surface ext = contact::surface_from_hex_exterior(hexes, bulk, x);
+        for (const auto& c : ext.seg) push_life(holders(model_seg(c), true, &side_solids), {});
+        append(ext);
+      }
+    }
+    if (!s.segments.empty()) {
+      // Segment sets: the stiffness of the stiffest part at each segment's first node.
+      std::map<LocalId, Real> node_bulk;
+      auto note = [&](LocalId n, GlobalId pid) {
+        Real& k = node_bulk[n];
+        k = std::max(k, bulk_modulus(m_.find_material(parts_.at(pid)->mid)));
+      };
+      for (std::size_t e = 0; e < m_.shells.size(); ++e)
+        for (LocalId n : m_.shells.nodes[e]) note(n, m_.shells.part[e]);
+      for (std::size_t e = 0; e < m_.solids.size(); ++e)
+        for (LocalId n : m_.solids.nodes[e]) note(n, m_.solids.part[e]);
+      std::vector<contact::Segment> conn;
+      std::vector<Real> thick, bulk;
+      for (const auto& q : s.segments) {
+        contact::Segment c{};
+        for (int a = 0; a < 4; ++a) c[a] = compact[q[a]];
+        conn.push_back(c);
+        thick.push_back(0.0);
+        bulk.push_back(node_bulk.count(q[0]) ? node_bulk[q[0]] : 0.0);
+        push_life(holders(q, false, nullptr), {});
+      }
+      append(contact::surface_from_shells(conn, thick, bulk, x));
+    }
+    return out;
+  }
+
+private:
+  /// node -> elements (solids, then nsolid + shells), ascending; built on first use.
+  void node_elements() const {
+    if (!node_elems_.empty() || m_.nodes.size() == 0) return;
+    node_elems_.resize(m_.nodes.size());
+    const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
+    for (std::size_t e = 0; e < m_.solids.size(); ++e)
+      for (LocalId n : m_.solids.nodes[e]) {
+        auto& v = node_elems_[static_cast<std::size_t>(n)];
+        if (v.empty() || v.back() != static_cast<std::int64_t>(e))
+          v.push_back(static_cast<std::int64_t>(e));
+      }
+    for (std::size_t e = 0; e < m_.shells.size(); ++e)
+      for (LocalId n : m_.shells.nodes[e]) {
+        auto& v = node_elems_[static_cast<std::size_t>(n)];
+        if (v.empty() || v.back() != nsolid + static_cast<std::int64_t>(e))
+          v.push_back(nsolid + static_cast<std::int64_t>(e));
+      }
+  }
+
+  const Model& m_;
+  std::map<GlobalId, const Part*> parts_;
+  mutable std::vector<std::vector<std::int64_t>> node_elems_;
+  mutable std::vector<contact::Surface> solid_faces_;
+};
+
+} // namespace
+
+contact::ContactParams contact_params(const ContactDef& def, const Controls& c) {
+  contact::ContactParams p;
+  switch (def.kind) {
+  case ContactDef::Kind::NodesToSurface:
+    p.type = contact::ContactType::nodes_to_surface;
+    break;
+  case ContactDef::Kind::SurfaceToSurface:
+    p.type = contact::ContactType::surface_to_surface;
+    break;
+  case ContactDef::Kind::SingleSurface:
+    p.type = contact::ContactType::single_surface;
+    break;
+  }
+  p.automatic = def.automatic || def.kind == ContactDef::Kind::SingleSurface;
+  p.fs = def.fs;
+  p.fd = def.fd;
+  p.dc = def.dc;
+  if (def.fs == 0 && def.fd == 0) { // *CONTROL_CONTACT SFRIC, DFRIC, EDC
+    p.fs = c.contact_sfric;
+    p.fd = c.contact_dfric;
+    p.dc = c.contact_edc;
+  }
+  p.vc = def.vc;
+  p.sfs = def.sfs;
+  p.sfm = def.sfm;
+  p.slsfac = c.contact_slsfac;
+  p.soft = def.soft;
+  p.sofscl = def.sofscl > 0 ? def.sofscl : 0.1;
+  p.sfst = def.sfst;
+  p.sfmt = def.sfmt;
+  p.sst = def.sst;
+  p.mst = def.mst;
+  p.birth = def.bt;
+  p.death = def.dt > 0 ? def.dt : 1e20;
+  p.penmax = def.penmax;
+  p.xpene = c.contact_xpene;
+  // Bucket sort every 25 cycles unless BSORT / NSBCS say otherwise; in between, local tracking,
+  // and a new sort as soon as some node moved more than half the capture margin (adaptive), so
+  // fast motion never outruns the search.
+  p.search_interval = def.bsort > 0 ? def.bsort : (c.contact_nsbcs > 0 ? c.contact_nsbcs : 25);
+  p.ignore = def.ignore == 0 ? c.contact_ignore : 1; // card C IGNORE 1 or 2
+  p.offset_sudden = true;
+  return p;
+}
+
+ContactModel build_contact_model(const Model& model) {
+  ContactModel cm;
+  if (model.contacts.empty()) return cm;
+  Builder b(model);
+  struct Sides {
+    SideSpec sec, main;
+  };
+  std::vector<Sides> sides;
+  std::vector<LocalId> used;
+  for (const ContactDef& c : model.contacts) {
+    Sides s;
+    const bool single = c.kind == ContactDef::Kind::SingleSurface;
+    s.sec = b.side(c, c.ssid, c.sstyp, c.ssid_loc, single && c.ssid == 0);
+    if (!single) s.main = b.side(c, c.msid, c.mstyp, c.msid_loc, false);
+    const bool nts = c.kind == ContactDef::Kind::NodesToSurface;
+    const bool sec_empty = s.sec.shells.empty() && s.sec.solids.empty() && s.sec.segments.empty() &&
+                           s.sec.nodes.empty();
+    const bool main_empty =
+        s.main.shells.empty() && s.main.solids.empty() && s.main.segments.empty();
+    if (sec_empty)
+      throw InputError(
+          c.ssid_loc.line ? c.ssid_loc : c.loc,
+          fmt::format("contact {}: the secondary surface (SSID {}) is empty", c.id, c.ssid));
+    if (!single && main_empty)
+      throw InputError(
+          c.msid_loc.line ? c.msid_loc : c.loc,
+          fmt::format("contact {}: the main surface (MSID {}) has no segments", c.id, c.msid));
+    if (!nts && !s.sec.nodes.empty())
+      throw InputError(c.ssid_loc, fmt::format("contact {}: a node set (SSTYP 4) can only be the "
+                                               "secondary side of a NODES_TO_SURFACE contact",
+                                               c.id));
+    b.collect(s.sec, used);
+    b.collect(s.main, used);
+    sides.push_back(std::move(s));
+  }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  cm.node_model = used;
+  std::vector<LocalId> compact(model.nodes.size(), kInvalidLocal);
+  for (std::size_t k = 0; k < used.size(); ++k) compact[used[k]] = static_cast<LocalId>(k);
+  std::vector<Real> x(3 * used.size());
+  for (std::size_t k = 0; k < used.size(); ++k) {
+    x[3 * k] = model.nodes.x[used[k]];
+    x[3 * k + 1] = model.nodes.y[used[k]];
+    x[3 * k + 2] = model.nodes.z[used[k]];
+  }
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const ContactDef& c = model.contacts[i];
+    contact::Interface ifc;
+    ifc.p = contact_params(c, model.control);
+    const Sides& s = sides[i];
+    InterfaceLife life;
+    const bool all_faces = c.eroding && c.erosop == 1;
+    if (c.kind == ContactDef::Kind::SingleSurface) {
+      ifc.secondary = b.surface(s.sec, compact, x, used, &life.secondary, all_faces);
+    } else {
+      ifc.main = b.surface(s.main, compact, x, used, &life.main, all_faces);
+      if (c.kind == ContactDef::Kind::SurfaceToSurface) {
+        ifc.secondary = b.surface(s.sec, compact, x, used, &life.secondary, all_faces);
+      } else {
+        // NODES_TO_SURFACE: the secondary nodes (of a node set, or of the parts' elements),
+        // with half the shell thickness of their elements as contact thickness.
+        std::vector<LocalId> nodes;
+        b.collect(s.sec, nodes);
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        const contact::Surface sec = b.surface(s.sec, compact, x, used);
+        std::map<LocalId, Real> thick;
+        for (std::size_t k = 0; k < sec.size(); ++k)
+          for (LocalId n : sec.seg[k]) thick[n] = std::max(thick[n], sec.thickness[k]);
+        for (LocalId n : nodes) {
+          const LocalId cn = compact[n];
+          ifc.secondary_nodes.push_back(cn);
+          ifc.secondary_node_thickness.push_back(thick.count(cn) ? thick[cn] : 0.0);
+        }
+      }
+    }
+    cm.interfaces.push_back(std::move(ifc));
+    cm.defs.push_back(&c);
+    cm.life.push_back(std::move(life));
+  }
+  // Initial activity: every element alive, no free node (interior faces of eroding contacts
+  // start switched off).
+  const std::vector<std::uint8_t> solid_alive(model.solids.size(), 1),
+      shell_alive(model.shells.size(), 1), node_free(model.nodes.size(), 0);
+  for (std::size_t i = 0; i < cm.interfaces.size(); ++i)
+    update_contact_life(cm, i, cm.interfaces[i], solid_alive, shell_alive, node_free);
+  return cm;
+}
+
+void update_contact_life(const ContactModel& cm, std::size_t i, contact::Interface& ifc,
+                         std::span<const std::uint8_t> solid_alive,
+                         std::span<const std::uint8_t> shell_alive,
+                         std::span<const std::uint8_t> node_free) {
+  const auto nsolid = static_cast<std::int64_t>(solid_alive.size());
+  auto alive = [&](std::int64_t el) {
+    return el < nsolid ? solid_alive[static_cast<std::size_t>(el)] != 0
+                       : shell_alive[static_cast<std::size_t>(el - nsolid)] != 0;
+  };
+  const std::size_t nc = cm.node_model.size();
+  ifc.node_active.assign(nc, 0);
+  auto update = [&](contact::Surface& s, const SurfaceLife& L) {
+    s.active.assign(s.size(), 1);
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      bool on = L.owner_start[k + 1] == L.owner_start[k];
+      for (std::int64_t j = L.owner_start[k]; j < L.owner_start[k + 1] && !on; ++j)
+        on = alive(L.owner[static_cast<std::size_t>(j)]);
+      for (std::int64_t j = L.blocker_start[k]; j < L.blocker_start[k + 1] && on; ++j)
+        on = !alive(L.blocker[static_cast<std::size_t>(j)]);
+      s.active[k] = on ? 1 : 0;
+      if (on)
+        for (LocalId n : s.seg[k]) ifc.node_active[static_cast<std::size_t>(n)] = 1;
+    }
+  };
+  const InterfaceLife& life = cm.life[i];
+  if (ifc.main.size() > 0) update(ifc.main, life.main);
+  if (ifc.secondary.size() > 0) update(ifc.secondary, life.secondary);
+  for (LocalId n : ifc.secondary_nodes)
+    if (!node_free[static_cast<std::size_t>(cm.node_model[static_cast<std::size_t>(n)])])
+      ifc.node_active[static_cast<std::size_t>(n)] = 1;
+}
+
+} // namespace parcae

@@ -1,0 +1,562 @@
+#include "solvers/common/domain.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "solvers/common/rigid_body.hpp"
+
+namespace parcae {
+
+std::size_t Domain::element_count() const {
+  std::size_t n = 0;
+  for (const auto& p : solids) n += p.blk.size();
+  for (const auto& p : shells) n += p.blk.size();
+  return n;
+}
+
+namespace {
+
+struct PartSetup {
+  const Part* part = nullptr;
+  const Section* sec = nullptr;
+  const Material* mat = nullptr;
+  const Hourglass* hg = nullptr;
+};
+
+PartSetup resolve_part(const Model& model, GlobalId pid) {
+  PartSetup s;
+  s.part = model.find_part(pid);
+  if (!s.part) throw InputError({}, fmt::format("element references undefined part {}", pid));
+  s.sec = model.find_section(s.part->secid);
+  s.mat = model.find_material(s.part->mid);
+  if (!s.sec)
+    throw InputError(s.part->loc,
+                     fmt::format("part {} references undefined section {}", pid, s.part->secid));
+  if (!s.mat)
+    throw InputError(s.part->loc,
+                     fmt::format("part {} references undefined material {}", pid, s.part->mid));
+  if (s.part->hgid != 0) s.hg = model.find_hourglass(s.part->hgid);
+  return s;
+}
+
+/// The hexahedron an element is computed as. A tetrahedron written N1 N2 N3 N4 N4 N4 N4 N4 (as
+/// decks write them) is, read as a hexahedron, the cone from N4 over the bilinear surface
+/// N1-N2-N3-N4: half the tetrahedron. N1 N2 N3 N3 N4 N4 N4 N4 (a triangle base, the top
+/// collapsed to the apex) is the tetrahedron itself.
+std::array<LocalId, 8> hex_connectivity(const std::array<LocalId, 8>& n) {
+  const bool tet_tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
+  const bool distinct =
+      n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] && n[1] != n[3] && n[2] != n[3];
+  if (!tet_tail || !distinct) return n;
+  return {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
+}
+
+void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm) {
+  ihq = model.control.ihq;
+  qm = model.control.qh;
+  if (s.hg) {
+    ihq = s.hg->ihq;
+    qm = s.hg->qm;
+  }
+  if (ihq == 0) ihq = 1;
+  if (ihq < 1 || ihq > 5) {
+    const SourceLoc loc = s.hg ? s.hg->loc : SourceLoc{};
+    throw InputError(loc, fmt::format("hourglass type IHQ={} is not supported (1-5 are)", ihq));
+  }
+}
+
+void apply_initial_velocities(const Model& model, Domain& d) {
+  auto node_set = [&](GlobalId sid) -> const IdSet* {
+    auto it = model.node_sets.find(sid);
+    return it == model.node_sets.end() ? nullptr : &it->second;
+  };
+  auto set_node_v = [&](LocalId n, const std::array<Real, 3>& v) {
+    for (int i = 0; i < 3; ++i) d.v[3 * n + i] = v[i];
+  };
+  // nodes of a part (or all parts of a part set)
+  auto part_nodes = [&](const std::vector<GlobalId>& pids) {
+    std::set<GlobalId> want(pids.begin(), pids.end());
+    std::vector<std::uint8_t> mark(d.nnode, 0);
+    for (std::size_t e = 0; e < model.solids.size(); ++e)
+      if (want.count(model.solids.part[e]))
+        for (LocalId n : model.solids.nodes[e]) mark[n] = 1;
+    for (std::size_t e = 0; e < model.shells.size(); ++e)
+      if (want.count(model.shells.part[e]))
+        for (LocalId n : model.shells.nodes[e]) mark[n] = 1;
+    std::vector<LocalId> out;
+    for (std::size_t n = 0; n < d.nnode; ++n)
+      if (mark[n]) out.push_back(static_cast<LocalId>(n));
+    return out;
+  };
+  auto set_nodes = [&](const IdSet* s) {
+    std::vector<LocalId> out;
+    if (!s) return out;
+    for (GlobalId id : s->members) {
+      const LocalId n = model.node_index(id);
+      if (n != kInvalidLocal) out.push_back(n);
+    }
+    return out;
+  };
+  // Order as LS-DYNA: set-wise first, generation next, node-wise last (node cards win).
+  for (int pass = 0; pass < 3; ++pass) {
+    for (const auto& iv : model.initial_velocities) {
+      const bool is_node = iv.target == InitialVelocity::Target::Node && !iv.generation;
+      const int my_pass = iv.generation ? 1 : (is_node ? 2 : 0);
+      if (my_pass != pass) continue;
+      std::vector<LocalId> nodes;
+      switch (iv.target) {
+      case InitialVelocity::Target::All:
+        nodes.resize(d.nnode);
+        for (std::size_t n = 0; n < d.nnode; ++n) nodes[n] = static_cast<LocalId>(n);
+        break;
+      case InitialVelocity::Target::Node: {
+        const LocalId n = model.node_index(iv.target_id);
+        if (n != kInvalidLocal) nodes.push_back(n);
+        break;
+      }
+      case InitialVelocity::Target::NodeSet:
+        nodes = set_nodes(node_set(iv.target_id));
+        break;
+      case InitialVelocity::Target::Part:
+        nodes = part_nodes({iv.target_id});
+        break;
+      case InitialVelocity::Target::PartSet: {
+        auto it = model.part_sets.find(iv.target_id);
+        if (it != model.part_sets.end()) nodes = part_nodes(it->second.members);
+        break;
+      }
+      }
+      if (iv.box != 0) {
+        const Box& box = model.boxes.at(iv.box);
+        std::erase_if(nodes, [&](LocalId n) {
+          return !box.contains(d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]);
+        });
+      }
+      if (iv.exclude_set != 0) {
+        const auto ex = set_nodes(node_set(iv.exclude_set));
+        std::set<LocalId> exs(ex.begin(), ex.end());
+        std::erase_if(nodes, [&](LocalId n) { return exs.count(n) > 0; });
+      }
+      for (LocalId n : nodes) {
+        std::array<Real, 3> v = iv.v;
+        if (iv.generation && iv.omega != 0) {
+          Real ax[3] = {iv.axis[0], iv.axis[1], iv.axis[2]};
+          const Real len = std::sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+          if (len > 0)
+            for (Real& c : ax) c /= len;
+          const Real r[3] = {d.x0[3 * n] - iv.center[0], d.x0[3 * n + 1] - iv.center[1],
+                             d.x0[3 * n + 2] - iv.center[2]};
+          v[0] += iv.omega * (ax[1] * r[2] - ax[2] * r[1]);
+          v[1] += iv.omega * (ax[2] * r[0] - ax[0] * r[2]);
+          v[2] += iv.omega * (ax[0] * r[1] - ax[1] * r[0]);
+          if (d.has_rot[n])
+            for (int i = 0; i < 3; ++i) d.w[3 * n + i] = iv.omega * ax[i];
+        } else if (!iv.generation && d.has_rot[n]) {
+          for (int i = 0; i < 3; ++i) d.w[3 * n + i] = iv.omega_node[i];
+        }
+        set_node_v(n, v);
+      }
+    }
+  }
+}
+
+/// *CONSTRAINED_EXTRA_NODES (nodes join their rigid part's body), *CONSTRAINED_RIGID_BODIES
+/// (followers merged into their leads: bodies renumbered, rigid_of remapped, constraint flags
+/// of the merged parts combined), then one new body per *CONSTRAINED_NODAL_RIGID_BODY,
+/// *CONSTRAINED_SPOTWELD and *CONSTRAINED_GENERALIZED_WELD_SPOT. Masses are the lumped
+/// (mass-scaled) nodal masses already in d.mass. The reader has checked the references and
+/// that no node is in two rigid constraints.
+template <class BodyFor>
+void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int>& body_of_part,
+                           BodyFor&& rigid_body_for,
+                           std::map<int, std::pair<LocalId, LocalId>>& weld_axis) {
+  auto body_of = [&](GlobalId pid) {
+    const auto it = body_of_part.find(pid);
+    if (it != body_of_part.end()) return it->second;
+    return static_cast<int>(rigid_body_for(resolve_part(model, pid)));
+  };
+  auto set_nodes = [&](GlobalId sid) {
+    std::vector<LocalId> out;
+    const auto it = model.node_sets.find(sid);
+    if (it != model.node_sets.end())
+      for (GlobalId id : it->second.members) out.push_back(model.node_index(id));
+    return out;
+  };
+  for (const ExtraNodes& x : model.extra_nodes) {
+    const int b = body_of(x.pid);
+    const std::vector<LocalId> nodes =
+        x.is_set ? set_nodes(x.id) : std::vector<LocalId>{model.node_index(x.id)};
+    for (LocalId n : nodes) d.rigid_of[n] = b;
+  }
+  if (!model.rigid_merges.empty()) {
+    std::vector<std::pair<int, int>> pairs; // lead, follower bodies (may create bodies)
+    for (const RigidMerge& r : model.rigid_merges)
+      pairs.emplace_back(body_of(r.lead), body_of(r.follower));
+    std::vector<int> parent(d.bodies.size());
+    for (std::size_t b = 0; b < parent.size(); ++b) parent[b] = static_cast<int>(b);
+    auto root = [&](int b) {
+      while (parent[static_cast<std::size_t>(b)] != b) b = parent[static_cast<std::size_t>(b)];
+      return b;
+    };
+    for (const auto& [lead, follower] : pairs) {
+      const int rl = root(lead), rf = root(follower);
+      if (rl == rf)
+        throw InputError(model.rigid_merges.front().loc,
+                         "*CONSTRAINED_RIGID_BODIES: a rigid part merged into itself");
+      parent[static_cast<std::size_t>(rf)] = rl;
+    }
+    std::vector<int> new_index(d.bodies.size(), -1);
+    std::vector<RigidBody> kept;
+    for (std::size_t b = 0; b < d.bodies.size(); ++b)
+      if (root(static_cast<int>(b)) == static_cast<int>(b)) {
+        new_index[b] = static_cast<int>(kept.size());
+        kept.push_back(d.bodies[b]);
+      }
+    for (std::size_t b = 0; b < d.bodies.size(); ++b) {
+      const int to = new_index[static_cast<std::size_t>(root(static_cast<int>(b)))];
+      RigidBody& k = kept[static_cast<std::size_t>(to)];
+      for (int i = 0; i < 3; ++i) {
+        k.fix_t[i] = k.fix_t[i] || d.bodies[b].fix_t[i];
+        k.fix_r[i] = k.fix_r[i] || d.bodies[b].fix_r[i];
+      }
+      new_index[b] = to;
+    }
+    for (int& r : d.rigid_of)
+      if (r >= 0) r = new_index[static_cast<std::size_t>(r)];
+    for (auto& [pid, b] : body_of_part) b = new_index[static_cast<std::size_t>(b)];
+    d.bodies = std::move(kept);
+  }
+  auto new_body = [&](RigidBody b, const std::vector<LocalId>& nodes) {
+    const int idx = static_cast<int>(d.bodies.size());
+    d.bodies.push_back(std::move(b));
+    for (LocalId n : nodes) d.rigid_of[n] = idx;
+    return idx;
+  };
+  for (const NodalRigidBody& r : model.nodal_rigid_bodies) {
+    RigidBody b;
+    b.pid = r.pid;
+    b.kind = RigidKind::NodalBody;
+    b.title = fmt::format("nodal rigid body {}", r.pid);
+    new_body(std::move(b), set_nodes(r.nsid));
+  }
+  for (const SpotWeld& w : model.spot_welds) {
+    RigidBody b;
+    b.kind = w.generalized ? RigidKind::WeldSpot : RigidKind::Spotweld;
+    b.weld_id = w.id;
+    b.title = fmt::format("{} {}", w.generalized ? "weld spot" : "spotweld", w.id);
+    b.sn = w.sn;
+    b.ss = w.ss;
+    b.fn_exp = w.n;
+    b.fs_exp = w.m;
+    b.tfail = w.tf;
+    std::vector<LocalId> nodes;
+    if (w.generalized)
+      nodes = set_nodes(w.nsid);
+    else
+      for (GlobalId id : w.nodes) nodes.push_back(model.node_index(id));
+    const int idx = new_body(std::move(b), nodes);
+    weld_axis[idx] = {nodes.front(), nodes.back()};
+  }
+}
+
+} // namespace
+
+Domain build_domain(const Model& model) {
+  Domain d;
+  d.model = &model;
+  const std::size_t nn = model.nodes.size();
+  d.nnode = nn;
+  d.node_id = model.nodes.id;
+  d.x0.resize(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n) {
+    d.x0[3 * n] = model.nodes.x[n];
+    d.x0[3 * n + 1] = model.nodes.y[n];
+    d.x0[3 * n + 2] = model.nodes.z[n];
+  }
+  d.x = d.x0;
+  d.v.assign(3 * nn, 0.0);
+  d.a.assign(3 * nn, 0.0);
+  d.f.assign(3 * nn, 0.0);
+  d.w.assign(3 * nn, 0.0);
+  d.m_ext.assign(3 * nn, 0.0);
+  d.mass.assign(nn, 0.0);
+  d.inertia.assign(nn, 0.0);
+  d.has_rot.assign(nn, 0);
+  d.rigid_of.assign(nn, -1);
+  d.spc.assign(nn, {});
+
+  // Group elements by part, keeping deck order inside each part.
+  std::map<GlobalId, std::vector<std::size_t>> solid_by_part, shell_by_part;
+  for (std::size_t e = 0; e < model.solids.size(); ++e)
+    solid_by_part[model.solids.part[e]].push_back(e);
+  for (std::size_t e = 0; e < model.shells.size(); ++e)
+    shell_by_part[model.shells.part[e]].push_back(e);
+
+  std::map<GlobalId, int> body_of_part;
+  auto rigid_body_for = [&](const PartSetup& s) {
+    auto it = body_of_part.find(s.part->id);
+    if (it != body_of_part.end()) return it->second;
+    RigidBody b;
+    b.pid = s.part->id;
+    b.title = s.part->title;
+    if (s.mat->cmo > 0) {
+      const int c1 = static_cast<int>(s.mat->con1), c2 = static_cast<int>(s.mat->con2);
+      static constexpr std::array<std::array<bool, 3>, 8> kCode = {
+          {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
+      if (c1 < 0 || c1 > 7 || c2 < 0 || c2 > 7)
+        throw InputError(s.mat->loc, fmt::format("*MAT_RIGID {}: CON1/CON2 must be 0..7 when "
+                                                 "CMO = 1",
+                                                 s.mat->id));
+      b.fix_t = kCode[c1];
+      b.fix_r = kCode[c2];
+    } else if (s.mat->cmo < 0) {
+      throw InputError(s.mat->loc, fmt::format("*MAT_RIGID {}: CMO = -1 (local constraints) is "
+                                               "not supported; use CMO = 1",
+                                               s.mat->id));
+    }
+    d.bodies.push_back(std::move(b));
+    const int idx = static_cast<int>(d.bodies.size()) - 1;
+    body_of_part[s.part->id] = idx;
+    return idx;
+  };
+
+  // --- solids ---
+  for (const auto& [pid, elems] : solid_by_part) {
+    const PartSetup s = resolve_part(model, pid);
+    MaterialParams mp = make_material_params(*s.mat, model);
+    if (mp.hydro()) attach_eos(mp, *s.mat, model.find_eos(s.part->eosid));
+    if (s.mat->kind == MaterialKind::Rigid) {
+      const int b = rigid_body_for(s);
+      for (std::size_t e : elems) {
+        Real x[8], y[8], z[8], bx[8], by[8], bz[8];
+        const auto conn = hex_connectivity(model.solids.nodes[e]);
+        for (int a = 0; a < 8; ++a) {
+          const LocalId n = conn[a];
+          x[a] = d.x0[3 * n];
+          y[a] = d.x0[3 * n + 1];
+          z[a] = d.x0[3 * n + 2];
+        }
+        const Real vol = hex_volume_gradient(x, y, z, bx, by, bz);
+        for (int a = 0; a < 8; ++a) {
+          const LocalId n = conn[a];
+          d.mass[n] += mp.ro * vol / 8.0;
+          d.rigid_of[n] = b;
+        }
+      }
+      continue;
+    }
+    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10)
+      throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
+                                               "(1 and 10 are)",
+                                               s.sec->id, s.sec->elform));
+    SolidPart sp;
+    sp.pid = pid;
+    sp.title = s.part->title;
+    sp.mat = std::move(mp);
+    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
+    sp.tetrahedra = s.sec->elform == 10;
+    if (sp.tetrahedra) sp.opt.qm = 0;
+    sp.opt.q1 = model.control.q1;
+    sp.opt.q2 = model.control.q2;
+    if (s.hg) { // *HOURGLASS Q1/Q2 set the part's bulk viscosity (LS-DYNA semantics)
+      sp.opt.q1 = s.hg->bulk_linear;
+      sp.opt.q2 = s.hg->bulk_quadratic;
+    }
+    sp.blk.init(elems.size());
+    for (std::size_t k = 0; k < elems.size(); ++k) {
+      sp.blk.conn[k] = hex_connectivity(model.solids.nodes[elems[k]]);
+      sp.elem_id.push_back(model.solids.id[elems[k]]);
+      sp.model_index.push_back(elems[k]);
+    }
+    d.solids.push_back(std::move(sp));
+  }
+  // --- shells ---
+  for (const auto& [pid, elems] : shell_by_part) {
+    const PartSetup s = resolve_part(model, pid);
+    MaterialParams mp = make_material_params(*s.mat, model);
+    if (mp.hydro())
+      throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
+                                               "state): shells (part {}) are not supported; "
+                                               "solids only",
+                                               s.mat->id, pid));
+    if (mp.hyperelastic())
+      throw InputError(s.mat->loc, fmt::format("*MAT_MOONEY-RIVLIN_RUBBER {}: shells (part {}) "
+                                               "are not supported; solids only",
+                                               s.mat->id, pid));
+    auto thickness = [&](std::size_t e) {
+      const auto& t = model.shells.thickness[e];
+      const bool nodal = t[0] != 0 || t[1] != 0 || t[2] != 0 || t[3] != 0;
+      const auto& tt = nodal ? t : s.sec->t;
+      const bool tri = model.shells.nodes[e][2] == model.shells.nodes[e][3];
+      return tri ? (tt[0] + tt[1] + tt[2]) / 3.0 : 0.25 * (tt[0] + tt[1] + tt[2] + tt[3]);
+    };
+    ShellPart sp;
+    sp.pid = pid;
+    sp.title = s.part->title;
+    sp.opt.nip = s.sec->nip == 0 ? 2 : s.sec->nip;
+    if (sp.opt.nip < 1 || sp.opt.nip > 10)
+      throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: NIP = {} (must be 1..10)",
+                                               s.sec->id, sp.opt.nip));
+    sp.opt.lobatto = model.control.shell_intgrd == 1;
+    sp.opt.shrf = s.sec->shrf == 0 ? 1.0 : s.sec->shrf;
+    sp.opt.thickness_update = model.control.shell_istupd != 0;
+    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
+    sp.blk.conn.resize(elems.size());
+    sp.blk.init(elems.size(), sp.opt.nip);
+    for (std::size_t k = 0; k < elems.size(); ++k) {
+      sp.blk.conn[k] = model.shells.nodes[elems[k]];
+      sp.blk.t0[k] = sp.blk.t[k] = thickness(elems[k]);
+      if (!(sp.blk.t0[k] > 0))
+        throw InputError(s.sec->loc, fmt::format("shell {} of part {} has thickness {} (must be "
+                                                 "> 0)",
+                                                 model.shells.id[elems[k]], pid, sp.blk.t0[k]));
+      sp.elem_id.push_back(model.shells.id[elems[k]]);
+      sp.model_index.push_back(elems[k]);
+    }
+    if (s.mat->kind == MaterialKind::Rigid) {
+      const int b = rigid_body_for(s);
+      for (std::size_t k = 0; k < elems.size(); ++k) {
+        std::array<Real, 4> cm{}, ci{};
+        shell_lumped_mass(mp, sp.blk, k, d.x0, cm, ci);
+        for (int a = 0; a < 4; ++a) {
+          d.mass[sp.blk.conn[k][a]] += cm[a];
+          d.rigid_of[sp.blk.conn[k][a]] = b;
+        }
+      }
+      continue;
+    }
+    if (s.sec->elform != 2 && s.sec->elform != 0)
+      throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: ELFORM {} is not supported "
+                                               "(0 and 2, Belytschko-Tsay, are)",
+                                               s.sec->id, s.sec->elform));
+    sp.mat = std::move(mp);
+    d.shells.push_back(std::move(sp));
+  }
+
+  // --- masses of deformable elements, mass scaling ---
+  const Real dt2ms = std::abs(model.control.dt2ms);
+  for (auto& sp : d.solids) {
+    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      Real x[8], y[8], z[8], bx[8], by[8], bz[8];
+      for (int a = 0; a < 8; ++a) {
+        const LocalId n = sp.blk.conn[e][a];
+        x[a] = d.x0[3 * n];
+        y[a] = d.x0[3 * n + 1];
+        z[a] = d.x0[3 * n + 2];
+      }
+      const Real vol = hex_volume_gradient(x, y, z, bx, by, bz);
+      if (!(vol > 0))
+        throw InputError({}, fmt::format("solid {} of part {} has non-positive initial volume {} "
+                                         "(check the node order)",
+                                         sp.elem_id[e], sp.pid, vol));
+      sp.blk.vol[e] = vol;
+      Real scale = 1.0;
+      if (dt2ms > 0) {
+        const Real dte = hex_characteristic_length(x, y, z, vol) / sp.mat.wave_speed_solid();
+        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
+      }
+      sp.blk.density_scale[e] = scale;
+      d.added_mass += sp.mat.ro * vol * (scale - 1.0);
+      if (sp.tetrahedra) {
+        for (int a : {0, 1, 2, 4}) d.mass[sp.blk.conn[e][a]] += scale * sp.mat.ro * vol / 4.0;
+      } else {
+        for (LocalId n : sp.blk.conn[e]) d.mass[n] += scale * sp.mat.ro * vol / 8.0;
+      }
+    }
+  }
+  for (auto& sp : d.shells) {
+    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      std::array<Real, 4> cm{}, ci{};
+      shell_lumped_mass(sp.mat, sp.blk, e, d.x0, cm, ci);
+      Real scale = 1.0;
+      if (dt2ms > 0) {
+        const Real dte = shell_critical_dt(sp.mat, sp.blk, e, d.x0);
+        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
+      }
+      // Mass scaling for shells: scale the element's mass (and so its wave speed).
+      for (int a = 0; a < 4; ++a) {
+        const LocalId n = sp.blk.conn[e][a];
+        d.mass[n] += scale * cm[a];
+        d.inertia[n] += scale * ci[a];
+        d.has_rot[n] = 1;
+        d.added_mass += (scale - 1.0) * cm[a];
+      }
+    }
+  }
+
+  // --- corner bookkeeping (node -> corners CSR) ---
+  std::size_t off = 0;
+  for (auto& sp : d.solids) {
+    sp.corner_offset = off;
+    off += 8 * sp.blk.size();
+  }
+  d.n_solid_corners = off;
+  off = 0;
+  for (auto& sp : d.shells) {
+    sp.corner_offset = off;
+    off += 4 * sp.blk.size();
+  }
+  d.n_shell_corners = off;
+  d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
+  d.corner_f_shell.assign(3 * d.n_shell_corners, 0.0);
+  d.corner_m_shell.assign(3 * d.n_shell_corners, 0.0);
+  auto build_csr = [&](auto& parts, int nc, std::vector<std::int64_t>& start,
+                       std::vector<std::int64_t>& list, std::size_t ncorners) {
+    start.assign(nn + 1, 0);
+    for (const auto& sp : parts)
+      for (std::size_t e = 0; e < sp.blk.size(); ++e)
+        for (int a = 0; a < nc; ++a) ++start[sp.blk.conn[e][a] + 1];
+    for (std::size_t n = 0; n < nn; ++n) start[n + 1] += start[n];
+    list.assign(ncorners, 0);
+    std::vector<std::int64_t> fill(start.begin(), start.end() - 1);
+    for (const auto& sp : parts)
+      for (std::size_t e = 0; e < sp.blk.size(); ++e)
+        for (int a = 0; a < nc; ++a)
+          list[fill[sp.blk.conn[e][a]]++] =
+              static_cast<std::int64_t>(sp.corner_offset + nc * e + a);
+  };
+  build_csr(d.solids, 8, d.solid_corner_start, d.solid_corner_list, d.n_solid_corners);
+  build_csr(d.shells, 4, d.shell_corner_start, d.shell_corner_list, d.n_shell_corners);
+
+  // --- constraints ---
+  for (const auto& s : model.spcs)
+    for (int i = 0; i < 6; ++i)
+      if (s.dof[i]) d.spc[s.node][i] = true;
+
+  // --- constraints that add, join or create rigid bodies ---
+  std::map<int, std::pair<LocalId, LocalId>> weld_axis; // body -> first, last node (model)
+  add_constraint_bodies(model, d, body_of_part, rigid_body_for, weld_axis);
+
+  // --- initial velocities, then rigid bodies (their momentum from the nodal velocities) ---
+  apply_initial_velocities(model, d);
+  for (std::size_t b = 0; b < d.bodies.size(); ++b) {
+    for (std::size_t n = 0; n < nn; ++n)
+      if (d.rigid_of[n] == static_cast<int>(b))
+        d.bodies[b].nodes.push_back(static_cast<LocalId>(n));
+    if (const auto it = weld_axis.find(static_cast<int>(b)); it != weld_axis.end()) {
+      const auto& nodes = d.bodies[b].nodes;
+      auto pos = [&](LocalId n) {
+        return static_cast<std::size_t>(std::find(nodes.begin(), nodes.end(), n) - nodes.begin());
+      };
+      d.bodies[b].axis_first = pos(it->second.first);
+      d.bodies[b].axis_last = pos(it->second.second);
+    }
+    init_rigid_body(d.bodies[b], d);
+  }
+  Real total = 0;
+  for (Real m : d.mass) total += m;
+  d.physical_mass = total - d.added_mass;
+  d.owned.assign(nn, 1);
+  d.local_of_global.resize(nn);
+  for (std::size_t n = 0; n < nn; ++n) d.local_of_global[n] = static_cast<LocalId>(n);
+  d.global_index.resize(nn);
+  for (std::size_t n = 0; n < nn; ++n) d.global_index[n] = static_cast<LocalId>(n);
+  d.n_local_solid_corners = d.n_solid_corners;
+  d.n_local_shell_corners = d.n_shell_corners;
+  return d;
+}
+
+} // namespace parcae

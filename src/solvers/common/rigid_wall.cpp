@@ -1,0 +1,148 @@
+#include "solvers/common/rigid_wall.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace parcae {
+
+namespace {
+using Vec3 = std::array<Real, 3>;
+Real dot(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+Vec3 normalized(Vec3 a) {
+  const Real len = std::sqrt(dot(a, a));
+  if (len > 0)
+    for (Real& c : a) c /= len;
+  return a;
+}
+Vec3 cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+} // namespace
+
+std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d) {
+  std::vector<RigidWallState> out;
+  for (const auto& w : model.rigid_walls) {
+    RigidWallState s;
+    s.wall = w;
+    s.p = w.tail;
+    s.n = normalized({w.head[0] - w.tail[0], w.head[1] - w.tail[1], w.head[2] - w.tail[2]});
+    if (dot(s.n, s.n) == 0)
+      throw InputError(w.loc,
+                       fmt::format("rigid wall {}: tail and head coincide (no normal)", w.id));
+    if (w.finite) {
+      const Vec3 lv{w.edge_l[0] - w.tail[0], w.edge_l[1] - w.tail[1], w.edge_l[2] - w.tail[2]};
+      s.l = normalized({lv[0] - dot(lv, s.n) * s.n[0], lv[1] - dot(lv, s.n) * s.n[1],
+                        lv[2] - dot(lv, s.n) * s.n[2]});
+      s.m = cross(s.n, s.l);
+    }
+    s.velocity = w.moving ? w.v0 : 0.0;
+    std::set<LocalId> excl;
+    auto add_set = [&](GlobalId sid, auto&& fn) {
+      const auto it = model.node_sets.find(sid);
+      if (it == model.node_sets.end()) return;
+      for (GlobalId g : it->second.members) {
+        const LocalId n = d.local_node(g);
+        if (n != kInvalidLocal) fn(n);
+      }
+    };
+    if (w.nsidex) add_set(w.nsidex, [&](LocalId n) { excl.insert(n); });
+    if (w.nsid)
+      add_set(w.nsid, [&](LocalId n) {
+        if (!excl.count(n)) s.nodes.push_back(n);
+      });
+    else
+      for (std::size_t n = 0; n < d.nnode; ++n)
+        if (!excl.count(static_cast<LocalId>(n))) s.nodes.push_back(static_cast<LocalId>(n));
+    // Only deformable nodes are constrained (rigid bodies are not walled in this version).
+    std::erase_if(s.nodes, [&](LocalId n) { return d.rigid_of[n] >= 0 || d.mass[n] <= 0; });
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+                      ExactSum& work, ExactSum& impulse) {
+  const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
+  const std::int64_t count = static_cast<std::int64_t>(w.nodes.size());
+  w.impulse_last = {};
+  w.dt_last = dt;
+  // Nodes are independent; each thread sums into its own exact accumulators, merged at the end
+  // (exact sums: the result does not depend on the split).
+#pragma omp parallel if (count > 4096)
+  {
+    ExactSum work_t, impulse_t;
+    std::array<ExactSum, 3> impulse_xyz_t;
+#pragma omp for schedule(static)
+    for (std::int64_t k = 0; k < count; ++k) {
+      const LocalId n = w.nodes[static_cast<std::size_t>(k)];
+      Real* v = &d.v[3 * n];
+      const Real* x = &d.x[3 * n];
+      const Vec3 r{x[0] - w.p[0], x[1] - w.p[1], x[2] - w.p[2]};
+      Vec3 nrm = w.n;
+      Real gap = 0;
+      if (cyl) {
+        const Real ax = dot(r, w.n);
+        if (w.wall.length > 0 && (ax < 0 || ax > w.wall.length)) continue;
+        Vec3 radial{r[0] - ax * w.n[0], r[1] - ax * w.n[1], r[2] - ax * w.n[2]};
+        const Real rad = std::sqrt(dot(radial, radial));
+        if (rad == 0) continue;
+        for (int i = 0; i < 3; ++i) nrm[i] = radial[i] / rad;
+        gap = rad - w.wall.radius;
+      } else {
+        gap = dot(r, w.n) - w.wall.offset;
+        if (w.wall.finite) {
+          const Real a = dot(r, w.l), b = dot(r, w.m);
+          if (a < 0 || a > w.wall.lenl || b < 0 || b > w.wall.lenm) continue;
+        }
+      }
+      // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does.
+      const Real scale = std::abs(gap) + std::abs(dt * dot(Vec3{v[0], v[1], v[2]}, nrm));
+      if (gap < -1e-9 * (scale + 1e-30)) continue;
+      const Real wall_vn = cyl ? 0.0 : w.velocity;
+      const Real vn = dot(Vec3{v[0], v[1], v[2]}, nrm) - wall_vn;
+      const Real vn_min = -std::max(gap, 0.0) / dt; // lands exactly on the wall
+      if (vn >= vn_min) continue;
+      const Real dvn = vn_min - vn; // > 0
+      Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};
+      if (w.wall.fric > 0) {
+        Vec3 vt{v[0] - (vn + wall_vn) * nrm[0], v[1] - (vn + wall_vn) * nrm[1],
+                v[2] - (vn + wall_vn) * nrm[2]};
+        const Real vtm = std::sqrt(dot(vt, vt));
+        if (vtm > 0) {
+          const Real reduce = w.wall.fric >= 1 ? vtm : std::min(vtm, w.wall.fric * dvn);
+          for (int i = 0; i < 3; ++i) dv[i] -= reduce * vt[i] / vtm;
+        }
+      }
+      const Real m = d.mass[n];
+      for (int i = 0; i < 3; ++i) {
+        v[i] += dv[i];
+        if (d.owned[n]) work_t.add(m * dv[i] * 0.5 * (v_old[3 * n + i] + v[i]));
+      }
+      if (d.owned[n]) {
+        impulse_t.add(m * dvn);
+        for (int i = 0; i < 3; ++i) impulse_xyz_t[i].add(m * dv[i]);
+      }
+    }
+#pragma omp critical(parcae_rigid_wall)
+    {
+      work.add(work_t);
+      impulse.add(impulse_t);
+      w.impulse_last[0].add(impulse_t);
+      for (int i = 0; i < 3; ++i) w.impulse_last[1 + i].add(impulse_xyz_t[i]);
+    }
+  }
+}
+
+void advance_rigid_wall(RigidWallState& w, Real impulse, Real dt) {
+  w.normal_force = dt > 0 ? impulse / dt : 0;
+  if (!w.wall.moving) return;
+  // The wall takes the opposite impulse (its kinetic energy is part of the work it does).
+  if (w.wall.mass > 0) w.velocity -= impulse / w.wall.mass;
+  for (int i = 0; i < 3; ++i) w.p[i] += dt * w.velocity * w.n[i];
+}
+
+} // namespace parcae

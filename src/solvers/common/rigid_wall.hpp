@@ -1,0 +1,41 @@
+#pragma once
+// Rigid walls (*RIGIDWALL_PLANAR [_FINITE] [_MOVING], *RIGIDWALL_GEOMETRIC_CYLINDER): a kinematic
+// constraint on the slave nodes' velocities, as LS-DYNA's stonewalls. A node that would cross the
+// wall in this step gets the normal velocity that brings it exactly onto the wall; friction
+// removes tangential velocity up to mu times the normal velocity change (FRIC = 1: no sliding).
+#include <vector>
+
+#include "core/exact_sum.hpp"
+#include "mesh/model.hpp"
+#include "solvers/common/domain.hpp"
+
+namespace parcae {
+
+struct RigidWallState {
+  RigidWall wall;
+  std::vector<LocalId> nodes;   ///< slave nodes
+  std::array<Real, 3> n{};      ///< unit normal (tail -> head)
+  std::array<Real, 3> p{};      ///< point on the wall (tail), moves with a moving wall
+  std::array<Real, 3> l{}, m{}; ///< in-plane unit axes (finite walls)
+  Real velocity = 0;            ///< moving wall: velocity along n
+  Real normal_force = 0;        ///< last step's normal force on the wall (for output)
+  /// Last step's impulse the wall gave this rank's owned nodes: normal, then x, y, z (friction
+  /// included), exact sums (summed over ranks for rwforc: independent of the decomposition).
+  std::array<ExactSum, 4> impulse_last{};
+  Real dt_last = 0;
+};
+
+std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d);
+
+/// Constrain the slave nodes' velocities (already updated to the half step) for a step dt;
+/// v_old holds the previous half-step velocities. The work the wall does on the nodes this
+/// rank owns (negative when the wall absorbs energy) is added to work, the normal impulse they
+/// receive to impulse (exact sums: the totals do not depend on how nodes are split up).
+void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+                      ExactSum& work, ExactSum& impulse);
+
+/// Move a wall over the step: a moving wall with mass takes the opposite of the total normal
+/// impulse the nodes received (impulse, summed over all nodes), then translates.
+void advance_rigid_wall(RigidWallState& w, Real impulse, Real dt);
+
+} // namespace parcae

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Layering check (docs/architecture.md): every #include in src/ stays within the layers its
+module may use, and <mpi.h> appears only in src/par and src/prof.
+
+usage: check_layers.py SRC_DIR     (exit 1 and one line per violation when the rule is broken)
+
+Layers, lowest first; a module may include itself and what is listed for it (transitively):
+  core <- par <- prof <- mesh <- (materials <- fem, contact, input, output) <- solvers/common
+       <- solvers/explicit <- apps
+"""
+import pathlib
+import re
+import sys
+
+USES = {
+    "core": [],
+    "par": ["core"],
+    "prof": ["par"],
+    "mesh": ["par"],
+    "materials": ["mesh"],
+    "fem": ["materials"],
+    "contact": ["mesh"],
+    "input": ["mesh"],
+    "output": ["mesh"],
+    "solvers/common": ["fem", "contact", "input", "output", "prof"],
+    "solvers/explicit": ["solvers/common"],
+    "apps": ["solvers/explicit"],
+}
+MPI_ALLOWED = {"par", "prof"}
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def allowed(module):
+    seen, todo = {module}, [module]
+    while todo:
+        for m in USES[todo.pop()]:
+            if m not in seen:
+                seen.add(m)
+                todo.append(m)
+    return seen
+
+
+def module_of(rel):
+    """The module of a path relative to src/ ('solvers/explicit/solver.cpp' -> 'solvers/explicit')."""
+    parts = pathlib.PurePosixPath(rel).parts
+    for n in (2, 1):
+        key = "/".join(parts[:n])
+        if key in USES:
+            return key
+    return None
+
+
+def check(src):
+    problems = []
+    for f in sorted(src.rglob("*")):
+        if f.suffix not in (".cpp", ".hpp", ".h", ".inc") or not f.is_file():
+            continue
+        rel = f.relative_to(src).as_posix()
+        mod = module_of(rel)
+        if mod is None:
+            problems.append(f"{rel}: not in any layer (add its folder to USES and to "
+                            "docs/architecture.md)")
+            continue
+        ok = allowed(mod)
+        text = f.read_text(errors="replace")
+        for m in INCLUDE.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            kind, name = m.groups()
+            if name == "mpi.h" and mod not in MPI_ALLOWED:
+                problems.append(f"{rel}:{line}: <mpi.h> outside src/par and src/prof")
+            if kind != '"':
+                continue
+            target = module_of(name)
+            if target is None:
+                continue  # a header next to the file, or a third-party one
+            if target not in ok:
+                problems.append(f"{rel}:{line}: {mod} includes {name} from {target}, a layer "
+                                f"it may not use")
+    return problems
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    problems = check(pathlib.Path(sys.argv[1]))
+    for p in problems:
+        print(p)
+    if problems:
+        print(f"{len(problems)} layering violation(s)")
+        return 1
+    print("layering: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
