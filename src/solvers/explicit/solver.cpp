@@ -27,6 +27,7 @@
 #include "solvers/common/rigid_wall.hpp"
 #include "solvers/explicit/contact_mpp.hpp"
 #include "solvers/explicit/erosion.hpp"
+#include "solvers/explicit/state_output.hpp"
 
 namespace parcae {
 
@@ -141,13 +142,6 @@ private:
   void external_forces(Real t);
   void update_velocities(Real dt_avg, Real dt_new, Real t);
   GlobalStats stats(int cycle, Real t, Real dt) const;
-  /// One plot state (VTK and d3plot, collective); now: the global energies of this state.
-  void write_state(Real t, const GlobalStats& now, bool previous_positions = false, Real dt = 0);
-  void write_vtk_piece(bool previous_positions, Real dt, const std::vector<Real>& elems,
-                       std::size_t rec);
-  /// Rank 0: the d3plot writer with the model's geometry (opt_.outdir/d3plot); append: continue
-  /// the family of the run being restarted (rewound to the checkpoint).
-  void open_d3plot(bool append);
   void check_finite(int cycle);
   /// Contact interfaces from the deck, their initial search and initial penetrations (moved
   /// nodes are moved in the global domain before it is split up).
@@ -191,6 +185,7 @@ private:
   const RunOptions& opt_;
   par::Comm serial_comm_;
   const par::Comm& comm_;
+  StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
   Domain d_;
   std::map<GlobalId, const Curve*> curves_;
   std::map<GlobalId, GlobalId> part_of_solid_, part_of_shell_;
@@ -202,11 +197,8 @@ private:
   ExactSum wall_work_; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
   int weld_cycle_ = 0; ///< the cycle being computed (for the weld failure messages)
   std::string local_error_;
-  std::vector<std::pair<Real, std::string>> states_;
   std::unique_ptr<GlstatWriter> glstat_;
-  std::unique_ptr<D3plotWriter> d3plot_;        ///< rank 0, when opt_.write_d3plot
-  std::unique_ptr<HistoryOutput> hist_;         ///< matsum, nodout, rwforc, history.csv (all ranks)
-  std::unique_ptr<HistoryRecorder> plot_parts_; ///< d3plot per-part energies, mass, velocity
+  std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
   // --- contact over compact node arrays (contact_setup.hpp). One rank: contact::contact_forces
   // on every interface; MPP: each rank searches and evaluates its own contact nodes with
   // imported ghosts and gathers the forces in the one-rank order (contact_mpp.hpp), so the
@@ -752,461 +744,6 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
 /// rank 0, which writes the whole model exactly as a one-rank run would: a VTK state and a
 /// d3plot state.
 ///
-/// d3plot shells: the three points written are the lowest, the middle and the highest
-/// through-thickness integration point (for an even NIP the middle is the mean of the two
-/// points next to the mid-surface; NIP = 1 writes its one point three times), each stress
-/// turned from the element's corotational frame (built from the current corner coordinates as
-/// the Belytschko-Tsay kernel builds it) to the global frame. The resultants are integrated in
-/// the local frame with the kernel's through-thickness rule, per unit width: M = int sigma z dz,
-/// Q = int tau dz, N = int sigma dz, written as Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy. The "internal
-/// energy" word is the element's internal energy per unit (current) volume.
-void Integrator::write_state(Real t, const GlobalStats& now, bool previous_positions, Real dt) {
-  if (!opt_.write_vtk && !opt_.write_d3plot) return;
-  namespace fs = std::filesystem;
-  // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
-  // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK). The d3plot
-  // and the one-rank .vtu need the whole model on rank 0.
-  const bool pieces = opt_.write_vtk && comm_.size() > 1;
-  const bool gather = opt_.write_d3plot || (opt_.write_vtk && !pieces);
-  // Nodes: model index, position (3), velocity (3), acceleration (3).
-  constexpr std::size_t kNodeRec = 10;
-  std::vector<Real> nodes_local;
-  for (std::size_t n = 0; n < d_.nnode && gather; ++n) {
-    if (!d_.owned[n]) continue;
-    nodes_local.push_back(static_cast<Real>(d_.global_index[n]));
-    for (int i = 0; i < 3; ++i)
-      nodes_local.push_back(d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0));
-    for (int i = 0; i < 3; ++i) nodes_local.push_back(d_.v[3 * n + i]);
-    for (int i = 0; i < 3; ++i) nodes_local.push_back(reported_acceleration(d_, n, i));
-  }
-  // Elements: kind (0 solid, 1 shell), model index, VTK stress (6), VTK effective plastic
-  // strain, active, internal energy, hourglass energy; shells also: 3 points x (global stress
-  // (6)), 3 plastic strains, 8 resultants, thickness, internal energy density.
-  constexpr std::size_t kElemRec = 43;
-  std::vector<Real> elems_local;
-  for (const auto& sp : d_.solids)
-    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
-      elems_local.push_back(0);
-      elems_local.push_back(static_cast<Real>(sp.model_index[k]));
-      for (int i = 0; i < 6; ++i) elems_local.push_back(sp.blk.sig[6 * k + i]);
-      elems_local.push_back(sp.blk.eps_p[k]);
-      elems_local.push_back(sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0);
-      elems_local.push_back(sp.blk.e_int[k]);
-      elems_local.push_back(sp.blk.e_hg[k]);
-      elems_local.resize(elems_local.size() + kElemRec - 12, 0.0);
-    }
-  for (const auto& sp : d_.shells) {
-    const int nip = sp.opt.nip;
-    std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
-    shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
-    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
-      // Mid-surface average of the through-thickness points, local frame [xx yy 0 xy yz zx].
-      Real sig[6] = {0, 0, 0, 0, 0, 0};
-      Real ep = 0;
-      for (int ip = 0; ip < nip; ++ip) {
-        const Real* st = &sp.blk.sig[(k * nip + ip) * 5];
-        sig[0] += st[0] / nip;
-        sig[1] += st[1] / nip;
-        sig[3] += st[2] / nip;
-        sig[4] += st[3] / nip;
-        sig[5] += st[4] / nip;
-        ep = std::max(ep, sp.blk.eps_p[k * nip + ip]);
-      }
-      elems_local.push_back(1);
-      elems_local.push_back(static_cast<Real>(sp.model_index[k]));
-      for (int i = 0; i < 6; ++i) elems_local.push_back(sig[i]);
-      elems_local.push_back(ep);
-      elems_local.push_back(sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0);
-      elems_local.push_back(sp.blk.e_int[k]);
-      elems_local.push_back(sp.blk.e_hg[k]);
-      // Corotational frame from the corner positions (rows e1, e2, e3: local = R global).
-      Real X[4][3];
-      for (int c = 0; c < 4; ++c)
-        for (int i = 0; i < 3; ++i) {
-          const auto n = static_cast<std::size_t>(sp.blk.conn[k][c]);
-          X[c][i] = d_.x[3 * n + i] - (previous_positions ? dt * d_.v[3 * n + i] : 0.0);
-        }
-      Real r31[3], r42[3], r21[3], R[3][3];
-      for (int i = 0; i < 3; ++i) {
-        r31[i] = X[2][i] - X[0][i];
-        r42[i] = X[3][i] - X[1][i];
-        r21[i] = X[1][i] - X[0][i];
-      }
-      Real nrm[3] = {r31[1] * r42[2] - r31[2] * r42[1], r31[2] * r42[0] - r31[0] * r42[2],
-                     r31[0] * r42[1] - r31[1] * r42[0]};
-      const Real nlen = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-      const Real area = 0.5 * nlen;
-      for (int i = 0; i < 3; ++i) R[2][i] = nlen > 0 ? nrm[i] / nlen : (i == 2 ? 1.0 : 0.0);
-      const Real d = r21[0] * R[2][0] + r21[1] * R[2][1] + r21[2] * R[2][2];
-      Real s1[3];
-      for (int i = 0; i < 3; ++i) s1[i] = r21[i] - d * R[2][i];
-      const Real slen = std::sqrt(s1[0] * s1[0] + s1[1] * s1[1] + s1[2] * s1[2]);
-      for (int i = 0; i < 3; ++i) R[0][i] = slen > 0 ? s1[i] / slen : (i == 0 ? 1.0 : 0.0);
-      R[1][0] = R[2][1] * R[0][2] - R[2][2] * R[0][1];
-      R[1][1] = R[2][2] * R[0][0] - R[2][0] * R[0][2];
-      R[1][2] = R[2][0] * R[0][1] - R[2][1] * R[0][0];
-      // Points written: lowest, middle, highest.
-      auto point = [&](int which, Real out[5], Real& eps) {
-        const auto at = [&](int ip) { return &sp.blk.sig[(k * nip + ip) * 5]; };
-        const auto ep_at = [&](int ip) { return sp.blk.eps_p[k * nip + ip]; };
-        int p0 = which == 0 ? 0 : (which == 2 ? nip - 1 : (nip - 1) / 2);
-        int p1 = which == 1 && nip % 2 == 0 ? nip / 2 : p0;
-        for (int i = 0; i < 5; ++i) out[i] = 0.5 * (at(p0)[i] + at(p1)[i]);
-        eps = 0.5 * (ep_at(p0) + ep_at(p1));
-      };
-      Real eps3[3];
-      for (int which = 0; which < 3; ++which) {
-        Real l[5];
-        point(which, l, eps3[which]);
-        // local tensor [xx xy zx; xy yy yz; zx yz 0] -> global R^T S R
-        const Real S[3][3] = {{l[0], l[2], l[4]}, {l[2], l[1], l[3]}, {l[4], l[3], 0.0}};
-        Real G[3][3];
-        for (int i = 0; i < 3; ++i)
-          for (int j = 0; j < 3; ++j) {
-            Real acc = 0;
-            for (int p = 0; p < 3; ++p)
-              for (int q = 0; q < 3; ++q) acc += R[p][i] * S[p][q] * R[q][j];
-            G[i][j] = acc;
-          }
-        for (Real v : {G[0][0], G[1][1], G[2][2], G[0][1], G[1][2], G[2][0]})
-          elems_local.push_back(v);
-      }
-      for (Real e : eps3) elems_local.push_back(e);
-      const Real th = sp.blk.t[k];
-      Real Nr[3] = {0, 0, 0}, Mr[3] = {0, 0, 0}, Qr[2] = {0, 0};
-      for (int ip = 0; ip < nip; ++ip) {
-        const Real* sg = &sp.blk.sig[(k * nip + ip) * 5];
-        const Real tw = wt[static_cast<std::size_t>(ip)] * th / 2;
-        const Real z = zeta[static_cast<std::size_t>(ip)] * th / 2;
-        for (int i = 0; i < 3; ++i) {
-          Nr[i] += tw * sg[i];
-          Mr[i] += tw * z * sg[i];
-        }
-        Qr[0] += tw * sg[3];
-        Qr[1] += tw * sg[4];
-      }
-      for (Real v : {Mr[0], Mr[1], Mr[2], Qr[0], Qr[1], Nr[0], Nr[1], Nr[2]})
-        elems_local.push_back(v);
-      elems_local.push_back(th);
-      elems_local.push_back(area * th > 0 ? sp.blk.e_int[k] / (area * th) : 0.0);
-    }
-  }
-  if (opt_.write_vtk) {
-    const std::size_t index = states_.size();
-    states_.emplace_back(t, fmt::format("states/state_{:05d}.{}", index, pieces ? "pvtu" : "vtu"));
-    fs::create_directories(fs::path(opt_.outdir) / "states");
-  }
-  if (pieces) write_vtk_piece(previous_positions, dt, elems_local, kElemRec);
-  if (!gather) return;
-  const std::vector<Real> nodes_all = comm_.gatherv(nodes_local);
-  const std::vector<Real> elems_all = comm_.gatherv(elems_local);
-  // Per-part energies, mass and velocity as matsum has them (exact sums: rank-independent).
-  std::vector<PartSummary> part_sums;
-  if (opt_.write_d3plot && plot_parts_) part_sums = plot_parts_->parts(d_);
-  if (comm_.rank() != 0) return;
-
-  if (d3plot_) {
-    const std::size_t nn = model_.nodes.size(), ns = model_.solids.size();
-    const std::size_t nsh = model_.shells.size(), np = model_.parts.size();
-    D3plotState ds;
-    ds.time = t;
-    ds.kinetic = now.kinetic;
-    ds.internal = now.internal;
-    ds.total = now.total;
-    ds.velocity = {now.vx, now.vy, now.vz};
-    ds.x.resize(3 * nn);
-    ds.v.assign(3 * nn, 0.0);
-    ds.a.assign(3 * nn, 0.0);
-    for (std::size_t n = 0; n < nn; ++n) {
-      ds.x[3 * n] = model_.nodes.x[n];
-      ds.x[3 * n + 1] = model_.nodes.y[n];
-      ds.x[3 * n + 2] = model_.nodes.z[n];
-    }
-    for (std::size_t k = 0; k + kNodeRec <= nodes_all.size(); k += kNodeRec) {
-      const auto n = static_cast<std::size_t>(nodes_all[k]);
-      for (int i = 0; i < 3; ++i) {
-        ds.x[3 * n + i] = nodes_all[k + 1 + i];
-        ds.v[3 * n + i] = nodes_all[k + 4 + i];
-        ds.a[3 * n + i] = nodes_all[k + 7 + i];
-      }
-    }
-    std::map<GlobalId, std::size_t> part_index;
-    for (std::size_t p = 0; p < np; ++p) part_index[model_.parts[p].id] = p;
-    ds.part_internal.assign(np, 0.0);
-    ds.part_hourglass.assign(np, 0.0);
-    ds.part_kinetic.assign(np, 0.0);
-    ds.part_mass.assign(np, 0.0);
-    ds.part_velocity.assign(3 * np, 0.0);
-    for (const PartSummary& ps : part_sums) {
-      const auto it = part_index.find(ps.id);
-      if (it == part_index.end()) continue;
-      const std::size_t p = it->second;
-      ds.part_internal[p] = ps.internal;
-      ds.part_hourglass[p] = ps.hourglass;
-      ds.part_kinetic[p] = ps.kinetic;
-      ds.part_mass[p] = ps.mass;
-      for (int i = 0; i < 3; ++i)
-        ds.part_velocity[3 * p + i] = ps.mass > 0 ? ps.momentum[i] / ps.mass : 0.0;
-    }
-    ds.solid_sig.assign(6 * ns, 0.0);
-    ds.solid_epsp.assign(ns, 0.0);
-    ds.solid_active.assign(ns, 1);
-    ds.shell_sig.assign(18 * nsh, 0.0);
-    ds.shell_epsp.assign(3 * nsh, 0.0);
-    ds.shell_resultants.assign(8 * nsh, 0.0);
-    ds.shell_thickness.assign(nsh, 0.0);
-    ds.shell_energy.assign(nsh, 0.0);
-    ds.shell_active.assign(nsh, 1);
-    for (std::size_t k = 0; k + kElemRec <= elems_all.size(); k += kElemRec) {
-      const Real* r = &elems_all[k];
-      const auto e = static_cast<std::size_t>(r[1]);
-      const bool shell = r[0] != 0;
-      if (!shell) {
-        for (int i = 0; i < 6; ++i) ds.solid_sig[6 * e + i] = r[2 + i];
-        ds.solid_epsp[e] = r[8];
-        ds.solid_active[e] = r[9] != 0 ? 1 : 0;
-        continue;
-      }
-      for (int i = 0; i < 18; ++i) ds.shell_sig[18 * e + i] = r[12 + i];
-      for (int i = 0; i < 3; ++i) ds.shell_epsp[3 * e + i] = r[30 + i];
-      for (int i = 0; i < 8; ++i) ds.shell_resultants[8 * e + i] = r[33 + i];
-      ds.shell_thickness[e] = r[41];
-      ds.shell_energy[e] = r[42];
-      ds.shell_active[e] = r[9] != 0 ? 1 : 0;
-    }
-    d3plot_->write_state(ds);
-  }
-  if (!opt_.write_vtk || pieces) return;
-
-  const std::size_t nn = model_.nodes.size();
-  std::vector<Real> pts(3 * nn), vel(3 * nn), disp(3 * nn);
-  for (std::size_t n = 0; n < nn; ++n) {
-    pts[3 * n] = model_.nodes.x[n];
-    pts[3 * n + 1] = model_.nodes.y[n];
-    pts[3 * n + 2] = model_.nodes.z[n];
-  }
-  for (std::size_t k = 0; k + kNodeRec <= nodes_all.size(); k += kNodeRec) {
-    const auto n = static_cast<std::size_t>(nodes_all[k]);
-    for (int i = 0; i < 3; ++i) {
-      pts[3 * n + i] = nodes_all[k + 1 + i];
-      vel[3 * n + i] = nodes_all[k + 4 + i];
-    }
-  }
-  for (std::size_t n = 0; n < nn; ++n) {
-    disp[3 * n] = pts[3 * n] - model_.nodes.x[n];
-    disp[3 * n + 1] = pts[3 * n + 1] - model_.nodes.y[n];
-    disp[3 * n + 2] = pts[3 * n + 2] - model_.nodes.z[n];
-  }
-  const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
-  std::vector<Real> stress(6 * (ns + nsh), 0.0), epsp(ns + nsh, 0.0), pid, eid;
-  for (std::size_t k = 0; k + kElemRec <= elems_all.size(); k += kElemRec) {
-    const std::size_t e = static_cast<std::size_t>(elems_all[k + 1]) + (elems_all[k] != 0 ? ns : 0);
-    for (int i = 0; i < 6; ++i) stress[6 * e + i] = elems_all[k + 2 + i];
-    epsp[e] = elems_all[k + 8];
-  }
-  VtkGrid g;
-  g.points = pts;
-  for (std::size_t e = 0; e < ns; ++e) {
-    for (LocalId n : model_.solids.nodes[e]) g.connectivity.push_back(n);
-    g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
-    g.types.push_back(12);
-    pid.push_back(static_cast<Real>(model_.solids.part[e]));
-    eid.push_back(static_cast<Real>(model_.solids.id[e]));
-  }
-  for (std::size_t e = 0; e < nsh; ++e) {
-    const auto& cn = model_.shells.nodes[e];
-    const bool tri = cn[2] == cn[3];
-    for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(cn[a]);
-    g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
-    g.types.push_back(tri ? 5 : 9);
-    pid.push_back(static_cast<Real>(model_.shells.part[e]));
-    eid.push_back(static_cast<Real>(model_.shells.id[e]));
-  }
-  g.point_data.push_back({"displacement", 3, std::move(disp)});
-  g.point_data.push_back({"velocity", 3, std::move(vel)});
-  g.cell_data.push_back({"stress", 6, std::move(stress)});
-  g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
-  g.cell_data.push_back({"part_id", 1, std::move(pid)});
-  g.cell_data.push_back({"element_id", 1, std::move(eid)});
-  write_vtu((fs::path(opt_.outdir) / states_.back().second).string(), g, t);
-  write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
-}
-
-/// MPP VTK (collective): this rank's elements and the nodes they use as one .vtu piece of
-/// states/state_N/, rank 0 writes states/state_N.pvtu and parcae.pvd. Pieces carry the model
-/// node and element indices (node_index, element_index) so that tools can put the pieces back
-/// together in the order of a one-rank run. elems: the element records of write_state
-/// (rec values each, solids then shells in domain order).
-void Integrator::write_vtk_piece(bool previous_positions, Real dt, const std::vector<Real>& elems,
-                                 std::size_t rec) {
-  namespace fs = std::filesystem;
-  const std::size_t index = states_.size() - 1;
-  const Real t = states_.back().first;
-  std::vector<std::int64_t> piece_of(d_.nnode, -1);
-  std::vector<LocalId> nodes;
-  auto use = [&](LocalId n) {
-    auto& p = piece_of[static_cast<std::size_t>(n)];
-    if (p < 0) {
-      p = static_cast<std::int64_t>(nodes.size());
-      nodes.push_back(n);
-    }
-    return p;
-  };
-  VtkGrid g;
-  std::vector<Real> stress, epsp, pid, eid, eidx;
-  std::size_t r = 0;
-  auto cell_values = [&](GlobalId part, GlobalId id, std::size_t model_index) {
-    const Real* v = &elems[r * rec];
-    for (int i = 0; i < 6; ++i) stress.push_back(v[2 + i]);
-    epsp.push_back(v[8]);
-    pid.push_back(static_cast<Real>(part));
-    eid.push_back(static_cast<Real>(id));
-    eidx.push_back(static_cast<Real>(model_index));
-    g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
-    ++r;
-  };
-  const std::size_t ns = model_.solids.size();
-  for (const auto& sp : d_.solids)
-    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
-      for (LocalId n : sp.blk.conn[k]) g.connectivity.push_back(use(n));
-      g.types.push_back(12);
-      cell_values(sp.pid, sp.elem_id[k], sp.model_index[k]);
-    }
-  for (const auto& sp : d_.shells)
-    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
-      const auto& cn = sp.blk.conn[k];
-      const bool tri = cn[2] == cn[3];
-      for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(use(cn[a]));
-      g.types.push_back(tri ? 5 : 9);
-      cell_values(sp.pid, sp.elem_id[k], ns + sp.model_index[k]);
-    }
-  // Rigid parts have no element blocks (their nodes follow the bodies, on every rank): rank 0
-  // writes their elements, with zero stress as the one-rank .vtu has them.
-  if (comm_.rank() == 0) {
-    std::map<GlobalId, bool> rigid_part;
-    for (const auto& p : model_.parts) {
-      const Material* m = model_.find_material(p.mid);
-      rigid_part[p.id] = m && m->kind == MaterialKind::Rigid;
-    }
-    auto rigid_cell = [&](GlobalId part, GlobalId id, std::size_t model_index) {
-      stress.insert(stress.end(), 6, 0.0);
-      epsp.push_back(0.0);
-      pid.push_back(static_cast<Real>(part));
-      eid.push_back(static_cast<Real>(id));
-      eidx.push_back(static_cast<Real>(model_index));
-      g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
-    };
-    auto local = [&](LocalId model_node) {
-      return use(d_.local_of_global[static_cast<std::size_t>(model_node)]);
-    };
-    for (std::size_t e = 0; e < ns; ++e) {
-      if (!rigid_part[model_.solids.part[e]]) continue;
-      for (LocalId n : model_.solids.nodes[e]) g.connectivity.push_back(local(n));
-      g.types.push_back(12);
-      rigid_cell(model_.solids.part[e], model_.solids.id[e], e);
-    }
-    for (std::size_t e = 0; e < model_.shells.size(); ++e) {
-      if (!rigid_part[model_.shells.part[e]]) continue;
-      const auto& cn = model_.shells.nodes[e];
-      const bool tri = cn[2] == cn[3];
-      for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(local(cn[a]));
-      g.types.push_back(tri ? 5 : 9);
-      rigid_cell(model_.shells.part[e], model_.shells.id[e], ns + e);
-    }
-  }
-  std::vector<Real> pts, disp, vel, nidx, nid;
-  for (LocalId n : nodes) {
-    const auto i3 = 3 * static_cast<std::size_t>(n);
-    for (int i = 0; i < 3; ++i) {
-      const Real x = d_.x[i3 + i] - (previous_positions ? dt * d_.v[i3 + i] : 0.0);
-      pts.push_back(x);
-      disp.push_back(x - d_.x0[i3 + i]);
-      vel.push_back(d_.v[i3 + i]);
-    }
-    nidx.push_back(static_cast<Real>(d_.global_index[static_cast<std::size_t>(n)]));
-    nid.push_back(static_cast<Real>(d_.node_id[static_cast<std::size_t>(n)]));
-  }
-  g.points = pts;
-  g.point_data.push_back({"displacement", 3, std::move(disp)});
-  g.point_data.push_back({"velocity", 3, std::move(vel)});
-  g.point_data.push_back({"node_id", 1, std::move(nid)});
-  g.point_data.push_back({"node_index", 1, std::move(nidx)});
-  g.cell_data.push_back({"stress", 6, std::move(stress)});
-  g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
-  g.cell_data.push_back({"part_id", 1, std::move(pid)});
-  g.cell_data.push_back({"element_id", 1, std::move(eid)});
-  g.cell_data.push_back({"element_index", 1, std::move(eidx)});
-  const std::string dir = fmt::format("state_{:05d}", index);
-  const fs::path states = fs::path(opt_.outdir) / "states";
-  fs::create_directories(states / dir);
-  write_vtu((states / dir / fmt::format("piece_{:05d}.vtu", comm_.rank())).string(), g, t);
-  comm_.barrier(); // every piece is in place before the .pvtu names it
-  if (comm_.rank() != 0) return;
-  std::vector<std::string> names;
-  for (int q = 0; q < comm_.size(); ++q)
-    names.push_back(fmt::format("{}/piece_{:05d}.vtu", dir, q));
-  write_pvtu((fs::path(opt_.outdir) / states_.back().second).string(), names, g);
-  write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
-}
-
-void Integrator::open_d3plot(bool append) {
-  D3plotGeometry g;
-  g.title = model_.control.title;
-  const std::size_t nn = model_.nodes.size();
-  g.x0.resize(3 * nn);
-  for (std::size_t n = 0; n < nn; ++n) {
-    g.x0[3 * n] = model_.nodes.x[n];
-    g.x0[3 * n + 1] = model_.nodes.y[n];
-    g.x0[3 * n + 2] = model_.nodes.z[n];
-  }
-  g.node_id = model_.nodes.id;
-  std::map<GlobalId, std::int32_t> part_index;
-  for (const auto& p : model_.parts) {
-    part_index[p.id] = static_cast<std::int32_t>(g.parts.size());
-    g.parts.push_back({p.id, p.title});
-  }
-  auto index_of = [&](GlobalId pid) {
-    const auto it = part_index.find(pid);
-    if (it == part_index.end())
-      throw RuntimeError(fmt::format("d3plot: element of undefined part {}", pid));
-    return it->second;
-  };
-  for (std::size_t e = 0; e < model_.solids.size(); ++e) {
-    std::array<std::int32_t, 8> c{};
-    for (int a = 0; a < 8; ++a) c[a] = model_.solids.nodes[e][a];
-    g.solid_nodes.push_back(c);
-    g.solid_part.push_back(index_of(model_.solids.part[e]));
-  }
-  g.solid_id = model_.solids.id;
-  for (std::size_t e = 0; e < model_.shells.size(); ++e) {
-    std::array<std::int32_t, 4> c{};
-    for (int a = 0; a < 4; ++a) c[a] = model_.shells.nodes[e][a];
-    g.shell_nodes.push_back(c);
-    g.shell_part.push_back(index_of(model_.shells.part[e]));
-  }
-  g.shell_id = model_.shells.id;
-  D3plotOptions o;
-  o.word_bytes = opt_.d3plot_word_bytes;
-  o.shell_layers = 3; // bottom, middle, top (see write_state); other MAXINT values write 3 too
-  const auto& ext = model_.control.extent; // *DATABASE_EXTENT_BINARY: 2 = leave out
-  o.shell_stress = ext.sigflg != 2;
-  o.shell_plastic_strain = ext.epsflg != 2;
-  o.shell_resultants = ext.rltflg != 2;
-  o.shell_thickness_energy = ext.engflg != 2;
-  if (ext.ieverp == 1) o.family_file_words = 1; // one state per family member
-  o.append = append;
-  const std::string base = (std::filesystem::path(opt_.outdir) / "d3plot").string();
-  if (!append) {
-    d3plot_ = std::make_unique<D3plotWriter>(base, std::move(g), o);
-    return;
-  }
-  try {
-    d3plot_ = std::make_unique<D3plotWriter>(base, std::move(g), o);
-  } catch (const RuntimeError& e) { // keep what is there; the run goes on without d3plot
-    if (opt_.log) *opt_.log << "warning: no d3plot after the restart: " << e.what() << "\n";
-  }
-}
-
 void Integrator::check_finite(int cycle) {
   for (std::size_t n = 0; n < d_.nnode; ++n)
     for (int i = 0; i < 3; ++i)
@@ -1620,13 +1157,7 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(cs.resultant_secondary);
     ar.pod(cs.resultant_main);
   }
-  std::uint64_t nstates = states_.size();
-  ar.pod(nstates);
-  if (ar.loading()) states_.resize(nstates);
-  for (auto& [t, name] : states_) {
-    ar.pod(t);
-    ar.str(name);
-  }
+  output_.visit_state(ar);
   ar.expect_end();
 }
 
@@ -1682,8 +1213,7 @@ void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
   if (comm_.any(!error.empty()))
     throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
   if (mpp_contact_) mpp_contact_->invalidate_plan();
-  if (comm_.rank() == 0 && !states_.empty() && opt_.write_vtk)
-    write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
+  output_.rewrite_pvd();
 }
 
 RunSummary Integrator::run() {
@@ -1730,8 +1260,7 @@ RunSummary Integrator::run() {
     if (!contact_state_.empty()) glstat_->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
-  if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(restarting);
-  if (opt_.write_d3plot) plot_parts_ = std::make_unique<HistoryRecorder>(model_, d_, comm_);
+  output_.open(d_, restarting);
   const auto nelem =
       static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
@@ -1753,7 +1282,7 @@ RunSummary Integrator::run() {
   if (!restarting) {
     write_contact_histories(0.0);
     if (glstat_) glstat_->write(st);
-    write_state(0.0, st);
+    output_.write(d_, 0.0, st);
   }
   if (opt_.write_histories) {
     hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt,
@@ -1883,7 +1412,7 @@ RunSummary Integrator::run() {
         if (hist_ && (want_hist || want_glstat))
           hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
         if (want_plot) {
-          write_state(t, st);
+          output_.write(d_, t, st);
           while (next_plot <= t * (1 + 1e-9)) next_plot += plot_dt;
         }
         if (want_print) {
@@ -1933,14 +1462,14 @@ RunSummary Integrator::run() {
   } catch (const Unstable& u) {
     sum.error = u.message;
     // The last good state: positions before this step's update.
-    write_state(t - dt_old, st, true, dt_old); // energies: the last computed ones
+    output_.write(d_, t - dt_old, st, true, dt_old); // energies: the last computed ones
     if (log)
       *log << "\n*** error: " << u.message
            << "\n    last good state written at t = " << fmt::format("{:.6e}", t - dt_old) << "\n";
   }
   setup_phase.reset();
   PhaseScope final_phase(phases().output); // closing outputs and the summary
-  if (d3plot_) d3plot_->close();
+  output_.close();
   sum.elapsed_s = std::chrono::duration<Real>(clock::now() - t_start).count();
   sum.cycles = cycle;
   sum.time = t;
