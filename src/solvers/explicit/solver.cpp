@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -160,6 +161,8 @@ private:
   void build_contacts(Domain& global);
   /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into f_contact_.
   void contact_pass(int cycle, Real t, Real dt);
+  /// Blow-ups (Unstable) and releases (log) of the contact pass of this cycle.
+  void report_contact_status(const std::vector<contact::ContactStatus>& status, int cycle);
   /// Everything that evolves in time (domain and integrator state), for checkpoints.
   void visit_state(StateArchive& ar, LoopVars& lv);
   /// Collective: write a checkpoint of the current state; returns its directory.
@@ -227,6 +230,7 @@ private:
   std::vector<LocalId> contact_local_; ///< compact -> local node (kInvalidLocal: not on this rank)
   std::vector<LocalId> contact_local_list_; ///< compact nodes on this rank, ascending
   std::unique_ptr<MppContact> mpp_contact_; ///< MPP: contact distributed over the ranks
+  int contact_cycle_ = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
   std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
   std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
   std::vector<std::string> contact_report_; ///< initial penetrations, for the log
@@ -433,6 +437,8 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
   const std::size_t s_wall = wall_impulse_.empty() ? 0 : r.add_exact(wall_impulse_);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
+  const int contact_cycle = std::exchange(contact_cycle_, -1);
+  if (contact_cycle >= 0) mpp_contact_->add_status(r);
   r.reduce();
   if (!wall_impulse_.empty()) { // moving walls take the total impulse of this cycle
     const std::vector<ExactSum> total = r.exact(s_wall);
@@ -461,6 +467,8 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
       limit_.part = it == parts.end() ? 0 : it->second;
     }
   }
+  // After the element errors (reported first, as when the step was reduced before contact).
+  if (contact_cycle >= 0) report_contact_status(mpp_contact_->statuses(r), contact_cycle);
   if (welds) weld_sums_ = r.exact(s_weld);
   if (!d_.bodies.empty()) body_sums_ = r.exact(s_body);
   return stop_flags ? r.sum(s_flags) : 0;
@@ -1554,13 +1562,24 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
     for (std::size_t i = 0; i < contact_state_.size(); ++i)
       status[i] = contact::evaluate_contacts(contact_.interfaces[i], contact_state_[i], cx_, cv_,
                                              cm_, t, dt);
-    status = mpp_contact_->finish_cycle(status, cv_, dt, cf_);
+    // Forces now; the statuses wait for the cycle's reduction (report_contact_status).
+    mpp_contact_->finish_cycle(status, cv_, dt, cf_);
+    contact_cycle_ = cycle;
   } else {
     std::fill(cf_.begin(), cf_.end(), 0.0);
     for (std::size_t i = 0; i < contact_state_.size(); ++i)
       status[i] = contact::contact_forces(contact_.interfaces[i], contact_state_[i], cx_, cv_, cm_,
                                           t, dt, cf_);
   }
+  if (!mpp_contact_) report_contact_status(status, cycle);
+  for (LocalId k : contact_local_list_) {
+    const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
+    for (int i = 0; i < 3; ++i) f_contact_[3 * l + i] = cf_[3 * static_cast<std::size_t>(k) + i];
+  }
+}
+
+void Integrator::report_contact_status(const std::vector<contact::ContactStatus>& status,
+                                       int cycle) {
   for (std::size_t i = 0; i < contact_state_.size(); ++i) {
     const ContactDef& def = *contact_.defs[i];
     auto node_id = [&](LocalId k) { return model_.nodes.id[contact_.node_model[k]]; };
@@ -1577,10 +1596,6 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
                                "penetration in cycle {} (first: node {})\n",
                                def.id, status[i].released.size(), cycle,
                                node_id(status[i].released.front().node));
-  }
-  for (LocalId k : contact_local_list_) {
-    const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
-    for (int i = 0; i < 3; ++i) f_contact_[3 * l + i] = cf_[3 * static_cast<std::size_t>(k) + i];
   }
 }
 
