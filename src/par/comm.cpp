@@ -4,9 +4,11 @@
 #include "par/comm.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -501,6 +503,185 @@ void Exchange::end() {
         "MPI_Waitall");
   reqs.clear();
 #endif
+}
+
+// ---------------------------------------------------------------------------------------------
+// CycleReduction
+
+namespace {
+
+constexpr int kKindShift = 48;
+constexpr std::int64_t kLengthMask = (std::int64_t{1} << kKindShift) - 1;
+constexpr std::size_t kExactWords = ExactSum::kWords + 1;
+
+/// Combine the slots of one buffer into another (same layout: word 0 the length, then header
+/// words and payloads). Every slot's operation is commutative and associative.
+void combine_buffers(const std::int64_t* in, std::int64_t* io) {
+  const auto n = static_cast<std::size_t>(io[0]);
+  std::size_t i = 1;
+  while (i < n) {
+    const std::int64_t kind = io[i] >> kKindShift;
+    const auto len = static_cast<std::size_t>(io[i] & kLengthMask);
+    ++i;
+    if (kind == 1) { // (value, key) lexicographic minimum
+      for (std::size_t k = i; k + 1 < i + len; k += 2) {
+        const double a = std::bit_cast<double>(in[k]), b = std::bit_cast<double>(io[k]);
+        if (a < b || (a == b && in[k + 1] < io[k + 1])) {
+          io[k] = in[k];
+          io[k + 1] = in[k + 1];
+        }
+      }
+    } else if (kind == 2) {
+      for (std::size_t k = i; k < i + len; ++k) io[k] = std::max(io[k], in[k]);
+    } else {
+      // Integer addition (wrapping, never reached for normalised ExactSum words or counts).
+      for (std::size_t k = i; k < i + len; ++k)
+        io[k] = static_cast<std::int64_t>(static_cast<std::uint64_t>(io[k]) +
+                                          static_cast<std::uint64_t>(in[k]));
+    }
+    i += len;
+  }
+}
+
+#if PARCAE_WITH_MPI
+void combine_op(void* in, void* inout, int* len, MPI_Datatype* /*type*/) {
+  // One element is a whole buffer (a contiguous type of buf[0] words).
+  auto* a = static_cast<const std::int64_t*>(in);
+  auto* b = static_cast<std::int64_t*>(inout);
+  for (int e = 0; e < *len; ++e) {
+    const auto n = static_cast<std::size_t>(b[0]);
+    combine_buffers(a, b);
+    a += n;
+    b += n;
+  }
+}
+#endif
+
+} // namespace
+
+struct CycleReduction::MpiObjects {
+#if PARCAE_WITH_MPI
+  MPI_Op op = MPI_OP_NULL;
+  std::map<std::size_t, MPI_Datatype> types; ///< buffer length -> contiguous type
+#endif
+};
+
+CycleReduction::CycleReduction(const Comm& comm)
+    : comm_(comm), mpi_(std::make_unique<MpiObjects>()) {
+#if PARCAE_WITH_MPI
+  if (comm_.handle()) check(MPI_Op_create(&combine_op, 1, &mpi_->op), "MPI_Op_create");
+#endif
+  clear();
+}
+
+CycleReduction::~CycleReduction() {
+#if PARCAE_WITH_MPI
+  if (mpi_ && mpi_active()) {
+    for (auto& [n, t] : mpi_->types) MPI_Type_free(&t);
+    if (mpi_->op != MPI_OP_NULL) MPI_Op_free(&mpi_->op);
+  }
+#endif
+}
+
+void CycleReduction::clear() {
+  buf_.assign(1, 1);
+  slots_.clear();
+  reduced_ = false;
+}
+
+std::size_t CycleReduction::append(Kind kind, std::size_t count) {
+  if (reduced_) throw std::logic_error("par::CycleReduction: add after reduce() (clear() first)");
+  if (count > static_cast<std::size_t>(kLengthMask))
+    throw std::length_error("par::CycleReduction: slot too large");
+  slots_.push_back(buf_.size());
+  buf_.push_back((static_cast<std::int64_t>(kind) << kKindShift) |
+                 static_cast<std::int64_t>(count));
+  buf_.resize(buf_.size() + count, 0);
+  buf_[0] = static_cast<std::int64_t>(buf_.size());
+  return slots_.size() - 1;
+}
+
+std::size_t CycleReduction::add_min(double value, std::int64_t key) {
+  const std::size_t s = append(kMin, 2);
+  buf_[slots_[s] + 1] = std::bit_cast<std::int64_t>(value);
+  buf_[slots_[s] + 2] = key;
+  return s;
+}
+
+std::size_t CycleReduction::add_max(std::int64_t value) {
+  const std::size_t s = append(kMax, 1);
+  buf_[slots_[s] + 1] = value;
+  return s;
+}
+
+std::size_t CycleReduction::add_sum(std::int64_t value) {
+  const std::size_t s = append(kSum, 1);
+  buf_[slots_[s] + 1] = value;
+  return s;
+}
+
+std::size_t CycleReduction::add_exact(std::span<const ExactSum> accs) {
+  // Normalised words are below 2^32 (flag counters 0/1), so the elementwise sum over up to 2^21
+  // ranks cannot overflow (as in Comm::sum).
+  const std::size_t s = append(kSum, kExactWords * accs.size());
+  auto out = buf_.begin() + static_cast<std::ptrdiff_t>(slots_[s] + 1);
+  for (const ExactSum& a : accs) {
+    ExactSum t = a;
+    t.normalise();
+    out = std::copy(t.words().begin(), t.words().end(), out);
+  }
+  return s;
+}
+
+void CycleReduction::reduce() {
+  if (reduced_) throw std::logic_error("par::CycleReduction: reduce() twice");
+  reduced_ = true;
+  if (!comm_.handle()) return;
+#if PARCAE_WITH_MPI
+  const std::size_t n = buf_.size();
+  auto it = mpi_->types.find(n);
+  if (it == mpi_->types.end()) {
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    check(MPI_Type_contiguous(mpi_count(n, "CycleReduction"), MPI_INT64_T, &t),
+          "MPI_Type_contiguous");
+    check(MPI_Type_commit(&t), "MPI_Type_commit");
+    it = mpi_->types.emplace(n, t).first;
+  }
+  check(MPI_Allreduce(MPI_IN_PLACE, buf_.data(), 1, it->second, mpi_->op, mpi_comm(comm_.handle())),
+        "MPI_Allreduce");
+  ++calls_;
+#endif
+}
+
+std::int64_t CycleReduction::int_at(std::size_t slot, Kind kind) const {
+  const std::size_t h = slots_.at(slot);
+  if ((buf_[h] >> kKindShift) != kind || (buf_[h] & kLengthMask) != 1)
+    throw std::logic_error("par::CycleReduction: slot of another kind");
+  return buf_[h + 1];
+}
+
+double CycleReduction::min_value(std::size_t slot) const {
+  const std::size_t h = slots_.at(slot);
+  if ((buf_[h] >> kKindShift) != kMin) throw std::logic_error("par::CycleReduction: not a min");
+  return std::bit_cast<double>(buf_[h + 1]);
+}
+
+std::int64_t CycleReduction::min_key(std::size_t slot) const {
+  const std::size_t h = slots_.at(slot);
+  if ((buf_[h] >> kKindShift) != kMin) throw std::logic_error("par::CycleReduction: not a min");
+  return buf_[h + 2];
+}
+
+std::vector<ExactSum> CycleReduction::exact(std::size_t slot) const {
+  const std::size_t h = slots_.at(slot);
+  const auto len = static_cast<std::size_t>(buf_[h] & kLengthMask);
+  if ((buf_[h] >> kKindShift) != kSum || len % kExactWords != 0)
+    throw std::logic_error("par::CycleReduction: not an exact-sum slot");
+  std::vector<ExactSum> out(len / kExactWords);
+  const std::span<const std::int64_t> words(buf_.data() + h + 1, len);
+  for (std::size_t a = 0; a < out.size(); ++a)
+    out[a] = ExactSum::from_words(words.subspan(a * kExactWords, kExactWords));
+  return out;
 }
 
 std::string mpi_library_version() {

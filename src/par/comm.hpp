@@ -126,6 +126,60 @@ private:
   std::unique_ptr<Requests> req_;
 };
 
+/// All of one cycle's reductions in one collective call. Contributors append slots to the
+/// buffer (every rank the same slots in the same order), then reduce() combines every slot over
+/// the ranks with one MPI_Allreduce and a user-defined commutative operation:
+///   add_min(value, key)  lexicographic minimum of (value, key) pairs: the smallest value, and
+///                        among the ranks holding it the smallest key (a step limit and the
+///                        element that controls it; NaN values are not allowed)
+///   add_max / add_sum    64-bit integer maximum / sum (flags, counts)
+///   add_exact(accs)      exact sums of ExactSum accumulators (elementwise sum of their
+///                        normalised words: the result does not depend on the rank count)
+/// The slot numbers returned index the results, valid after reduce() until clear(). Without
+/// MPI (or on a single-process Comm) reduce() makes no call and the results are the local
+/// values (exact sums normalised, hence the same result()).
+class CycleReduction {
+public:
+  explicit CycleReduction(const Comm& comm);
+  ~CycleReduction();
+  CycleReduction(const CycleReduction&) = delete;
+  CycleReduction& operator=(const CycleReduction&) = delete;
+
+  /// Empty the buffer for a new cycle.
+  void clear();
+  std::size_t add_min(double value, std::int64_t key);
+  std::size_t add_max(std::int64_t value);
+  std::size_t add_sum(std::int64_t value);
+  /// One slot for all of accs (in order); empty spans are allowed.
+  std::size_t add_exact(std::span<const ExactSum> accs);
+  /// Collective: combine every slot over the ranks (one MPI_Allreduce, none for one process).
+  void reduce();
+
+  [[nodiscard]] double min_value(std::size_t slot) const;
+  [[nodiscard]] std::int64_t min_key(std::size_t slot) const;
+  [[nodiscard]] std::int64_t max(std::size_t slot) const { return int_at(slot, kMax); }
+  [[nodiscard]] std::int64_t sum(std::size_t slot) const { return int_at(slot, kSum); }
+  /// The global accumulators of an add_exact slot (as many as were added).
+  [[nodiscard]] std::vector<ExactSum> exact(std::size_t slot) const;
+  /// MPI_Allreduce calls made by this object (0 on one process).
+  [[nodiscard]] std::int64_t calls() const { return calls_; }
+
+private:
+  enum Kind : std::int64_t { kMin = 1, kMax = 2, kSum = 3 };
+  [[nodiscard]] std::int64_t int_at(std::size_t slot, Kind kind) const;
+  std::size_t append(Kind kind, std::size_t count);
+
+  Comm comm_;
+  /// Word 0: the buffer length; then per slot a header word (kind << 48 | payload words) and
+  /// its payload. Self-describing, so the combining operation needs no other state.
+  std::vector<std::int64_t> buf_;
+  std::vector<std::size_t> slots_; ///< slot -> offset of its header word
+  bool reduced_ = false;
+  std::int64_t calls_ = 0;
+  struct MpiObjects;
+  std::unique_ptr<MpiObjects> mpi_;
+};
+
 /// Description of the MPI library (name and version string), "none" without MPI.
 std::string mpi_library_version();
 

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 
 using parcae::ExactSum;
 using parcae::par::Comm;
+using parcae::par::CycleReduction;
 using parcae::par::Exchange;
 
 namespace {
@@ -116,6 +118,80 @@ TEST(Par, MinMaxSum) {
   EXPECT_EQ(c.sum(big + r), big * p + std::int64_t{p} * (p - 1) / 2);
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(c.max(r == p - 1 ? inf : 0.0), inf);
+}
+
+TEST(Par, CycleReductionCombinesEverySlotInOneCall) {
+  const Comm& c = world();
+  const int np = c.size(), me = c.rank();
+  CycleReduction red(c);
+  for (int round = 0; round < 3; ++round) { // the buffer is reused; its length changes
+    red.clear();
+    // Step limit with a tie: ranks 0 and np-1 hold the smallest value, the larger rank holds
+    // the smaller key; the others hold a larger value with a smaller key.
+    const double dt = me == 0 || me == np - 1 ? 1.5e-7 : 2e-7;
+    const std::int64_t key = me == np - 1 ? 10 : (me == 0 ? 40 : 1);
+    const std::size_t s_dt = red.add_min(dt, key);
+    const std::size_t s_max = red.add_max(me == np / 2 ? 7 : -3);
+    const std::size_t s_sum = red.add_sum(std::int64_t{me} + 1);
+    // Exact sums: this rank's block of the reference values, and a cancelling pair.
+    const std::size_t n = 500;
+    std::vector<ExactSum> accs(2 + static_cast<std::size_t>(round));
+    const std::vector<double> mine = rank_values(me, n);
+    accs[0].add(std::span<const double>(mine));
+    accs[1].add(1e20 * (me + 1));
+    accs[1].add(static_cast<double>(me) * 0.25);
+    accs[1].add(-1e20 * (me + 1));
+    const std::size_t s_exact = red.add_exact(accs);
+    const std::size_t s_empty = red.add_exact({});
+    const std::size_t s_err = red.add_min(me == np - 1 ? -1.0 : 1.0, me);
+    if (round == 1) red.add_max(1); // an extra slot: another buffer length
+    const std::int64_t before = red.calls();
+    red.reduce();
+    EXPECT_EQ(red.calls() - before, c.handle() ? 1 : 0);
+    EXPECT_EQ(bits(red.min_value(s_dt)), bits(1.5e-7));
+    EXPECT_EQ(red.min_key(s_dt), 10);
+    EXPECT_EQ(red.max(s_max), 7);
+    EXPECT_EQ(red.sum(s_sum), std::int64_t{np} * (np + 1) / 2);
+    EXPECT_EQ(red.min_value(s_err), -1.0);
+    EXPECT_EQ(red.min_key(s_err), np - 1);
+    const std::vector<ExactSum> g = red.exact(s_exact);
+    EXPECT_EQ(g.size(), accs.size());
+    EXPECT_TRUE(red.exact(s_empty).empty());
+    ExactSum serial, quarters;
+    for (int r = 0; r < np; ++r) {
+      const auto v = rank_values(r, n);
+      serial.add(std::span<const double>(v));
+      quarters.add(static_cast<double>(r) * 0.25);
+    }
+    // The same as the Comm::sum of the same accumulators, and as the serial sum.
+    std::vector<ExactSum> ref = accs;
+    c.sum(std::span<ExactSum>(ref));
+    for (std::size_t a = 0; a < g.size(); ++a)
+      EXPECT_EQ(bits(g[a].result()), bits(ref[a].result()));
+    EXPECT_EQ(bits(g[0].result()), bits(serial.result()));
+    EXPECT_EQ(bits(g[1].result()), bits(quarters.result()));
+    for (std::size_t a = 2; a < g.size(); ++a) EXPECT_EQ(g[a].result(), 0.0);
+    // Reading a slot as another kind, adding after reduce(), reducing twice: errors.
+    EXPECT_THROW((void)red.max(s_sum), std::logic_error);
+    EXPECT_THROW((void)red.exact(s_dt), std::logic_error);
+    EXPECT_THROW(red.add_sum(1), std::logic_error);
+    EXPECT_THROW(red.reduce(), std::logic_error);
+  }
+}
+
+TEST(Par, CycleReductionOnSerialCommIsLocal) {
+  const Comm serial;
+  CycleReduction red(serial);
+  const std::size_t s = red.add_min(3.0, 5);
+  ExactSum a;
+  a.add(0.1);
+  a.add(0.2);
+  const std::size_t e = red.add_exact(std::span<const ExactSum>(&a, 1));
+  red.reduce();
+  EXPECT_EQ(red.calls(), 0);
+  EXPECT_EQ(red.min_value(s), 3.0);
+  EXPECT_EQ(red.min_key(s), 5);
+  EXPECT_EQ(bits(red.exact(e)[0].result()), bits(a.result()));
 }
 
 TEST(Par, ExactSumReductionEqualsSerialSum) {

@@ -355,24 +355,32 @@ void MppContact::plan() {
   replan_ = false;
 }
 
-std::vector<contact::ContactStatus>
-MppContact::finish_cycle(std::span<const contact::ContactStatus> local, std::span<const Real> cv,
-                         Real dt, std::span<Real> cf) {
+void MppContact::add_status(par::CycleReduction& red) {
   const std::size_t ni = states_.size();
+  for (std::size_t i = 0; i < ni; ++i) {
+    const std::int64_t nb = i < local_status_.size() ? std::ssize(local_status_[i].blowup) : 0;
+    const std::int64_t nr = i < local_status_.size() ? std::ssize(local_status_[i].released) : 0;
+    const std::size_t s = red.add_sum(nb);
+    red.add_sum(nr);
+    if (i == 0) status_slot_ = s;
+  }
+}
+
+std::vector<contact::ContactStatus> MppContact::statuses(const par::CycleReduction& red) {
+  const std::size_t ni = states_.size();
+  const std::span<const contact::ContactStatus> local = local_status_;
   std::vector<contact::ContactStatus> out(ni);
-  // Global status: counts first; the records (rare) only when there are some.
+  // Global status: counts first (in the cycle's reduction); the records (rare) only when there
+  // are some.
   std::vector<std::int64_t> counts(2 * ni, 0);
   for (std::size_t i = 0; i < ni; ++i) {
-    counts[2 * i] = static_cast<std::int64_t>(local[i].blowup.size());
-    counts[2 * i + 1] = static_cast<std::int64_t>(local[i].released.size());
+    counts[2 * i] = red.sum(status_slot_ + 2 * i);
+    counts[2 * i + 1] = red.sum(status_slot_ + 2 * i + 1);
     out[i].active_pairs = local[i].active_pairs;
   }
-  comm_.sum(counts);
-  bool any_record = false, any_blowup = false;
-  for (std::size_t i = 0; i < ni; ++i) {
+  bool any_record = false;
+  for (std::size_t i = 0; i < ni; ++i)
     any_record = any_record || counts[2 * i] > 0 || counts[2 * i + 1] > 0;
-    any_blowup = any_blowup || counts[2 * i] > 0;
-  }
   if (any_record) {
     std::vector<double> rec;
     for (std::size_t i = 0; i < ni; ++i)
@@ -399,8 +407,13 @@ MppContact::finish_cycle(std::span<const contact::ContactStatus> local, std::spa
       s.ok = s.blowup.empty();
     }
   }
-  if (any_blowup) return out; // the run stops: no forces needed
+  return out;
+}
 
+void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
+                              std::span<const Real> cv, Real dt, std::span<Real> cf) {
+  const std::size_t ni = states_.size();
+  local_status_.assign(local.begin(), local.end());
   // Contributions of this rank's nodes to every holder of the node they act on.
   std::vector<std::vector<double>> send(send_to_.size());
   for (std::size_t i = 0; i < ni; ++i) {
@@ -504,7 +517,6 @@ MppContact::finish_cycle(std::span<const contact::ContactStatus> local, std::spa
       }
     }
   }
-  return out;
 }
 
 std::vector<MppContact::InterfaceEnergies> MppContact::gather_for_output() {

@@ -50,14 +50,17 @@ public:
   /// due, re-plans when needed, and imports the ghosts' positions and velocities into cx, cv.
   void begin_cycle(std::int64_t cycle, std::span<Real> cx, std::span<Real> cv);
 
-  /// After contact::evaluate_contacts on every interface (collective). local: this rank's
-  /// statuses; returned: the global ones (records in one-rank order: pass, node). Unless some
-  /// interface blew up, gathers the contact forces: cf (3 per compact node) gets the total
-  /// contact force of every local contact node (other entries untouched), and the interface
-  /// energies of the owned nodes are accumulated.
-  std::vector<contact::ContactStatus> finish_cycle(std::span<const contact::ContactStatus> local,
-                                                   std::span<const Real> cv, Real dt,
-                                                   std::span<Real> cf);
+  /// After contact::evaluate_contacts on every interface (collective, no reduction): gathers
+  /// the contact forces: cf (3 per compact node) gets the total contact force of every local
+  /// contact node (other entries untouched), and the interface energies of the owned nodes are
+  /// accumulated. local: this rank's statuses, kept for add_status / statuses.
+  void finish_cycle(std::span<const contact::ContactStatus> local, std::span<const Real> cv,
+                    Real dt, std::span<Real> cf);
+  /// The status counts of the last finish_cycle into the cycle's reduction.
+  void add_status(par::CycleReduction& red);
+  /// After the reduction (collective when some rank has records): the global statuses
+  /// (records in one-rank order: pass, node).
+  std::vector<contact::ContactStatus> statuses(const par::CycleReduction& red);
 
   /// Output (collective): per interface the global energies (secondary, main, friction) and, on
   /// rank 0, the resultants of the last cycle in the states (resultant_secondary / _main).
@@ -102,6 +105,8 @@ private:
   /// per interface, pass, node: the tracked segment whose rings were found available
   std::vector<std::vector<std::vector<LocalId>>> tracked_checked_;
   std::int64_t evaluated_ = 0, max_ghosts_ = 0, plans_ = 0;
+  std::vector<contact::ContactStatus> local_status_; ///< of the last finish_cycle
+  std::size_t status_slot_ = 0;                      ///< first count slot in the reduction
 };
 
 } // namespace parcae

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -75,7 +76,7 @@ struct LoopVars {
 class Integrator {
 public:
   Integrator(const Model& model, const RunOptions& opt)
-      : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_) {
+      : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_), reduction_(comm_) {
     Domain global = build_domain(model);
     build_contacts(global);
     if (comm_.size() > 1) {
@@ -141,6 +142,13 @@ private:
   void assemble_and_accelerate(Real t);
   void external_forces(Real t);
   void update_velocities(Real dt_avg, Real dt_new, Real t);
+  /// Collective, once per cycle after the force assembly: the cycle's one reduction (step limit
+  /// and controlling element, error agreement, weld and rigid-body resultants, moving-wall
+  /// impulses, stop/checkpoint flags when given). Throws Unstable when some rank found an error.
+  /// Returns the global stop flags (0 without them).
+  std::int64_t cycle_reduce(std::optional<std::int64_t> stop_flags);
+  /// This rank's share of every rigid body's resultant force and moment (6 exact sums per body).
+  [[nodiscard]] std::vector<ExactSum> body_resultant_sums() const;
   GlobalStats stats(int cycle, Real t, Real dt) const;
   void check_finite(int cycle);
   /// Contact interfaces from the deck, their initial search and initial penetrations (moved
@@ -148,6 +156,8 @@ private:
   void build_contacts(Domain& global);
   /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into f_contact_.
   void contact_pass(int cycle, Real t, Real dt);
+  /// Blow-ups (Unstable) and releases (log) of the contact pass of this cycle.
+  void report_contact_status(const std::vector<contact::ContactStatus>& status, int cycle);
   /// Everything that evolves in time (domain and integrator state), for checkpoints.
   void visit_state(StateArchive& ar, LoopVars& lv);
   /// Collective: write a checkpoint of the current state; returns its directory.
@@ -186,6 +196,11 @@ private:
   par::Comm serial_comm_;
   const par::Comm& comm_;
   StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
+  par::CycleReduction reduction_;
+  /// From the last cycle_reduce: global weld constraint-force sums and rigid-body resultants
+  /// (for the next velocity update); moving walls' impulses of this cycle (local, to reduce).
+  std::vector<ExactSum> weld_sums_, body_sums_, wall_impulse_;
+  Real wall_dt_ = 0;
   Domain d_;
   std::map<GlobalId, const Curve*> curves_;
   std::map<GlobalId, GlobalId> part_of_solid_, part_of_shell_;
@@ -208,6 +223,7 @@ private:
   std::vector<LocalId> contact_local_; ///< compact -> local node (kInvalidLocal: not on this rank)
   std::vector<LocalId> contact_local_list_; ///< compact nodes on this rank, ascending
   std::unique_ptr<MppContact> mpp_contact_; ///< MPP: contact distributed over the ranks
+  int contact_cycle_ = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
   std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
   std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
   std::vector<std::string> contact_report_; ///< initial penetrations, for the log
@@ -390,12 +406,42 @@ void Integrator::element_pass(Real dt) {
     PhaseScope p(ph.halo_exchange);
     exchange_end();
   }
-  // The global time step (and the agreement on errors): reductions over the ranks.
-  PhaseScope p(ph.time_step);
-  const Real local = local_error_.empty() ? limit_.dt : -1.0;
-  const Real global = comm_.min(local);
-  if (global < 0) {
-    const std::int64_t bad = comm_.min(local < 0 ? std::int64_t{comm_.rank()} : INT64_MAX);
+  // The global time step and the agreement on errors wait for the cycle's one reduction
+  // (cycle_reduce); one process knows at once.
+  if (!local_error_.empty() && comm_.size() == 1) throw Unstable{local_error_};
+  erosion_sync();
+}
+
+std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
+  PhaseScope p(phases().time_step);
+  par::CycleReduction& r = reduction_;
+  r.clear();
+  // Step limit: the lexicographic minimum of (step, key) is the global step and, among the
+  // ranks holding it, the lowest (kind, id) of a controlling element. A rank with an error
+  // offers (-1, its rank): the lowest such rank reports.
+  constexpr std::int64_t kShellKey = std::int64_t{1} << 62;
+  const bool error = !local_error_.empty();
+  const std::int64_t key =
+      limit_.kind.empty() ? INT64_MAX : (limit_.kind == "solid" ? 0 : kShellKey) + limit_.elem;
+  const std::size_t s_dt =
+      r.add_min(error ? -1.0 : limit_.dt, error ? std::int64_t{comm_.rank()} : key);
+  const bool welds = failable_body_count(d_) > 0;
+  const std::size_t s_weld = welds ? r.add_exact(weld_force_sums(d_)) : 0;
+  const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
+  const std::size_t s_wall = wall_impulse_.empty() ? 0 : r.add_exact(wall_impulse_);
+  const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
+  const int contact_cycle = std::exchange(contact_cycle_, -1);
+  if (contact_cycle >= 0) mpp_contact_->add_status(r);
+  r.reduce();
+  if (!wall_impulse_.empty()) { // moving walls take the total impulse of this cycle
+    const std::vector<ExactSum> total = r.exact(s_wall);
+    std::size_t j = 0;
+    for (auto& wall : walls_)
+      if (wall.wall.moving) advance_rigid_wall(wall, total[j++].result(), wall_dt_);
+    wall_impulse_.clear();
+  }
+  if (r.min_value(s_dt) < 0) {
+    const std::int64_t bad = r.min_key(s_dt);
     if (!local_error_.empty() && comm_.size() > 1)
       std::fprintf(stderr, "parcae: rank %d: %s\n", comm_.rank(), local_error_.c_str());
     throw Unstable{local_error_.empty() || comm_.rank() != bad
@@ -403,22 +449,22 @@ void Integrator::element_pass(Real dt) {
                        : local_error_};
   }
   if (comm_.size() > 1) {
-    // Controlling element: the lowest (kind, id) among the ranks holding the global minimum.
-    const bool mine = limit_.dt == global && !limit_.kind.empty();
-    const std::int64_t key =
-        mine ? (limit_.kind == "solid" ? 0 : (std::int64_t{1} << 62)) + limit_.elem : INT64_MAX;
-    const std::int64_t best = comm_.min(key);
-    limit_.dt = global;
+    const std::int64_t best = r.min_key(s_dt);
+    limit_.dt = r.min_value(s_dt);
     if (best != INT64_MAX) {
-      const bool shell = best >= (std::int64_t{1} << 62);
+      const bool shell = best >= kShellKey;
       limit_.kind = shell ? "shell" : "solid";
-      limit_.elem = shell ? best - (std::int64_t{1} << 62) : best;
+      limit_.elem = shell ? best - kShellKey : best;
       const auto& parts = shell ? part_of_shell_ : part_of_solid_;
       const auto it = parts.find(limit_.elem);
       limit_.part = it == parts.end() ? 0 : it->second;
     }
   }
-  erosion_sync();
+  // After the element errors (reported first, as when the step was reduced before contact).
+  if (contact_cycle >= 0) report_contact_status(mpp_contact_->statuses(r), contact_cycle);
+  if (welds) weld_sums_ = r.exact(s_weld);
+  if (!d_.bodies.empty()) body_sums_ = r.exact(s_body);
+  return stop_flags ? r.sum(s_flags) : 0;
 }
 
 void Integrator::external_forces(Real t) {
@@ -476,12 +522,11 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
   const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
   const bool track = loads || !model_.motions.empty() || !walls_.empty();
-  // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces,
-  // before the nodal update, so that released nodes move as free nodes from this step on.
+  // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces
+  // (of the last force pass, reduced by cycle_reduce), before the nodal update, so that released
+  // nodes move as free nodes from this step on.
   if (failable_body_count(d_) > 0) {
-    std::vector<ExactSum> weld_sums = weld_force_sums(d_);
-    comm_.sum(weld_sums);
-    for (const WeldFailure& wf : fail_welds(d_, weld_sums, t))
+    for (const WeldFailure& wf : fail_welds(d_, weld_sums_, t))
       if (opt_.log)
         *opt_.log << fmt::format(
             "  {} {} failed at cycle {}, time {:.6e}: fn = {:.6e}, fs = "
@@ -574,11 +619,17 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   }
   // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does
   // work on the structure, which is external work, and takes the total impulse.
+  // A moving wall advances with the total impulse in cycle_reduce (nothing reads the walls'
+  // state before).
+  wall_impulse_.clear();
+  wall_dt_ = dt_new;
   for (auto& wall : walls_) {
     ExactSum impulse;
     apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? ext_work_ : wall_work_, impulse);
-    const Real total = wall.wall.moving ? comm_.sum(impulse).result() : impulse.result();
-    advance_rigid_wall(wall, total, dt_new);
+    if (wall.wall.moving)
+      wall_impulse_.push_back(impulse);
+    else
+      advance_rigid_wall(wall, impulse.result(), dt_new);
   }
   // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
   if (loads)
@@ -589,13 +640,26 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
       }
     }
-  // Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
-  // element forces (each counted by exactly one rank: owned nodes' loads, own corners only;
-  // ghost corners exist at weld nodes), reduced over ranks in one reduction, then the motion.
-  // Failed welds (inactive) are skipped.
-  std::vector<ExactSum> rb_acc(6 * d_.bodies.size());
+  // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
+  // by cycle_reduce), then the motion. Failed welds (inactive) are skipped.
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
     RigidBody& body = d_.bodies[b];
+    if (!body.active) continue;
+    const ExactSum* acc = &body_sums_[6 * b];
+    const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
+    const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
+                       presc_dir[b]);
+  }
+}
+
+/// Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
+/// element forces (each counted by exactly one rank: owned nodes' loads, own corners only;
+/// ghost corners exist at weld nodes). Inactive bodies (failed welds) stay zero.
+std::vector<ExactSum> Integrator::body_resultant_sums() const {
+  std::vector<ExactSum> rb_acc(6 * d_.bodies.size());
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    const RigidBody& body = d_.bodies[b];
     if (!body.active) continue;
     ExactSum* acc = &rb_acc[6 * b];
     auto add = [&](const Real* r, const Real* f, Real sign) {
@@ -627,16 +691,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       }
     }
   }
-  if (!rb_acc.empty()) comm_.sum(rb_acc);
-  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
-    RigidBody& body = d_.bodies[b];
-    if (!body.active) continue;
-    const ExactSum* acc = &rb_acc[6 * b];
-    const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
-    const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
-    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
-                       presc_dir[b]);
-  }
+  return rb_acc;
 }
 
 /// Global statistics (collective): every sum is exact, so the result does not depend on how
@@ -916,9 +971,12 @@ void Integrator::erosion_sync() {
   if (!erosion_) return;
   std::vector<double> mine(eroded_now_.begin(), eroded_now_.end());
   eroded_now_.clear();
+  // A rank that found an error says so (-1): nothing is deleted in this pass, the run stops in
+  // cycle_reduce (as if the error had been agreed before the deletions).
+  if (!local_error_.empty()) mine.push_back(-1.0);
   std::vector<double> all =
       comm_.size() > 1 ? comm_.allgatherv(std::span<const double>(mine)) : std::move(mine);
-  if (all.empty()) return;
+  if (all.empty() || std::any_of(all.begin(), all.end(), [](double r) { return r < 0; })) return;
   std::sort(all.begin(), all.end()); // the same order on every rank
   for (double r : all) kill_element(static_cast<std::int64_t>(r));
   for (std::size_t i = 0; i < contact_.interfaces.size(); ++i)
@@ -1042,13 +1100,24 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
     for (std::size_t i = 0; i < contact_state_.size(); ++i)
       status[i] = contact::evaluate_contacts(contact_.interfaces[i], contact_state_[i], cx_, cv_,
                                              cm_, t, dt);
-    status = mpp_contact_->finish_cycle(status, cv_, dt, cf_);
+    // Forces now; the statuses wait for the cycle's reduction (report_contact_status).
+    mpp_contact_->finish_cycle(status, cv_, dt, cf_);
+    contact_cycle_ = cycle;
   } else {
     std::fill(cf_.begin(), cf_.end(), 0.0);
     for (std::size_t i = 0; i < contact_state_.size(); ++i)
       status[i] = contact::contact_forces(contact_.interfaces[i], contact_state_[i], cx_, cv_, cm_,
                                           t, dt, cf_);
   }
+  if (!mpp_contact_) report_contact_status(status, cycle);
+  for (LocalId k : contact_local_list_) {
+    const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
+    for (int i = 0; i < 3; ++i) f_contact_[3 * l + i] = cf_[3 * static_cast<std::size_t>(k) + i];
+  }
+}
+
+void Integrator::report_contact_status(const std::vector<contact::ContactStatus>& status,
+                                       int cycle) {
   for (std::size_t i = 0; i < contact_state_.size(); ++i) {
     const ContactDef& def = *contact_.defs[i];
     auto node_id = [&](LocalId k) { return model_.nodes.id[contact_.node_model[k]]; };
@@ -1065,10 +1134,6 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
                                "penetration in cycle {} (first: node {})\n",
                                def.id, status[i].released.size(), cycle,
                                node_id(status[i].released.front().node));
-  }
-  for (LocalId k : contact_local_list_) {
-    const auto l = static_cast<std::size_t>(contact_local_[static_cast<std::size_t>(k)]);
-    for (int i = 0; i < 3; ++i) f_contact_[3 * l + i] = cf_[3 * static_cast<std::size_t>(k) + i];
   }
 }
 
@@ -1232,10 +1297,11 @@ RunSummary Integrator::run() {
   // Initial force pass: stresses are zero, hourglass viscosity acts on the initial velocities.
   try {
     element_pass(0.0);
+    assemble_and_accelerate(0.0);
+    cycle_reduce(std::nullopt);
   } catch (const Unstable& u) {
     throw RuntimeError("the initial state is invalid: " + u.message);
   }
-  assemble_and_accelerate(0.0);
   const Real dt_crit0 = limit_.dt;
   Real dt = c.tssfac * dt_crit0;
   if (c.dtinit > 0) dt = std::min(dt, c.dtinit);
@@ -1317,6 +1383,7 @@ RunSummary Integrator::run() {
     LoopVars lv;
     restore_checkpoint(restart_info, lv);
     erosion_rebuild();
+    cycle_reduce(std::nullopt); // the resultants of the restored state (same step limit)
     t = lv.t;
     dt_old = lv.dt_old;
     cycle = lv.cycle;
@@ -1329,9 +1396,9 @@ RunSummary Integrator::run() {
                           restart_info.dir.string(), cycle, t);
   }
   // Checkpoints on a stop request (signal or stop file) or a wall-clock interval: ranks agree on
-  // those (local) events
-  // every kAgreeEvery cycles with one reduction.
+  // those (local) events every kAgreeEvery cycles, in the cycle's reduction.
   constexpr int kAgreeEvery = 16;
+  constexpr std::int64_t kTimeBit = std::int64_t{1} << 32;
   const fs::path stop_file = fs::path(opt_.outdir) / "d3kil";
   if (comm_.rank() == 0) {
     std::error_code ec;
@@ -1385,6 +1452,23 @@ RunSummary Integrator::run() {
       element_pass(dt_new);
       if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
       assemble_and_accelerate(t);
+      // The cycle's one reduction; every kAgreeEvery cycles it carries the ranks' (local) stop
+      // and checkpoint requests.
+      std::optional<std::int64_t> flags;
+      if (cycle % kAgreeEvery == 0) {
+        flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
+        // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
+        if (comm_.rank() == 0 && fs::exists(stop_file)) {
+          flags = 1;
+          std::error_code ec;
+          fs::remove(stop_file, ec);
+        }
+        if (opt_.checkpoint_every_seconds > 0 &&
+            std::chrono::duration<Real>(clock::now() - last_checkpoint).count() >=
+                opt_.checkpoint_every_seconds)
+          *flags += kTimeBit;
+      }
+      const std::int64_t global_flags = cycle_reduce(flags);
       if (cycle % 100 == 0) check_finite(cycle);
       if (cycle_sleep_us > 0)
         std::this_thread::sleep_for(std::chrono::microseconds(cycle_sleep_us));
@@ -1424,22 +1508,9 @@ RunSummary Integrator::run() {
       bool want_checkpoint =
           opt_.checkpoint_every_cycles > 0 && cycle % opt_.checkpoint_every_cycles == 0;
       bool stop = false;
-      if (cycle % kAgreeEvery == 0) {
-        constexpr std::int64_t kTimeBit = std::int64_t{1} << 32;
-        std::int64_t flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
-        // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
-        if (comm_.rank() == 0 && fs::exists(stop_file)) {
-          flags = 1;
-          std::error_code ec;
-          fs::remove(stop_file, ec);
-        }
-        if (opt_.checkpoint_every_seconds > 0 &&
-            std::chrono::duration<Real>(clock::now() - last_checkpoint).count() >=
-                opt_.checkpoint_every_seconds)
-          flags += kTimeBit;
-        flags = comm_.size() > 1 ? comm_.sum(flags) : flags;
-        stop = (flags % kTimeBit) != 0;
-        want_checkpoint = want_checkpoint || stop || flags >= kTimeBit;
+      if (flags) {
+        stop = (global_flags % kTimeBit) != 0;
+        want_checkpoint = want_checkpoint || stop || global_flags >= kTimeBit;
       }
       if (want_checkpoint) {
         check_finite(cycle);
