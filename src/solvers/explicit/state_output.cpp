@@ -8,6 +8,7 @@
 #include <map>
 #include <ostream>
 #include <span>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -33,7 +34,9 @@ std::vector<Rec> gather_records(const par::Comm& comm, const std::vector<Rec>& m
   if (!mine.empty()) std::memcpy(flat.data(), mine.data(), flat.size() * sizeof(Real));
   const std::vector<Real> all = comm.gatherv(std::span<const Real>(flat));
   std::vector<Rec> out(all.size() / kWords);
-  if (!out.empty()) std::memcpy(out.data(), all.data(), out.size() * sizeof(Rec));
+  static_assert(std::is_trivially_copyable_v<Rec>);
+  if (!out.empty())
+    std::memcpy(static_cast<void*>(out.data()), all.data(), out.size() * sizeof(Rec));
   return out;
 }
 

@@ -1,0 +1,128 @@
+// Checkpoint and restart of the explicit solver: the state archive, writing, finding and loading.
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
+  std::uint64_t fp = domain_fingerprint(d_);
+  const std::uint64_t mine = fp;
+  ar.pod(fp);
+  if (ar.loading() && fp != mine)
+    throw RuntimeError("the checkpoint was written for another model or decomposition (mesh "
+                       "fingerprint differs): restart with the same deck and rank count");
+  ar.pod(lv);
+  visit_domain_state(ar, d_);
+  ar.vec(f_ext_);
+  ar.vec(m_app_);
+  for (auto& w : walls_) {
+    ar.pod(w.p);
+    ar.pod(w.velocity);
+    ar.pod(w.normal_force);
+    ar.pod(w.impulse_last);
+    ar.pod(w.dt_last);
+  }
+  ar.pod(limit_.dt);
+  ar.str(limit_.kind);
+  ar.pod(limit_.elem);
+  ar.pod(limit_.part);
+  ar.pod(ext_work_);
+  ar.pod(wall_work_);
+  bool has_hist = hist_ != nullptr;
+  ar.pod(has_hist);
+  if (has_hist != (hist_ != nullptr))
+    throw RuntimeError("the checkpoint and this run differ in their history outputs");
+  if (hist_) hist_->visit_state(ar);
+  std::uint64_t ncontact = contact_state_.size();
+  ar.pod(ncontact);
+  if (ncontact != contact_state_.size())
+    throw RuntimeError("the checkpoint and this run differ in their contacts");
+  for (auto& cs : contact_state_) {
+    for (auto& ps : cs.passes) {
+      for (auto* v : {&ps.node_half_t, &ps.seg_half_t, &ps.ft, &ps.pen_prev, &ps.offset, &ps.fn,
+                      &ps.shape, &ps.diss, &ps.flag_depth})
+        ar.vec(*v);
+      for (auto* v : {&ps.nodes, &ps.cand_seg, &ps.adj_seg, &ps.tracked, &ps.seg_of, &ps.flag_seg})
+        ar.vec(*v);
+      ar.vec(ps.cand_start);
+      ar.vec(ps.adj_start);
+      ar.vec(ps.contact_side);
+      ar.vec(ps.released);
+      ar.vec(ps.flag);
+      ar.pod(ps.on_main);
+      ar.pod(ps.sf);
+    }
+    ar.vec(cs.all_nodes);
+    ar.vec(cs.slot_of);
+    for (auto* v : {&cs.x_search, &cs.f_prev, &cs.f_now, &cs.work}) ar.vec(*v);
+    ar.vec(cs.slot_main);
+    ar.pod(cs.margin);
+    ar.pod(cs.dt_c);
+    ar.pod(cs.last_search_cycle);
+    ar.pod(cs.n_searches);
+    ar.pod(cs.e_interface);
+    ar.pod(cs.e_friction);
+    ar.pod(cs.e_secondary);
+    ar.pod(cs.e_main);
+    ar.pod(cs.resultant_secondary);
+    ar.pod(cs.resultant_main);
+  }
+  output_.visit_state(ar);
+  ar.expect_end();
+}
+
+std::string Integrator::write_checkpoint_now(const LoopVars& lv) {
+  namespace fs = std::filesystem;
+  StateArchive ar;
+  LoopVars copy = lv;
+  visit_state(ar, copy);
+  CheckpointInfo info;
+  info.cycle = lv.cycle;
+  info.time = lv.t;
+  info.deck = opt_.deck_path;
+  info.fingerprint = domain_fingerprint(d_);
+  if (comm_.rank() == 0) {
+    info.outputs = output_file_sizes(opt_.outdir);
+    info.outputs.erase("parcae.pvd"); // rewritten whole at every state, not appended
+  }
+  return write_checkpoint(comm_, opt_.outdir, info, ar.bytes()).string();
+}
+
+CheckpointInfo Integrator::prepare_restart() {
+  std::string error;
+  CheckpointInfo info;
+  try {
+    // Rank 0 checks every rank's file (present, complete, checksum) before anything is touched.
+    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
+  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
+  if (info.ranks != comm_.size())
+    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
+                                   "(--np {})",
+                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
+  // Outputs back to their state at the checkpoint, before any writer opens them.
+  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
+  comm_.barrier();
+  return info;
+}
+
+void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
+  namespace fs = std::filesystem;
+  std::string error;
+  try {
+    const fs::path file = info.dir / fmt::format("rank-{:05d}.bin", comm_.rank());
+    StateArchive ar(read_checkpoint_file(file), file.string());
+    visit_state(ar, lv);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
+  if (mpp_contact_) mpp_contact_->invalidate_plan();
+  output_.rewrite_pvd();
+}
+
+} // namespace parcae::explicit_detail

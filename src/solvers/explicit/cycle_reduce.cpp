@@ -1,0 +1,61 @@
+// The explicit cycle's one reduction over the ranks (par::CycleReduction).
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
+  PhaseScope p(phases().time_step);
+  par::CycleReduction& r = reduction_;
+  r.clear();
+  // Step limit: the lexicographic minimum of (step, key) is the global step and, among the
+  // ranks holding it, the lowest (kind, id) of a controlling element. A rank with an error
+  // offers (-1, its rank): the lowest such rank reports.
+  constexpr std::int64_t kShellKey = std::int64_t{1} << 62;
+  const bool error = !local_error_.empty();
+  const std::int64_t key =
+      limit_.kind.empty() ? INT64_MAX : (limit_.kind == "solid" ? 0 : kShellKey) + limit_.elem;
+  const std::size_t s_dt =
+      r.add_min(error ? -1.0 : limit_.dt, error ? std::int64_t{comm_.rank()} : key);
+  const bool welds = failable_body_count(d_) > 0;
+  const std::size_t s_weld = welds ? r.add_exact(weld_force_sums(d_)) : 0;
+  const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
+  const std::size_t s_wall = wall_impulse_.empty() ? 0 : r.add_exact(wall_impulse_);
+  const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
+  const int contact_cycle = std::exchange(contact_cycle_, -1);
+  if (contact_cycle >= 0) mpp_contact_->add_status(r);
+  r.reduce();
+  if (!wall_impulse_.empty()) { // moving walls take the total impulse of this cycle
+    const std::vector<ExactSum> total = r.exact(s_wall);
+    std::size_t j = 0;
+    for (auto& wall : walls_)
+      if (wall.wall.moving) advance_rigid_wall(wall, total[j++].result(), wall_dt_);
+    wall_impulse_.clear();
+  }
+  if (r.min_value(s_dt) < 0) {
+    const std::int64_t bad = r.min_key(s_dt);
+    if (!local_error_.empty() && comm_.size() > 1)
+      std::fprintf(stderr, "parcae: rank %d: %s\n", comm_.rank(), local_error_.c_str());
+    throw Unstable{local_error_.empty() || comm_.rank() != bad
+                       ? fmt::format("rank {} stopped the run (see its message)", bad)
+                       : local_error_};
+  }
+  if (comm_.size() > 1) {
+    const std::int64_t best = r.min_key(s_dt);
+    limit_.dt = r.min_value(s_dt);
+    if (best != INT64_MAX) {
+      const bool shell = best >= kShellKey;
+      limit_.kind = shell ? "shell" : "solid";
+      limit_.elem = shell ? best - kShellKey : best;
+      const auto& parts = shell ? part_of_shell_ : part_of_solid_;
+      const auto it = parts.find(limit_.elem);
+      limit_.part = it == parts.end() ? 0 : it->second;
+    }
+  }
+  // After the element errors (reported first, as when the step was reduced before contact).
+  if (contact_cycle >= 0) report_contact_status(mpp_contact_->statuses(r), contact_cycle);
+  if (welds) weld_sums_ = r.exact(s_weld);
+  if (!d_.bodies.empty()) body_sums_ = r.exact(s_body);
+  return stop_flags ? r.sum(s_flags) : 0;
+}
+
+} // namespace parcae::explicit_detail

@@ -1,0 +1,107 @@
+// Global statistics of the explicit solver (exact sums: independent of ranks and threads).
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+/// Global statistics (collective): every sum is exact, so the result does not depend on how
+/// the nodes and elements are split over ranks or threads.
+GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
+  GlobalStats s;
+  s.cycle = cycle;
+  s.time = t;
+  s.dt = dt;
+  s.dt_element_kind = limit_.kind;
+  s.dt_element = limit_.elem;
+  s.dt_part = limit_.part;
+  enum {
+    kKe,
+    kPx,
+    kPy,
+    kPz,
+    kMass,
+    kIe,
+    kHg,
+    kExt,
+    kWall,
+    kSliding,
+    kFriction,
+    kEroKe,
+    kEroIe,
+    kEroHg,
+    kCount
+  };
+  std::array<ExactSum, kCount> acc;
+  for (std::size_t n = 0; n < d_.nnode; ++n) {
+    if (d_.rigid_of[n] >= 0 || !d_.owned[n]) continue;
+    const Real m = d_.mass[n];
+    const Real* v = &d_.v[3 * n];
+    // a free node (all its elements eroded): its kinetic energy is eroded kinetic energy
+    const int ke = erosion_ && node_free_[model_node(n)] ? kEroKe : kKe;
+    acc[ke].add(0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    if (d_.has_rot[n]) {
+      const Real* w = &d_.w[3 * n];
+      acc[ke].add(0.5 * d_.inertia[n] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]));
+    }
+    acc[kPx].add(m * v[0]);
+    acc[kPy].add(m * v[1]);
+    acc[kPz].add(m * v[2]);
+    acc[kMass].add(m);
+  }
+  if (comm_.rank() == 0) // rigid bodies are replicated: count them once
+    for (const auto& b : d_.bodies) {
+      acc[kKe].add(rigid_body_kinetic_energy(b));
+      acc[kPx].add(b.mass * b.v[0]);
+      acc[kPy].add(b.mass * b.v[1]);
+      acc[kPz].add(b.mass * b.v[2]);
+      acc[kMass].add(b.mass);
+    }
+  // eroded elements: their energy at deletion is eroded internal / hourglass energy
+  for (const auto& sp : d_.solids)
+    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      const bool gone = sp.blk.failed[e] != 0;
+      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
+      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
+    }
+  for (const auto& sp : d_.shells)
+    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      const bool gone = sp.blk.failed[e] != 0;
+      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
+      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
+    }
+  acc[kExt] = ext_work_;
+  acc[kWall] = wall_work_;
+  // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
+  // one-rank run
+  for (const auto& cs : contact_state_) {
+    acc[kSliding].add(cs.e_interface);
+    acc[kFriction].add(cs.e_friction);
+  }
+  comm_.sum(acc);
+  s.kinetic = acc[kKe].result();
+  s.internal = acc[kIe].result();
+  s.hourglass = acc[kHg].result();
+  s.external_work = acc[kExt].result();
+  s.rigidwall = -acc[kWall].result();
+  s.sliding = acc[kSliding].result();
+  s.friction = acc[kFriction].result();
+  s.eroded_kinetic = acc[kEroKe].result();
+  s.eroded_internal = acc[kEroIe].result();
+  s.eroded_hourglass = acc[kEroHg].result();
+  // As LS-DYNA's glstat: the total includes the eroded energies (the "energy ratio w/o eroded
+  // energy" leaves them out).
+  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding + s.eroded_kinetic +
+            s.eroded_internal + s.eroded_hourglass;
+  const Real mass = acc[kMass].result();
+  s.mass = mass;
+  s.added_mass = d_.added_mass;
+  if (mass > 0) {
+    s.vx = acc[kPx].result() / mass;
+    s.vy = acc[kPy].result() / mass;
+    s.vz = acc[kPz].result() / mass;
+  }
+  s.nodes = model_.nodes.size();
+  s.elements = model_.solids.size() + model_.shells.size();
+  return s;
+}
+
+} // namespace parcae::explicit_detail

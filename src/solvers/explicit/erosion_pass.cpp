@@ -1,0 +1,222 @@
+// Element erosion in the explicit solver (criteria in erosion.hpp): deletion, the global
+// alive/free-node state shared by all ranks, rebuild after a restart.
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+void Integrator::init_erosion() {
+  check_add_erosions(model_);
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  for (const auto& sp : d_.solids) {
+    const Material* m = model_.find_material(sp.mat.id);
+    solid_rule_.push_back(m ? make_erosion_rule(model_, *m, false, 1, sp.pid) : ErosionRule{});
+    solid_gone_.emplace_back(sp.blk.size(), 0);
+  }
+  for (const auto& sp : d_.shells) {
+    const Material* m = model_.find_material(sp.mat.id);
+    shell_rule_.push_back(m ? make_erosion_rule(model_, *m, true, sp.opt.nip, sp.pid)
+                            : ErosionRule{});
+    shell_gone_.emplace_back(sp.blk.size(), 0);
+  }
+  // Whether the model can erode at all, from the model alone (every rank decides the same).
+  for (const auto& p : model_.parts) {
+    const Material* m = model_.find_material(p.mid);
+    if (!m) continue;
+    const bool fails =
+        (m->kind == MaterialKind::PlasticKinematic || m->kind == MaterialKind::PiecewiseLinear) &&
+        m->fs > 0;
+    const bool tdel = m->kind == MaterialKind::PiecewiseLinear && m->tdel > 0;
+    bool add = false;
+    for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
+    erosion_ |= fails || tdel || add;
+  }
+  if (!erosion_) return;
+  solid_alive_.assign(model_.solids.size(), 1);
+  shell_alive_.assign(model_.shells.size(), 1);
+  node_live_.assign(model_.nodes.size(), 0);
+  node_free_.assign(model_.nodes.size(), 0);
+  for (std::int64_t ref = 0; ref < nsolid + static_cast<std::int64_t>(model_.shells.size());
+       ++ref) {
+    LocalId nodes[8];
+    int nn = 0;
+    if (ref < nsolid) {
+      for (LocalId n : model_.solids.nodes[static_cast<std::size_t>(ref)]) nodes[nn++] = n;
+    } else {
+      for (LocalId n : model_.shells.nodes[static_cast<std::size_t>(ref - nsolid)]) nodes[nn++] = n;
+    }
+    for (int a = 0; a < nn; ++a) {
+      bool seen = false;
+      for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
+      if (!seen) ++node_live_[static_cast<std::size_t>(nodes[a])];
+    }
+  }
+}
+
+bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
+                              std::vector<std::int64_t>& out) {
+  auto& sp = d_.solids[p];
+  auto& gone = solid_gone_[p];
+  const ErosionRule& rule = solid_rule_[p];
+  const Real tssfac = model_.control.tssfac;
+  bool any = false;
+  for (std::size_t k = b; k < e; ++k) {
+    if (gone[k]) continue;
+    bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test
+    if (!f && rule.tdel > 0 && sp.blk.dt[k] * tssfac < rule.tdel) f = true;
+    if (!f && rule.add) {
+      Real strain[3];
+      const Real* sp_strain = nullptr;
+      if (rule.needs_strain) {
+        // F = 1 + sum_a (x_a - X_a) B0_a with the uniform gradient of the initial geometry
+        Real X[8], Y[8], Z[8], bx[8], by[8], bz[8];
+        const auto& cn = sp.blk.conn[k];
+        for (int a = 0; a < 8; ++a) {
+          const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+          X[a] = d_.x0[n];
+          Y[a] = d_.x0[n + 1];
+          Z[a] = d_.x0[n + 2];
+        }
+        const Real v0 = hex_volume_gradient(X, Y, Z, bx, by, bz);
+        Real fg[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        for (int a = 0; a < 8; ++a) {
+          const std::size_t n = 3 * static_cast<std::size_t>(cn[a]);
+          const Real bb[3] = {bx[a] / v0, by[a] / v0, bz[a] / v0};
+          for (int i = 0; i < 3; ++i) {
+            const Real u = d_.x[n + i] - d_.x0[n + i];
+            for (int j = 0; j < 3; ++j) fg[3 * i + j] += u * bb[j];
+          }
+        }
+        log_principal_strains(fg, strain);
+        sp_strain = strain;
+      }
+      f = point_fails(rule.crit, &sp.blk.sig[6 * k], t_pass_, sp_strain);
+    }
+    if (!f) continue;
+    sp.blk.failed[k] = 1;
+    gone[k] = 1;
+    Real* fe = &d_.corner_f_solid[3 * sp.corner_offset + 24 * k];
+    std::fill(fe, fe + 24, 0.0);
+    sp.blk.dt[k] = 1e300;
+    out.push_back(static_cast<std::int64_t>(sp.model_index[k]));
+    any = true;
+  }
+  return any;
+}
+
+bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
+                              std::vector<std::int64_t>& out) {
+  auto& sp = d_.shells[p];
+  auto& gone = shell_gone_[p];
+  const ErosionRule& rule = shell_rule_[p];
+  const Real tssfac = model_.control.tssfac;
+  const int nip = sp.opt.nip;
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  bool any = false;
+  for (std::size_t k = b; k < e; ++k) {
+    if (gone[k]) continue;
+    bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test (all points)
+    if (!f && rule.tdel > 0 && shell_critical_dt(sp.mat, sp.blk, k, d_.x) * tssfac < rule.tdel)
+      f = true;
+    if (!f && rule.add) {
+      int nf = 0;
+      for (int ip = 0; ip < nip; ++ip) {
+        const Real* s5 = &sp.blk.sig[5 * (static_cast<std::size_t>(nip) * k + ip)];
+        const Real s6[6] = {s5[0], s5[1], 0.0, s5[2], s5[3], s5[4]};
+        if (point_fails(rule.crit, s6, t_pass_, nullptr)) ++nf;
+      }
+      f = nf >= rule.fip_needed;
+    }
+    if (!f) continue;
+    sp.blk.failed[k] = 1;
+    gone[k] = 1;
+    Real* fe = &d_.corner_f_shell[3 * sp.corner_offset + 12 * k];
+    Real* me = &d_.corner_m_shell[3 * sp.corner_offset + 12 * k];
+    std::fill(fe, fe + 12, 0.0);
+    std::fill(me, me + 12, 0.0);
+    out.push_back(nsolid + static_cast<std::int64_t>(sp.model_index[k]));
+    any = true;
+  }
+  return any;
+}
+
+void Integrator::kill_element(std::int64_t ref) {
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  LocalId nodes[8];
+  int nn = 0;
+  if (ref < nsolid) {
+    if (!solid_alive_[static_cast<std::size_t>(ref)]) return;
+    solid_alive_[static_cast<std::size_t>(ref)] = 0;
+    for (LocalId n : model_.solids.nodes[static_cast<std::size_t>(ref)]) nodes[nn++] = n;
+  } else {
+    if (!shell_alive_[static_cast<std::size_t>(ref - nsolid)]) return;
+    shell_alive_[static_cast<std::size_t>(ref - nsolid)] = 0;
+    for (LocalId n : model_.shells.nodes[static_cast<std::size_t>(ref - nsolid)]) nodes[nn++] = n;
+  }
+  ++n_eroded_;
+  for (int a = 0; a < nn; ++a) {
+    bool seen = false;
+    for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
+    if (seen) continue;
+    const auto g = static_cast<std::size_t>(nodes[a]);
+    if (--node_live_[g] == 0) node_free_[g] = 1;
+  }
+}
+
+void Integrator::erosion_sync() {
+  if (!erosion_) return;
+  std::vector<double> mine(eroded_now_.begin(), eroded_now_.end());
+  eroded_now_.clear();
+  // A rank that found an error says so (-1): nothing is deleted in this pass, the run stops in
+  // cycle_reduce (as if the error had been agreed before the deletions).
+  if (!local_error_.empty()) mine.push_back(-1.0);
+  std::vector<double> all =
+      comm_.size() > 1 ? comm_.allgatherv(std::span<const double>(mine)) : std::move(mine);
+  if (all.empty() || std::any_of(all.begin(), all.end(), [](double r) { return r < 0; })) return;
+  std::sort(all.begin(), all.end()); // the same order on every rank
+  for (double r : all) kill_element(static_cast<std::int64_t>(r));
+  for (std::size_t i = 0; i < contact_.interfaces.size(); ++i)
+    update_contact_life(contact_, i, contact_.interfaces[i], solid_alive_, shell_alive_,
+                        node_free_);
+  if (opt_.log && comm_.rank() == 0) {
+    constexpr std::size_t kMaxLines = 50;
+    const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+    const auto first = static_cast<std::int64_t>(all.front());
+    const std::string what =
+        first < nsolid
+            ? fmt::format("solid {}", model_.solids.id[static_cast<std::size_t>(first)])
+            : fmt::format("shell {}", model_.shells.id[static_cast<std::size_t>(first - nsolid)]);
+    if (n_erosion_lines_ < kMaxLines)
+      *opt_.log << fmt::format("  cycle {}: {} element(s) eroded at time {:.6e} (first: {}); {} "
+                               "in all\n",
+                               weld_cycle_, all.size(), t_pass_, what, n_eroded_);
+    else if (n_erosion_lines_ == kMaxLines)
+      *opt_.log << "  (further erosion messages are not written)\n";
+    ++n_erosion_lines_;
+  }
+}
+
+void Integrator::erosion_rebuild() {
+  if (!erosion_) return;
+  std::vector<double> mine;
+  const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
+  for (std::size_t p = 0; p < d_.solids.size(); ++p)
+    for (std::size_t k = 0; k < d_.solids[p].blk.size(); ++k) {
+      solid_gone_[p][k] = d_.solids[p].blk.failed[k];
+      if (solid_gone_[p][k]) mine.push_back(static_cast<double>(d_.solids[p].model_index[k]));
+    }
+  for (std::size_t p = 0; p < d_.shells.size(); ++p)
+    for (std::size_t k = 0; k < d_.shells[p].blk.size(); ++k) {
+      shell_gone_[p][k] = d_.shells[p].blk.failed[k];
+      if (shell_gone_[p][k])
+        mine.push_back(
+            static_cast<double>(nsolid + static_cast<std::int64_t>(d_.shells[p].model_index[k])));
+    }
+  eroded_now_.clear();
+  for (double r : mine) eroded_now_.push_back(static_cast<std::int64_t>(r));
+  const std::size_t lines = n_erosion_lines_;
+  n_erosion_lines_ = 1000000; // no log lines for the replay
+  erosion_sync();
+  n_erosion_lines_ = lines;
+}
+
+} // namespace parcae::explicit_detail

@@ -1,0 +1,254 @@
+#pragma once
+// The explicit solver's time integrator (private to src/solvers/explicit): its state and the
+// passes of one cycle. The passes live in their own files:
+//   element_pass.cpp   element forces, halo exchange, local step limit
+//   contact_driver.cpp contact interfaces: set-up, forces, histories
+//   nodal_update.cpp   loads, force assembly, velocities (rigid bodies, constraints, walls)
+//   cycle_reduce.cpp   the cycle's one reduction over the ranks
+//   energy_stats.cpp   global statistics (glstat, histories)
+//   erosion_pass.cpp   element deletion
+//   checkpointing.cpp  checkpoint and restart
+//   solver.cpp         the time loop (run) and run_explicit
+// and the plot states in state_output.cpp.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <thread>
+#include <utility>
+
+#include <fmt/format.h>
+#include <omp.h>
+
+#include "core/exact_sum.hpp"
+#include "output/d3plot.hpp"
+#include "output/glstat.hpp"
+#include "output/vtk_writer.hpp"
+#include "par/comm.hpp"
+#include "prof/phase.hpp"
+#include "solvers/common/checkpoint.hpp"
+#include "solvers/common/contact_setup.hpp"
+#include "solvers/common/histories.hpp"
+#include "solvers/common/rigid_body.hpp"
+#include "solvers/common/rigid_wall.hpp"
+#include "solvers/explicit/contact_mpp.hpp"
+#include "solvers/explicit/erosion.hpp"
+#include "solvers/explicit/state_output.hpp"
+
+#include "solvers/explicit/solver.hpp"
+
+namespace parcae::explicit_detail {
+
+constexpr Real kNaN = std::numeric_limits<Real>::quiet_NaN();
+/// Below this many nodes the nodal loops run serially (a parallel region costs more).
+constexpr std::int64_t kParallelNodes = 4096;
+
+/// Where the controlling time step came from.
+struct StepLimit {
+  Real dt = std::numeric_limits<Real>::infinity();
+  std::string kind;
+  GlobalId elem = 0;
+  GlobalId part = 0;
+};
+
+struct Unstable {
+  std::string message;
+};
+
+/// Profile phases (prof/phase.hpp): MPI time and wall time are attributed to them.
+struct Phases {
+  int setup = prof::phase_id("setup");
+  int element_forces = prof::phase_id("element_forces");
+  int halo_exchange = prof::phase_id("halo_exchange");
+  int time_step = prof::phase_id("time_step");
+  int nodal_update = prof::phase_id("nodal_update");
+  int output = prof::phase_id("output");
+  int checkpoint = prof::phase_id("checkpoint");
+};
+inline const Phases& phases() {
+  static const Phases p;
+  return p;
+}
+using prof::PhaseScope;
+
+/// The time loop's variables: saved in checkpoints with the domain.
+struct LoopVars {
+  Real t = 0, dt_old = 0;
+  Real next_glstat = 0, next_plot = 0, next_print_time = 0;
+  int cycle = 0;
+};
+
+class Integrator {
+public:
+  Integrator(const Model& model, const RunOptions& opt)
+      : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_), reduction_(comm_) {
+    Domain global = build_domain(model);
+    build_contacts(global);
+    if (comm_.size() > 1) {
+      if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
+      d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
+    } else {
+      d_ = std::move(global);
+    }
+    contact_local_.resize(contact_.node_model.size());
+    for (std::size_t k = 0; k < contact_.node_model.size(); ++k)
+      contact_local_[k] =
+          d_.local_of_global.empty()
+              ? contact_.node_model[k]
+              : d_.local_of_global[static_cast<std::size_t>(contact_.node_model[k])];
+    if (!contact_state_.empty()) f_contact_.assign(3 * d_.nnode, 0.0);
+    for (std::size_t k = 0; k < contact_local_.size(); ++k)
+      if (contact_local_[k] != kInvalidLocal)
+        contact_local_list_.push_back(static_cast<LocalId>(k));
+    if (comm_.size() > 1 && !contact_state_.empty()) {
+      std::vector<std::uint8_t> local(contact_local_.size(), 0), owned(contact_local_.size(), 0);
+      for (std::size_t k = 0; k < contact_local_.size(); ++k) {
+        const LocalId l = contact_local_[k];
+        local[k] = l != kInvalidLocal;
+        owned[k] = l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)];
+      }
+      mpp_contact_ = std::make_unique<MppContact>(comm_, contact_, contact_state_, std::move(local),
+                                                  std::move(owned));
+      const double mine = static_cast<double>(mpp_contact_->evaluated_nodes());
+      const auto all = comm_.gatherv(std::span<const double>(&mine, 1));
+      std::string per_rank;
+      for (double v : all) per_rank += fmt::format("{}{}", per_rank.empty() ? "" : " / ", v);
+      contact_report_.push_back(fmt::format(
+          "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
+    }
+    for (const auto& c : model.curves) curves_[c.id] = &c;
+    for (std::size_t e = 0; e < model.solids.size(); ++e)
+      part_of_solid_[model.solids.id[e]] = model.solids.part[e];
+    for (std::size_t e = 0; e < model.shells.size(); ++e)
+      part_of_shell_[model.shells.id[e]] = model.shells.part[e];
+    f_ext_.assign(3 * d_.nnode, 0.0);
+    m_app_.assign(3 * d_.nnode, 0.0);
+    walls_ = make_rigid_walls(model, d_);
+    init_erosion();
+    std::vector<par::Exchange::Neighbour> nb;
+    for (const auto& h : d_.halo)
+      nb.push_back({h.rank, 3 * h.send_solid.size() + 6 * h.send_shell.size(),
+                    3 * h.recv_solid + 6 * h.recv_shell});
+    if (!nb.empty()) exchange_ = std::make_unique<par::Exchange>(comm_, std::move(nb));
+  }
+
+  RunSummary run();
+
+private:
+  Real curve(GlobalId id, Real t) const {
+    if (id == 0) return 1.0;
+    return curves_.at(id)->eval(t);
+  }
+  std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
+  void compute_elements(bool boundary, Real dt);
+  void exchange_begin();
+  void exchange_end();
+  void element_pass(Real dt);
+  void assemble_and_accelerate(Real t);
+  void external_forces(Real t);
+  void update_velocities(Real dt_avg, Real dt_new, Real t);
+  /// Collective, once per cycle after the force assembly: the cycle's one reduction (step limit
+  /// and controlling element, error agreement, weld and rigid-body resultants, moving-wall
+  /// impulses, stop/checkpoint flags when given). Throws Unstable when some rank found an error.
+  /// Returns the global stop flags (0 without them).
+  std::int64_t cycle_reduce(std::optional<std::int64_t> stop_flags);
+  /// This rank's share of every rigid body's resultant force and moment (6 exact sums per body).
+  [[nodiscard]] std::vector<ExactSum> body_resultant_sums() const;
+  GlobalStats stats(int cycle, Real t, Real dt) const;
+  void check_finite(int cycle);
+  /// Contact interfaces from the deck, their initial search and initial penetrations (moved
+  /// nodes are moved in the global domain before it is split up).
+  void build_contacts(Domain& global);
+  /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into f_contact_.
+  void contact_pass(int cycle, Real t, Real dt);
+  /// Blow-ups (Unstable) and releases (log) of the contact pass of this cycle.
+  void report_contact_status(const std::vector<contact::ContactStatus>& status, int cycle);
+  /// Everything that evolves in time (domain and integrator state), for checkpoints.
+  void visit_state(StateArchive& ar, LoopVars& lv);
+  /// Collective: write a checkpoint of the current state; returns its directory.
+  std::string write_checkpoint_now(const LoopVars& lv);
+  /// Collective: find and check the checkpoint opt_.restart_from, rewind the output files.
+  CheckpointInfo prepare_restart();
+  /// Load the checkpoint into the state (after the initial set-up).
+  void restore_checkpoint(const CheckpointInfo& info, LoopVars& lv);
+  // --- erosion: element deletion (erosion.hpp). Every rank keeps the global state (which
+  // model elements are alive, which nodes lost all their elements) so that contact surfaces
+  // and free nodes are the same on every rank. ---
+  void init_erosion();
+  /// Post-pass failure tests (TDEL, *MAT_ADD_EROSION) and deletion of the elements of [b, e)
+  /// that failed in this pass (forces zeroed, no time step); their model references go to out.
+  /// Returns true when some element of the range was deleted.
+  bool erode_solids(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  bool erode_shells(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  /// Collective: the elements deleted on every rank in this pass, applied to the global state.
+  void erosion_sync();
+  /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).
+  void erosion_rebuild();
+  void kill_element(std::int64_t ref);
+  [[nodiscard]] std::size_t model_node(std::size_t n) const {
+    return d_.global_index.empty() ? n : static_cast<std::size_t>(d_.global_index[n]);
+  }
+  void fail_local(std::string message) {
+    if (local_error_.empty()) local_error_ = std::move(message);
+  }
+  std::string describe_solid(std::size_t part, std::size_t e) const {
+    return fmt::format("solid element {} of part {} ({})", d_.solids[part].elem_id[e],
+                       d_.solids[part].pid, d_.solids[part].title);
+  }
+
+  const Model& model_;
+  const RunOptions& opt_;
+  par::Comm serial_comm_;
+  const par::Comm& comm_;
+  StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
+  par::CycleReduction reduction_;
+  /// From the last cycle_reduce: global weld constraint-force sums and rigid-body resultants
+  /// (for the next velocity update); moving walls' impulses of this cycle (local, to reduce).
+  std::vector<ExactSum> weld_sums_, body_sums_, wall_impulse_;
+  Real wall_dt_ = 0;
+  Domain d_;
+  std::map<GlobalId, const Curve*> curves_;
+  std::map<GlobalId, GlobalId> part_of_solid_, part_of_shell_;
+  std::vector<Real> f_ext_, m_app_; ///< applied loads (forces, moments) at the current time
+  std::vector<RigidWallState> walls_;
+  std::unique_ptr<par::Exchange> exchange_;
+  StepLimit limit_;
+  ExactSum ext_work_;  ///< work of loads and prescribed motion on this rank's owned nodes
+  ExactSum wall_work_; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
+  int weld_cycle_ = 0; ///< the cycle being computed (for the weld failure messages)
+  std::string local_error_;
+  std::unique_ptr<GlstatWriter> glstat_;
+  std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
+  // --- contact over compact node arrays (contact_setup.hpp). One rank: contact::contact_forces
+  // on every interface; MPP: each rank searches and evaluates its own contact nodes with
+  // imported ghosts and gathers the forces in the one-rank order (contact_mpp.hpp), so the
+  // contact forces are the same for any decomposition.
+  ContactModel contact_;
+  std::vector<contact::ContactState> contact_state_;
+  std::vector<LocalId> contact_local_; ///< compact -> local node (kInvalidLocal: not on this rank)
+  std::vector<LocalId> contact_local_list_; ///< compact nodes on this rank, ascending
+  std::unique_ptr<MppContact> mpp_contact_; ///< MPP: contact distributed over the ranks
+  int contact_cycle_ = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
+  std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
+  std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
+  std::vector<std::string> contact_report_; ///< initial penetrations, for the log
+  bool erosion_ = false;                    ///< some part can erode (the same on every rank)
+  std::vector<ErosionRule> solid_rule_, shell_rule_;               ///< per part of d_
+  std::vector<std::vector<std::uint8_t>> solid_gone_, shell_gone_; ///< deletion applied
+  std::vector<std::uint8_t> solid_alive_, shell_alive_;            ///< per model element
+  std::vector<std::int32_t> node_live_;  ///< per model node: live elements holding it
+  std::vector<std::uint8_t> node_free_;  ///< per model node: lost all its elements to erosion
+  std::vector<std::int64_t> eroded_now_; ///< this rank's deletions in this pass (model refs)
+  std::size_t n_eroded_ = 0, n_erosion_lines_ = 0;
+  Real t_pass_ = 0;                      ///< time of the force pass (FAILTM)
+  std::unique_ptr<RcforcWriter> rcforc_; ///< rank 0, runs with contact
+  std::unique_ptr<SleoutWriter> sleout_;
+  void write_contact_histories(Real t);
+};
+
+} // namespace parcae::explicit_detail

@@ -1,0 +1,260 @@
+// Nodal update of the explicit cycle: applied loads, force assembly and accelerations, velocity
+// update with rigid bodies, welds, prescribed motion, constraints and rigid walls.
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
+  std::vector<LocalId> out;
+  if (!is_set) {
+    const LocalId n = d_.local_node(id);
+    if (n != kInvalidLocal) out.push_back(n);
+    return out;
+  }
+  const auto it = model_.node_sets.find(id);
+  if (it == model_.node_sets.end()) return out;
+  for (GlobalId g : it->second.members) {
+    const LocalId n = d_.local_node(g);
+    if (n != kInvalidLocal) out.push_back(n);
+  }
+  return out;
+}
+
+void Integrator::external_forces(Real t) {
+  if (model_.nodal_loads.empty() && model_.body_loads.empty()) return; // stay zero
+  std::fill(f_ext_.begin(), f_ext_.end(), 0.0);
+  std::fill(m_app_.begin(), m_app_.end(), 0.0);
+  for (const auto& ld : model_.nodal_loads) {
+    const Real val = ld.sf * curve(ld.lcid, t);
+    for (LocalId n : nodes_of(ld.is_set, ld.target_id)) {
+      if (ld.dof >= 1 && ld.dof <= 3) f_ext_[3 * n + ld.dof - 1] += val;
+      if (ld.dof >= 5 && ld.dof <= 7) m_app_[3 * n + ld.dof - 5] += val;
+    }
+  }
+  for (const auto& bl : model_.body_loads) {
+    const Real acc = bl.sf * curve(bl.lcid, t);
+    for (std::size_t n = 0; n < d_.nnode; ++n) f_ext_[3 * n + bl.dir] -= d_.mass[n] * acc;
+  }
+}
+
+void Integrator::assemble_and_accelerate(Real t) {
+  external_forces(t);
+  const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
+#pragma omp parallel for schedule(static) if (nn > kParallelNodes)
+  for (std::int64_t n = 0; n < nn; ++n) {
+    Real f[3] = {f_ext_[3 * n], f_ext_[3 * n + 1], f_ext_[3 * n + 2]};
+    if (!f_contact_.empty())
+      for (int i = 0; i < 3; ++i) f[i] += f_contact_[3 * n + i];
+    for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
+      const Real* c = &d_.corner_f_solid[3 * d_.solid_corner_list[k]];
+      f[0] -= c[0];
+      f[1] -= c[1];
+      f[2] -= c[2];
+    }
+    Real m[3] = {m_app_[3 * n], m_app_[3 * n + 1], m_app_[3 * n + 2]};
+    for (std::int64_t k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
+      const std::int64_t c = 3 * d_.shell_corner_list[k];
+      for (int i = 0; i < 3; ++i) {
+        f[i] -= d_.corner_f_shell[c + i];
+        m[i] -= d_.corner_m_shell[c + i];
+      }
+    }
+    const Real inv_m = d_.mass[n] > 0 ? 1.0 / d_.mass[n] : 0.0;
+    for (int i = 0; i < 3; ++i) {
+      d_.f[3 * n + i] = f[i];
+      d_.m_ext[3 * n + i] = m[i];
+      d_.a[3 * n + i] = f[i] * inv_m;
+    }
+  }
+}
+
+void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
+  // t is the time at the start of the step; velocities live at t + dt_new / 2.
+  const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
+  // The previous half-step velocities, needed only where loads or constraints do work
+  // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
+  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
+  const bool track = loads || !model_.motions.empty() || !walls_.empty();
+  // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces
+  // (of the last force pass, reduced by cycle_reduce), before the nodal update, so that released
+  // nodes move as free nodes from this step on.
+  if (failable_body_count(d_) > 0) {
+    for (const WeldFailure& wf : fail_welds(d_, weld_sums_, t))
+      if (opt_.log)
+        *opt_.log << fmt::format(
+            "  {} {} failed at cycle {}, time {:.6e}: fn = {:.6e}, fs = "
+            "{:.6e}{}\n",
+            d_.bodies[wf.body].kind == RigidKind::Spotweld ? "spotweld" : "weld spot", wf.id,
+            weld_cycle_, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
+  }
+  std::vector<Real> v_old;
+  if (track) v_old = d_.v;
+#pragma omp parallel for schedule(static) if (nn > kParallelNodes)
+  for (std::int64_t n = 0; n < nn; ++n) {
+    if (d_.rigid_of[n] >= 0) continue;
+    for (int i = 0; i < 3; ++i) d_.v[3 * n + i] += dt_avg * d_.a[3 * n + i];
+    if (d_.has_rot[n] && d_.inertia[n] > 0)
+      for (int i = 0; i < 3; ++i) d_.w[3 * n + i] += dt_avg * d_.m_ext[3 * n + i] / d_.inertia[n];
+    const auto& fix = d_.spc[n];
+    for (int i = 0; i < 3; ++i) {
+      if (fix[i]) d_.v[3 * n + i] = 0;
+      if (fix[i + 3]) d_.w[3 * n + i] = 0;
+    }
+  }
+  // Prescribed motion on nodes (work done by the constraint is external work).
+  std::vector<std::array<Real, 3>> presc_v(d_.bodies.size(), {kNaN, kNaN, kNaN});
+  std::vector<std::array<Real, 3>> presc_w(d_.bodies.size(), {kNaN, kNaN, kNaN});
+  std::vector<std::vector<DirectedMotion>> presc_dir(d_.bodies.size());
+  for (const auto& pm : model_.motions) {
+    if (t + dt_new < pm.birth || t > pm.death) continue;
+    // DOF 4 / -4: translation along the unit vector dir; 8: rotation about it (rigid bodies).
+    const bool directed = pm.dof == 4 || pm.dof == -4 || pm.dof == 8;
+    const bool rot = (pm.dof >= 5 && pm.dof <= 7) || pm.dof == 8;
+    const int comp = directed ? 0 : rot ? pm.dof - 5 : pm.dof - 1;
+    auto target_velocity = [&](Real vold, Real disp) {
+      switch (pm.vad) {
+      case MotionKind::Velocity:
+        return pm.sf * curve(pm.lcid, t + 0.5 * dt_new);
+      case MotionKind::Acceleration:
+        return vold + dt_avg * pm.sf * curve(pm.lcid, t);
+      case MotionKind::Displacement:
+        return (pm.sf * curve(pm.lcid, t + dt_new) - disp) / dt_new;
+      }
+      return vold;
+    };
+    auto along = [&](const Real* u) {
+      return u[0] * pm.dir[0] + u[1] * pm.dir[1] + u[2] * pm.dir[2];
+    };
+    if (pm.target == MotionTarget::Rigid) {
+      for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+        const RigidBody& body = d_.bodies[b];
+        if (body.pid != pm.target_id) continue;
+        const std::array<Real, 3> xc0 = initial_centre(body, d_);
+        const std::array<Real, 3> disp{body.xc[0] - xc0[0], body.xc[1] - xc0[1],
+                                       body.xc[2] - xc0[2]};
+        if (directed)
+          presc_dir[b].push_back({pm.dir,
+                                  target_velocity(along(rot ? body.omega.data() : body.v.data()),
+                                                  rot ? 0.0 : along(disp.data())),
+                                  rot, pm.dof == -4});
+        else if (rot)
+          presc_w[b][comp] = target_velocity(body.omega[comp], 0.0);
+        else
+          presc_v[b][comp] = target_velocity(body.v[comp], disp[comp]);
+      }
+      continue;
+    }
+    for (LocalId n : nodes_of(pm.target == MotionTarget::NodeSet, pm.target_id)) {
+      if (directed) { // translation (DOF 8 on nodes is refused when the deck is read)
+        const std::size_t k = 3 * static_cast<std::size_t>(n);
+        const Real u[3] = {d_.x[k] - d_.x0[k], d_.x[k + 1] - d_.x0[k + 1],
+                           d_.x[k + 2] - d_.x0[k + 2]};
+        const Real vt = target_velocity(along(&v_old[k]), along(u));
+        const Real va = along(&d_.v[k]);
+        for (int i = 0; i < 3; ++i) {
+          const Real vfree = d_.v[k + i];
+          const Real vnew = pm.dof == -4 ? vt * pm.dir[i] : vfree + (vt - va) * pm.dir[i];
+          d_.v[k + i] = vnew;
+          if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k + i] + vnew));
+        }
+        continue;
+      }
+      if (rot) {
+        d_.w[3 * n + comp] = target_velocity(d_.w[3 * n + comp], 0.0);
+        continue;
+      }
+      const std::size_t k = 3 * static_cast<std::size_t>(n) + comp;
+      const Real vfree = d_.v[k];
+      const Real vnew = target_velocity(v_old[k] /*previous half step*/, d_.x[k] - d_.x0[k]);
+      d_.v[k] = vnew;
+      if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew));
+    }
+  }
+  // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does
+  // work on the structure, which is external work, and takes the total impulse.
+  // A moving wall advances with the total impulse in cycle_reduce (nothing reads the walls'
+  // state before).
+  wall_impulse_.clear();
+  wall_dt_ = dt_new;
+  for (auto& wall : walls_) {
+    ExactSum impulse;
+    apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? ext_work_ : wall_work_, impulse);
+    if (wall.wall.moving)
+      wall_impulse_.push_back(impulse);
+    else
+      advance_rigid_wall(wall, impulse.result(), dt_new);
+  }
+  // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
+  if (loads)
+    for (std::int64_t n = 0; n < nn; ++n) {
+      if (!d_.owned[n]) continue;
+      for (int i = 0; i < 3; ++i) {
+        const Real fe = f_ext_[3 * n + i];
+        if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
+      }
+    }
+  // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
+  // by cycle_reduce), then the motion. Failed welds (inactive) are skipped.
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    RigidBody& body = d_.bodies[b];
+    if (!body.active) continue;
+    const ExactSum* acc = &body_sums_[6 * b];
+    const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
+    const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
+                       presc_dir[b]);
+  }
+}
+
+/// Rigid bodies: resultant force and moment as exact sums of per-node loads and per-corner
+/// element forces (each counted by exactly one rank: owned nodes' loads, own corners only;
+/// ghost corners exist at weld nodes). Inactive bodies (failed welds) stay zero.
+std::vector<ExactSum> Integrator::body_resultant_sums() const {
+  std::vector<ExactSum> rb_acc(6 * d_.bodies.size());
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    const RigidBody& body = d_.bodies[b];
+    if (!body.active) continue;
+    ExactSum* acc = &rb_acc[6 * b];
+    auto add = [&](const Real* r, const Real* f, Real sign) {
+      const Real c[3] = {r[1] * f[2] - r[2] * f[1], r[2] * f[0] - r[0] * f[2],
+                         r[0] * f[1] - r[1] * f[0]};
+      for (int i = 0; i < 3; ++i) {
+        acc[i].add(sign * f[i]);
+        acc[3 + i].add(sign * c[i]);
+      }
+    };
+    const auto own_solid = static_cast<std::int64_t>(d_.n_local_solid_corners);
+    const auto own_shell = static_cast<std::int64_t>(d_.n_local_shell_corners);
+    for (LocalId n : body.nodes) {
+      const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
+                         d_.x[3 * n + 2] - body.xc[2]};
+      if (d_.owned[n]) {
+        add(r, &f_ext_[3 * n], 1.0);
+        if (!f_contact_.empty()) add(r, &f_contact_[3 * n], 1.0);
+        for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
+      }
+      for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)
+        if (d_.solid_corner_list[k] < own_solid)
+          add(r, &d_.corner_f_solid[3 * d_.solid_corner_list[k]], -1.0);
+      for (auto k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
+        if (d_.shell_corner_list[k] >= own_shell) continue;
+        add(r, &d_.corner_f_shell[3 * d_.shell_corner_list[k]], -1.0);
+        for (int i = 0; i < 3; ++i)
+          acc[3 + i].add(-d_.corner_m_shell[3 * d_.shell_corner_list[k] + i]);
+      }
+    }
+  }
+  return rb_acc;
+}
+
+void Integrator::check_finite(int cycle) {
+  for (std::size_t n = 0; n < d_.nnode; ++n)
+    for (int i = 0; i < 3; ++i)
+      if (!std::isfinite(d_.v[3 * n + i]) || !std::isfinite(d_.x[3 * n + i])) {
+        fail_local(
+            fmt::format("NaN or infinite velocity at node {} in cycle {}", d_.node_id[n], cycle));
+        return;
+      }
+}
+
+} // namespace parcae::explicit_detail
