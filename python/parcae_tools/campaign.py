@@ -429,8 +429,8 @@ def execute(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path) -> dic
     prof = profile_summary(outdir / "profile") if campaign["profile"] else None
     if prof:
         pm = prof["metadata"]
-        e_sum = prof["elapsed_s"]["sum"]
-        rec["mpi_fraction"] = prof["mpi_s"]["sum"] / e_sum if e_sum > 0 else 0.0
+        from .whatif import mpi_share
+        rec["mpi_fraction"] = mpi_share(prof["ranks"])  # without MPI_Init
         rec["profile"] = prof
         meta.update(mpi_library=pm.get("mpi_library"), mpi_transport=pm.get("transport"),
                     hosts=pm.get("hosts"), profiler_compiler=pm.get("compiler"))
