@@ -477,7 +477,8 @@ def _hms(s: float) -> str:
 
 
 def run_campaign(campaign_path: str, results: str, parcae: Optional[str] = None,
-                 dry_run: bool = False, out=sys.stdout) -> int:
+                 dry_run: bool = False, out=None) -> int:
+    out = out or sys.stdout
     campaign = load_campaign(campaign_path)
     runs = expand(campaign)
     done = {r["run_id"] for r in read_results(results) if r.get("status") in ("ok", "skipped")}
@@ -756,8 +757,9 @@ def write_figures(records: List[dict], outdir: str) -> List[str]:
     return written
 
 
-def compare(records: List[dict], campaign: Optional[dict] = None, out=sys.stdout) -> int:
+def compare(records: List[dict], campaign: Optional[dict] = None, out=None) -> int:
     """Check the medians of each configuration against its references; 1 on a regression."""
+    out = out or sys.stdout
     rows = aggregate(records)
     checks = []
     for row in rows:
