@@ -630,8 +630,11 @@ def report_text(records: List[dict]) -> str:
         if not comp:
             continue
         lines += ["", f"{title} comparison (jobs/day, % of b over a)"]
-        lines += _table(["deck", "np", "thr", "a", "b", "jobs/day a", "jobs/day b", "b vs a"],
-                        [[c["deck"], c["ranks"], c["threads"], c["a"], c["b"],
+        lines += _table(["deck", "np", "thr", "with", "a", "b", "jobs/day a", "jobs/day b",
+                         "b vs a"],
+                        [[c["deck"], c["ranks"], c["threads"],
+                          "/".join(str(c[k]) for k in ("mpi", "transport", "decomposition")
+                                   if k != axis), c["a"], c["b"],
                           f"{c['jobs_a']:,.0f}", f"{c['jobs_b']:,.0f}", f"{c['pct']:+.1f} %"]
                          for c in comp])
     mp = [r for r in rows if r["mpi_functions"] and r["ranks"] > 1]

@@ -84,30 +84,54 @@ class Net:
     """alpha (s), beta (s/B), gamma (s/B of reduction arithmetic)."""
 
     def __init__(self, name: str, alpha: float, beta: float, gamma: float, source: str = "",
-                 table: Optional[Sequence[Sequence[float]]] = None):
+                 table: Optional[Sequence[Sequence[float]]] = None,
+                 allreduce_table: Optional[Sequence[Sequence[float]]] = None):
         self.name, self.alpha, self.beta, self.gamma, self.source = name, alpha, beta, gamma, source
-        # A measured ping-pong curve (calibrated networks): interpolated instead of the line,
-        # which cannot follow an MPI library's eager -> rendezvous switch. Made monotone by a
-        # running minimum from the largest size down (a noisy small size takes the time of a
-        # larger one).
-        self.table: List[Tuple[float, float]] = []
-        if table:
-            pts = sorted((float(b), float(t)) for b, t in table)
-            for i in range(len(pts) - 2, -1, -1):
-                pts[i] = (pts[i][0], min(pts[i][1], pts[i + 1][1]))
-            self.table = pts
+        # Measured curves (calibrated networks): the ping-pong one-way time, interpolated
+        # instead of the line (which cannot follow an MPI library's eager -> rendezvous
+        # switch), and the 2-rank allreduce time (one recursive-doubling step as the library
+        # really does it: on a loaded machine several times a one-way message).
+        self.table = self._monotone(table)
+        self.allreduce_table = self._monotone(allreduce_table)
+
+    PLATEAU_B = 4096
+
+    @staticmethod
+    def _monotone(table) -> List[Tuple[float, float]]:
+        """Sorted points, smoothed: sizes up to 4 KiB are latency-bound, so they all take the
+        median of their times (a robust latency on a noisy machine); larger sizes are made
+        monotone by a running maximum from the plateau up."""
+        if not table:
+            return []
+        pts = sorted((float(b), float(t)) for b, t in table)
+        small = sorted(t for b, t in pts if b <= Net.PLATEAU_B)
+        if small:
+            plateau = small[len(small) // 2]
+            pts = [(b, plateau if b <= Net.PLATEAU_B else t) for b, t in pts]
+        for i in range(1, len(pts)):
+            pts[i] = (pts[i][0], max(pts[i][1], pts[i - 1][1]))
+        return pts
+
+    def _interp(self, tb: List[Tuple[float, float]], b: float) -> float:
+        if b <= tb[0][0]:
+            return tb[0][1]
+        if b >= tb[-1][0]:
+            return tb[-1][1] + (b - tb[-1][0]) * self.beta
+        for (b0, t0), (b1, t1) in zip(tb, tb[1:]):
+            if b <= b1:
+                return t0 + (t1 - t0) * (b - b0) / (b1 - b0)
+        return tb[-1][1]
 
     def msg(self, b: float) -> float:
         if len(self.table) >= 2:
-            tb = self.table
-            if b <= tb[0][0]:
-                return tb[0][1]
-            if b >= tb[-1][0]:
-                return tb[-1][1] + (b - tb[-1][0]) * self.beta
-            for (b0, t0), (b1, t1) in zip(tb, tb[1:]):
-                if b <= b1:
-                    return t0 + (t1 - t0) * (b - b0) / (b1 - b0)
+            return self._interp(self.table, b)
         return self.alpha + b * self.beta
+
+    def allreduce_step(self, b: float) -> float:
+        """One recursive-doubling step of b bytes (exchange + reduce)."""
+        if len(self.allreduce_table) >= 2:
+            return self._interp(self.allreduce_table, b)
+        return self.msg(b) + b * self.gamma
 
     def as_dict(self) -> dict:
         return {"name": self.name, "latency_s": self.msg(0.0), "bandwidth_Bps": 1.0 / self.beta,
@@ -166,7 +190,7 @@ def load_networks(include_calibrated: bool = True) -> Tuple[Dict[str, Net], Dict
                     raise WhatifError(f"{where}.{k}: expected a positive number, got {x!r}")
             nets[name] = Net(name, vals["latency_s"], 1.0 / vals["bandwidth_Bps"],
                              float(v.get("gamma_s_per_B", gamma0)), str(v.get("source", "")),
-                             v.get("pingpong"))
+                             v.get("pingpong"), v.get("allreduce"))
             origin[name] = str(fpath)
     return nets, origin
 
@@ -221,7 +245,7 @@ def allreduce_cost(b: float, p: int, n: Net, library: str = "openmpi") -> float:
         return 0.0
     short = 2048 if library == "mpich" else 10240
     if b < short:  # recursive doubling: every step exchanges and reduces the whole vector
-        return rec_doubling_steps(p) * (n.alpha + b * n.beta + b * n.gamma)
+        return rec_doubling_steps(p) * n.allreduce_step(b)
     f = (p - 1) / p
     if library == "mpich":  # Rabenseifner: recursive-halving reduce-scatter + allgather
         return 2 * log2c(p) * n.alpha + 2 * f * b * n.beta + f * b * n.gamma
@@ -476,7 +500,8 @@ def launch_cmd(mpi: str, transport: str) -> List[str]:
             if transport == "tcp" else ["--mca", "btl", "self,vader"]
         return cmd
     cmd = ["mpirun.mpich", "-np", "2"]
-    return cmd + (["-iface", "lo"] if transport == "tcp" else [])
+    return cmd + (["-iface", "lo", "-genv", "MPIR_CVAR_NOLOCAL", "1", "-genv", "UCX_TLS",
+                   "tcp,self", "-genv", "UCX_NET_DEVICES", "lo"] if transport == "tcp" else [])
 
 
 def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
@@ -569,6 +594,47 @@ def load_profile(path: str) -> dict:
 USAGE = __doc__.split("\n\n")[1]
 
 
+def validate_results(records: List[dict], target: str = "tcp", base: str = "shm",
+                     network: str = "tcp-loopback", auto_calibrate: bool = True) -> List[dict]:
+    """Predict every `target`-transport configuration of a campaign's results from the
+    `base`-transport runs of the same deck, ranks, threads, library and decomposition:
+    the median of the predictions from each base repeat against the median measured
+    (profile) elapsed time of the target repeats."""
+    from .campaign import latest_ok
+    import statistics
+    net = resolve_network(network, auto_calibrate)
+    groups: Dict[tuple, Dict[str, List[dict]]] = {}
+    for r in latest_ok(records):
+        if r["ranks"] < 2 or not r.get("profile") or r["transport"] not in (target, base):
+            continue
+        key = (r["campaign"], r["deck"], r["ranks"], r["threads"], r["mpi"], r["decomposition"])
+        groups.setdefault(key, {}).setdefault(r["transport"], []).append(r)
+    out = []
+    for key, by in sorted(groups.items()):
+        if target not in by or base not in by:
+            continue
+        # MPICH's hydra `-iface lo` alone only picks the interface: on one host its ranks
+        # still talk through shared memory (parcae's launcher now adds MPIR_CVAR_NOLOCAL and
+        # UCX_TLS=tcp); compare only runs that really used TCP.
+        def is_tcp(r: dict) -> bool:
+            return "tcp" in str(r["profile"]["metadata"].get("transport")) or \
+                "UCX_TLS tcp" in str(r.get("launch_command", ""))
+        if target == "tcp" and not all(is_tcp(r) for r in by[target]):
+            continue
+        bnet = resolve_network(base_network_name(by[base][0]["profile"]) or "shm",
+                               auto_calibrate)
+        preds = [predict(r["profile"], net, library=r["mpi"], base=bnet)["elapsed_s"]
+                 for r in by[base]]
+        meas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[target]]
+        bmeas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[base]]
+        pm, mm = statistics.median(preds), statistics.median(meas)
+        out.append({"deck": key[1], "ranks": key[2], "threads": key[3], "mpi": key[4],
+                    "decomposition": key[5], "base_elapsed_s": statistics.median(bmeas),
+                    "predicted_elapsed_s": pm, "measured_elapsed_s": mm,
+                    "error": pm / mm - 1.0, "n_base": len(preds), "n_target": len(meas)})
+    return out
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
@@ -586,6 +652,28 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             a = ap.parse_args(argv[1:])
             calibrate(a.mpi, a.max_bytes, path=pathlib.Path(a.out) if a.out else None,
                       scale=a.scale)
+            return 0
+        if argv[0] == "validate-results":
+            ap = argparse.ArgumentParser(prog="parcae whatif validate-results")
+            ap.add_argument("results", help="a campaign's results (JSON lines)")
+            ap.add_argument("--network", default="tcp-loopback")
+            ap.add_argument("--json", action="store_true")
+            a = ap.parse_args(argv[1:])
+            from .campaign import read_results
+            rows = validate_results(read_results(a.results), network=a.network)
+            if a.json:
+                print(json.dumps(rows))
+                return 0
+            print(f"{'deck':<12}{'np':>3} {'mpi':<8}{'decomp':<8}{'shm s':>8}{'pred tcp':>10}"
+                  f"{'meas tcp':>10}{'error':>9}")
+            for r in rows:
+                print(f"{r['deck']:<12}{r['ranks']:>3} {r['mpi']:<8}{r['decomposition']:<8}"
+                      f"{r['base_elapsed_s']:8.3f}{r['predicted_elapsed_s']:10.3f}"
+                      f"{r['measured_elapsed_s']:10.3f}{100 * r['error']:+8.1f}%")
+            if rows:
+                errs = sorted(abs(r["error"]) for r in rows)
+                print(f"median |error| {100 * errs[len(errs) // 2]:.1f} %, max "
+                      f"{100 * errs[-1]:.1f} %")
             return 0
         if argv[0] == "networks":
             nets, origin = load_networks()
