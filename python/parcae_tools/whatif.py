@@ -512,8 +512,12 @@ def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
                           f"--preset release builds it with parcae)")
     env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
     env.pop("LD_PRELOAD", None)
+    path = path or calibrated_file()
     result = {"networks": {}}
-    for name, transport in (("shm", "shm"), ("tcp-loopback", "tcp")):
+    if path.exists():  # keep the other library's entries
+        result["networks"] = dict(_load_yaml(path).get("networks") or {})
+    suffix = "" if mpi == "openmpi" else f"@{mpi}"
+    for name, transport in (("shm" + suffix, "shm"), ("tcp-loopback" + suffix, "tcp")):
         cmd = launch_cmd(mpi, transport) + [str(exe), str(max_bytes), str(scale)]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
@@ -534,7 +538,6 @@ def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
               f"(worst fit error {100 * worst:.0f} %, {time.perf_counter() - t0:.1f} s)",
               file=out, flush=True)
     import yaml
-    path = path or calibrated_file()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text("# written by `parcae whatif calibrate`; overrides networks.yaml\n" +
@@ -544,14 +547,21 @@ def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
     return result
 
 
-def resolve_network(name: str, auto_calibrate: bool = True, out=sys.stderr) -> Net:
+def resolve_network(name: str, auto_calibrate: bool = True, out=None) -> Net:
+    """A network by name; `shm` and `tcp-loopback` (Open MPI) or `shm@mpich` and
+    `tcp-loopback@mpich` are measured on first use when no calibration holds them."""
+    out = out or sys.stderr
     nets, origin = load_networks()
-    if name in ("shm", "tcp-loopback") and not calibrated_file().exists() and auto_calibrate \
-            and pingpong_exe("openmpi") is not None:
-        print(f"whatif: no calibration at {calibrated_file()}; measuring shm and tcp-loopback "
-              f"now (once)", file=out, flush=True)
-        calibrate(out=out)
+    base, _, lib = name.partition("@")
+    lib = lib or "openmpi"
+    if base in ("shm", "tcp-loopback") and origin.get(name) != str(calibrated_file()) \
+            and auto_calibrate and pingpong_exe(lib) is not None:
+        print(f"whatif: no calibration of {name} in {calibrated_file()}; measuring {lib} shm "
+              f"and tcp-loopback now (once)", file=out, flush=True)
+        calibrate(mpi=lib, out=out)
         nets, origin = load_networks()
+    if name not in nets and lib != "openmpi" and base in nets:
+        return nets[base]
     if name not in nets:
         raise WhatifError(f"unknown network {name!r} (known: {', '.join(sorted(nets))})")
     return nets[name]
@@ -602,7 +612,6 @@ def validate_results(records: List[dict], target: str = "tcp", base: str = "shm"
     (profile) elapsed time of the target repeats."""
     from .campaign import latest_ok
     import statistics
-    net = resolve_network(network, auto_calibrate)
     groups: Dict[tuple, Dict[str, List[dict]]] = {}
     for r in latest_ok(records):
         if r["ranks"] < 2 or not r.get("profile") or r["transport"] not in (target, base):
@@ -621,14 +630,17 @@ def validate_results(records: List[dict], target: str = "tcp", base: str = "shm"
                 "UCX_TLS tcp" in str(r.get("launch_command", ""))
         if target == "tcp" and not all(is_tcp(r) for r in by[target]):
             continue
-        bnet = resolve_network(base_network_name(by[base][0]["profile"]) or "shm",
+        suffix = "" if key[4] == "openmpi" else f"@{key[4]}"
+        net = resolve_network(network + suffix, auto_calibrate)
+        bnet = resolve_network((base_network_name(by[base][0]["profile"]) or "shm") + suffix,
                                auto_calibrate)
         preds = [predict(r["profile"], net, library=r["mpi"], base=bnet)["elapsed_s"]
                  for r in by[base]]
         meas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[target]]
         bmeas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[base]]
         pm, mm = statistics.median(preds), statistics.median(meas)
-        out.append({"deck": key[1], "ranks": key[2], "threads": key[3], "mpi": key[4],
+        out.append({"network": net.name, "base_network": bnet.name,
+                    "deck": key[1], "ranks": key[2], "threads": key[3], "mpi": key[4],
                     "decomposition": key[5], "base_elapsed_s": statistics.median(bmeas),
                     "predicted_elapsed_s": pm, "measured_elapsed_s": mm,
                     "error": pm / mm - 1.0, "n_base": len(preds), "n_target": len(meas)})
