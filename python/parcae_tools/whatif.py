@@ -326,7 +326,7 @@ def base_network_name(profile: dict) -> Optional[str]:
 def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optional[int] = None,
             ranks_per_node: Optional[int] = None, library: Optional[str] = None,
             offnode_fraction: Optional[float] = None, neighbours: Optional[int] = None,
-            base: Optional[Net] = None) -> dict:
+            base: Optional[Net] = None, work_scale: float = 1.0) -> dict:
     """Predicted run of `profile` (a loaded profile.json) on network `net`.
 
     Scale: nodes x ranks_per_node ranks (default: every rank of the profile on its own node,
@@ -337,6 +337,8 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
     model is differential: each rank keeps its measured MPI time (waits for imbalance and
     for descheduled partners included) and adds, call by call, the cost on `net` minus the
     cost on `base`. Without it (or when extrapolating) it is absolute: compute + costed calls.
+    `work_scale` (a model work_scale times larger, same cycles) multiplies compute and
+    scales halo bytes per message by work_scale^(2/3); it implies the absolute mode.
     A rank count other than the profile's is an extrapolation (strong scaling): compute per
     rank divides by P'/P (keeping the measured imbalance max/mean), halo bytes per message
     scale as (P/P')^(2/3) (subdomain surface), messages per rank as k(P')/k(P) with
@@ -359,7 +361,7 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
     kmax = neighbours or 6
     k = lambda p: max(1, min(p - 1, kmax))
     msg_scale = k(P) / k(p0) if P != p0 and p0 > 1 else 1.0
-    byte_scale = (p0 / P) ** (2.0 / 3.0) if P != p0 else 1.0
+    byte_scale = ((p0 / P) ** (2.0 / 3.0) if P != p0 else 1.0) * work_scale ** (2.0 / 3.0)
     app = [r["app_s"] for r in ranks]
     mean_app = sum(app) / len(app)
     imbalance = max(app) / mean_app if mean_app > 0 else 1.0
@@ -382,7 +384,7 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
     per_rank = []
     per_function: Dict[str, float] = {}
     kept: Dict[str, float] = {}
-    differential = base is not None and P == p0
+    differential = base is not None and P == p0 and work_scale == 1.0
 
     def cost(name: str, f: dict, n: Net, i: Net) -> Optional[float]:
         nonlocal net, intra
@@ -400,7 +402,7 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
             net, intra = saved
 
     for r in (ranks if P == p0 else [max(ranks, key=lambda x: x["app_s"])]):
-        compute = r["app_s"] if P == p0 else mean_app * p0 / P * imbalance
+        compute = (r["app_s"] if P == p0 else mean_app * p0 / P * imbalance) * work_scale
         comm = 0.0
         for name, f in r["functions"].items():
             t = cost(name, f, net, intra)
@@ -429,7 +431,7 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
         "network": net.as_dict(), "intra_node": intra.as_dict() if R > 1 else None,
         "nodes": N, "ranks_per_node": R, "ranks": P, "profile_ranks": p0,
         "mpi_library_model": lib, "offnode_fraction": f_off,
-        "extrapolated": P != p0,
+        "extrapolated": P != p0 or work_scale != 1.0, "work_scale": work_scale,
         "elapsed_s": elapsed, "jobs_per_day": 86400.0 / elapsed if elapsed > 0 else None,
         "mpi_fraction": mpi_fraction,
         "compute_s_max": max(x["compute_s"] for x in per_rank),
@@ -686,6 +688,56 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 errs = sorted(abs(r["error"]) for r in rows)
                 print(f"median |error| {100 * errs[len(errs) // 2]:.1f} %, max "
                       f"{100 * errs[-1]:.1f} %")
+            return 0
+        if argv[0] == "scan":
+            ap = argparse.ArgumentParser(prog="parcae whatif scan")
+            ap.add_argument("profile")
+            ap.add_argument("--networks", default="1gbe,10gbe,edr")
+            ap.add_argument("--nodes", default="1,2,4,8,16,32")
+            ap.add_argument("--ranks-per-node", type=int, default=28)
+            ap.add_argument("--work-scale", type=float, default=1.0,
+                            help="model size / profiled model size (same cycles)")
+            ap.add_argument("--intra", default="shm")
+            ap.add_argument("--png", help="write jobs/day against nodes here")
+            ap.add_argument("--json", action="store_true")
+            a = ap.parse_args(argv[1:])
+            prof = load_profile(a.profile)
+            intra = resolve_network(a.intra, False)
+            rows = []
+            for name in a.networks.split(","):
+                net = resolve_network(name, False)
+                for n in (int(x) for x in a.nodes.split(",")):
+                    r = predict(prof, net, intra, n, a.ranks_per_node, work_scale=a.work_scale)
+                    rows.append({"network": name, "nodes": n, "ranks": r["ranks"],
+                                 "elapsed_s": r["elapsed_s"], "jobs_per_day": r["jobs_per_day"],
+                                 "mpi_fraction": r["mpi_fraction"]})
+            if a.json:
+                print(json.dumps(rows))
+            else:
+                print(f"{'network':<10}{'nodes':>6}{'ranks':>7}{'elapsed s':>12}{'jobs/day':>12}"
+                      f"{'MPI %':>8}")
+                for r in rows:
+                    print(f"{r['network']:<10}{r['nodes']:>6}{r['ranks']:>7}"
+                          f"{r['elapsed_s']:12.3f}{r['jobs_per_day']:12,.0f}"
+                          f"{100 * r['mpi_fraction']:8.1f}")
+            if a.png:
+                import matplotlib
+                matplotlib.use("Agg")
+                import matplotlib.pyplot as plt
+                fig, ax = plt.subplots(figsize=(6, 4))
+                for name in a.networks.split(","):
+                    pts = [r for r in rows if r["network"] == name]
+                    ax.plot([r["nodes"] for r in pts], [r["jobs_per_day"] for r in pts],
+                            marker="o", label=name)
+                ax.set_xscale("log", base=2)
+                ax.set_xlabel(f"nodes ({a.ranks_per_node} ranks each)")
+                ax.set_ylabel("jobs / day (predicted)")
+                ax.set_title("parcae whatif scan (alpha-beta, extrapolated)")
+                ax.grid(alpha=0.3)
+                ax.legend()
+                fig.tight_layout()
+                fig.savefig(a.png, dpi=110)
+                print(f"wrote {a.png}")
             return 0
         if argv[0] == "networks":
             nets, origin = load_networks()

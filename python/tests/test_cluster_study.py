@@ -365,3 +365,20 @@ def test_tiny_campaign_end_to_end(tmp_path):
     p = subprocess.run([exe, "whatif", str(prof), "--network", "token-ring", "--no-calibrate"],
                        capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 2 and "edr" in p.stderr
+
+
+def test_extrapolation_hand_computed():
+    """4 single-rank nodes from a 2-rank profile: compute halves, 3x the messages per rank
+    (k(4) = 3 partners vs 1) of (2/4)^(2/3) the bytes, allreduce in 2 steps; a 10x larger
+    model (work_scale) multiplies compute by 10 and bytes by 10^(2/3)."""
+    prof = synthetic_profile()
+    res = W.predict(prof, NET, nodes=4, ranks_per_node=1)
+    b = 800 * 0.5 ** (2 / 3)
+    isend = 3 * 100 * (10e-6 + b * 1e-9)
+    allreduce = 50 * 2 * (10e-6 + 8e-9)
+    assert res["extrapolated"] and res["ranks"] == 4 and res["mode"] == "absolute"
+    assert res["elapsed_s"] == pytest.approx(0.5 + 0.1 + isend + allreduce, rel=1e-12)
+    res = W.predict(prof, NET, work_scale=10.0)
+    isend = 100 * (10e-6 + 800 * 10 ** (2 / 3) * 1e-9)
+    assert res["elapsed_s"] == pytest.approx(10.0 + 0.1 + isend + 50 * (10e-6 + 8e-9),
+                                             rel=1e-12)
