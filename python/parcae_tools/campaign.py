@@ -80,7 +80,7 @@ def _number(value, key: str, path: str, positive: bool = True) -> float:
 
 TOP_KEYS = {"name", "decks", "ranks", "threads", "mpi", "transport", "decomposition", "repeats",
             "end_time", "outputs", "profile", "timeout_s", "extra_args", "references",
-            "description"}
+            "description", "interleave"}
 DECK_KEYS = {"path", "name", "end_time", "args"}
 REF_KEYS = {"match", "metric", "value", "lower", "upper"}
 MATCH_KEYS = {"deck", "ranks", "threads", "mpi", "transport", "decomposition"}
@@ -171,7 +171,7 @@ def validate(data, path: str = "campaign") -> dict:
     if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
         raise CampaignError(f"{_where(path, 'repeats')}: expected an integer >= 1, got {reps!r}")
     out["repeats"] = reps
-    for flag, default in (("outputs", False), ("profile", True)):
+    for flag, default in (("outputs", False), ("profile", True), ("interleave", False)):
         v = data.get(flag, default)
         if not isinstance(v, bool):
             raise CampaignError(f"{_where(path, flag)}: expected true or false, got {v!r}")
@@ -261,6 +261,8 @@ def expand(campaign: dict) -> List[dict]:
                                 rid = re.sub(r"[^A-Za-z0-9_.+=-]", "_", rid)
                                 runs.append({"run_id": rid, "config": config, "repeat": rep,
                                              "deck": deck, "decomp": decomp})
+    if campaign.get("interleave"):  # repeat-major: every configuration sees the same drift
+        runs.sort(key=lambda r: r["repeat"])
     return runs
 
 

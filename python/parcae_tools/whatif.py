@@ -607,7 +607,8 @@ USAGE = __doc__.split("\n\n")[1]
 
 
 def validate_results(records: List[dict], target: str = "tcp", base: str = "shm",
-                     network: str = "tcp-loopback", auto_calibrate: bool = True) -> List[dict]:
+                     network: str = "tcp-loopback", auto_calibrate: bool = True,
+                     mode: str = "differential") -> List[dict]:
     """Predict every `target`-transport configuration of a campaign's results from the
     `base`-transport runs of the same deck, ranks, threads, library and decomposition:
     the median of the predictions from each base repeat against the median measured
@@ -636,12 +637,13 @@ def validate_results(records: List[dict], target: str = "tcp", base: str = "shm"
         net = resolve_network(network + suffix, auto_calibrate)
         bnet = resolve_network((base_network_name(by[base][0]["profile"]) or "shm") + suffix,
                                auto_calibrate)
-        preds = [predict(r["profile"], net, library=r["mpi"], base=bnet)["elapsed_s"]
+        preds = [predict(r["profile"], net, library=r["mpi"],
+                         base=bnet if mode == "differential" else None)["elapsed_s"]
                  for r in by[base]]
         meas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[target]]
         bmeas = [max(x["elapsed_s"] for x in r["profile"]["ranks"]) for r in by[base]]
         pm, mm = statistics.median(preds), statistics.median(meas)
-        out.append({"network": net.name, "base_network": bnet.name,
+        out.append({"network": net.name, "base_network": bnet.name, "mode": mode,
                     "deck": key[1], "ranks": key[2], "threads": key[3], "mpi": key[4],
                     "decomposition": key[5], "base_elapsed_s": statistics.median(bmeas),
                     "predicted_elapsed_s": pm, "measured_elapsed_s": mm,
@@ -671,10 +673,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ap = argparse.ArgumentParser(prog="parcae whatif validate-results")
             ap.add_argument("results", help="a campaign's results (JSON lines)")
             ap.add_argument("--network", default="tcp-loopback")
+            ap.add_argument("--mode", choices=["differential", "absolute"],
+                            default="differential")
             ap.add_argument("--json", action="store_true")
             a = ap.parse_args(argv[1:])
             from .campaign import read_results
-            rows = validate_results(read_results(a.results), network=a.network)
+            rows = validate_results(read_results(a.results), network=a.network, mode=a.mode)
             if a.json:
                 print(json.dumps(rows))
                 return 0

@@ -111,6 +111,12 @@ def test_schema_errors_name_the_key(tmp_path, body, key):
     assert path in str(e.value)
 
 
+def test_interleave_orders_by_repeat(tmp_path):
+    c = C.load_campaign(write_campaign(tmp_path, MINIMAL.replace("repeats: 1",
+                                                                 "repeats: 2\ninterleave: true")))
+    assert [r["repeat"] for r in C.expand(c)] == [0, 0, 0, 0, 1, 1, 1, 1]
+
+
 def test_minimal_campaign_expands(tmp_path):
     c = C.load_campaign(write_campaign(tmp_path, MINIMAL))
     assert c["decks"][0]["path"] == str(tmp_path / "deck.k")  # relative to the campaign file
