@@ -80,6 +80,24 @@ def mpi_share(ranks: Sequence[dict]) -> float:
 # Networks
 
 
+PLATEAU_B = 4096
+
+
+def robust_line(table, beta_default: Optional[float]) -> Tuple[float, float]:
+    """(alpha, beta) of a measured curve [(bytes, seconds)], robust to the outliers of a
+    loaded machine: alpha = the median time of the sizes up to 4 KiB (latency-bound), beta =
+    the median over the larger sizes of (t - alpha) / bytes."""
+    pts = sorted((float(b), float(t)) for b, t in table)
+    small = sorted(t for b, t in pts if b <= PLATEAU_B) or [pts[0][1]]
+    alpha = small[len(small) // 2]
+    slopes = sorted(max(0.0, t - alpha) / b for b, t in pts if b > PLATEAU_B)
+    if slopes:
+        beta = slopes[len(slopes) // 2]
+    else:
+        beta = beta_default if beta_default is not None else 0.0
+    return alpha, max(beta, 1e-13)
+
+
 class Net:
     """alpha (s), beta (s/B), gamma (s/B of reduction arithmetic)."""
 
@@ -87,56 +105,27 @@ class Net:
                  table: Optional[Sequence[Sequence[float]]] = None,
                  allreduce_table: Optional[Sequence[Sequence[float]]] = None):
         self.name, self.alpha, self.beta, self.gamma, self.source = name, alpha, beta, gamma, source
-        # Measured curves (calibrated networks): the ping-pong one-way time, interpolated
-        # instead of the line (which cannot follow an MPI library's eager -> rendezvous
-        # switch), and the 2-rank allreduce time (one recursive-doubling step as the library
-        # really does it: on a loaded machine several times a one-way message).
-        self.table = self._monotone(table)
-        self.allreduce_table = self._monotone(allreduce_table)
-
-    PLATEAU_B = 4096
-
-    @staticmethod
-    def _monotone(table) -> List[Tuple[float, float]]:
-        """Sorted points, smoothed: sizes up to 4 KiB are latency-bound, so they all take the
-        median of their times (a robust latency on a noisy machine); larger sizes are made
-        monotone by a running maximum from the plateau up."""
-        if not table:
-            return []
-        pts = sorted((float(b), float(t)) for b, t in table)
-        small = sorted(t for b, t in pts if b <= Net.PLATEAU_B)
-        if small:
-            plateau = small[len(small) // 2]
-            pts = [(b, plateau if b <= Net.PLATEAU_B else t) for b, t in pts]
-        for i in range(1, len(pts)):
-            pts[i] = (pts[i][0], max(pts[i][1], pts[i - 1][1]))
-        return pts
-
-    def _interp(self, tb: List[Tuple[float, float]], b: float) -> float:
-        if b <= tb[0][0]:
-            return tb[0][1]
-        if b >= tb[-1][0]:
-            return tb[-1][1] + (b - tb[-1][0]) * self.beta
-        for (b0, t0), (b1, t1) in zip(tb, tb[1:]):
-            if b <= b1:
-                return t0 + (t1 - t0) * (b - b0) / (b1 - b0)
-        return tb[-1][1]
+        # Measured curves (calibrated networks): the ping-pong one-way time and the 2-rank
+        # allreduce time (one recursive-doubling step as the library really does it: on a
+        # loaded machine several times a one-way message), each reduced to a robust line.
+        self.measured = bool(table)
+        if table:
+            self.alpha, self.beta = robust_line(table, self.beta)
+        self.ar_line = robust_line(allreduce_table, None) if allreduce_table else None
 
     def msg(self, b: float) -> float:
-        if len(self.table) >= 2:
-            return self._interp(self.table, b)
         return self.alpha + b * self.beta
 
     def allreduce_step(self, b: float) -> float:
         """One recursive-doubling step of b bytes (exchange + reduce)."""
-        if len(self.allreduce_table) >= 2:
-            return self._interp(self.allreduce_table, b)
+        if self.ar_line is not None:
+            return self.ar_line[0] + b * self.ar_line[1]
         return self.msg(b) + b * self.gamma
 
     def as_dict(self) -> dict:
         return {"name": self.name, "latency_s": self.msg(0.0), "bandwidth_Bps": 1.0 / self.beta,
                 "gamma_s_per_B": self.gamma, "source": self.source,
-                "measured_curve": bool(self.table)}
+                "measured_curve": self.measured}
 
 
 def calibrated_file() -> pathlib.Path:
@@ -326,7 +315,8 @@ def base_network_name(profile: dict) -> Optional[str]:
 def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optional[int] = None,
             ranks_per_node: Optional[int] = None, library: Optional[str] = None,
             offnode_fraction: Optional[float] = None, neighbours: Optional[int] = None,
-            base: Optional[Net] = None, work_scale: float = 1.0) -> dict:
+            base: Optional[Net] = None, work_scale: float = 1.0,
+            include_init: bool = True) -> dict:
     """Predicted run of `profile` (a loaded profile.json) on network `net`.
 
     Scale: nodes x ranks_per_node ranks (default: every rank of the profile on its own node,
@@ -406,6 +396,8 @@ def predict(profile: dict, net: Net, intra: Optional[Net] = None, nodes: Optiona
         comm = 0.0
         for name, f in r["functions"].items():
             t = cost(name, f, net, intra)
+            if name in INIT and not include_init:
+                continue
             if t is None:
                 t = f["time_s"]
                 kept[name] = kept.get(name, 0.0) + t
@@ -527,17 +519,17 @@ def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
             raise WhatifError(f"calibration: {' '.join(cmd)} failed:\n{p.stderr[-1500:]}")
         data = json.loads(p.stdout.strip().splitlines()[-1])
         pts = [(float(b), float(t)) for b, t in data["pingpong"]]
-        alpha, beta = fit_alpha_beta(pts)
-        worst = max(abs(alpha + beta * b - t) / t for b, t in pts)
+        alpha, beta = robust_line(pts, None)
+        worst = sorted(abs(alpha + beta * b - t) / t for b, t in pts)[len(pts) // 2]
         result["networks"][name] = {
             "latency_s": float(f"{alpha:.4g}"), "bandwidth_Bps": float(f"{1.0 / beta:.4g}"),
             "source": (f"parcae whatif calibrate {time.strftime('%Y-%m-%d %H:%M')}: "
                        f"{mpi} {transport} ping-pong 0 B..{max_bytes} B on "
-                       f"{os.uname().nodename}, fit worst error {100 * worst:.0f} %"),
+                       f"{os.uname().nodename}, median fit error {100 * worst:.0f} %"),
             "pingpong": [[int(b), t] for b, t in pts],
             "allreduce": data.get("allreduce", [])}
         print(f"{name}: alpha {alpha * 1e6:.2f} us, bandwidth {1e-9 / beta:.2f} GB/s "
-              f"(worst fit error {100 * worst:.0f} %, {time.perf_counter() - t0:.1f} s)",
+              f"(median fit error {100 * worst:.0f} %, {time.perf_counter() - t0:.1f} s)",
               file=out, flush=True)
     import yaml
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -711,7 +703,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for name in a.networks.split(","):
                 net = resolve_network(name, False)
                 for n in (int(x) for x in a.nodes.split(",")):
-                    r = predict(prof, net, intra, n, a.ranks_per_node, work_scale=a.work_scale)
+                    r = predict(prof, net, intra, n, a.ranks_per_node, work_scale=a.work_scale,
+                                include_init=False)  # start-up is not part of a long job
                     rows.append({"network": name, "nodes": n, "ranks": r["ranks"],
                                  "elapsed_s": r["elapsed_s"], "jobs_per_day": r["jobs_per_day"],
                                  "mpi_fraction": r["mpi_fraction"]})
@@ -768,6 +761,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="collective algorithms of this library (default: the profile's)")
         ap.add_argument("--no-calibrate", action="store_true",
                         help="never measure shm/tcp-loopback; use the stored values")
+        ap.add_argument("--work-scale", type=float, default=1.0,
+                        help="predict a model this many times larger (same cycles)")
         ap.add_argument("--base-network", default="auto",
                         help="network the profile was measured on (differential model; "
                              "default: from its transport), or none (absolute model)")
@@ -796,7 +791,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             (None if a.base_network == "none" else a.base_network)
         base = resolve_network(base_name, not a.no_calibrate) if base_name else None
         res = predict(prof, net, intra, a.nodes, a.ranks_per_node, a.mpi, a.offnode_fraction,
-                      a.neighbours, base)
+                      a.neighbours, base, a.work_scale)
         res["profile"] = prof.get("source", a.profile)
         if validate:
             truth = load_profile(a.measured)
