@@ -11,6 +11,7 @@
 //   parcae keywords                           (keyword coverage table, Markdown)
 //   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
 //   parcae whatif PROFILE_DIR --network NAME | calibrate      (interconnect what-if)
+//   parcae cluster up|down|status|run ...     (hosts as network namespaces, root)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability, unusable checkpoint), 3 internal error, 4 stopped by SIGTERM/SIGINT after
 // writing a checkpoint (continue with --restart).
@@ -327,7 +328,7 @@ int main(int argc, char** argv) {
   }
   // `parcae profile ...` starts other programs; it never initialises MPI itself.
   if (const int rc = parcae::maybe_run_profile_command(argc, argv); rc >= 0) return rc;
-  // `parcae bench ...` and `parcae whatif ...` are Python tools (python/parcae_tools).
+  // `parcae bench|whatif|cluster ...` are Python tools (python/parcae_tools).
   if (const int rc = parcae::maybe_run_python_command(argc, argv); rc >= 0) return rc;
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
