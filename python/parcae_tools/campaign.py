@@ -14,6 +14,7 @@ accumulates across campaigns and a campaign that is started again skips the runs
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import hashlib
 import json
@@ -80,10 +81,11 @@ def _number(value, key: str, path: str, positive: bool = True) -> float:
 
 TOP_KEYS = {"name", "decks", "ranks", "threads", "mpi", "transport", "decomposition", "repeats",
             "end_time", "outputs", "profile", "timeout_s", "extra_args", "references",
-            "description", "interleave"}
+            "description", "interleave", "hosts", "link_rate", "ranks_per_host"}
 DECK_KEYS = {"path", "name", "end_time", "args"}
 REF_KEYS = {"match", "metric", "value", "lower", "upper"}
-MATCH_KEYS = {"deck", "ranks", "threads", "mpi", "transport", "decomposition"}
+MATCH_KEYS = {"deck", "ranks", "threads", "mpi", "transport", "decomposition", "hosts",
+              "link"}
 
 
 def validate(data, path: str = "campaign") -> dict:
@@ -171,6 +173,13 @@ def validate(data, path: str = "campaign") -> dict:
     if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
         raise CampaignError(f"{_where(path, 'repeats')}: expected an integer >= 1, got {reps!r}")
     out["repeats"] = reps
+    out["hosts"] = _list_of(data.get("hosts", [1]), "hosts", path, int, positive=True)
+    rates = data.get("link_rate", ["none"])
+    out["link_rate"] = _list_of(rates, "link_rate", path, str)
+    for i, r in enumerate(out["link_rate"]):
+        if r != "none" and not re.fullmatch(r"[0-9.]+[kmg]?bit", r):
+            raise CampaignError(f"{_where(path, f'link_rate[{i}]')}: expected none or a tc "
+                                f"rate such as 1gbit or 100mbit, got {r!r}")
     for flag, default in (("outputs", False), ("profile", True), ("interleave", False)):
         v = data.get(flag, default)
         if not isinstance(v, bool):
@@ -251,13 +260,20 @@ def expand(campaign: dict) -> List[dict]:
             for transport in campaign["transport"]:
                 for decomp in campaign["decomposition"]:
                     for ranks in campaign["ranks"]:
-                        for threads in campaign["threads"]:
+                      for threads in campaign["threads"]:
+                        for hosts in campaign["hosts"]:
+                          if hosts > ranks:
+                              continue  # every host runs at least one rank
+                          for link in (campaign["link_rate"] if hosts > 1 else ["-"]):
                             config = {"deck": deck["name"], "ranks": ranks, "threads": threads,
                                       "mpi": mpi, "transport": transport,
-                                      "decomposition": _decomp_label(decomp)}
+                                      "decomposition": _decomp_label(decomp), "hosts": hosts,
+                                      "link": link}
+                            where = "" if hosts == 1 else f".h{hosts}.{link}"
                             for rep in range(campaign["repeats"]):
                                 rid = (f"{campaign['name']}.{_deck_tag(deck)}.np{ranks}.t{threads}"
-                                       f".{mpi}.{transport}.{_decomp_label(decomp)}.r{rep}")
+                                       f".{mpi}.{transport}.{_decomp_label(decomp)}{where}"
+                                       f".r{rep}")
                                 rid = re.sub(r"[^A-Za-z0-9_.+=-]", "_", rid)
                                 runs.append({"run_id": rid, "config": config, "repeat": rep,
                                              "deck": deck, "decomp": decomp})
@@ -299,10 +315,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def command_for(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path) -> List[str]:
+def command_for(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path,
+                cluster_state: Optional[dict] = None) -> List[str]:
     c, deck, decomp = run["config"], run["deck"], run["decomp"]
-    cmd = [parcae, "run", deck["path"], "-o", str(outdir), "--threads", str(c["threads"]),
-           "--np", str(c["ranks"]), "--mpi", c["mpi"], "--transport", c["transport"]]
+    cmd = [parcae, "run", deck["path"], "-o", str(outdir), "--threads", str(c["threads"])]
+    if c.get("hosts", 1) == 1:
+        cmd += ["--np", str(c["ranks"]), "--mpi", c["mpi"], "--transport", c["transport"]]
     if decomp["method"] != "default":
         cmd += ["--decomp", decomp["method"]]
     if decomp["transform"]:
@@ -313,7 +331,29 @@ def command_for(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path) ->
         cmd += ["--no-vtk", "--no-d3plot"]
     if campaign["profile"]:
         cmd += ["--profile", str(outdir / "profile")]
-    return cmd + deck["args"] + campaign["extra_args"]
+    cmd += deck["args"] + campaign["extra_args"]
+    if c.get("hosts", 1) > 1:
+        from . import cluster as cl
+        state = cluster_state or {"hosts": cl.host_names(CLUSTER_NAME, c["hosts"]),
+                                  "hostfile": "HOSTFILE", "agent": "AGENT"}
+        if cluster_state is None:  # dry run: do not write the hostfile
+            state = {**state, "hostfile": os.devnull}
+        if c["mpi"] == "mpich":
+            exe = pathlib.Path(parcae)
+            other = pathlib.Path(str(exe).replace("/release/bin/", "/release-mpich/bin/"))
+            cmd[0] = str(other)
+        # Open MPI: the profiler records OMPI_MCA_btl as the transport
+        env = {"OMPI_MCA_btl": "self,vader,tcp" if c["transport"] == "shm" else "self,tcp"} \
+            if c["mpi"] == "openmpi" else {}
+        cmd = cl.mpirun_command(state, c["ranks"], cmd, c["mpi"], c["threads"],
+                                campaign.get("ranks_per_host"), env)
+        if c["mpi"] == "openmpi" and c["transport"] == "tcp":
+            i = cmd.index("self,vader,tcp")
+            cmd[i] = "self,tcp"
+    return cmd
+
+
+CLUSTER_NAME = "pcb"  # the namespaces of multi-host runs: pcb-sw, pcb-h0, ...
 
 
 def parse_log(text: str) -> dict:
@@ -393,10 +433,26 @@ def execute(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path) -> dic
         rec.update(status="skipped", reason=f"MPICH busy-polls: {c['ranks']} ranks x "
                                             f"{c['threads']} threads > {cores()} cores")
         return rec
+    if c.get("hosts", 1) > 1 and os.geteuid() != 0:
+        rec.update(status="skipped", reason="multi-host runs need root (network namespaces)")
+        return rec
     if outdir.exists():
         shutil.rmtree(outdir)
     outdir.mkdir(parents=True)
-    cmd = command_for(parcae, campaign, run, outdir)
+    with contextlib.ExitStack() as stack:
+        state = None
+        if c.get("hosts", 1) > 1:
+            from . import cluster as cl
+            cl.down(CLUSTER_NAME)  # left over from a killed campaign
+            state = stack.enter_context(cl.cluster(
+                c["hosts"], CLUSTER_NAME, None if c["link"] == "none" else c["link"]))
+        return _execute(parcae, campaign, run, outdir, rec, state)
+
+
+def _execute(parcae: str, campaign: dict, run: dict, outdir: pathlib.Path, rec: dict,
+             state: Optional[dict]) -> dict:
+    c = run["config"]
+    cmd = command_for(parcae, campaign, run, outdir, state)
     env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
            "OMP_NUM_THREADS": str(c["threads"])}
     rec["command"] = " ".join(cmd)
@@ -478,10 +534,18 @@ def _hms(s: float) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}"
 
 
-def run_campaign(campaign_path: str, results: str, parcae: Optional[str] = None,
+def run_campaign(campaign_path, results: str, parcae: Optional[str] = None,
                  dry_run: bool = False, out=None) -> int:
+    """Run one campaign file, or several (a list) one after the other into one store."""
     out = out or sys.stdout
-    campaign = load_campaign(campaign_path)
+    paths = [campaign_path] if isinstance(campaign_path, str) else list(campaign_path)
+    if len(paths) > 1:
+        camps = [load_campaign(p) for p in paths]  # all valid before anything runs
+        rc = 0
+        for p in paths:
+            rc = max(rc, run_campaign(p, results, parcae, dry_run, out))
+        return rc
+    campaign = load_campaign(paths[0])
     runs = expand(campaign)
     done = {r["run_id"] for r in read_results(results) if r.get("status") in ("ok", "skipped")}
     todo = [r for r in runs if r["run_id"] not in done]
@@ -493,7 +557,7 @@ def run_campaign(campaign_path: str, results: str, parcae: Optional[str] = None,
             print(" ".join(command_for(exe, campaign, r, pathlib.Path("OUT"))), file=out)
         return 0
     exe = find_parcae(parcae)
-    rundir = pathlib.Path(re.sub(r"\.jsonl?$", "", results) + ".runs")
+    rundir = pathlib.Path(re.sub(r"\.jsonl?$", "", results) + ".runs").resolve()
     pathlib.Path(results).parent.mkdir(parents=True, exist_ok=True)
     t_start = time.perf_counter()
     spent = 0.0
@@ -507,7 +571,9 @@ def run_campaign(campaign_path: str, results: str, parcae: Optional[str] = None,
         left = len(todo) - i - 1
         eta = spent / (i + 1) * left
         what = (f"{c['deck']} np{c['ranks']} t{c['threads']} {c['mpi']}/{c['transport']} "
-                f"{c['decomposition']} #{r['repeat'] + 1}")
+                f"{c['decomposition']}"
+                + (f" {c['hosts']} hosts/{c['link']}" if c["hosts"] > 1 else "")
+                + f" #{r['repeat'] + 1}")
         if rec["status"] == "ok":
             mpi = rec.get("mpi_fraction")
             res = (f"{rec['elapsed_s']:.3f} s, {rec['jobs_per_day']:,.0f} jobs/day"
@@ -532,11 +598,14 @@ def latest_ok(records: Iterable[dict]) -> List[dict]:
     by_id: Dict[str, dict] = {}
     for r in records:
         if r.get("schema") == "parcae-bench-run" and r.get("status") == "ok":
+            r.setdefault("hosts", 1)
+            r.setdefault("link", "-")
             by_id[r["run_id"]] = r
     return list(by_id.values())
 
 
-CONFIG_KEYS = ("campaign", "deck", "ranks", "threads", "mpi", "transport", "decomposition")
+CONFIG_KEYS = ("campaign", "deck", "ranks", "threads", "mpi", "transport", "decomposition",
+               "hosts", "link")
 
 
 def aggregate(records: Iterable[dict]) -> List[dict]:
@@ -618,16 +687,18 @@ def report_text(records: List[dict]) -> str:
         if meta.get(k):
             lines.append(f"{k}: {meta[k]}")
     lines.append("")
-    lines += _table(["deck", "np", "thr", "mpi", "transport", "decomp", "n", "elapsed s",
-                     "jobs/day", "us/el-cyc", "MPI %", "speedup", "eff", "launch s"],
+    lines += _table(["deck", "np", "thr", "mpi", "transport", "decomp", "hosts", "link", "n",
+                     "elapsed s", "jobs/day", "us/el-cyc", "MPI %", "speedup", "eff",
+                     "launch s"],
                     [[r["deck"], r["ranks"], r["threads"], r["mpi"], r["transport"],
-                      r["decomposition"], r["n"], _f(r["elapsed_s"], ".3f"),
+                      r["decomposition"], r["hosts"], r["link"], r["n"],
+                      _f(r["elapsed_s"], ".3f"),
                       _f(r["jobs_per_day"], ",.0f"), _f(r["us_per_element_cycle"], ".3f"),
                       _f(None if r["mpi_fraction"] is None else 100 * r["mpi_fraction"], ".1f"),
                       _f(r["speedup"], ".2f"), _f(r["efficiency"], ".2f"),
                       _f(r["launch_overhead_s"], ".2f")] for r in rows])
     for axis, title in (("mpi", "MPI library"), ("transport", "transport"),
-                        ("decomposition", "decomposition")):
+                        ("decomposition", "decomposition"), ("link", "link cap")):
         comp = comparisons(rows, axis)
         if not comp:
             continue
@@ -635,8 +706,8 @@ def report_text(records: List[dict]) -> str:
         lines += _table(["deck", "np", "thr", "with", "a", "b", "jobs/day a", "jobs/day b",
                          "b vs a"],
                         [[c["deck"], c["ranks"], c["threads"],
-                          "/".join(str(c[k]) for k in ("mpi", "transport", "decomposition")
-                                   if k != axis), c["a"], c["b"],
+                          "/".join(str(c[k]) for k in ("mpi", "transport", "decomposition",
+                                                       "hosts") if k != axis), c["a"], c["b"],
                           f"{c['jobs_a']:,.0f}", f"{c['jobs_b']:,.0f}", f"{c['pct']:+.1f} %"]
                          for c in comp])
     mp = [r for r in rows if r["mpi_functions"] and r["ranks"] > 1]
@@ -648,7 +719,8 @@ def report_text(records: List[dict]) -> str:
             top = sorted(((v, k) for k, v in r["mpi_functions"].items()
                           if k not in ("MPI_Init", "MPI_Init_thread")), reverse=True)[:4]
             lines.append(f"  {r['deck']} np{r['ranks']} t{r['threads']} {r['mpi']}/"
-                         f"{r['transport']} {r['decomposition']}: " +
+                         f"{r['transport']} {r['decomposition']}"
+                         + (f" {r['hosts']}h/{r['link']}" if r["hosts"] > 1 else "") + ": " +
                          ", ".join(f"{k} {100 * v / tot:.0f} %" for v, k in top if tot > 0))
     return "\n".join(lines) + "\n"
 
@@ -683,7 +755,8 @@ def write_figures(records: List[dict], outdir: str) -> List[str]:
         for r in rows:
             if r["deck"] == deck:
                 lab = f"{r['mpi']}/{r['transport']}/{r['decomposition']}" + \
-                      (f" t{r['threads']}" if r["threads"] > 1 else "")
+                      (f" t{r['threads']}" if r["threads"] > 1 else "") + \
+                      (f" {r['hosts']}h/{r['link']}" if r["hosts"] > 1 else "")
                 series.setdefault(lab, []).append((r["ranks"], r["jobs_per_day"]))
         for lab, pts in sorted(series.items()):
             pts.sort()
@@ -696,7 +769,7 @@ def write_figures(records: List[dict], outdir: str) -> List[str]:
         ax.legend(fontsize=7)
     save(fig, "jobs_per_day.png")
     # 2. comparison bars (library, transport, decomposition) with % differences.
-    for axis in ("mpi", "transport", "decomposition"):
+    for axis in ("mpi", "transport", "decomposition", "link"):
         comp = comparisons(rows, axis)
         if not comp:
             continue
@@ -842,7 +915,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 2
         return compare(read_results(a.results), camp)
     ap = argparse.ArgumentParser(prog="parcae bench", usage=USAGE)
-    ap.add_argument("campaign")
+    ap.add_argument("campaign", nargs="+", help="campaign file(s), run in order")
     ap.add_argument("-o", "--results", required=True, help="results store (JSON lines)")
     ap.add_argument("--parcae", help="parcae binary (default: the one running this)")
     ap.add_argument("--dry-run", action="store_true", help="print the commands only")

@@ -499,7 +499,10 @@ def launch_cmd(mpi: str, transport: str) -> List[str]:
 
 
 def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
-              path: Optional[pathlib.Path] = None, scale: float = 0.25) -> dict:
+              path: Optional[pathlib.Path] = None, scale: float = 0.25,
+              namespaces: bool = False) -> dict:
+    """Fit shm and tcp-loopback (or, with namespaces, the 2-host namespace link uncapped and
+    capped at 1 Gbit/s: ns-veth, ns-1gbit; needs root) and store them."""
     exe = pingpong_exe(mpi)
     if exe is None:
         raise WhatifError(f"calibration: parcae_pingpong_{mpi} is not built (cmake --build "
@@ -511,10 +514,21 @@ def calibrate(mpi: str = "openmpi", max_bytes: int = 1 << 20, out=sys.stdout,
     if path.exists():  # keep the other library's entries
         result["networks"] = dict(_load_yaml(path).get("networks") or {})
     suffix = "" if mpi == "openmpi" else f"@{mpi}"
-    for name, transport in (("shm" + suffix, "shm"), ("tcp-loopback" + suffix, "tcp")):
-        cmd = launch_cmd(mpi, transport) + [str(exe), str(max_bytes), str(scale)]
+    cases = [("shm" + suffix, "shm"), ("tcp-loopback" + suffix, "tcp")]
+    if namespaces:
+        cases = [("ns-veth" + suffix, None), ("ns-1gbit" + suffix, "1gbit")]
+    for name, transport in cases:
         t0 = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+        if namespaces:
+            from . import cluster as cl
+            cl.down("pcc")
+            with cl.cluster(2, "pcc", transport) as st:
+                cmd = cl.mpirun_command(st, 2, [str(exe), str(max_bytes), str(scale)], mpi)
+                p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+            transport = f"2 namespaces, tcp, cap {transport or 'none'}"
+        else:
+            cmd = launch_cmd(mpi, transport) + [str(exe), str(max_bytes), str(scale)]
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
         if p.returncode != 0:
             raise WhatifError(f"calibration: {' '.join(cmd)} failed:\n{p.stderr[-1500:]}")
         data = json.loads(p.stdout.strip().splitlines()[-1])
@@ -600,7 +614,8 @@ USAGE = __doc__.split("\n\n")[1]
 
 def validate_results(records: List[dict], target: str = "tcp", base: str = "shm",
                      network: str = "tcp-loopback", auto_calibrate: bool = True,
-                     mode: str = "differential") -> List[dict]:
+                     mode: str = "differential", axis: str = "transport",
+                     base_network: Optional[str] = None) -> List[dict]:
     """Predict every `target`-transport configuration of a campaign's results from the
     `base`-transport runs of the same deck, ranks, threads, library and decomposition:
     the median of the predictions from each base repeat against the median measured
@@ -609,10 +624,11 @@ def validate_results(records: List[dict], target: str = "tcp", base: str = "shm"
     import statistics
     groups: Dict[tuple, Dict[str, List[dict]]] = {}
     for r in latest_ok(records):
-        if r["ranks"] < 2 or not r.get("profile") or r["transport"] not in (target, base):
+        if r["ranks"] < 2 or not r.get("profile") or str(r[axis]) not in (target, base):
             continue
-        key = (r["campaign"], r["deck"], r["ranks"], r["threads"], r["mpi"], r["decomposition"])
-        groups.setdefault(key, {}).setdefault(r["transport"], []).append(r)
+        key = (r["campaign"], r["deck"], r["ranks"], r["threads"], r["mpi"], r["decomposition"],
+               *(r[k] for k in ("transport", "hosts", "link") if k != axis))
+        groups.setdefault(key, {}).setdefault(str(r[axis]), []).append(r)
     out = []
     for key, by in sorted(groups.items()):
         if target not in by or base not in by:
@@ -623,12 +639,12 @@ def validate_results(records: List[dict], target: str = "tcp", base: str = "shm"
         def is_tcp(r: dict) -> bool:
             return "tcp" in str(r["profile"]["metadata"].get("transport")) or \
                 "UCX_TLS tcp" in str(r.get("launch_command", ""))
-        if target == "tcp" and not all(is_tcp(r) for r in by[target]):
+        if axis == "transport" and target == "tcp" and not all(is_tcp(r) for r in by[target]):
             continue
         suffix = "" if key[4] == "openmpi" else f"@{key[4]}"
         net = resolve_network(network + suffix, auto_calibrate)
-        bnet = resolve_network((base_network_name(by[base][0]["profile"]) or "shm") + suffix,
-                               auto_calibrate)
+        bnet = resolve_network((base_network or base_network_name(by[base][0]["profile"])
+                                or "shm") + suffix, auto_calibrate)
         preds = [predict(r["profile"], net, library=r["mpi"],
                          base=bnet if mode == "differential" else None)["elapsed_s"]
                  for r in by[base]]
@@ -657,9 +673,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                             help="iterations per size x this (more: steadier, slower)")
             ap.add_argument("--out", help="calibration file (default: "
                                           f"{calibrated_file()})")
+            ap.add_argument("--namespaces", action="store_true",
+                            help="fit the 2-host namespace link, uncapped (ns-veth) and capped "
+                                 "at 1 Gbit/s (ns-1gbit) instead (root)")
             a = ap.parse_args(argv[1:])
             calibrate(a.mpi, a.max_bytes, path=pathlib.Path(a.out) if a.out else None,
-                      scale=a.scale)
+                      scale=a.scale, namespaces=a.namespaces)
             return 0
         if argv[0] == "validate-results":
             ap = argparse.ArgumentParser(prog="parcae whatif validate-results")
@@ -667,15 +686,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             ap.add_argument("--network", default="tcp-loopback")
             ap.add_argument("--mode", choices=["differential", "absolute"],
                             default="differential")
+            ap.add_argument("--axis", default="transport", choices=["transport", "link"],
+                            help="what differs between base and target runs")
+            ap.add_argument("--base", default="shm", help="base value of the axis (shm, none)")
+            ap.add_argument("--target", default="tcp", help="target value (tcp, 1gbit)")
+            ap.add_argument("--base-network", help="network of the base runs (default: from "
+                                                   "their transport)")
             ap.add_argument("--json", action="store_true")
             a = ap.parse_args(argv[1:])
             from .campaign import read_results
-            rows = validate_results(read_results(a.results), network=a.network, mode=a.mode)
+            rows = validate_results(read_results(a.results), a.target, a.base, a.network,
+                                    mode=a.mode, axis=a.axis, base_network=a.base_network)
             if a.json:
                 print(json.dumps(rows))
                 return 0
-            print(f"{'deck':<12}{'np':>3} {'mpi':<8}{'decomp':<8}{'shm s':>8}{'pred tcp':>10}"
-                  f"{'meas tcp':>10}{'error':>9}")
+            print(f"{a.axis} {a.base} -> {a.target}: {a.network} predicted from the {a.base} "
+                  f"runs ({a.mode})")
+            print(f"{'deck':<12}{'np':>3} {'mpi':<8}{'decomp':<8}{'base s':>8}{'predicted':>10}"
+                  f"{'measured':>10}{'error':>9}")
             for r in rows:
                 print(f"{r['deck']:<12}{r['ranks']:>3} {r['mpi']:<8}{r['decomposition']:<8}"
                       f"{r['base_elapsed_s']:8.3f}{r['predicted_elapsed_s']:10.3f}"

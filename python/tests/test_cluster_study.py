@@ -387,3 +387,57 @@ def test_extrapolation_hand_computed():
     isend = 100 * (10e-6 + 800 * 10 ** (2 / 3) * 1e-9)
     assert res["elapsed_s"] == pytest.approx(10.0 + 0.1 + isend + 50 * (10e-6 + 8e-9),
                                              rel=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# Hosts as network namespaces (root only)
+
+
+def _can_netns() -> bool:
+    if os.geteuid() != 0:
+        return False
+    p = subprocess.run(["ip", "netns", "add", "pctprobe"], capture_output=True)
+    subprocess.run(["ip", "netns", "del", "pctprobe"], capture_output=True)
+    return p.returncode == 0
+
+
+@pytest.mark.skipif(not _can_netns(), reason="needs root and network namespaces")
+def test_cluster_up_down(tmp_path, monkeypatch):
+    from parcae_tools import cluster as CL
+    monkeypatch.setattr(CL, "STATE_DIR", tmp_path / "state")
+    CL.down("pct")
+    with CL.cluster(2, "pct", "100mbit") as st:
+        assert st["hosts"] == ["pct-h0", "pct-h1"]
+        ns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+        assert "pct-h0" in ns and "pct-h1" in ns and "pct-sw" in ns
+        addr = subprocess.run(["ip", "-n", "pct-h1", "-4", "addr", "show", "eth0"],
+                              capture_output=True, text=True).stdout
+        assert "10.213.0.2/24" in addr
+        qd = subprocess.run(["ip", "netns", "exec", "pct-h0", "tc", "qdisc", "show", "dev",
+                             "eth0"], capture_output=True, text=True).stdout
+        assert "tbf" in qd and "100Mbit" in qd
+        assert (pathlib.Path("/etc/netns/pct-h0/hosts").read_text().count("10.213.0.") == 2)
+        with pytest.raises(CL.ClusterError):
+            CL.up(2, "pct")  # exists
+        # the hosts see each other by name (TCP connect from h1 to a listener in h0)
+        code = ("import socket,sys;s=socket.socket();s.settimeout(5);"
+                "s.connect((sys.argv[1],int(sys.argv[2])));print('ok')")
+        srv = subprocess.Popen(["ip", "netns", "exec", "pct-h0", sys.executable, "-c",
+                                "import socket;s=socket.socket();s.bind(('0.0.0.0',47311));"
+                                "s.listen(1);c,_=s.accept();c.close()"])
+        try:
+            for _ in range(50):
+                r = subprocess.run(["ip", "netns", "exec", "pct-h1", sys.executable, "-c", code,
+                                    "pct-h0", "47311"], capture_output=True, text=True)
+                if r.stdout.strip() == "ok":
+                    break
+                time.sleep(0.1)
+            assert r.stdout.strip() == "ok", r.stderr
+        finally:
+            srv.kill()
+            srv.wait()
+        cmd = CL.mpirun_command(st, 2, ["prog"], "openmpi")
+        assert cmd[:4] == ["ip", "netns", "exec", "pct-h0"] and "plm_rsh_agent" in cmd
+    ns = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    assert "pct-" not in ns
+    assert not pathlib.Path("/etc/netns/pct-h0").exists()
