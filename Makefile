@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
+.PHONY: cluster-study all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
 
 all: build
 
@@ -64,6 +64,12 @@ bench: build
 # Strong scaling on a generated 51,200-hexahedron deck: np x threads = 1x1, 2x1, 1x2.
 scaling: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.scaling --parcae $(PARCAE) --json bench/scaling.json
+
+# The example cluster-study campaign (examples/cluster_study/campaign.yaml: 48 short runs,
+# about a minute), its report and PNG figures in runs/cluster_study/report (docs/cluster_study.md).
+cluster-study: build build-mpich
+	$(PARCAE) bench examples/cluster_study/campaign.yaml -o runs/cluster_study/results.jsonl
+	$(PARCAE) bench report runs/cluster_study/results.jsonl -o runs/cluster_study/report
 
 # Cost of d3plot output (a state every 100 cycles) and of --profile on the 51,200-hexahedron
 # block, at 1 and 2 ranks (targets: <= 5 % and <= 1 %).

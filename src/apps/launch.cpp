@@ -128,7 +128,12 @@ int maybe_launch_mpirun(int argc, char** argv) {
     }
     cmd = {"mpirun.mpich",         "-np", std::to_string(np), "-genv", "OMP_NUM_THREADS",
            std::to_string(threads)};
-    if (transport == "tcp") cmd.insert(cmd.end(), {"-iface", "lo"});
+    // hydra's -iface only picks the interface: ranks of one host would still use shared
+    // memory. NOLOCAL sends them through the network module (Debian's MPICH is ch4:ucx),
+    // and UCX_TLS keeps UCX on TCP over loopback.
+    if (transport == "tcp")
+      cmd.insert(cmd.end(), {"-iface", "lo", "-genv", "MPIR_CVAR_NOLOCAL", "1", "-genv", "UCX_TLS",
+                             "tcp,self", "-genv", "UCX_NET_DEVICES", "lo"});
   }
   cmd.push_back(exe);
   cmd.insert(cmd.end(), rest.begin(), rest.end());

@@ -9,6 +9,9 @@
 //   parcae profile [-o DIR] -- mpirun -np N PROGRAM ...   (profile any MPI program)
 //   parcae profile report DIR | compare A B    (tables and PNG figures)
 //   parcae keywords                           (keyword coverage table, Markdown)
+//   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
+//   parcae whatif PROFILE_DIR --network NAME | calibrate      (interconnect what-if)
+//   parcae cluster up|down|status|run ...     (hosts as network namespaces, root)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
 // (instability, unusable checkpoint), 3 internal error, 4 stopped by SIGTERM/SIGINT after
 // writing a checkpoint (continue with --restart).
@@ -325,6 +328,8 @@ int main(int argc, char** argv) {
   }
   // `parcae profile ...` starts other programs; it never initialises MPI itself.
   if (const int rc = parcae::maybe_run_profile_command(argc, argv); rc >= 0) return rc;
+  // `parcae bench|whatif|cluster ...` are Python tools (python/parcae_tools).
+  if (const int rc = parcae::maybe_run_python_command(argc, argv); rc >= 0) return rc;
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;
   // `check` and `keywords` read files and print: they never start MPI (starting it costs more

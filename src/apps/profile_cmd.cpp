@@ -40,22 +40,30 @@ const char* kUsage =
     "      two profiles side by side (e.g. shared memory vs TCP)\n"
     "  parcae run DECK --profile [DIR]   profiles a parcae run (DIR default: OUTDIR/profile)\n";
 
-/// Exec the Python profile tool (does not return unless exec fails).
-int exec_python_tool(const std::vector<std::string>& args) {
+/// Exec a module of the Python tools (python/parcae_tools) with the source tree's python/ on
+/// PYTHONPATH and PARCAE_EXE naming this binary (does not return unless exec fails).
+int exec_python_module(const std::string& module, const std::vector<std::string>& args) {
   std::string path = PARCAE_PYTHON_DIR;
   if (const char* old = std::getenv("PYTHONPATH"); old && *old) path += std::string(":") + old;
   ::setenv("PYTHONPATH", path.c_str(), 1);
   // The system Python has the Debian packages (numpy, matplotlib); PARCAE_PYTHON overrides.
   std::string python = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
   if (const char* e = std::getenv("PARCAE_PYTHON"); e && *e) python = e;
-  std::vector<std::string> cmd = {python, "-m", "parcae_tools.profile"};
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec && !std::getenv("PARCAE_EXE")) ::setenv("PARCAE_EXE", self.c_str(), 1);
+  std::vector<std::string> cmd = {python, "-m", module};
   cmd.insert(cmd.end(), args.begin(), args.end());
   std::vector<char*> cargv;
   for (auto& s : cmd) cargv.push_back(s.data());
   cargv.push_back(nullptr);
   ::execvp(python.c_str(), cargv.data());
-  std::cerr << "parcae profile: cannot run " << python << ": " << std::strerror(errno) << "\n";
+  std::cerr << "parcae: cannot run " << python << ": " << std::strerror(errno) << "\n";
   return 3;
+}
+
+int exec_python_tool(const std::vector<std::string>& args) {
+  return exec_python_module("parcae_tools.profile", args);
 }
 
 /// openmpi / mpich from the launcher's name (mpirun.openmpi, mpiexec.hydra, ...), following
@@ -186,6 +194,17 @@ int run_profiled(int argc, char** argv, int first) {
 }
 
 } // namespace
+
+int maybe_run_python_command(int argc, char** argv) {
+  if (argc < 2) return -1;
+  const std::string cmd = argv[1];
+  const char* module = cmd == "bench"     ? "parcae_tools.campaign"
+                       : cmd == "whatif"  ? "parcae_tools.whatif"
+                       : cmd == "cluster" ? "parcae_tools.cluster"
+                                          : nullptr;
+  if (!module) return -1;
+  return exec_python_module(module, std::vector<std::string>(argv + 2, argv + argc));
+}
 
 int maybe_run_profile_command(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) != "profile") return -1;
