@@ -3,7 +3,9 @@
 # sudo available). Safe to run repeatedly: does nothing when everything is present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libgtest-dev libfmt-dev nlohmann-json3-dev
-      libcli11-dev libmetis-dev python3 python3-pytest python3-numpy python3-matplotlib clang-format ccache)
+      libcli11-dev libmetis-dev python3 python3-pytest python3-numpy python3-matplotlib python3-yaml clang-format ccache)
+# Cluster study: network namespaces, veth and tc shaping (parcae cluster).
+pkgs+=(iproute2)
 # clang with its sanitizer and libFuzzer runtimes: the keyword reader's fuzz target (preset fuzz).
 pkgs+=(clang libclang-rt-14-dev)
 # MPI: Open MPI (default build) and MPICH (preset release-mpich).
