@@ -141,7 +141,7 @@ def interrupted(out, how):
     # PARCAE_TEST_CYCLE_SLEEP_US slows every cycle so that the request lands part-way on any
     # machine (the outputs do not depend on it)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env={**env, "PARCAE_TEST_CYCLE_SLEEP_US": "1000"})
+                            env={**env, "PARCAE_TEST_CYCLE_SLEEP_US": "20000"})
     deadline = time.time() + 120
     while time.time() < deadline and not (out / "glstat").exists():
         time.sleep(0.02)
