@@ -40,6 +40,7 @@
 #include "solvers/explicit/erosion.hpp"
 #include "solvers/explicit/state_output.hpp"
 
+#include "solvers/common/solver.hpp"
 #include "solvers/explicit/solver.hpp"
 
 namespace parcae::explicit_detail {
@@ -83,7 +84,24 @@ struct LoopVars {
   int cycle = 0;
 };
 
-class Integrator {
+/// What the time loop keeps between cycles besides the checkpointed LoopVars: the run's
+/// schedule (output intervals, step floor), its clocks and its summary so far.
+struct RunState {
+  using clock = std::chrono::steady_clock;
+  RunSummary sum;
+  LoopVars lv;
+  GlobalStats st; ///< the last computed global statistics
+  Real dt0 = 0;   ///< the first step
+  Real e0 = 0;    ///< initial total energy
+  Real glstat_dt = 0, plot_dt = 0, dtmin_abs = 0;
+  std::size_t nelem = 0; ///< elements over all ranks
+  clock::time_point t_start, last_checkpoint;
+  long cycle_sleep_us = 0; ///< test hook PARCAE_TEST_CYCLE_SLEEP_US
+  bool finished = false;
+};
+
+/// The explicit solver (Solver interface): central differences, one cycle per advance().
+class Integrator final : public Solver {
 public:
   Integrator(const Model& model, const RunOptions& opt)
       : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_), reduction_(comm_) {
@@ -137,9 +155,21 @@ public:
     if (!nb.empty()) exchange_ = std::make_unique<par::Exchange>(comm_, std::move(nb));
   }
 
-  RunSummary run();
+  [[nodiscard]] std::string_view name() const override { return "explicit"; }
+  void setup() override;
+  bool advance() override;
+  void visit_state(StateArchive& ar) override { visit_state(ar, run_.lv); }
+  [[nodiscard]] GlobalStats global_stats() const override;
+  void write_output() override;
+  RunSummary finish() override;
 
 private:
+  /// The end of the loop (end time, cycle limit, on_cycle): last finiteness check. Throws
+  /// Unstable.
+  void conclude();
+  void print_progress(int cycle, Real t, Real dtc, const GlobalStats& s) const;
+  void take_checkpoint(); ///< collective: write_checkpoint_now and log it
+
   Real curve(GlobalId id, Real t) const {
     if (id == 0) return 1.0;
     return curves_.at(id)->eval(t);
@@ -205,6 +235,7 @@ private:
   const RunOptions& opt_;
   par::Comm serial_comm_;
   const par::Comm& comm_;
+  RunState run_;
   StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
   par::CycleReduction reduction_;
   /// From the last cycle_reduce: global weld constraint-force sums and rigid-body resultants

@@ -48,15 +48,14 @@ std::string format_duration(Real s) {
 
 } // namespace
 
-RunSummary Integrator::run() {
-  using clock = std::chrono::steady_clock;
-  RunSummary sum;
+void Integrator::setup() {
+  RunSummary& sum = run_.sum;
   std::ostream* log = opt_.log;
   const Controls& c = model_.control;
   namespace fs = std::filesystem;
   fs::create_directories(opt_.outdir);
   if (opt_.threads > 0) omp_set_num_threads(opt_.threads);
-  std::optional<PhaseScope> setup_phase(std::in_place, phases().setup);
+  PhaseScope setup_phase(phases().setup);
   const bool restarting = !opt_.restart_from.empty();
   CheckpointInfo restart_info;
   if (restarting) restart_info = prepare_restart();
@@ -77,6 +76,7 @@ RunSummary Integrator::run() {
   if (!(dt > 0) || !std::isfinite(dt))
     throw RuntimeError("cannot determine a time step (no deformable elements and no DTINIT)");
   sum.dt_initial = dt;
+  run_.dt0 = dt;
   if (log) {
     *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part);
     if (!contact_.interfaces.empty())
@@ -94,16 +94,16 @@ RunSummary Integrator::run() {
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
   output_.open(d_, restarting);
-  const auto nelem =
-      static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
+  run_.nelem = static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
-  const Real glstat_dt = c.glstat_dt > 0 ? c.glstat_dt : endtim / 100.0;
-  const Real plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : endtim / 20.0;
-  Real next_glstat = 0, next_plot = 0;
-  GlobalStats st = stats(0, 0.0, dt);
+  run_.glstat_dt = c.glstat_dt > 0 ? c.glstat_dt : endtim / 100.0;
+  run_.plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : endtim / 20.0;
+  LoopVars& lv = run_.lv;
+  GlobalStats& st = run_.st;
+  st = stats(0, 0.0, dt);
   st.initial_total = st.total;
   sum.initial = st;
-  const Real e0 = st.total;
+  run_.e0 = st.total;
   if (!contact_state_.empty() && comm_.rank() == 0) {
     std::vector<LegendEntry> legend;
     for (const ContactDef* def : contact_.defs) legend.push_back({def->id, def->title});
@@ -118,201 +118,240 @@ RunSummary Integrator::run() {
     output_.write(d_, 0.0, st);
   }
   if (opt_.write_histories) {
-    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, glstat_dt,
+    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, run_.glstat_dt,
                                             restarting);
     if (!restarting) hist_->write(d_, walls_, 0, 0.0, &st);
   }
-  next_glstat += glstat_dt;
-  next_plot += plot_dt;
+  lv.next_glstat = run_.glstat_dt;
+  lv.next_plot = run_.plot_dt;
 
-  const auto t_start = clock::now();
-  Real next_print_time = 0.1 * endtim;
-  constexpr int kPrintEveryCycles = 5000; // and at every 10% of the termination time
+  run_.t_start = RunState::clock::now();
+  lv.next_print_time = 0.1 * endtim;
   if (log)
     *log << fmt::format("\n{:>9} {:>12} {:>11} {:>6} {:>9} {:>9} {:>10}\n", "cycle", "time", "dt",
                         "done", "elapsed", "ETA", "E ratio");
-  auto print_progress = [&](int cycle, Real t, Real dtc, const GlobalStats& s) {
-    const Real el = std::chrono::duration<Real>(clock::now() - t_start).count();
-    const Real frac = endtim > 0 ? t / endtim : 0;
-    const Real eta = frac > 0 ? el * (1 - frac) / frac : -1;
-    *log << fmt::format("{:>9} {:>12.5e} {:>11.4e} {:>5.1f}% {:>9} {:>9} {:>10.5f}\n", cycle, t,
-                        dtc, 100 * frac, format_duration(el), format_duration(eta),
-                        s.energy_ratio())
-         << std::flush;
-  };
-
-  Real t = 0, dt_old = 0;
-  int cycle = 0;
-  const Real dtmin_abs = (c.dtmin > 0 ? c.dtmin : 1e-6) * dt;
+  run_.dtmin_abs = (c.dtmin > 0 ? c.dtmin : 1e-6) * dt;
   if (restarting) {
     // The set-up above ran on the initial state (same dt and initial energy as the original
     // run); now the state at the checkpoint replaces it.
-    LoopVars lv;
     restore_checkpoint(restart_info, lv);
     erosion_rebuild();
     cycle_reduce(std::nullopt); // the resultants of the restored state (same step limit)
-    t = lv.t;
-    dt_old = lv.dt_old;
-    cycle = lv.cycle;
-    next_glstat = lv.next_glstat;
-    next_plot = lv.next_plot;
-    next_print_time = lv.next_print_time;
-    sum.restarted_from_cycle = cycle;
+    sum.restarted_from_cycle = lv.cycle;
     if (log)
       *log << fmt::format("\nrestarting from {} (cycle {}, time {:.6e})\n",
-                          restart_info.dir.string(), cycle, t);
+                          restart_info.dir.string(), lv.cycle, lv.t);
   }
+  if (comm_.rank() == 0) {
+    std::error_code ec;
+    fs::remove(fs::path(opt_.outdir) / "d3kil", ec); // a stale request from an earlier run
+  }
+  run_.last_checkpoint = RunState::clock::now();
+  // Test hook: PARCAE_TEST_CYCLE_SLEEP_US=N sleeps N microseconds every cycle, so that the
+  // restart tests can interrupt a run part-way however fast the machine is.
+  const char* sleep_us = std::getenv("PARCAE_TEST_CYCLE_SLEEP_US");
+  run_.cycle_sleep_us = sleep_us ? std::atol(sleep_us) : 0L;
+}
+
+void Integrator::print_progress(int cycle, Real t, Real dtc, const GlobalStats& s) const {
+  const Real endtim = model_.control.endtim;
+  const Real el = std::chrono::duration<Real>(RunState::clock::now() - run_.t_start).count();
+  const Real frac = endtim > 0 ? t / endtim : 0;
+  const Real eta = frac > 0 ? el * (1 - frac) / frac : -1;
+  *opt_.log << fmt::format("{:>9} {:>12.5e} {:>11.4e} {:>5.1f}% {:>9} {:>9} {:>10.5f}\n", cycle, t,
+                           dtc, 100 * frac, format_duration(el), format_duration(eta),
+                           s.energy_ratio())
+            << std::flush;
+}
+
+void Integrator::take_checkpoint() {
+  PhaseScope checkpoint_phase(phases().checkpoint);
+  run_.sum.last_checkpoint = write_checkpoint_now(run_.lv);
+  run_.last_checkpoint = RunState::clock::now();
+  if (opt_.log)
+    *opt_.log << fmt::format("  checkpoint at cycle {} written to {}\n", run_.lv.cycle,
+                             run_.sum.last_checkpoint)
+              << std::flush;
+}
+
+void Integrator::conclude() {
+  check_finite(run_.lv.cycle);
+  if (comm_.any(!local_error_.empty()))
+    throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values" : local_error_};
+  run_.sum.normal_termination = !run_.sum.interrupted;
+  run_.finished = true;
+}
+
+bool Integrator::advance() {
+  if (run_.finished) return false;
+  namespace fs = std::filesystem;
+  using clock = RunState::clock;
   // Checkpoints on a stop request (signal or stop file) or a wall-clock interval: ranks agree on
   // those (local) events every kAgreeEvery cycles, in the cycle's reduction.
   constexpr int kAgreeEvery = 16;
   constexpr std::int64_t kTimeBit = std::int64_t{1} << 32;
-  const fs::path stop_file = fs::path(opt_.outdir) / "d3kil";
-  if (comm_.rank() == 0) {
-    std::error_code ec;
-    fs::remove(stop_file, ec); // a stale request from an earlier run
-  }
-  auto last_checkpoint = clock::now();
-  // Test hook: PARCAE_TEST_CYCLE_SLEEP_US=N sleeps N microseconds every cycle, so that the
-  // restart tests can interrupt a run part-way however fast the machine is.
-  const long cycle_sleep_us = [] {
-    const char* s = std::getenv("PARCAE_TEST_CYCLE_SLEEP_US");
-    return s ? std::atol(s) : 0L;
-  }();
-  auto checkpoint = [&]() {
-    PhaseScope checkpoint_phase(phases().checkpoint);
-    LoopVars lv{t, dt_old, next_glstat, next_plot, next_print_time, cycle};
-    sum.last_checkpoint = write_checkpoint_now(lv);
-    last_checkpoint = clock::now();
-    if (log)
-      *log << fmt::format("  checkpoint at cycle {} written to {}\n", cycle, sum.last_checkpoint)
-           << std::flush;
-  };
+  constexpr int kPrintEveryCycles = 5000; // and at every 10% of the termination time
+  const Controls& c = model_.control;
+  const Real endtim = c.endtim;
+  std::ostream* log = opt_.log;
+  RunSummary& sum = run_.sum;
+  GlobalStats& st = run_.st;
+  Real& t = run_.lv.t;
+  Real& dt_old = run_.lv.dt_old;
+  int& cycle = run_.lv.cycle;
+  Real& next_glstat = run_.lv.next_glstat;
+  Real& next_plot = run_.lv.next_plot;
+  Real& next_print_time = run_.lv.next_print_time;
   try {
-    setup_phase.reset();
-    while (t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc)) {
-      // Time not in a nested phase (velocity and position updates, loads, constraints, rigid
-      // bodies) is the cycle's nodal update.
-      PhaseScope cycle_phase(phases().nodal_update);
-      // Only rigid bodies (no element limits the step): keep the initial step.
-      // (after erosion has deleted every element: the last step)
-      const bool no_limit = !std::isfinite(limit_.dt) || limit_.dt >= 1e299;
-      Real dt_new = cycle == 0 || no_limit ? (cycle == 0 ? dt : dt_old) : c.tssfac * limit_.dt;
-      if (c.dtinit > 0 && cycle == 0) dt_new = dt;
-      if (t + dt_new > endtim) dt_new = endtim - t;
-      if (dt_new < dtmin_abs && t + dt_new < endtim * (1 - 1e-9))
-        throw Unstable{fmt::format("time step collapsed to {:.4e} (below {:.4e}) in {} {} of "
-                                   "part {}",
-                                   dt_new, dtmin_abs, limit_.kind, limit_.elem, limit_.part)};
-      const Real dt_avg = cycle == 0 ? 0.5 * dt_new : 0.5 * (dt_old + dt_new);
-      weld_cycle_ = cycle;
-      update_velocities(dt_avg, dt_new, t);
-      const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
+    if (!(t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc))) {
+      conclude();
+      return false;
+    }
+    // Time not in a nested phase (velocity and position updates, loads, constraints, rigid
+    // bodies) is the cycle's nodal update.
+    PhaseScope cycle_phase(phases().nodal_update);
+    // Only rigid bodies (no element limits the step): keep the initial step.
+    // (after erosion has deleted every element: the last step)
+    const bool no_limit = !std::isfinite(limit_.dt) || limit_.dt >= 1e299;
+    Real dt_new = cycle == 0 || no_limit ? (cycle == 0 ? run_.dt0 : dt_old) : c.tssfac * limit_.dt;
+    if (c.dtinit > 0 && cycle == 0) dt_new = run_.dt0;
+    if (t + dt_new > endtim) dt_new = endtim - t;
+    if (dt_new < run_.dtmin_abs && t + dt_new < endtim * (1 - 1e-9))
+      throw Unstable{fmt::format("time step collapsed to {:.4e} (below {:.4e}) in {} {} of "
+                                 "part {}",
+                                 dt_new, run_.dtmin_abs, limit_.kind, limit_.elem, limit_.part)};
+    const Real dt_avg = cycle == 0 ? 0.5 * dt_new : 0.5 * (dt_old + dt_new);
+    weld_cycle_ = cycle;
+    update_velocities(dt_avg, dt_new, t);
+    const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
-      for (std::int64_t n = 0; n < nn; ++n) {
-        if (d_.rigid_of[n] >= 0) continue;
-        for (int i = 0; i < 3; ++i) d_.x[3 * n + i] += dt_new * d_.v[3 * n + i];
+    for (std::int64_t n = 0; n < nn; ++n) {
+      if (d_.rigid_of[n] >= 0) continue;
+      for (int i = 0; i < 3; ++i) d_.x[3 * n + i] += dt_new * d_.v[3 * n + i];
+    }
+    t += dt_new;
+    ++cycle;
+    dt_old = dt_new;
+    t_pass_ = t;
+    element_pass(dt_new);
+    if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
+    assemble_and_accelerate(t);
+    // The cycle's one reduction; every kAgreeEvery cycles it carries the ranks' (local) stop
+    // and checkpoint requests.
+    std::optional<std::int64_t> flags;
+    if (cycle % kAgreeEvery == 0) {
+      flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
+      // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
+      const fs::path stop_file = fs::path(opt_.outdir) / "d3kil";
+      if (comm_.rank() == 0 && fs::exists(stop_file)) {
+        flags = 1;
+        std::error_code ec;
+        fs::remove(stop_file, ec);
       }
-      t += dt_new;
-      ++cycle;
-      dt_old = dt_new;
-      t_pass_ = t;
-      element_pass(dt_new);
-      if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
-      assemble_and_accelerate(t);
-      // The cycle's one reduction; every kAgreeEvery cycles it carries the ranks' (local) stop
-      // and checkpoint requests.
-      std::optional<std::int64_t> flags;
-      if (cycle % kAgreeEvery == 0) {
-        flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
-        // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
-        if (comm_.rank() == 0 && fs::exists(stop_file)) {
-          flags = 1;
-          std::error_code ec;
-          fs::remove(stop_file, ec);
-        }
-        if (opt_.checkpoint_every_seconds > 0 &&
-            std::chrono::duration<Real>(clock::now() - last_checkpoint).count() >=
-                opt_.checkpoint_every_seconds)
-          *flags += kTimeBit;
-      }
-      const std::int64_t global_flags = cycle_reduce(flags);
-      if (cycle % 100 == 0) check_finite(cycle);
-      if (cycle_sleep_us > 0)
-        std::this_thread::sleep_for(std::chrono::microseconds(cycle_sleep_us));
+      if (opt_.checkpoint_every_seconds > 0 &&
+          std::chrono::duration<Real>(clock::now() - run_.last_checkpoint).count() >=
+              opt_.checkpoint_every_seconds)
+        *flags += kTimeBit;
+    }
+    const std::int64_t global_flags = cycle_reduce(flags);
+    if (cycle % 100 == 0) check_finite(cycle);
+    if (run_.cycle_sleep_us > 0)
+      std::this_thread::sleep_for(std::chrono::microseconds(run_.cycle_sleep_us));
 
-      const bool want_glstat = t >= next_glstat * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
-      const bool want_plot = t >= next_plot * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
-      // Decisions that lead to collective calls depend only on t and the cycle (never on the
-      // clock or on the rank), so every rank makes the same ones.
-      const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
-      const bool want_hist = hist_ && hist_->due(t, t - dt_new);
-      if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
-          opt_.on_cycle) {
-        PhaseScope output_phase(phases().output);
-        st = stats(cycle, t, dt_new);
-        st.initial_total = e0;
-        const Real el = std::chrono::duration<Real>(clock::now() - t_start).count();
-        st.time_per_zone_cycle_ns = nelem > 0 ? 1e9 * el / (static_cast<Real>(cycle) * nelem) : 0;
-        if (!std::isfinite(st.total))
-          throw Unstable{fmt::format("energy became NaN/infinite in cycle {}", cycle)};
-        if (want_glstat) {
-          if (glstat_) glstat_->write(st);
-          write_contact_histories(t);
-          while (next_glstat <= t * (1 + 1e-9)) next_glstat += glstat_dt;
-        }
-        if (hist_ && (want_hist || want_glstat))
-          hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
-        if (want_plot) {
-          output_.write(d_, t, st);
-          while (next_plot <= t * (1 + 1e-9)) next_plot += plot_dt;
-        }
-        if (want_print) {
-          if (log) print_progress(cycle, t, dt_new, st);
-          while (next_print_time <= t * (1 + 1e-9)) next_print_time += 0.1 * endtim;
-        }
-        if (opt_.on_cycle && !opt_.on_cycle(d_, st)) break;
+    const bool want_glstat = t >= next_glstat * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
+    const bool want_plot = t >= next_plot * (1 - 1e-9) || t >= endtim * (1 - 1e-12);
+    // Decisions that lead to collective calls depend only on t and the cycle (never on the
+    // clock or on the rank), so every rank makes the same ones.
+    const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
+    const bool want_hist = hist_ && hist_->due(t, t - dt_new);
+    if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
+        opt_.on_cycle) {
+      PhaseScope output_phase(phases().output);
+      st = stats(cycle, t, dt_new);
+      st.initial_total = run_.e0;
+      const Real el = std::chrono::duration<Real>(clock::now() - run_.t_start).count();
+      st.time_per_zone_cycle_ns =
+          run_.nelem > 0 ? 1e9 * el / (static_cast<Real>(cycle) * run_.nelem) : 0;
+      if (!std::isfinite(st.total))
+        throw Unstable{fmt::format("energy became NaN/infinite in cycle {}", cycle)};
+      if (want_glstat) {
+        if (glstat_) glstat_->write(st);
+        write_contact_histories(t);
+        while (next_glstat <= t * (1 + 1e-9)) next_glstat += run_.glstat_dt;
       }
-      bool want_checkpoint =
-          opt_.checkpoint_every_cycles > 0 && cycle % opt_.checkpoint_every_cycles == 0;
-      bool stop = false;
-      if (flags) {
-        stop = (global_flags % kTimeBit) != 0;
-        want_checkpoint = want_checkpoint || stop || global_flags >= kTimeBit;
+      if (hist_ && (want_hist || want_glstat))
+        hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
+      if (want_plot) {
+        output_.write(d_, t, st);
+        while (next_plot <= t * (1 + 1e-9)) next_plot += run_.plot_dt;
       }
-      if (want_checkpoint) {
-        check_finite(cycle);
-        if (comm_.any(!local_error_.empty()))
-          throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
-                                              : local_error_};
-        checkpoint();
+      if (want_print) {
+        if (log) print_progress(cycle, t, dt_new, st);
+        while (next_print_time <= t * (1 + 1e-9)) next_print_time += 0.1 * endtim;
       }
-      if (stop) {
-        sum.interrupted = true;
-        if (log) *log << "  stop requested: checkpoint written, stopping\n";
-        break;
+      if (opt_.on_cycle && !opt_.on_cycle(d_, st)) {
+        conclude();
+        return false;
       }
     }
-    check_finite(cycle);
-    if (comm_.any(!local_error_.empty()))
-      throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
-                                          : local_error_};
-    sum.normal_termination = !sum.interrupted;
+    bool want_checkpoint =
+        opt_.checkpoint_every_cycles > 0 && cycle % opt_.checkpoint_every_cycles == 0;
+    bool stop = false;
+    if (flags) {
+      stop = (global_flags % kTimeBit) != 0;
+      want_checkpoint = want_checkpoint || stop || global_flags >= kTimeBit;
+    }
+    if (want_checkpoint) {
+      check_finite(cycle);
+      if (comm_.any(!local_error_.empty()))
+        throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
+                                            : local_error_};
+      take_checkpoint();
+    }
+    if (stop) {
+      sum.interrupted = true;
+      if (log) *log << "  stop requested: checkpoint written, stopping\n";
+      conclude();
+      return false;
+    }
+    return true;
   } catch (const Unstable& u) {
     sum.error = u.message;
+    run_.finished = true;
     // The last good state: positions before this step's update.
     output_.write(d_, t - dt_old, st, true, dt_old); // energies: the last computed ones
     if (log)
       *log << "\n*** error: " << u.message
            << "\n    last good state written at t = " << fmt::format("{:.6e}", t - dt_old) << "\n";
+    return false;
   }
-  setup_phase.reset();
+}
+
+GlobalStats Integrator::global_stats() const {
+  GlobalStats s = stats(run_.lv.cycle, run_.lv.t, run_.lv.dt_old);
+  s.initial_total = run_.e0;
+  return s;
+}
+
+void Integrator::write_output() {
+  PhaseScope output_phase(phases().output);
+  run_.st = global_stats();
+  if (glstat_) glstat_->write(run_.st);
+  output_.write(d_, run_.lv.t, run_.st);
+}
+
+RunSummary Integrator::finish() {
+  RunSummary& sum = run_.sum;
+  std::ostream* log = opt_.log;
+  const int cycle = run_.lv.cycle;
+  const Real t = run_.lv.t;
   PhaseScope final_phase(phases().output); // closing outputs and the summary
   output_.close();
-  sum.elapsed_s = std::chrono::duration<Real>(clock::now() - t_start).count();
+  sum.elapsed_s = std::chrono::duration<Real>(RunState::clock::now() - run_.t_start).count();
   sum.cycles = cycle;
   sum.time = t;
-  st = stats(cycle, t, dt_old);
-  st.initial_total = e0;
+  GlobalStats& st = run_.st;
+  st = global_stats();
   sum.final_stats = st;
   sum.energy_error = std::abs(st.energy_ratio() - 1.0);
   std::string contact_mpp_line;
@@ -329,7 +368,8 @@ RunSummary Integrator::run() {
                                      ghosts, all[1]);
   }
   sum.element_cycles_per_s =
-      sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(nelem) / sum.elapsed_s : 0;
+      sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(run_.nelem) / sum.elapsed_s
+                        : 0;
   if (log) {
     *log << fmt::format("\n{} termination at cycle {}, time {:.6e}\n",
                         sum.normal_termination ? "normal"
@@ -393,7 +433,7 @@ RunSummary run_explicit(const Model& model, const RunOptions& opt) {
   std::optional<PhaseScope> setup_phase(std::in_place, phases().setup);
   Integrator integ(model, opt);
   setup_phase.reset();
-  return integ.run();
+  return run_solver(integ);
 }
 
 } // namespace parcae
