@@ -32,11 +32,11 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   if (has_hist != (hist_ != nullptr))
     throw RuntimeError("the checkpoint and this run differ in their history outputs");
   if (hist_) hist_->visit_state(ar);
-  std::uint64_t ncontact = contact_state_.size();
+  std::uint64_t ncontact = contacts_.state.size();
   ar.pod(ncontact);
-  if (ncontact != contact_state_.size())
+  if (ncontact != contacts_.state.size())
     throw RuntimeError("the checkpoint and this run differ in their contacts");
-  for (auto& cs : contact_state_) {
+  for (auto& cs : contacts_.state) {
     for (auto& ps : cs.passes) {
       for (auto* v : {&ps.node_half_t, &ps.seg_half_t, &ps.ft, &ps.pen_prev, &ps.offset, &ps.fn,
                       &ps.shape, &ps.diss, &ps.flag_depth})
@@ -121,7 +121,7 @@ void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
   }
   if (comm_.any(!error.empty()))
     throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
-  if (mpp_contact_) mpp_contact_->invalidate_plan();
+  if (contacts_.mpp) contacts_.mpp->invalidate_plan();
   output_.rewrite_pvd();
 }
 

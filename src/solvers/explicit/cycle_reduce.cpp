@@ -21,8 +21,8 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
   const std::size_t s_wall = wall_impulse_.empty() ? 0 : r.add_exact(wall_impulse_);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
-  const int contact_cycle = std::exchange(contact_cycle_, -1);
-  if (contact_cycle >= 0) mpp_contact_->add_status(r);
+  const int contact_cycle = std::exchange(contacts_.pending_cycle, -1);
+  if (contact_cycle >= 0) contacts_.mpp->add_status(r);
   r.reduce();
   if (!wall_impulse_.empty()) { // moving walls take the total impulse of this cycle
     const std::vector<ExactSum> total = r.exact(s_wall);
@@ -52,7 +52,7 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
     }
   }
   // After the element errors (reported first, as when the step was reduced before contact).
-  if (contact_cycle >= 0) report_contact_status(mpp_contact_->statuses(r), contact_cycle);
+  if (contact_cycle >= 0) report_contact_status(contacts_.mpp->statuses(r), contact_cycle);
   if (welds) weld_sums_ = r.exact(s_weld);
   if (!d_.bodies.empty()) body_sums_ = r.exact(s_body);
   return stop_flags ? r.sum(s_flags) : 0;

@@ -30,7 +30,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     if (last <= first) continue;
     const std::size_t nchunk = (last - first + kChunk - 1) / kChunk;
     std::vector<HexPassResult> res(nchunk);
-    std::vector<std::vector<std::int64_t>> gone(erosion_ ? nchunk : 0);
+    std::vector<std::vector<std::int64_t>> gone(erosion_.on ? nchunk : 0);
     std::span<Real> fe(d_.corner_f_solid.data() + 3 * sp.corner_offset, 24 * sp.blk.size());
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
@@ -38,7 +38,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
       res[c] = opt_.use_reference_kernels
                    ? compute_hex_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0)
                    : compute_hex_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, dt, fe, x0);
-      if (erosion_ && erode_solids(p, b, e, gone[c])) {
+      if (erosion_.on && erode_solids(p, b, e, gone[c])) {
         // the step of the elements left (the kernel's rule: first smallest in element order)
         res[c].min_dt = 1e300;
         res[c].min_dt_element = -1;
@@ -49,7 +49,8 @@ void Integrator::compute_elements(bool boundary, Real dt) {
           }
       }
     }
-    for (const auto& g : gone) eroded_now_.insert(eroded_now_.end(), g.begin(), g.end());
+    for (const auto& g : gone)
+      erosion_.eroded_now.insert(erosion_.eroded_now.end(), g.begin(), g.end());
     for (const auto& r : res) {
       if (r.bad_element >= 0)
         fail_local(fmt::format("negative or invalid volume in {}",
@@ -67,7 +68,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     std::span<Real> fe(d_.corner_f_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
     std::span<Real> me(d_.corner_m_shell.data() + 3 * sp.corner_offset, 12 * sp.blk.size());
     std::vector<std::pair<Real, std::size_t>> best(nchunk, {1e300, 0});
-    std::vector<std::vector<std::int64_t>> gone(erosion_ ? nchunk : 0);
+    std::vector<std::vector<std::int64_t>> gone(erosion_.on ? nchunk : 0);
 #pragma omp parallel for schedule(static) if (nchunk > 1)
     for (std::size_t c = 0; c < nchunk; ++c) {
       const std::size_t b = first + c * kChunk, e = std::min(last, b + kChunk);
@@ -78,7 +79,7 @@ void Integrator::compute_elements(bool boundary, Real dt) {
               ? compute_shell_forces_reference(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me)
               : compute_shell_forces(sp.opt, sp.mat, sp.blk, b, e, x, v, w, dt, fe, me);
       if (r.min_dt_element >= 0) best[c] = {r.min_dt, static_cast<std::size_t>(r.min_dt_element)};
-      if (erosion_ && erode_shells(p, b, e, gone[c])) {
+      if (erosion_.on && erode_shells(p, b, e, gone[c])) {
         best[c] = {1e300, 0};
         for (std::size_t k = b; k < e; ++k) {
           if (sp.blk.failed[k]) continue;
@@ -87,7 +88,8 @@ void Integrator::compute_elements(bool boundary, Real dt) {
         }
       }
     }
-    for (const auto& g : gone) eroded_now_.insert(eroded_now_.end(), g.begin(), g.end());
+    for (const auto& g : gone)
+      erosion_.eroded_now.insert(erosion_.eroded_now.end(), g.begin(), g.end());
     for (const auto& [dte, k] : best) {
       if (dte == 1e300) continue;
       if (!std::isfinite(dte) || dte <= 0) {

@@ -36,7 +36,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     const Real m = d_.mass[n];
     const Real* v = &d_.v[3 * n];
     // a free node (all its elements eroded): its kinetic energy is eroded kinetic energy
-    const int ke = erosion_ && node_free_[model_node(n)] ? kEroKe : kKe;
+    const int ke = erosion_.on && erosion_.node_free[model_node(n)] ? kEroKe : kKe;
     acc[ke].add(0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
     if (d_.has_rot[n]) {
       const Real* w = &d_.w[3 * n];
@@ -72,7 +72,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   acc[kWall] = wall_work_;
   // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
   // one-rank run
-  for (const auto& cs : contact_state_) {
+  for (const auto& cs : contacts_.state) {
     acc[kSliding].add(cs.e_interface);
     acc[kFriction].add(cs.e_friction);
   }

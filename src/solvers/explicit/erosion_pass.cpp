@@ -9,14 +9,15 @@ void Integrator::init_erosion() {
   const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
   for (const auto& sp : d_.solids) {
     const Material* m = model_.find_material(sp.mat.id);
-    solid_rule_.push_back(m ? make_erosion_rule(model_, *m, false, 1, sp.pid) : ErosionRule{});
-    solid_gone_.emplace_back(sp.blk.size(), 0);
+    erosion_.solid_rule.push_back(m ? make_erosion_rule(model_, *m, false, 1, sp.pid)
+                                    : ErosionRule{});
+    erosion_.solid_gone.emplace_back(sp.blk.size(), 0);
   }
   for (const auto& sp : d_.shells) {
     const Material* m = model_.find_material(sp.mat.id);
-    shell_rule_.push_back(m ? make_erosion_rule(model_, *m, true, sp.opt.nip, sp.pid)
-                            : ErosionRule{});
-    shell_gone_.emplace_back(sp.blk.size(), 0);
+    erosion_.shell_rule.push_back(m ? make_erosion_rule(model_, *m, true, sp.opt.nip, sp.pid)
+                                    : ErosionRule{});
+    erosion_.shell_gone.emplace_back(sp.blk.size(), 0);
   }
   // Whether the model can erode at all, from the model alone (every rank decides the same).
   for (const auto& p : model_.parts) {
@@ -28,13 +29,13 @@ void Integrator::init_erosion() {
     const bool tdel = m->kind == MaterialKind::PiecewiseLinear && m->tdel > 0;
     bool add = false;
     for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
-    erosion_ |= fails || tdel || add;
+    erosion_.on |= fails || tdel || add;
   }
-  if (!erosion_) return;
-  solid_alive_.assign(model_.solids.size(), 1);
-  shell_alive_.assign(model_.shells.size(), 1);
-  node_live_.assign(model_.nodes.size(), 0);
-  node_free_.assign(model_.nodes.size(), 0);
+  if (!erosion_.on) return;
+  erosion_.solid_alive.assign(model_.solids.size(), 1);
+  erosion_.shell_alive.assign(model_.shells.size(), 1);
+  erosion_.node_live.assign(model_.nodes.size(), 0);
+  erosion_.node_free.assign(model_.nodes.size(), 0);
   for (std::int64_t ref = 0; ref < nsolid + static_cast<std::int64_t>(model_.shells.size());
        ++ref) {
     LocalId nodes[8];
@@ -47,7 +48,7 @@ void Integrator::init_erosion() {
     for (int a = 0; a < nn; ++a) {
       bool seen = false;
       for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
-      if (!seen) ++node_live_[static_cast<std::size_t>(nodes[a])];
+      if (!seen) ++erosion_.node_live[static_cast<std::size_t>(nodes[a])];
     }
   }
 }
@@ -55,8 +56,8 @@ void Integrator::init_erosion() {
 bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
                               std::vector<std::int64_t>& out) {
   auto& sp = d_.solids[p];
-  auto& gone = solid_gone_[p];
-  const ErosionRule& rule = solid_rule_[p];
+  auto& gone = erosion_.solid_gone[p];
+  const ErosionRule& rule = erosion_.solid_rule[p];
   const Real tssfac = model_.control.tssfac;
   bool any = false;
   for (std::size_t k = b; k < e; ++k) {
@@ -89,7 +90,7 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
         log_principal_strains(fg, strain);
         sp_strain = strain;
       }
-      f = point_fails(rule.crit, &sp.blk.sig[6 * k], t_pass_, sp_strain);
+      f = point_fails(rule.crit, &sp.blk.sig[6 * k], erosion_.t_pass, sp_strain);
     }
     if (!f) continue;
     sp.blk.failed[k] = 1;
@@ -106,8 +107,8 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
 bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
                               std::vector<std::int64_t>& out) {
   auto& sp = d_.shells[p];
-  auto& gone = shell_gone_[p];
-  const ErosionRule& rule = shell_rule_[p];
+  auto& gone = erosion_.shell_gone[p];
+  const ErosionRule& rule = erosion_.shell_rule[p];
   const Real tssfac = model_.control.tssfac;
   const int nip = sp.opt.nip;
   const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
@@ -122,7 +123,7 @@ bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
       for (int ip = 0; ip < nip; ++ip) {
         const Real* s5 = &sp.blk.sig[5 * (static_cast<std::size_t>(nip) * k + ip)];
         const Real s6[6] = {s5[0], s5[1], 0.0, s5[2], s5[3], s5[4]};
-        if (point_fails(rule.crit, s6, t_pass_, nullptr)) ++nf;
+        if (point_fails(rule.crit, s6, erosion_.t_pass, nullptr)) ++nf;
       }
       f = nf >= rule.fip_needed;
     }
@@ -144,28 +145,28 @@ void Integrator::kill_element(std::int64_t ref) {
   LocalId nodes[8];
   int nn = 0;
   if (ref < nsolid) {
-    if (!solid_alive_[static_cast<std::size_t>(ref)]) return;
-    solid_alive_[static_cast<std::size_t>(ref)] = 0;
+    if (!erosion_.solid_alive[static_cast<std::size_t>(ref)]) return;
+    erosion_.solid_alive[static_cast<std::size_t>(ref)] = 0;
     for (LocalId n : model_.solids.nodes[static_cast<std::size_t>(ref)]) nodes[nn++] = n;
   } else {
-    if (!shell_alive_[static_cast<std::size_t>(ref - nsolid)]) return;
-    shell_alive_[static_cast<std::size_t>(ref - nsolid)] = 0;
+    if (!erosion_.shell_alive[static_cast<std::size_t>(ref - nsolid)]) return;
+    erosion_.shell_alive[static_cast<std::size_t>(ref - nsolid)] = 0;
     for (LocalId n : model_.shells.nodes[static_cast<std::size_t>(ref - nsolid)]) nodes[nn++] = n;
   }
-  ++n_eroded_;
+  ++erosion_.n_eroded;
   for (int a = 0; a < nn; ++a) {
     bool seen = false;
     for (int b = 0; b < a; ++b) seen |= nodes[b] == nodes[a];
     if (seen) continue;
     const auto g = static_cast<std::size_t>(nodes[a]);
-    if (--node_live_[g] == 0) node_free_[g] = 1;
+    if (--erosion_.node_live[g] == 0) erosion_.node_free[g] = 1;
   }
 }
 
 void Integrator::erosion_sync() {
-  if (!erosion_) return;
-  std::vector<double> mine(eroded_now_.begin(), eroded_now_.end());
-  eroded_now_.clear();
+  if (!erosion_.on) return;
+  std::vector<double> mine(erosion_.eroded_now.begin(), erosion_.eroded_now.end());
+  erosion_.eroded_now.clear();
   // A rank that found an error says so (-1): nothing is deleted in this pass, the run stops in
   // cycle_reduce (as if the error had been agreed before the deletions).
   if (!local_error_.empty()) mine.push_back(-1.0);
@@ -174,9 +175,9 @@ void Integrator::erosion_sync() {
   if (all.empty() || std::any_of(all.begin(), all.end(), [](double r) { return r < 0; })) return;
   std::sort(all.begin(), all.end()); // the same order on every rank
   for (double r : all) kill_element(static_cast<std::int64_t>(r));
-  for (std::size_t i = 0; i < contact_.interfaces.size(); ++i)
-    update_contact_life(contact_, i, contact_.interfaces[i], solid_alive_, shell_alive_,
-                        node_free_);
+  for (std::size_t i = 0; i < contacts_.model.interfaces.size(); ++i)
+    update_contact_life(contacts_.model, i, contacts_.model.interfaces[i], erosion_.solid_alive,
+                        erosion_.shell_alive, erosion_.node_free);
   if (opt_.log && comm_.rank() == 0) {
     constexpr std::size_t kMaxLines = 50;
     const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
@@ -185,38 +186,39 @@ void Integrator::erosion_sync() {
         first < nsolid
             ? fmt::format("solid {}", model_.solids.id[static_cast<std::size_t>(first)])
             : fmt::format("shell {}", model_.shells.id[static_cast<std::size_t>(first - nsolid)]);
-    if (n_erosion_lines_ < kMaxLines)
+    if (erosion_.n_lines < kMaxLines)
       *opt_.log << fmt::format("  cycle {}: {} element(s) eroded at time {:.6e} (first: {}); {} "
                                "in all\n",
-                               weld_cycle_, all.size(), t_pass_, what, n_eroded_);
-    else if (n_erosion_lines_ == kMaxLines)
+                               weld_cycle_, all.size(), erosion_.t_pass, what, erosion_.n_eroded);
+    else if (erosion_.n_lines == kMaxLines)
       *opt_.log << "  (further erosion messages are not written)\n";
-    ++n_erosion_lines_;
+    ++erosion_.n_lines;
   }
 }
 
 void Integrator::erosion_rebuild() {
-  if (!erosion_) return;
+  if (!erosion_.on) return;
   std::vector<double> mine;
   const auto nsolid = static_cast<std::int64_t>(model_.solids.size());
   for (std::size_t p = 0; p < d_.solids.size(); ++p)
     for (std::size_t k = 0; k < d_.solids[p].blk.size(); ++k) {
-      solid_gone_[p][k] = d_.solids[p].blk.failed[k];
-      if (solid_gone_[p][k]) mine.push_back(static_cast<double>(d_.solids[p].model_index[k]));
+      erosion_.solid_gone[p][k] = d_.solids[p].blk.failed[k];
+      if (erosion_.solid_gone[p][k])
+        mine.push_back(static_cast<double>(d_.solids[p].model_index[k]));
     }
   for (std::size_t p = 0; p < d_.shells.size(); ++p)
     for (std::size_t k = 0; k < d_.shells[p].blk.size(); ++k) {
-      shell_gone_[p][k] = d_.shells[p].blk.failed[k];
-      if (shell_gone_[p][k])
+      erosion_.shell_gone[p][k] = d_.shells[p].blk.failed[k];
+      if (erosion_.shell_gone[p][k])
         mine.push_back(
             static_cast<double>(nsolid + static_cast<std::int64_t>(d_.shells[p].model_index[k])));
     }
-  eroded_now_.clear();
-  for (double r : mine) eroded_now_.push_back(static_cast<std::int64_t>(r));
-  const std::size_t lines = n_erosion_lines_;
-  n_erosion_lines_ = 1000000; // no log lines for the replay
+  erosion_.eroded_now.clear();
+  for (double r : mine) erosion_.eroded_now.push_back(static_cast<std::int64_t>(r));
+  const std::size_t lines = erosion_.n_lines;
+  erosion_.n_lines = 1000000; // no log lines for the replay
   erosion_sync();
-  n_erosion_lines_ = lines;
+  erosion_.n_lines = lines;
 }
 
 } // namespace parcae::explicit_detail

@@ -100,6 +100,39 @@ struct RunState {
   bool finished = false;
 };
 
+/// Contact in the time loop, over compact node arrays (contact_setup.hpp). One rank:
+/// contact::contact_forces on every interface; MPP: each rank searches and evaluates its own
+/// contact nodes with imported ghosts and gathers the forces in the one-rank order
+/// (contact_mpp.hpp), so the contact forces are the same for any decomposition.
+struct ContactCoupling {
+  ContactModel model;
+  std::vector<contact::ContactState> state;
+  std::vector<LocalId> local;      ///< compact -> local node (kInvalidLocal: not on this rank)
+  std::vector<LocalId> local_list; ///< compact nodes on this rank, ascending
+  std::unique_ptr<MppContact> mpp; ///< MPP: contact distributed over the ranks
+  int pending_cycle = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
+  std::vector<Real> cx, cv, cm, cf;     ///< compact positions, velocities, masses, forces
+  std::vector<Real> f;                  ///< contact force per local node (3 each)
+  std::vector<std::string> report;      ///< initial penetrations, for the log
+  std::unique_ptr<RcforcWriter> rcforc; ///< rank 0, runs with contact
+  std::unique_ptr<SleoutWriter> sleout;
+};
+
+/// Element erosion (erosion.hpp). Every rank keeps the global state (which model elements are
+/// alive, which nodes lost all their elements) so that contact surfaces and free nodes are the
+/// same on every rank.
+struct ErosionState {
+  bool on = false;                                 ///< some part can erode (every rank)
+  std::vector<ErosionRule> solid_rule, shell_rule; ///< per part of the domain
+  std::vector<std::vector<std::uint8_t>> solid_gone, shell_gone; ///< deletion applied
+  std::vector<std::uint8_t> solid_alive, shell_alive;            ///< per model element
+  std::vector<std::int32_t> node_live;  ///< per model node: live elements holding it
+  std::vector<std::uint8_t> node_free;  ///< per model node: lost all its elements to erosion
+  std::vector<std::int64_t> eroded_now; ///< this rank's deletions in this pass (model refs)
+  std::size_t n_eroded = 0, n_lines = 0;
+  Real t_pass = 0; ///< time of the force pass (FAILTM)
+};
+
 /// The explicit solver (Solver interface): central differences, one cycle per advance().
 class Integrator final : public Solver {
 public:
@@ -113,30 +146,30 @@ public:
     } else {
       d_ = std::move(global);
     }
-    contact_local_.resize(contact_.node_model.size());
-    for (std::size_t k = 0; k < contact_.node_model.size(); ++k)
-      contact_local_[k] =
+    contacts_.local.resize(contacts_.model.node_model.size());
+    for (std::size_t k = 0; k < contacts_.model.node_model.size(); ++k)
+      contacts_.local[k] =
           d_.local_of_global.empty()
-              ? contact_.node_model[k]
-              : d_.local_of_global[static_cast<std::size_t>(contact_.node_model[k])];
-    if (!contact_state_.empty()) f_contact_.assign(3 * d_.nnode, 0.0);
-    for (std::size_t k = 0; k < contact_local_.size(); ++k)
-      if (contact_local_[k] != kInvalidLocal)
-        contact_local_list_.push_back(static_cast<LocalId>(k));
-    if (comm_.size() > 1 && !contact_state_.empty()) {
-      std::vector<std::uint8_t> local(contact_local_.size(), 0), owned(contact_local_.size(), 0);
-      for (std::size_t k = 0; k < contact_local_.size(); ++k) {
-        const LocalId l = contact_local_[k];
+              ? contacts_.model.node_model[k]
+              : d_.local_of_global[static_cast<std::size_t>(contacts_.model.node_model[k])];
+    if (!contacts_.state.empty()) contacts_.f.assign(3 * d_.nnode, 0.0);
+    for (std::size_t k = 0; k < contacts_.local.size(); ++k)
+      if (contacts_.local[k] != kInvalidLocal)
+        contacts_.local_list.push_back(static_cast<LocalId>(k));
+    if (comm_.size() > 1 && !contacts_.state.empty()) {
+      std::vector<std::uint8_t> local(contacts_.local.size(), 0), owned(contacts_.local.size(), 0);
+      for (std::size_t k = 0; k < contacts_.local.size(); ++k) {
+        const LocalId l = contacts_.local[k];
         local[k] = l != kInvalidLocal;
         owned[k] = l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)];
       }
-      mpp_contact_ = std::make_unique<MppContact>(comm_, contact_, contact_state_, std::move(local),
-                                                  std::move(owned));
-      const double mine = static_cast<double>(mpp_contact_->evaluated_nodes());
+      contacts_.mpp = std::make_unique<MppContact>(comm_, contacts_.model, contacts_.state,
+                                                   std::move(local), std::move(owned));
+      const double mine = static_cast<double>(contacts_.mpp->evaluated_nodes());
       const auto all = comm_.gatherv(std::span<const double>(&mine, 1));
       std::string per_rank;
       for (double v : all) per_rank += fmt::format("{}{}", per_rank.empty() ? "" : " / ", v);
-      contact_report_.push_back(fmt::format(
+      contacts_.report.push_back(fmt::format(
           "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
     }
     for (const auto& c : model.curves) curves_[c.id] = &c;
@@ -169,6 +202,7 @@ private:
   void conclude();
   void print_progress(int cycle, Real t, Real dtc, const GlobalStats& s) const;
   void take_checkpoint(); ///< collective: write_checkpoint_now and log it
+  void write_contact_histories(Real t);
 
   Real curve(GlobalId id, Real t) const {
     if (id == 0) return 1.0;
@@ -194,7 +228,7 @@ private:
   /// Contact interfaces from the deck, their initial search and initial penetrations (moved
   /// nodes are moved in the global domain before it is split up).
   void build_contacts(Domain& global);
-  /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into f_contact_.
+  /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into contacts_.f.
   void contact_pass(int cycle, Real t, Real dt);
   /// Blow-ups (Unstable) and releases (log) of the contact pass of this cycle.
   void report_contact_status(const std::vector<contact::ContactStatus>& status, int cycle);
@@ -255,31 +289,8 @@ private:
   std::string local_error_;
   std::unique_ptr<GlstatWriter> glstat_;
   std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
-  // --- contact over compact node arrays (contact_setup.hpp). One rank: contact::contact_forces
-  // on every interface; MPP: each rank searches and evaluates its own contact nodes with
-  // imported ghosts and gathers the forces in the one-rank order (contact_mpp.hpp), so the
-  // contact forces are the same for any decomposition.
-  ContactModel contact_;
-  std::vector<contact::ContactState> contact_state_;
-  std::vector<LocalId> contact_local_; ///< compact -> local node (kInvalidLocal: not on this rank)
-  std::vector<LocalId> contact_local_list_; ///< compact nodes on this rank, ascending
-  std::unique_ptr<MppContact> mpp_contact_; ///< MPP: contact distributed over the ranks
-  int contact_cycle_ = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
-  std::vector<Real> cx_, cv_, cm_, cf_;     ///< compact positions, velocities, masses, forces
-  std::vector<Real> f_contact_;             ///< contact force per local node (3 each)
-  std::vector<std::string> contact_report_; ///< initial penetrations, for the log
-  bool erosion_ = false;                    ///< some part can erode (the same on every rank)
-  std::vector<ErosionRule> solid_rule_, shell_rule_;               ///< per part of d_
-  std::vector<std::vector<std::uint8_t>> solid_gone_, shell_gone_; ///< deletion applied
-  std::vector<std::uint8_t> solid_alive_, shell_alive_;            ///< per model element
-  std::vector<std::int32_t> node_live_;  ///< per model node: live elements holding it
-  std::vector<std::uint8_t> node_free_;  ///< per model node: lost all its elements to erosion
-  std::vector<std::int64_t> eroded_now_; ///< this rank's deletions in this pass (model refs)
-  std::size_t n_eroded_ = 0, n_erosion_lines_ = 0;
-  Real t_pass_ = 0;                      ///< time of the force pass (FAILTM)
-  std::unique_ptr<RcforcWriter> rcforc_; ///< rank 0, runs with contact
-  std::unique_ptr<SleoutWriter> sleout_;
-  void write_contact_histories(Real t);
+  ContactCoupling contacts_;            ///< contact interfaces and their coupling to the nodes
+  ErosionState erosion_;                ///< element deletion
 };
 
 } // namespace parcae::explicit_detail

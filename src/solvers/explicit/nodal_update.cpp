@@ -43,8 +43,8 @@ void Integrator::assemble_and_accelerate(Real t) {
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     Real f[3] = {f_ext_[3 * n], f_ext_[3 * n + 1], f_ext_[3 * n + 2]};
-    if (!f_contact_.empty())
-      for (int i = 0; i < 3; ++i) f[i] += f_contact_[3 * n + i];
+    if (!contacts_.f.empty())
+      for (int i = 0; i < 3; ++i) f[i] += contacts_.f[3 * n + i];
     for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
       const Real* c = &d_.corner_f_solid[3 * d_.solid_corner_list[k]];
       f[0] -= c[0];
@@ -230,7 +230,7 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
                          d_.x[3 * n + 2] - body.xc[2]};
       if (d_.owned[n]) {
         add(r, &f_ext_[3 * n], 1.0);
-        if (!f_contact_.empty()) add(r, &f_contact_[3 * n], 1.0);
+        if (!contacts_.f.empty()) add(r, &contacts_.f[3 * n], 1.0);
         for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
       }
       for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)

@@ -79,10 +79,10 @@ void Integrator::setup() {
   run_.dt0 = dt;
   if (log) {
     *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part);
-    if (!contact_.interfaces.empty())
+    if (!contacts_.model.interfaces.empty())
       *log << fmt::format("  contacts         {} interface(s), {} contact nodes\n",
-                          contact_.interfaces.size(), contact_.node_model.size());
-    for (const auto& line : contact_report_) *log << line << "\n";
+                          contacts_.model.interfaces.size(), contacts_.model.node_model.size());
+    for (const auto& line : contacts_.report) *log << line << "\n";
     *log << std::flush;
   }
 
@@ -90,7 +90,7 @@ void Integrator::setup() {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
                                              restarting);
     if (!walls_.empty()) glstat_->set_rigidwall_output(true);
-    if (!contact_state_.empty()) glstat_->set_friction_output(true);
+    if (!contacts_.state.empty()) glstat_->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
   output_.open(d_, restarting);
@@ -104,13 +104,13 @@ void Integrator::setup() {
   st.initial_total = st.total;
   sum.initial = st;
   run_.e0 = st.total;
-  if (!contact_state_.empty() && comm_.rank() == 0) {
+  if (!contacts_.state.empty() && comm_.rank() == 0) {
     std::vector<LegendEntry> legend;
-    for (const ContactDef* def : contact_.defs) legend.push_back({def->id, def->title});
-    rcforc_ = std::make_unique<RcforcWriter>((fs::path(opt_.outdir) / "rcforc").string(), c.title,
-                                             legend, restarting);
-    sleout_ = std::make_unique<SleoutWriter>((fs::path(opt_.outdir) / "sleout").string(), c.title,
-                                             legend, restarting);
+    for (const ContactDef* def : contacts_.model.defs) legend.push_back({def->id, def->title});
+    contacts_.rcforc = std::make_unique<RcforcWriter>((fs::path(opt_.outdir) / "rcforc").string(),
+                                                      c.title, legend, restarting);
+    contacts_.sleout = std::make_unique<SleoutWriter>((fs::path(opt_.outdir) / "sleout").string(),
+                                                      c.title, legend, restarting);
   }
   if (!restarting) {
     write_contact_histories(0.0);
@@ -232,9 +232,9 @@ bool Integrator::advance() {
     t += dt_new;
     ++cycle;
     dt_old = dt_new;
-    t_pass_ = t;
+    erosion_.t_pass = t;
     element_pass(dt_new);
-    if (!contact_state_.empty()) contact_pass(cycle, t, dt_new);
+    if (!contacts_.state.empty()) contact_pass(cycle, t, dt_new);
     assemble_and_accelerate(t);
     // The cycle's one reduction; every kAgreeEvery cycles it carries the ranks' (local) stop
     // and checkpoint requests.
@@ -355,9 +355,9 @@ RunSummary Integrator::finish() {
   sum.final_stats = st;
   sum.energy_error = std::abs(st.energy_ratio() - 1.0);
   std::string contact_mpp_line;
-  if (mpp_contact_) { // collective: every rank gets here
-    const double mine[2] = {static_cast<double>(mpp_contact_->max_ghost_nodes()),
-                            static_cast<double>(mpp_contact_->plans())};
+  if (contacts_.mpp) { // collective: every rank gets here
+    const double mine[2] = {static_cast<double>(contacts_.mpp->max_ghost_nodes()),
+                            static_cast<double>(contacts_.mpp->plans())};
     const auto all = comm_.gatherv(std::span<const double>(mine, 2));
     std::string ghosts;
     for (std::size_t r = 0; r + 1 < all.size(); r += 2)
