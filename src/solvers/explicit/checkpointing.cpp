@@ -12,21 +12,21 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
                        "fingerprint differs): restart with the same deck and rank count");
   ar.pod(lv);
   visit_domain_state(ar, d_);
-  ar.vec(f_ext_);
-  ar.vec(m_app_);
-  for (auto& w : walls_) {
+  ar.vec(loads_.f);
+  ar.vec(loads_.m);
+  for (auto& w : rwalls_.state) {
     ar.pod(w.p);
     ar.pod(w.velocity);
     ar.pod(w.normal_force);
     ar.pod(w.impulse_last);
     ar.pod(w.dt_last);
   }
-  ar.pod(limit_.dt);
-  ar.str(limit_.kind);
-  ar.pod(limit_.elem);
-  ar.pod(limit_.part);
-  ar.pod(ext_work_);
-  ar.pod(wall_work_);
+  ar.pod(step_.limit.dt);
+  ar.str(step_.limit.kind);
+  ar.pod(step_.limit.elem);
+  ar.pod(step_.limit.part);
+  ar.pod(loads_.work);
+  ar.pod(rwalls_.work);
   bool has_hist = hist_ != nullptr;
   ar.pod(has_hist);
   if (has_hist != (hist_ != nullptr))

@@ -12,24 +12,25 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   // offers (-1, its rank): the lowest such rank reports.
   constexpr std::int64_t kShellKey = std::int64_t{1} << 62;
   const bool error = !local_error_.empty();
-  const std::int64_t key =
-      limit_.kind.empty() ? INT64_MAX : (limit_.kind == "solid" ? 0 : kShellKey) + limit_.elem;
+  const std::int64_t key = step_.limit.kind.empty()
+                               ? INT64_MAX
+                               : (step_.limit.kind == "solid" ? 0 : kShellKey) + step_.limit.elem;
   const std::size_t s_dt =
-      r.add_min(error ? -1.0 : limit_.dt, error ? std::int64_t{comm_.rank()} : key);
+      r.add_min(error ? -1.0 : step_.limit.dt, error ? std::int64_t{comm_.rank()} : key);
   const bool welds = failable_body_count(d_) > 0;
   const std::size_t s_weld = welds ? r.add_exact(weld_force_sums(d_)) : 0;
   const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
-  const std::size_t s_wall = wall_impulse_.empty() ? 0 : r.add_exact(wall_impulse_);
+  const std::size_t s_wall = rwalls_.impulse.empty() ? 0 : r.add_exact(rwalls_.impulse);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
   const int contact_cycle = std::exchange(contacts_.pending_cycle, -1);
   if (contact_cycle >= 0) contacts_.mpp->add_status(r);
   r.reduce();
-  if (!wall_impulse_.empty()) { // moving walls take the total impulse of this cycle
+  if (!rwalls_.impulse.empty()) { // moving walls take the total impulse of this cycle
     const std::vector<ExactSum> total = r.exact(s_wall);
     std::size_t j = 0;
-    for (auto& wall : walls_)
-      if (wall.wall.moving) advance_rigid_wall(wall, total[j++].result(), wall_dt_);
-    wall_impulse_.clear();
+    for (auto& wall : rwalls_.state)
+      if (wall.wall.moving) advance_rigid_wall(wall, total[j++].result(), rwalls_.dt);
+    rwalls_.impulse.clear();
   }
   if (r.min_value(s_dt) < 0) {
     const std::int64_t bad = r.min_key(s_dt);
@@ -41,20 +42,20 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   }
   if (comm_.size() > 1) {
     const std::int64_t best = r.min_key(s_dt);
-    limit_.dt = r.min_value(s_dt);
+    step_.limit.dt = r.min_value(s_dt);
     if (best != INT64_MAX) {
       const bool shell = best >= kShellKey;
-      limit_.kind = shell ? "shell" : "solid";
-      limit_.elem = shell ? best - kShellKey : best;
-      const auto& parts = shell ? part_of_shell_ : part_of_solid_;
-      const auto it = parts.find(limit_.elem);
-      limit_.part = it == parts.end() ? 0 : it->second;
+      step_.limit.kind = shell ? "shell" : "solid";
+      step_.limit.elem = shell ? best - kShellKey : best;
+      const auto& parts = shell ? step_.part_of_shell : step_.part_of_solid;
+      const auto it = parts.find(step_.limit.elem);
+      step_.limit.part = it == parts.end() ? 0 : it->second;
     }
   }
   // After the element errors (reported first, as when the step was reduced before contact).
   if (contact_cycle >= 0) report_contact_status(contacts_.mpp->statuses(r), contact_cycle);
-  if (welds) weld_sums_ = r.exact(s_weld);
-  if (!d_.bodies.empty()) body_sums_ = r.exact(s_body);
+  if (welds) bodies_.weld_sums = r.exact(s_weld);
+  if (!d_.bodies.empty()) bodies_.body_sums = r.exact(s_body);
   return stop_flags ? r.sum(s_flags) : 0;
 }
 

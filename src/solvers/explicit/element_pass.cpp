@@ -14,13 +14,14 @@ void Integrator::compute_elements(bool boundary, Real dt) {
     // Ties go to the lower element id (solids before shells) so that every decomposition
     // names the same controlling element.
     const int kind_rank = kind[1] == 'o' ? 0 : 1; // "solid" / "shell"
-    const int cur_rank = limit_.kind.empty() ? 2 : (limit_.kind[1] == 'o' ? 0 : 1);
-    if (dte < limit_.dt ||
-        (dte == limit_.dt && std::pair(kind_rank, elem) < std::pair(cur_rank, limit_.elem))) {
-      limit_.dt = dte;
-      limit_.kind = kind;
-      limit_.elem = elem;
-      limit_.part = part;
+    const int cur_rank = step_.limit.kind.empty() ? 2 : (step_.limit.kind[1] == 'o' ? 0 : 1);
+    if (dte < step_.limit.dt ||
+        (dte == step_.limit.dt &&
+         std::pair(kind_rank, elem) < std::pair(cur_rank, step_.limit.elem))) {
+      step_.limit.dt = dte;
+      step_.limit.kind = kind;
+      step_.limit.elem = elem;
+      step_.limit.part = part;
     }
   };
   for (std::size_t p = 0; p < d_.solids.size(); ++p) {
@@ -138,7 +139,7 @@ void Integrator::exchange_end() {
 /// tells every rank whether any rank hit an error).
 void Integrator::element_pass(Real dt) {
   const Phases& ph = phases();
-  limit_ = StepLimit{};
+  step_.limit = StepLimit{};
   {
     PhaseScope p(ph.element_forces);
     compute_elements(true, dt);

@@ -10,9 +10,9 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.cycle = cycle;
   s.time = t;
   s.dt = dt;
-  s.dt_element_kind = limit_.kind;
-  s.dt_element = limit_.elem;
-  s.dt_part = limit_.part;
+  s.dt_element_kind = step_.limit.kind;
+  s.dt_element = step_.limit.elem;
+  s.dt_part = step_.limit.part;
   enum {
     kKe,
     kPx,
@@ -68,8 +68,8 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
       acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
       acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
     }
-  acc[kExt] = ext_work_;
-  acc[kWall] = wall_work_;
+  acc[kExt] = loads_.work;
+  acc[kWall] = rwalls_.work;
   // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
   // one-rank run
   for (const auto& cs : contacts_.state) {

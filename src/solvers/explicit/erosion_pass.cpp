@@ -189,7 +189,8 @@ void Integrator::erosion_sync() {
     if (erosion_.n_lines < kMaxLines)
       *opt_.log << fmt::format("  cycle {}: {} element(s) eroded at time {:.6e} (first: {}); {} "
                                "in all\n",
-                               weld_cycle_, all.size(), erosion_.t_pass, what, erosion_.n_eroded);
+                               bodies_.weld_cycle, all.size(), erosion_.t_pass, what,
+                               erosion_.n_eroded);
     else if (erosion_.n_lines == kMaxLines)
       *opt_.log << "  (further erosion messages are not written)\n";
     ++erosion_.n_lines;

@@ -100,6 +100,35 @@ struct RunState {
   bool finished = false;
 };
 
+/// Loads applied to the nodes: curves by id, the forces and moments at the current time, and
+/// their work.
+struct AppliedLoads {
+  std::map<GlobalId, const Curve*> curves;
+  std::vector<Real> f, m; ///< applied forces, moments at the current time (3 per node)
+  ExactSum work;          ///< work of loads and prescribed motion on this rank's owned nodes
+};
+
+/// Rigid walls in the time loop.
+struct WallCoupling {
+  std::vector<RigidWallState> state;
+  std::vector<ExactSum> impulse; ///< moving walls' impulses of this cycle (local, to reduce)
+  Real dt = 0;                   ///< the step of those impulses
+  ExactSum work; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
+};
+
+/// Rigid bodies and welds: the sums of the last cycle_reduce (for the next velocity update).
+struct BodyCoupling {
+  std::vector<ExactSum> weld_sums; ///< global weld constraint-force sums
+  std::vector<ExactSum> body_sums; ///< global rigid-body resultants
+  int weld_cycle = 0;              ///< the cycle being computed (weld failure messages)
+};
+
+/// The step limit of the last element pass and where to find an element's part.
+struct StepControl {
+  StepLimit limit;
+  std::map<GlobalId, GlobalId> part_of_solid, part_of_shell;
+};
+
 /// Contact in the time loop, over compact node arrays (contact_setup.hpp). One rank:
 /// contact::contact_forces on every interface; MPP: each rank searches and evaluates its own
 /// contact nodes with imported ghosts and gathers the forces in the one-rank order
@@ -172,14 +201,14 @@ public:
       contacts_.report.push_back(fmt::format(
           "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
     }
-    for (const auto& c : model.curves) curves_[c.id] = &c;
+    for (const auto& c : model.curves) loads_.curves[c.id] = &c;
     for (std::size_t e = 0; e < model.solids.size(); ++e)
-      part_of_solid_[model.solids.id[e]] = model.solids.part[e];
+      step_.part_of_solid[model.solids.id[e]] = model.solids.part[e];
     for (std::size_t e = 0; e < model.shells.size(); ++e)
-      part_of_shell_[model.shells.id[e]] = model.shells.part[e];
-    f_ext_.assign(3 * d_.nnode, 0.0);
-    m_app_.assign(3 * d_.nnode, 0.0);
-    walls_ = make_rigid_walls(model, d_);
+      step_.part_of_shell[model.shells.id[e]] = model.shells.part[e];
+    loads_.f.assign(3 * d_.nnode, 0.0);
+    loads_.m.assign(3 * d_.nnode, 0.0);
+    rwalls_.state = make_rigid_walls(model, d_);
     init_erosion();
     std::vector<par::Exchange::Neighbour> nb;
     for (const auto& h : d_.halo)
@@ -206,7 +235,7 @@ private:
 
   Real curve(GlobalId id, Real t) const {
     if (id == 0) return 1.0;
-    return curves_.at(id)->eval(t);
+    return loads_.curves.at(id)->eval(t);
   }
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
   void compute_elements(bool boundary, Real dt);
@@ -272,20 +301,12 @@ private:
   RunState run_;
   StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
   par::CycleReduction reduction_;
-  /// From the last cycle_reduce: global weld constraint-force sums and rigid-body resultants
-  /// (for the next velocity update); moving walls' impulses of this cycle (local, to reduce).
-  std::vector<ExactSum> weld_sums_, body_sums_, wall_impulse_;
-  Real wall_dt_ = 0;
   Domain d_;
-  std::map<GlobalId, const Curve*> curves_;
-  std::map<GlobalId, GlobalId> part_of_solid_, part_of_shell_;
-  std::vector<Real> f_ext_, m_app_; ///< applied loads (forces, moments) at the current time
-  std::vector<RigidWallState> walls_;
+  AppliedLoads loads_;
+  WallCoupling rwalls_;
+  BodyCoupling bodies_;
+  StepControl step_;
   std::unique_ptr<par::Exchange> exchange_;
-  StepLimit limit_;
-  ExactSum ext_work_;  ///< work of loads and prescribed motion on this rank's owned nodes
-  ExactSum wall_work_; ///< work of fixed walls on owned nodes (the energy they absorb, negated)
-  int weld_cycle_ = 0; ///< the cycle being computed (for the weld failure messages)
   std::string local_error_;
   std::unique_ptr<GlstatWriter> glstat_;
   std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)

@@ -22,18 +22,18 @@ std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
 
 void Integrator::external_forces(Real t) {
   if (model_.nodal_loads.empty() && model_.body_loads.empty()) return; // stay zero
-  std::fill(f_ext_.begin(), f_ext_.end(), 0.0);
-  std::fill(m_app_.begin(), m_app_.end(), 0.0);
+  std::fill(loads_.f.begin(), loads_.f.end(), 0.0);
+  std::fill(loads_.m.begin(), loads_.m.end(), 0.0);
   for (const auto& ld : model_.nodal_loads) {
     const Real val = ld.sf * curve(ld.lcid, t);
     for (LocalId n : nodes_of(ld.is_set, ld.target_id)) {
-      if (ld.dof >= 1 && ld.dof <= 3) f_ext_[3 * n + ld.dof - 1] += val;
-      if (ld.dof >= 5 && ld.dof <= 7) m_app_[3 * n + ld.dof - 5] += val;
+      if (ld.dof >= 1 && ld.dof <= 3) loads_.f[3 * n + ld.dof - 1] += val;
+      if (ld.dof >= 5 && ld.dof <= 7) loads_.m[3 * n + ld.dof - 5] += val;
     }
   }
   for (const auto& bl : model_.body_loads) {
     const Real acc = bl.sf * curve(bl.lcid, t);
-    for (std::size_t n = 0; n < d_.nnode; ++n) f_ext_[3 * n + bl.dir] -= d_.mass[n] * acc;
+    for (std::size_t n = 0; n < d_.nnode; ++n) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
   }
 }
 
@@ -42,7 +42,7 @@ void Integrator::assemble_and_accelerate(Real t) {
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
-    Real f[3] = {f_ext_[3 * n], f_ext_[3 * n + 1], f_ext_[3 * n + 2]};
+    Real f[3] = {loads_.f[3 * n], loads_.f[3 * n + 1], loads_.f[3 * n + 2]};
     if (!contacts_.f.empty())
       for (int i = 0; i < 3; ++i) f[i] += contacts_.f[3 * n + i];
     for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
@@ -51,7 +51,7 @@ void Integrator::assemble_and_accelerate(Real t) {
       f[1] -= c[1];
       f[2] -= c[2];
     }
-    Real m[3] = {m_app_[3 * n], m_app_[3 * n + 1], m_app_[3 * n + 2]};
+    Real m[3] = {loads_.m[3 * n], loads_.m[3 * n + 1], loads_.m[3 * n + 2]};
     for (std::int64_t k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
       const std::int64_t c = 3 * d_.shell_corner_list[k];
       for (int i = 0; i < 3; ++i) {
@@ -74,18 +74,18 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // The previous half-step velocities, needed only where loads or constraints do work
   // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
   const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
-  const bool track = loads || !model_.motions.empty() || !walls_.empty();
+  const bool track = loads || !model_.motions.empty() || !rwalls_.state.empty();
   // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces
   // (of the last force pass, reduced by cycle_reduce), before the nodal update, so that released
   // nodes move as free nodes from this step on.
   if (failable_body_count(d_) > 0) {
-    for (const WeldFailure& wf : fail_welds(d_, weld_sums_, t))
+    for (const WeldFailure& wf : fail_welds(d_, bodies_.weld_sums, t))
       if (opt_.log)
         *opt_.log << fmt::format(
             "  {} {} failed at cycle {}, time {:.6e}: fn = {:.6e}, fs = "
             "{:.6e}{}\n",
             d_.bodies[wf.body].kind == RigidKind::Spotweld ? "spotweld" : "weld spot", wf.id,
-            weld_cycle_, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
+            bodies_.weld_cycle, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
   }
   std::vector<Real> v_old;
   if (track) v_old = d_.v;
@@ -155,7 +155,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
           const Real vfree = d_.v[k + i];
           const Real vnew = pm.dof == -4 ? vt * pm.dir[i] : vfree + (vt - va) * pm.dir[i];
           d_.v[k + i] = vnew;
-          if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k + i] + vnew));
+          if (d_.owned[n])
+            loads_.work.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k + i] + vnew));
         }
         continue;
       }
@@ -167,20 +168,21 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       const Real vfree = d_.v[k];
       const Real vnew = target_velocity(v_old[k] /*previous half step*/, d_.x[k] - d_.x0[k]);
       d_.v[k] = vnew;
-      if (d_.owned[n]) ext_work_.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew));
+      if (d_.owned[n]) loads_.work.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew));
     }
   }
   // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does
   // work on the structure, which is external work, and takes the total impulse.
   // A moving wall advances with the total impulse in cycle_reduce (nothing reads the walls'
   // state before).
-  wall_impulse_.clear();
-  wall_dt_ = dt_new;
-  for (auto& wall : walls_) {
+  rwalls_.impulse.clear();
+  rwalls_.dt = dt_new;
+  for (auto& wall : rwalls_.state) {
     ExactSum impulse;
-    apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? ext_work_ : wall_work_, impulse);
+    apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? loads_.work : rwalls_.work,
+                     impulse);
     if (wall.wall.moving)
-      wall_impulse_.push_back(impulse);
+      rwalls_.impulse.push_back(impulse);
     else
       advance_rigid_wall(wall, impulse.result(), dt_new);
   }
@@ -189,8 +191,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     for (std::int64_t n = 0; n < nn; ++n) {
       if (!d_.owned[n]) continue;
       for (int i = 0; i < 3; ++i) {
-        const Real fe = f_ext_[3 * n + i];
-        if (fe != 0) ext_work_.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
+        const Real fe = loads_.f[3 * n + i];
+        if (fe != 0) loads_.work.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
       }
     }
   // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
@@ -198,7 +200,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
     RigidBody& body = d_.bodies[b];
     if (!body.active) continue;
-    const ExactSum* acc = &body_sums_[6 * b];
+    const ExactSum* acc = &bodies_.body_sums[6 * b];
     const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
     const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
     advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
@@ -229,9 +231,9 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
       const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
                          d_.x[3 * n + 2] - body.xc[2]};
       if (d_.owned[n]) {
-        add(r, &f_ext_[3 * n], 1.0);
+        add(r, &loads_.f[3 * n], 1.0);
         if (!contacts_.f.empty()) add(r, &contacts_.f[3 * n], 1.0);
-        for (int i = 0; i < 3; ++i) acc[3 + i].add(m_app_[3 * n + i]);
+        for (int i = 0; i < 3; ++i) acc[3 + i].add(loads_.m[3 * n + i]);
       }
       for (auto k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k)
         if (d_.solid_corner_list[k] < own_solid)

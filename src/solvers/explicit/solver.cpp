@@ -68,7 +68,7 @@ void Integrator::setup() {
   } catch (const Unstable& u) {
     throw RuntimeError("the initial state is invalid: " + u.message);
   }
-  const Real dt_crit0 = limit_.dt;
+  const Real dt_crit0 = step_.limit.dt;
   Real dt = c.tssfac * dt_crit0;
   if (c.dtinit > 0) dt = std::min(dt, c.dtinit);
   if (!std::isfinite(dt) && d_.element_count() == 0 && !d_.bodies.empty())
@@ -78,7 +78,7 @@ void Integrator::setup() {
   sum.dt_initial = dt;
   run_.dt0 = dt;
   if (log) {
-    *log << model_summary(model_, d_, dt, limit_.kind, limit_.elem, limit_.part);
+    *log << model_summary(model_, d_, dt, step_.limit.kind, step_.limit.elem, step_.limit.part);
     if (!contacts_.model.interfaces.empty())
       *log << fmt::format("  contacts         {} interface(s), {} contact nodes\n",
                           contacts_.model.interfaces.size(), contacts_.model.node_model.size());
@@ -89,7 +89,7 @@ void Integrator::setup() {
   if (opt_.write_glstat && comm_.rank() == 0) {
     glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
                                              restarting);
-    if (!walls_.empty()) glstat_->set_rigidwall_output(true);
+    if (!rwalls_.state.empty()) glstat_->set_rigidwall_output(true);
     if (!contacts_.state.empty()) glstat_->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
@@ -118,9 +118,9 @@ void Integrator::setup() {
     output_.write(d_, 0.0, st);
   }
   if (opt_.write_histories) {
-    hist_ = std::make_unique<HistoryOutput>(model_, d_, walls_, comm_, opt_.outdir, run_.glstat_dt,
-                                            restarting);
-    if (!restarting) hist_->write(d_, walls_, 0, 0.0, &st);
+    hist_ = std::make_unique<HistoryOutput>(model_, d_, rwalls_.state, comm_, opt_.outdir,
+                                            run_.glstat_dt, restarting);
+    if (!restarting) hist_->write(d_, rwalls_.state, 0, 0.0, &st);
   }
   lv.next_glstat = run_.glstat_dt;
   lv.next_plot = run_.plot_dt;
@@ -212,16 +212,18 @@ bool Integrator::advance() {
     PhaseScope cycle_phase(phases().nodal_update);
     // Only rigid bodies (no element limits the step): keep the initial step.
     // (after erosion has deleted every element: the last step)
-    const bool no_limit = !std::isfinite(limit_.dt) || limit_.dt >= 1e299;
-    Real dt_new = cycle == 0 || no_limit ? (cycle == 0 ? run_.dt0 : dt_old) : c.tssfac * limit_.dt;
+    const bool no_limit = !std::isfinite(step_.limit.dt) || step_.limit.dt >= 1e299;
+    Real dt_new =
+        cycle == 0 || no_limit ? (cycle == 0 ? run_.dt0 : dt_old) : c.tssfac * step_.limit.dt;
     if (c.dtinit > 0 && cycle == 0) dt_new = run_.dt0;
     if (t + dt_new > endtim) dt_new = endtim - t;
     if (dt_new < run_.dtmin_abs && t + dt_new < endtim * (1 - 1e-9))
       throw Unstable{fmt::format("time step collapsed to {:.4e} (below {:.4e}) in {} {} of "
                                  "part {}",
-                                 dt_new, run_.dtmin_abs, limit_.kind, limit_.elem, limit_.part)};
+                                 dt_new, run_.dtmin_abs, step_.limit.kind, step_.limit.elem,
+                                 step_.limit.part)};
     const Real dt_avg = cycle == 0 ? 0.5 * dt_new : 0.5 * (dt_old + dt_new);
-    weld_cycle_ = cycle;
+    bodies_.weld_cycle = cycle;
     update_velocities(dt_avg, dt_new, t);
     const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
@@ -280,7 +282,7 @@ bool Integrator::advance() {
         while (next_glstat <= t * (1 + 1e-9)) next_glstat += run_.glstat_dt;
       }
       if (hist_ && (want_hist || want_glstat))
-        hist_->write(d_, walls_, cycle, t, want_glstat ? &st : nullptr);
+        hist_->write(d_, rwalls_.state, cycle, t, want_glstat ? &st : nullptr);
       if (want_plot) {
         output_.write(d_, t, st);
         while (next_plot <= t * (1 + 1e-9)) next_plot += run_.plot_dt;
