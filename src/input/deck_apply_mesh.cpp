@@ -471,16 +471,8 @@ void note_ignored(DeckBuilder& d, const Block& b, const Fields& h, std::string_v
 /// MID, RO and the title of a hydrodynamic material.
 Material new_hydro_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
   const Fields& h = b.head;
-  Material m;
-  m.id = h.id("MID");
-  m.kind = kind;
-  m.title = title_of(b, h);
-  m.ro = h.real("RO");
+  Material m = material_header(b, kind);
   m.pc = h.real("PC");
-  m.loc = h.loc("MID");
-  check_positive_id(h, "MID", "material");
-  if (!(m.ro > 0))
-    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
   if (!(m.pc <= 0))
     fail(h.loc("PC"),
          fmt::format("material {}: pressure cutoff PC = {} must not be positive", m.id, m.pc));
