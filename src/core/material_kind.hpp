@@ -19,6 +19,14 @@ enum class MaterialKind : std::uint8_t {
   IsotropicElasticPlastic, ///< *MAT_ISOTROPIC_ELASTIC_PLASTIC (012): J2, linear hardening
 };
 
+/// Whether the law takes its pressure from the part's equation of state (*PART EOSID required).
+/// For the reader's checks (the input layer does not see the catalogue); catalogue.cpp checks at
+/// compile time that it agrees with the rows' hydrodynamic flag.
+constexpr bool material_needs_eos(MaterialKind kind) {
+  return kind == MaterialKind::Null || kind == MaterialKind::ElasticPlasticHydro ||
+         kind == MaterialKind::JohnsonCook;
+}
+
 /// The last kind: the catalogue has one row per kind up to this one (checked at compile time).
 inline constexpr MaterialKind kLastMaterialKind = MaterialKind::IsotropicElasticPlastic;
 

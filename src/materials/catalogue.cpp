@@ -96,11 +96,19 @@ constexpr bool rows_in_kind_order() {
   return true;
 }
 
+constexpr bool eos_flags_agree() {
+  for (const MaterialLaw& law : kMaterialLaws)
+    if (law.hydrodynamic != material_needs_eos(law.kind)) return false;
+  return true;
+}
+
 } // namespace
 
 static_assert(std::size(kMaterialLaws) == static_cast<std::size_t>(kLastMaterialKind) + 1,
               "one catalogue row per MaterialKind");
 static_assert(rows_in_kind_order(), "catalogue rows must follow the MaterialKind order");
+static_assert(eos_flags_agree(), "material_needs_eos (core/material_kind.hpp) must list exactly "
+                                 "the hydrodynamic laws");
 
 std::span<const MaterialLaw> material_laws() {
   return {kMaterialLaws, std::size(kMaterialLaws)};
