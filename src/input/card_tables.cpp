@@ -422,6 +422,17 @@ std::vector<KeywordSpec> material_keywords() {
                   "A < 0 (load curve) is not supported. The damage model (D1-D5) and erosion "
                   "fields are ignored (warning when set); E, PR and DTF (shells) are ignored.",
        .apply = apply_mat_johnson_cook},
+      {.name = "*MAT_ISOTROPIC_ELASTIC_PLASTIC",
+       .aliases = {"*MAT_012"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                {"Card 1", {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("ETAN"), R("BULK")}}},
+       .summary = "Isotropic elastic-plastic (solids only): shear modulus G, bulk modulus BULK, "
+                  "von Mises yield SIGY + Ep eps_p with linear isotropic hardening, Ep = E ETAN "
+                  "/ (E - ETAN) (ETAN the tangent modulus, E = 9 BULK G / (3 BULK + G)); "
+                  "radial return, hypoelastic pressure. Shell parts are an error (LS-DYNA's "
+                  "non-iterative plane-stress update is not implemented).",
+       .apply = apply_mat_isotropic_elastic_plastic},
       {.name = "*EOS_LINEAR_POLYNOMIAL",
        .aliases = {"*EOS_001"},
        .options = {"TITLE"},

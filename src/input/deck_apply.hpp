@@ -68,6 +68,7 @@ void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
 void apply_mat_null(const Block& b, DeckBuilder& d);
 void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d);
 void apply_mat_johnson_cook(const Block& b, DeckBuilder& d);
+void apply_mat_isotropic_elastic_plastic(const Block& b, DeckBuilder& d);
 void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
 void apply_eos_gruneisen(const Block& b, DeckBuilder& d);
 void apply_hourglass(const Block& b, DeckBuilder& d);

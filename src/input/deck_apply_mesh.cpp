@@ -587,6 +587,27 @@ void apply_mat_johnson_cook(const Block& b, DeckBuilder& d) {
   d.model.materials.push_back(m);
 }
 
+void apply_mat_isotropic_elastic_plastic(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = material_header(b, MaterialKind::IsotropicElasticPlastic);
+  m.g = h.real("G");
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.bulk = h.real("BULK");
+  check_shear_modulus(h, m);
+  if (!(m.bulk > 0))
+    fail(h.loc("BULK"),
+         fmt::format("material {}: bulk modulus BULK = {} must be positive", m.id, m.bulk));
+  if (!(m.sigy > 0))
+    fail(h.loc("SIGY"),
+         fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
+  if (!(m.etan >= 0))
+    fail(h.loc("ETAN"),
+         fmt::format("material {}: tangent modulus ETAN = {} must not be negative", m.id, m.etan));
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
 namespace {
 
 Eos new_eos(const Block& b, EosKind kind, DeckBuilder& d) {

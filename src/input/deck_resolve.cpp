@@ -125,9 +125,7 @@ private:
   /// solids only.
   void check_part_eos(const Part& p, const Material* mat, const Section* sec) const {
     if (mat == nullptr) return;
-    const bool hydro = mat->kind == MaterialKind::Null ||
-                       mat->kind == MaterialKind::ElasticPlasticHydro ||
-                       mat->kind == MaterialKind::JohnsonCook;
+    const bool hydro = material_needs_eos(mat->kind);
     if (p.eosid != 0 && !d_.defined("eos", p.eosid))
       missing(p.loc, "part", p.id, "equation of state", p.eosid);
     if (hydro && p.eosid == 0)

@@ -1,6 +1,8 @@
 #pragma once
 // Constitutive models at one integration point. Kernels call these per point; they are plain
-// functions on small arrays so the element loops stay vectorisable and thread-safe.
+// functions on small arrays so the element loops stay vectorisable and thread-safe. Each law is
+// one file in src/materials and one row of the material catalogue (catalogue.hpp), through which
+// these entry points dispatch (docs/adding_a_material.md).
 //
 // Conventions:
 //  - Stress Voigt order [xx, yy, zz, xy, yz, zx] (solids) / [xx, yy, xy, yz, zx] (shells, local
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "materials/catalogue.hpp"
 #include "mesh/model.hpp"
 
 namespace parcae {
@@ -47,26 +50,26 @@ struct MaterialParams {
   Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0, jc_tm = 0, jc_tr = 0, jc_epso = 1,
        jc_cp = 0; ///< 015
 
-  [[nodiscard]] bool hydro() const {
-    return kind == MaterialKind::Null || kind == MaterialKind::ElasticPlasticHydro ||
-           kind == MaterialKind::JohnsonCook;
-  }
-
-  [[nodiscard]] bool plastic() const {
-    return kind == MaterialKind::PlasticKinematic || kind == MaterialKind::PiecewiseLinear;
-  }
+  /// The law's row in the material catalogue.
+  [[nodiscard]] const MaterialLaw& law() const { return material_law(kind); }
+  /// Hydrodynamic law: deviatoric stress from the law, pressure from the part's EOS.
+  [[nodiscard]] bool hydro() const { return law().hydrodynamic; }
+  /// Von Mises plasticity on the shared radial return (effective plastic strain, back stress).
+  [[nodiscard]] bool plastic() const { return law().plastic; }
   /// Total-deformation (hyperelastic) law: the element passes the deformation gradient to
   /// hyperelastic_stress instead of calling the incremental updates.
-  [[nodiscard]] bool hyperelastic() const { return kind == MaterialKind::MooneyRivlin; }
+  [[nodiscard]] bool hyperelastic() const { return law().hyperelastic; }
   /// True once eps_p has reached the failure strain (FS / FAIL > 0); the element erodes the point.
   [[nodiscard]] bool failed(Real eps_p) const { return fail > 0 && eps_p >= fail; }
-  /// Dilatational wave speed sqrt((K + 4G/3)/rho), for solid time steps.
+  /// Dilatational wave speed of the reference state, for solid time steps: the law's
+  /// wave_speed (sqrt((K + 4G/3)/rho) for every law today).
   [[nodiscard]] Real wave_speed_solid() const;
   /// Plate wave speed sqrt(E/(rho (1 - nu^2))), for shell time steps.
   [[nodiscard]] Real wave_speed_shell() const;
 };
 
-/// Build kernel parameters from the deck's material (curves looked up in the model).
+/// Build kernel parameters from the deck's material (curves looked up in the model): the common
+/// constants, then the law's prepare function (material catalogue).
 /// Throws InputError (naming the material's card) on inconsistent data.
 MaterialParams make_material_params(const Material& mat, const Model& model);
 
@@ -131,8 +134,8 @@ Real update_stress_hydro(const MaterialParams& m, const Real deps[6], Real dt, R
 Real johnson_cook_yield(const MaterialParams& m, Real eps_p, Real rate, Real temperature);
 
 /// Solid (3-D) stress update: sig, back and eps_p are updated in place from the strain
-/// increment deps over time step dt. Elastic kinds ignore back and eps_p. Returns the
-/// plastic strain increment.
+/// increment deps over time step dt, by the law's update_solid (incremental laws). Elastic kinds
+/// ignore back and eps_p. Returns the plastic strain increment.
 Real update_stress_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
                          Real back[6], Real& eps_p);
 
@@ -164,9 +167,10 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 /// shear correction factor). back holds the in-plane back stress [xx, yy, xy]. On return
 /// deps_zz is the through-thickness strain increment (elastic + plastic) that keeps
 /// sigma_zz = 0, used for the thickness update. Returns the plastic strain increment.
-/// Linear hardening (and elastic kinds) use the direct plane-stress return map
-/// (materials/plane_stress_return.inc); tabulated hardening and VP = 1 rate effects the iterated
-/// one.
+/// Dispatches to the law's update_shell (throws std::logic_error for a solids-only law, which
+/// the domain set-up refuses on shells). For the elastic and plastic laws: linear hardening (and
+/// elastic kinds) use the direct plane-stress return map (materials/plane_stress_return.inc);
+/// tabulated hardening and VP = 1 rate effects the iterated one.
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                          Real back[3], Real& eps_p, Real& deps_zz);
 

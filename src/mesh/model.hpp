@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/material_kind.hpp"
 #include "core/types.hpp"
 
 namespace parcae {
@@ -42,17 +43,9 @@ struct ShellTable {
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
 
-enum class MaterialKind : std::uint8_t {
-  Elastic,             ///< *MAT_ELASTIC (001)
-  PlasticKinematic,    ///< *MAT_PLASTIC_KINEMATIC (003)
-  Rigid,               ///< *MAT_RIGID (020)
-  PiecewiseLinear,     ///< *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
-  MooneyRivlin,        ///< *MAT_MOONEY-RIVLIN_RUBBER (027), hyperelastic
-  Null,                ///< *MAT_NULL (009): pressure from the part's EOS, optional viscosity
-  ElasticPlasticHydro, ///< *MAT_ELASTIC_PLASTIC_HYDRO (010): J2 plasticity + EOS pressure
-  JohnsonCook,         ///< *MAT_JOHNSON_COOK (015): J2 plasticity + EOS pressure
-};
-
+/// A material card as read from the deck. kind names the law (core/material_kind.hpp; its
+/// catalogue row in materials/catalogue.hpp); the fields are the union of the laws' card fields,
+/// each law reading its own.
 struct Material {
   GlobalId id = 0;
   MaterialKind kind = MaterialKind::Elastic;
@@ -82,11 +75,13 @@ struct Material {
   // --- hydrodynamic materials (009, 010, 015): pressure from the part's *EOS ---
   Real pc = 0;      ///< pressure cutoff (<= 0; tension limit)
   Real null_mu = 0; ///< 009 MU: dynamic viscosity (deviatoric stress 2 MU dev(D))
-  Real g = 0;       ///< 010 / 015 shear modulus G
+  Real g = 0;       ///< 010 / 012 / 015 shear modulus G
   Real eh = 0;      ///< 010 EH: plastic hardening modulus (010 without a table)
   Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0; ///< 015 A B N C M
   Real jc_tm = 0, jc_tr = 0, jc_epso = 1, jc_cp = 0;     ///< 015 TM TR EPSO CP
   Real jc_spall = 0; ///< 015 SPALL (1: p >= PC; 0/2/3 handled as 1, see the card summary)
+  // --- isotropic elastic-plastic (012): G (above), SIGY, ETAN (above) and the bulk modulus ---
+  Real bulk = 0; ///< 012 BULK: bulk modulus K
   SourceLoc loc;
 };
 

@@ -328,7 +328,7 @@ Domain build_domain(const Model& model) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
     if (mp.hydro()) attach_eos(mp, *s.mat, model.find_eos(s.part->eosid));
-    if (s.mat->kind == MaterialKind::Rigid) {
+    if (mp.law().rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t e : elems) {
         Real x[8], y[8], z[8], bx[8], by[8], bz[8];
@@ -382,10 +382,10 @@ Domain build_domain(const Model& model) {
                                                "state): shells (part {}) are not supported; "
                                                "solids only",
                                                s.mat->id, pid));
-    if (mp.hyperelastic())
-      throw InputError(s.mat->loc, fmt::format("*MAT_MOONEY-RIVLIN_RUBBER {}: shells (part {}) "
-                                               "are not supported; solids only",
-                                               s.mat->id, pid));
+    if (mp.law().update_shell == nullptr) // e.g. *MAT_027, *MAT_012
+      throw InputError(s.mat->loc, fmt::format("{} {}: shells (part {}) are not supported; "
+                                               "solids only",
+                                               mp.law().card, s.mat->id, pid));
     auto thickness = [&](std::size_t e) {
       const auto& t = model.shells.thickness[e];
       const bool nodal = t[0] != 0 || t[1] != 0 || t[2] != 0 || t[3] != 0;
@@ -416,7 +416,7 @@ Domain build_domain(const Model& model) {
       sp.elem_id.push_back(model.shells.id[elems[k]]);
       sp.model_index.push_back(elems[k]);
     }
-    if (s.mat->kind == MaterialKind::Rigid) {
+    if (mp.law().rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t k = 0; k < elems.size(); ++k) {
         std::array<Real, 4> cm{}, ci{};

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <ostream>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -18,6 +19,7 @@
 #include <omp.h>
 
 #include "core/exact_sum.hpp"
+#include "materials/catalogue.hpp"
 #include "output/d3plot.hpp"
 #include "output/glstat.hpp"
 #include "output/vtk_writer.hpp"
@@ -405,18 +407,15 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
   for (const auto& p : model.parts) {
     const Material* m = model.find_material(p.mid);
     const Section* sec = model.find_section(p.secid);
-    static const char* kMat[] = {"ELASTIC (001)",
-                                 "PLASTIC_KINEMATIC (003)",
-                                 "RIGID (020)",
-                                 "PIECEWISE_LINEAR_PLASTICITY (024)",
-                                 "MOONEY-RIVLIN_RUBBER (027)",
-                                 "NULL (009)",
-                                 "ELASTIC_PLASTIC_HYDRO (010)",
-                                 "JOHNSON_COOK (015)"};
-    s += fmt::format(
-        "    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
-        p.title.empty() ? "-" : p.title, p.mid, m ? kMat[static_cast<int>(m->kind)] : "?", p.secid,
-        sec ? (sec->kind == SectionKind::Solid ? "solid" : "shell") : "?", sec ? sec->elform : 0);
+    // e.g. "PLASTIC_KINEMATIC (003)": the card name without *MAT_ and the law number
+    const std::string mat_name =
+        m ? fmt::format("{} ({})", std::string_view(material_law(m->kind).card).substr(5),
+                        material_law(m->kind).number)
+          : "?";
+    s += fmt::format("    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
+                     p.title.empty() ? "-" : p.title, p.mid, mat_name, p.secid,
+                     sec ? (sec->kind == SectionKind::Solid ? "solid" : "shell") : "?",
+                     sec ? sec->elform : 0);
   }
   s += fmt::format("  total mass       {:.6e}\n", d.physical_mass + d.added_mass);
   if (d.added_mass > 0)

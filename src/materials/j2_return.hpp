@@ -1,0 +1,109 @@
+#pragma once
+// Shared by the von Mises plasticity laws (internal to src/materials): the hardening and rate
+// helpers, the 3-D radial return and the hypoelastic increment of j2_return.cpp. The notation
+// and the algorithms are described at the top of j2_return.cpp.
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "materials/material.hpp"
+
+namespace parcae::j2 {
+
+/// Index i of the segment [x[i], x[i+1]] to use for t (clamped to the first / last segment).
+inline std::size_t segment(const std::vector<Real>& x, Real t) {
+  const std::size_t n = x.size();
+  const auto it = std::upper_bound(x.begin(), x.end(), t);
+  std::size_t i = static_cast<std::size_t>(it - x.begin());
+  i = i == 0 ? 0 : i - 1;
+  return std::min(i, n - 2);
+}
+
+/// Isotropic part of the yield radius without rate effect, R(eps_p), and its slope dR/deps_p
+/// (right derivative). Tabulated (LCSS): piecewise linear, constant below the first point,
+/// extrapolated with the last segment's slope beyond the last point (as LS-DYNA does); R >= 0.
+inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
+  if (m.hard_x.empty()) {
+    slope = m.beta * m.ep;
+    return m.sigy + slope * ep;
+  }
+  const std::vector<Real>& x = m.hard_x;
+  const std::vector<Real>& y = m.hard_y;
+  if (x.size() == 1 || ep < x.front()) {
+    slope = 0;
+    return y.front();
+  }
+  const std::size_t i = segment(x, ep);
+  slope = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+  const Real r = y[i] + slope * (ep - x[i]);
+  if (r < 0) {
+    slope = 0;
+    return 0;
+  }
+  return r;
+}
+
+/// Rate scale factor S(rate) on the yield radius, and dS/drate. LCSR: piecewise linear, constant
+/// beyond both ends; otherwise Cowper-Symonds 1 + (rate/C)^(1/P); 1 without rate effect.
+inline Real rate_scale(const MaterialParams& m, Real rate, Real& dsdr) {
+  dsdr = 0;
+  if (!m.rate_x.empty()) {
+    const std::vector<Real>& x = m.rate_x;
+    const std::vector<Real>& y = m.rate_y;
+    if (x.size() == 1 || rate <= x.front()) return y.front();
+    if (rate >= x.back()) return y.back();
+    const std::size_t i = segment(x, rate);
+    dsdr = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+    return y[i] + dsdr * (rate - x[i]);
+  }
+  if (m.c > 0 && rate > 0) {
+    const Real a = std::pow(rate / m.c, 1.0 / m.p);
+    dsdr = a / (m.p * rate);
+    return 1.0 + a;
+  }
+  return 1.0;
+}
+
+/// Effective strain rate sqrt(2/3 e:e)/dt of a strain increment (engineering shear in d[3..5]).
+inline Real effective_rate(const Real d[6], Real dt) {
+  if (!(dt > 0)) return 0;
+  const Real tr = (d[0] + d[1] + d[2]) / 3.0;
+  const Real e0 = d[0] - tr, e1 = d[1] - tr, e2 = d[2] - tr;
+  const Real ee = e0 * e0 + e1 * e1 + e2 * e2 + 0.5 * (d[3] * d[3] + d[4] * d[4] + d[5] * d[5]);
+  return std::sqrt(2.0 / 3.0 * ee) / dt;
+}
+
+inline bool viscoplastic(const MaterialParams& m) {
+  return m.kind == MaterialKind::PiecewiseLinear && m.vp == 1;
+}
+
+/// Data of the last return for the consistent tangent
+/// C = K 1x1 + 2G theta I_dev - 2G theta_bar N x N (N unit normal, tensor components).
+struct Tangent {
+  Real theta = 1, theta_bar = 0;
+  Real nzz = 0; ///< N_zz
+};
+
+/// Radial return of an elastic trial stress sig (in/out) with back stress back (in/out, may be
+/// null when Hk == 0) at effective plastic strain eps_p (not updated). rate: effective total
+/// strain rate (VP = 0 scaling). Returns the plastic strain increment.
+Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p, Real rate, Real dt,
+                   Tangent* tan);
+
+/// Hypoelastic increment: sig += lambda tr(d) I + 2G d (engineering shear -> G gamma).
+inline void elastic_increment(const MaterialParams& m, const Real d[6], Real sig[6]) {
+  const Real lt = m.lambda * (d[0] + d[1] + d[2]);
+  const Real g2 = 2.0 * m.g;
+  sig[0] += lt + g2 * d[0];
+  sig[1] += lt + g2 * d[1];
+  sig[2] += lt + g2 * d[2];
+  sig[3] += m.g * d[3];
+  sig[4] += m.g * d[4];
+  sig[5] += m.g * d[5];
+}
+
+inline bool rate_dependent(const MaterialParams& m) {
+  return m.c > 0 || !m.rate_x.empty();
+}
+
+} // namespace parcae::j2

@@ -1,0 +1,62 @@
+// Deck checks shared by the material laws' prepare functions.
+#include "materials/law_support.hpp"
+
+#include <fmt/format.h>
+
+namespace parcae {
+
+void fail_card(const Material& mat, const std::string& msg) {
+  const std::string who = fmt::format("{} {}", material_law(mat.kind).card, mat.id);
+  throw InputError(mat.loc, who + ": " + msg);
+}
+
+void copy_curve(const Material& mat, const Model& model, GlobalId lcid, const char* what,
+                std::vector<Real>& x, std::vector<Real>& y) {
+  const Curve* c = model.find_curve(lcid);
+  const std::string who = fmt::format("{} {}", material_law(mat.kind).card, mat.id);
+  if (c == nullptr)
+    throw InputError(mat.loc, fmt::format("{}: {} curve {} is not defined", who, what, lcid));
+  if (c->x.empty() || c->x.size() != c->y.size())
+    throw InputError(mat.loc, fmt::format("{}: {} curve {} has no points", who, what, lcid));
+  for (std::size_t i = 1; i < c->x.size(); ++i)
+    if (!(c->x[i] > c->x[i - 1]))
+      throw InputError(mat.loc, fmt::format("{}: {} curve {}: abscissae must increase strictly "
+                                            "(point {} x = {} after x = {})",
+                                            who, what, lcid, i + 1, c->x[i], c->x[i - 1]));
+  x = c->x;
+  y = c->y;
+}
+
+void prepare_elastic_constants(const Material& mat, MaterialParams& m) {
+  auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
+  if (!(mat.e > 0)) fail(fmt::format("Young's modulus E must be positive (got {})", mat.e));
+  if (!(mat.pr > -1.0 && mat.pr < 0.5))
+    fail(fmt::format("Poisson's ratio PR must lie in (-1, 0.5) (got {})", mat.pr));
+  m.g = m.e / (2.0 * (1.0 + m.nu));
+  m.k = m.e / (3.0 * (1.0 - 2.0 * m.nu));
+  m.lambda = m.e * m.nu / ((1.0 + m.nu) * (1.0 - 2.0 * m.nu));
+}
+
+void prepare_linear_hardening(const Material& mat, MaterialParams& m) {
+  auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
+  if (!(mat.sigy > 0)) fail(fmt::format("yield stress SIGY must be positive (got {})", mat.sigy));
+  if (!(mat.etan >= 0))
+    fail(fmt::format("tangent modulus ETAN must not be negative (got {})", mat.etan));
+  if (!(mat.etan < mat.e))
+    fail(fmt::format("tangent modulus ETAN = {} must be smaller than E = {}", mat.etan, mat.e));
+  m.sigy = mat.sigy;
+  m.etan = mat.etan;
+  m.ep = mat.e * mat.etan / (mat.e - mat.etan);
+}
+
+void prepare_cowper_symonds(const Material& mat, MaterialParams& m, const char* cname,
+                            const char* pname) {
+  auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
+  if (!(mat.src >= 0)) fail(fmt::format("{} must not be negative (got {})", cname, mat.src));
+  if (mat.src > 0 && !(mat.srp > 0))
+    fail(fmt::format("{} must be positive when {} > 0 (got {})", pname, cname, mat.srp));
+  m.c = mat.src;
+  m.p = mat.src > 0 ? mat.srp : 0;
+}
+
+} // namespace parcae

@@ -1,0 +1,109 @@
+// *MAT_MOONEY-RIVLIN_RUBBER (027), solids only.
+//
+// Mooney-Rivlin (027) is hyperelastic: the stress is a function of the total deformation
+// gradient (hyperelastic_stress), not an incremental update. LS-DYNA's compressible form
+//   W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2,   C = A/2 + B,
+//   D = [A(5 nu - 2) + B(11 nu - 5)] / [2(1 - 2 nu)]
+// in the invariants of C = F^T F. C makes the reference state stress free; D gives the
+// small-strain bulk modulus K = 2G(1 + nu)/(3(1 - 2 nu)) of linear elasticity with G = 2(A + B).
+#include <string>
+
+#include <fmt/format.h>
+
+#include "materials/law_support.hpp"
+#include "materials/laws.hpp"
+
+namespace parcae {
+
+void prepare_mooney_rivlin(const Material& mat, const Model& model, MaterialParams& m) {
+  auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
+  if (!(mat.pr > -1.0 && mat.pr < 0.5))
+    fail(fmt::format("Poisson's ratio PR must lie in (-1, 0.5) (got {})", mat.pr));
+  if (!(mat.mr_a + mat.mr_b > 0))
+    fail(fmt::format("A + B must be positive (got A = {}, B = {})", mat.mr_a, mat.mr_b));
+  const Real a = mat.mr_a, b = mat.mr_b, nu = mat.pr;
+  m.mr_a = a;
+  m.mr_b = b;
+  m.mr_c = 0.5 * a + b;
+  m.mr_d = (a * (5.0 * nu - 2.0) + b * (11.0 * nu - 5.0)) / (2.0 * (1.0 - 2.0 * nu));
+  // Small-strain equivalents (time step, hourglass stiffness, bulk viscosity).
+  m.g = 2.0 * (a + b);
+  m.k = 2.0 * m.g * (1.0 + nu) / (3.0 * (1.0 - 2.0 * nu));
+  m.lambda = m.k - 2.0 / 3.0 * m.g;
+  m.e = 2.0 * m.g * (1.0 + nu);
+}
+
+namespace {
+
+/// The parts of the Mooney-Rivlin stress for the displacement gradient h: e = b - 1
+/// (b = (1 + h)(1 + h)^T), J and III - 1 computed without cancellation at small strain.
+struct HyperKinematics {
+  Real e[3][3];
+  Real j = 1, iii_m1 = 0, tre = 0;
+};
+
+HyperKinematics hyper_kinematics(const Real h[3][3]) {
+  HyperKinematics k;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Real hh = 0;
+      for (int l = 0; l < 3; ++l) hh += h[i][l] * h[j][l];
+      k.e[i][j] = h[i][j] + h[j][i] + hh;
+    }
+  // J - 1 = tr h + I2(h) + det h
+  const Real tr = h[0][0] + h[1][1] + h[2][2];
+  const Real i2 = h[0][0] * h[1][1] + h[1][1] * h[2][2] + h[2][2] * h[0][0] - h[0][1] * h[1][0] -
+                  h[1][2] * h[2][1] - h[2][0] * h[0][2];
+  const Real det = h[0][0] * (h[1][1] * h[2][2] - h[1][2] * h[2][1]) -
+                   h[0][1] * (h[1][0] * h[2][2] - h[1][2] * h[2][0]) +
+                   h[0][2] * (h[1][0] * h[2][1] - h[1][1] * h[2][0]);
+  const Real jm1 = tr + i2 + det;
+  k.j = 1.0 + jm1;
+  k.iii_m1 = jm1 * (k.j + 1.0);
+  k.tre = k.e[0][0] + k.e[1][1] + k.e[2][2];
+  return k;
+}
+
+} // namespace
+
+Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
+  const HyperKinematics k = hyper_kinematics(h);
+  if (!(k.j > 0)) return k.j;
+  // With b = 1 + e, I1 = 3 + tr e and A + 2B = 2C:
+  //   (J/2) sigma = q0 1 + (A + B + B tr e) e - B e^2,
+  //   q0 = 2C (1 - III^-2) + 2D (III - 1) III + B tr e.
+  const Real a = m.mr_a, b = m.mr_b;
+  const Real iii = k.j * k.j;
+  const Real q0 = 2.0 * m.mr_c * k.iii_m1 * (iii + 1.0) / (iii * iii) +
+                  2.0 * m.mr_d * k.iii_m1 * iii + b * k.tre;
+  const Real q1 = a + b + b * k.tre;
+  const Real s = 2.0 / k.j;
+  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
+  for (int v = 0; v < 6; ++v) {
+    const int i = ii[v], j = jj[v];
+    Real ee = 0;
+    for (int l = 0; l < 3; ++l) ee += k.e[i][l] * k.e[l][j];
+    sig[v] = s * ((i == j ? q0 : 0.0) + q1 * k.e[i][j] - b * ee);
+  }
+  return k.j;
+}
+
+Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]) {
+  const HyperKinematics k = hyper_kinematics(h);
+  // C - 1 = h + h^T + h^T h; I1 - 3 = tr(C - 1) = tr e; I2 - 3 = 2 tr(C-1) + I2(C - 1).
+  Real c[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      Real hh = 0;
+      for (int l = 0; l < 3; ++l) hh += h[l][i] * h[l][j];
+      c[i][j] = h[i][j] + h[j][i] + hh;
+    }
+  const Real tc = c[0][0] + c[1][1] + c[2][2];
+  const Real i2c = c[0][0] * c[1][1] + c[1][1] * c[2][2] + c[2][2] * c[0][0] - c[0][1] * c[1][0] -
+                   c[1][2] * c[2][1] - c[2][0] * c[0][2];
+  const Real iii = k.j * k.j;
+  return m.mr_a * tc + m.mr_b * (2.0 * tc + i2c) +
+         m.mr_c * (-k.iii_m1 * (iii + 1.0) / (iii * iii)) + m.mr_d * k.iii_m1 * k.iii_m1;
+}
+
+} // namespace parcae

@@ -1,0 +1,47 @@
+// The material catalogue: one row per MaterialKind in enum order, card names and numbers unique
+// and consistent, every row with the functions its behaviour needs.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "materials/catalogue.hpp"
+#include "materials/material.hpp"
+
+using namespace parcae;
+
+TEST(MaterialCatalogue, OneRowPerKindInOrder) {
+  const auto laws = material_laws();
+  ASSERT_EQ(laws.size(), static_cast<std::size_t>(kLastMaterialKind) + 1);
+  for (std::size_t i = 0; i < laws.size(); ++i) {
+    EXPECT_EQ(laws[i].kind, static_cast<MaterialKind>(i));
+    EXPECT_EQ(&material_law(laws[i].kind), &laws[i]);
+  }
+}
+
+TEST(MaterialCatalogue, NamesAndBehaviourAreConsistent) {
+  std::set<std::string> cards, numbers;
+  for (const MaterialLaw& law : material_laws()) {
+    const std::string card = law.card;
+    SCOPED_TRACE(card);
+    EXPECT_EQ(card.rfind("*MAT_", 0), 0u);
+    EXPECT_TRUE(cards.insert(card).second);
+    EXPECT_EQ(std::string(law.number).size(), 3u);
+    EXPECT_TRUE(numbers.insert(law.number).second);
+    EXPECT_FALSE(std::string(law.summary).empty());
+    EXPECT_GE(law.history, 0);
+    EXPECT_NE(law.prepare, nullptr);
+    EXPECT_NE(law.wave_speed, nullptr);
+    // exactly one way to compute the stress (rigid: none is called)
+    const int ways = int(law.hyperelastic) + int(law.hydrodynamic) + int(law.rigid) +
+                     int(law.incremental && !law.hydrodynamic);
+    EXPECT_EQ(ways, 1);
+    if (law.hydrodynamic) EXPECT_NE(law.update_deviator, nullptr);
+    if (law.incremental && !law.hydrodynamic) EXPECT_NE(law.update_solid, nullptr);
+    if (law.plastic) EXPECT_TRUE(law.incremental);
+    if (law.hyperelastic || law.hydrodynamic) EXPECT_EQ(law.update_shell, nullptr);
+  }
+  EXPECT_STREQ(material_law(MaterialKind::PlasticKinematic).card, "*MAT_PLASTIC_KINEMATIC");
+  EXPECT_STREQ(material_law(MaterialKind::PlasticKinematic).number, "003");
+  EXPECT_STREQ(material_law(MaterialKind::IsotropicElasticPlastic).number, "012");
+}
