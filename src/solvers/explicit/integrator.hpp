@@ -239,6 +239,8 @@ private:
   }
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
   void compute_elements(bool boundary, Real dt);
+  template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
+  void consider_step(Real dte, int family, std::string_view name, GlobalId elem, GlobalId part);
   void exchange_begin();
   void exchange_end();
   void element_pass(Real dt);
@@ -278,6 +280,14 @@ private:
   /// Returns true when some element of the range was deleted.
   bool erode_solids(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
   bool erode_shells(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  bool erode_range(SolidFamily /*family*/, std::size_t p, std::size_t b, std::size_t e,
+                   std::vector<std::int64_t>& out) {
+    return erode_solids(p, b, e, out);
+  }
+  bool erode_range(ShellFamily /*family*/, std::size_t p, std::size_t b, std::size_t e,
+                   std::vector<std::int64_t>& out) {
+    return erode_shells(p, b, e, out);
+  }
   /// Collective: the elements deleted on every rank in this pass, applied to the global state.
   void erosion_sync();
   /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).
@@ -288,10 +298,6 @@ private:
   }
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
-  }
-  std::string describe_solid(std::size_t part, std::size_t e) const {
-    return fmt::format("solid element {} of part {} ({})", d_.solids[part].elem_id[e],
-                       d_.solids[part].pid, d_.solids[part].title);
   }
 
   const Model& model_;
