@@ -12,8 +12,9 @@ namespace parcae {
 
 std::size_t Domain::element_count() const {
   std::size_t n = 0;
-  for (const auto& p : solids) n += p.blk.size();
-  for (const auto& p : shells) n += p.blk.size();
+  for_each_element_family([&](auto family) {
+    for (const auto& p : parts_of(*this, family)) n += p.blk.size();
+  });
   return n;
 }
 
