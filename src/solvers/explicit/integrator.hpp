@@ -126,7 +126,8 @@ struct BodyCoupling {
 /// The step limit of the last element pass and where to find an element's part.
 struct StepControl {
   StepLimit limit;
-  std::map<GlobalId, GlobalId> part_of_solid, part_of_shell;
+  /// Per element family (fem/element_family.hpp): element id -> part id.
+  std::array<std::map<GlobalId, GlobalId>, kElementFamilies.size()> part_of;
 };
 
 /// Contact in the time loop, over compact node arrays (contact_setup.hpp). One rank:
@@ -203,9 +204,9 @@ public:
     }
     for (const auto& c : model.curves) loads_.curves[c.id] = &c;
     for (std::size_t e = 0; e < model.solids.size(); ++e)
-      step_.part_of_solid[model.solids.id[e]] = model.solids.part[e];
+      step_.part_of[SolidFamily::kIndex][model.solids.id[e]] = model.solids.part[e];
     for (std::size_t e = 0; e < model.shells.size(); ++e)
-      step_.part_of_shell[model.shells.id[e]] = model.shells.part[e];
+      step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
     loads_.f.assign(3 * d_.nnode, 0.0);
     loads_.m.assign(3 * d_.nnode, 0.0);
     rwalls_.state = make_rigid_walls(model, d_);
