@@ -12,8 +12,9 @@ namespace parcae {
 
 std::size_t Domain::element_count() const {
   std::size_t n = 0;
-  for (const auto& p : solids) n += p.blk.size();
-  for (const auto& p : shells) n += p.blk.size();
+  for_each_element_family([&](auto family) {
+    for (const auto& p : parts_of(*this, family)) n += p.blk.size();
+  });
   return n;
 }
 
@@ -491,13 +492,13 @@ Domain build_domain(const Model& model) {
   std::size_t off = 0;
   for (auto& sp : d.solids) {
     sp.corner_offset = off;
-    off += 8 * sp.blk.size();
+    off += SolidFamily::kNodes * sp.blk.size();
   }
   d.n_solid_corners = off;
   off = 0;
   for (auto& sp : d.shells) {
     sp.corner_offset = off;
-    off += 4 * sp.blk.size();
+    off += ShellFamily::kNodes * sp.blk.size();
   }
   d.n_shell_corners = off;
   d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
@@ -518,8 +519,10 @@ Domain build_domain(const Model& model) {
           list[fill[sp.blk.conn[e][a]]++] =
               static_cast<std::int64_t>(sp.corner_offset + nc * e + a);
   };
-  build_csr(d.solids, 8, d.solid_corner_start, d.solid_corner_list, d.n_solid_corners);
-  build_csr(d.shells, 4, d.shell_corner_start, d.shell_corner_list, d.n_shell_corners);
+  build_csr(d.solids, SolidFamily::kNodes, d.solid_corner_start, d.solid_corner_list,
+            d.n_solid_corners);
+  build_csr(d.shells, ShellFamily::kNodes, d.shell_corner_start, d.shell_corner_list,
+            d.n_shell_corners);
 
   // --- constraints ---
   for (const auto& s : model.spcs)

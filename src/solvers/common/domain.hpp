@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "fem/element_family.hpp"
 #include "fem/hex8.hpp"
 #include "fem/shell_bt.hpp"
 #include "materials/material.hpp"
@@ -133,6 +134,33 @@ struct Domain {
     return g == kInvalidLocal ? kInvalidLocal : local_of_global[static_cast<std::size_t>(g)];
   }
 };
+
+/// The parts of an element family (fem/element_family.hpp) in the domain: loops generic in the
+/// family reach the family's parts and corner arrays through these.
+inline std::vector<SolidPart>& parts_of(Domain& d, SolidFamily /*family*/) {
+  return d.solids;
+}
+inline const std::vector<SolidPart>& parts_of(const Domain& d, SolidFamily /*family*/) {
+  return d.solids;
+}
+inline std::vector<ShellPart>& parts_of(Domain& d, ShellFamily /*family*/) {
+  return d.shells;
+}
+inline const std::vector<ShellPart>& parts_of(const Domain& d, ShellFamily /*family*/) {
+  return d.shells;
+}
+
+/// A part's corner values in the domain's corner arrays (forces; moments for shells).
+inline CornerSpans corner_spans_of(Domain& d, const SolidPart& part) {
+  return {
+      {d.corner_f_solid.data() + 3 * part.corner_offset, SolidFamily::kNodes * 3 * part.blk.size()},
+      {}};
+}
+inline CornerSpans corner_spans_of(Domain& d, const ShellPart& part) {
+  const std::size_t n = ShellFamily::kNodes * 3 * part.blk.size();
+  return {{d.corner_f_shell.data() + 3 * part.corner_offset, n},
+          {d.corner_m_shell.data() + 3 * part.corner_offset, n}};
+}
 
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.

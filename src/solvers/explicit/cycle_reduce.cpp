@@ -10,11 +10,15 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   // Step limit: the lexicographic minimum of (step, key) is the global step and, among the
   // ranks holding it, the lowest (kind, id) of a controlling element. A rank with an error
   // offers (-1, its rank): the lowest such rank reports.
-  constexpr std::int64_t kShellKey = std::int64_t{1} << 62;
+  // The key of an element: its family's table index in the top bits, then its id.
+  constexpr int kFamilyShift = 62;
+  static_assert(kElementFamilies.size() <= 2, "the step key holds two families");
   const bool error = !local_error_.empty();
-  const std::int64_t key = step_.limit.kind.empty()
-                               ? INT64_MAX
-                               : (step_.limit.kind == "solid" ? 0 : kShellKey) + step_.limit.elem;
+  const std::int64_t key =
+      step_.limit.kind.empty()
+          ? INT64_MAX
+          : (std::int64_t{find_element_family(step_.limit.kind)} << kFamilyShift) +
+                step_.limit.elem;
   const std::size_t s_dt =
       r.add_min(error ? -1.0 : step_.limit.dt, error ? std::int64_t{comm_.rank()} : key);
   const bool welds = failable_body_count(d_) > 0;
@@ -44,10 +48,13 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
     const std::int64_t best = r.min_key(s_dt);
     step_.limit.dt = r.min_value(s_dt);
     if (best != INT64_MAX) {
-      const bool shell = best >= kShellKey;
-      step_.limit.kind = shell ? "shell" : "solid";
-      step_.limit.elem = shell ? best - kShellKey : best;
-      const auto& parts = shell ? step_.part_of_shell : step_.part_of_solid;
+      std::size_t family = 0;
+      while (family + 1 < kElementFamilies.size() &&
+             best >= (static_cast<std::int64_t>(family + 1) << kFamilyShift))
+        ++family;
+      step_.limit.kind = kElementFamilies[family].name;
+      step_.limit.elem = best - (static_cast<std::int64_t>(family) << kFamilyShift);
+      const auto& parts = step_.part_of[family];
       const auto it = parts.find(step_.limit.elem);
       step_.limit.part = it == parts.end() ? 0 : it->second;
     }

@@ -56,18 +56,14 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
       acc[kMass].add(b.mass);
     }
   // eroded elements: their energy at deletion is eroded internal / hourglass energy
-  for (const auto& sp : d_.solids)
-    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      const bool gone = sp.blk.failed[e] != 0;
-      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
-      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
-    }
-  for (const auto& sp : d_.shells)
-    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      const bool gone = sp.blk.failed[e] != 0;
-      acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
-      acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
-    }
+  for_each_element_family([&](auto family) {
+    for (const auto& sp : parts_of(d_, family))
+      for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+        const bool gone = sp.blk.failed[e] != 0;
+        acc[gone ? kEroIe : kIe].add(sp.blk.e_int[e]);
+        acc[gone ? kEroHg : kHg].add(sp.blk.e_hg[e]);
+      }
+  });
   acc[kExt] = loads_.work;
   acc[kWall] = rwalls_.work;
   // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a

@@ -126,7 +126,8 @@ struct BodyCoupling {
 /// The step limit of the last element pass and where to find an element's part.
 struct StepControl {
   StepLimit limit;
-  std::map<GlobalId, GlobalId> part_of_solid, part_of_shell;
+  /// Per element family (fem/element_family.hpp): element id -> part id.
+  std::array<std::map<GlobalId, GlobalId>, kElementFamilies.size()> part_of;
 };
 
 /// Contact in the time loop, over compact node arrays (contact_setup.hpp). One rank:
@@ -203,9 +204,9 @@ public:
     }
     for (const auto& c : model.curves) loads_.curves[c.id] = &c;
     for (std::size_t e = 0; e < model.solids.size(); ++e)
-      step_.part_of_solid[model.solids.id[e]] = model.solids.part[e];
+      step_.part_of[SolidFamily::kIndex][model.solids.id[e]] = model.solids.part[e];
     for (std::size_t e = 0; e < model.shells.size(); ++e)
-      step_.part_of_shell[model.shells.id[e]] = model.shells.part[e];
+      step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
     loads_.f.assign(3 * d_.nnode, 0.0);
     loads_.m.assign(3 * d_.nnode, 0.0);
     rwalls_.state = make_rigid_walls(model, d_);
@@ -239,6 +240,8 @@ private:
   }
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
   void compute_elements(bool boundary, Real dt);
+  template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
+  void consider_step(Real dte, int family, std::string_view name, GlobalId elem, GlobalId part);
   void exchange_begin();
   void exchange_end();
   void element_pass(Real dt);
@@ -278,6 +281,14 @@ private:
   /// Returns true when some element of the range was deleted.
   bool erode_solids(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
   bool erode_shells(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
+  bool erode_range(SolidFamily /*family*/, std::size_t p, std::size_t b, std::size_t e,
+                   std::vector<std::int64_t>& out) {
+    return erode_solids(p, b, e, out);
+  }
+  bool erode_range(ShellFamily /*family*/, std::size_t p, std::size_t b, std::size_t e,
+                   std::vector<std::int64_t>& out) {
+    return erode_shells(p, b, e, out);
+  }
   /// Collective: the elements deleted on every rank in this pass, applied to the global state.
   void erosion_sync();
   /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).
@@ -288,10 +299,6 @@ private:
   }
   void fail_local(std::string message) {
     if (local_error_.empty()) local_error_ = std::move(message);
-  }
-  std::string describe_solid(std::size_t part, std::size_t e) const {
-    return fmt::format("solid element {} of part {} ({})", d_.solids[part].elem_id[e],
-                       d_.solids[part].pid, d_.solids[part].title);
   }
 
   const Model& model_;

@@ -161,29 +161,41 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   return rec;
 }
 
+/// The output records of one part's elements (solid family), appended to out.
+void append_part_records(const Domain& /*d*/, const SolidPart& sp, bool /*previous_positions*/,
+                         Real /*dt*/, std::vector<ElementRecord>& out) {
+  for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+    ElementRecord rec;
+    rec.shell = 0;
+    rec.index = static_cast<Real>(sp.model_index[k]);
+    for (int i = 0; i < 6; ++i) rec.sig[i] = sp.blk.sig[6 * k + i];
+    rec.eps_p = sp.blk.eps_p[k];
+    rec.active = sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0;
+    rec.e_int = sp.blk.e_int[k];
+    rec.e_hg = sp.blk.e_hg[k];
+    out.push_back(rec);
+  }
+}
+
+/// The output records of one part's elements (shell family), appended to out.
+void append_part_records(const Domain& d, const ShellPart& sp, bool previous_positions, Real dt,
+                         std::vector<ElementRecord>& out) {
+  const int nip = sp.opt.nip;
+  std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
+  shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
+  for (std::size_t k = 0; k < sp.blk.size(); ++k)
+    out.push_back(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
+}
+
 } // namespace
 
+/// Every element's record, family after family (fem/element_family.hpp), parts in domain order.
 std::vector<ElementRecord> element_records(const Domain& d, bool previous_positions, Real dt) {
   std::vector<ElementRecord> out;
-  for (const auto& sp : d.solids)
-    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
-      ElementRecord rec;
-      rec.shell = 0;
-      rec.index = static_cast<Real>(sp.model_index[k]);
-      for (int i = 0; i < 6; ++i) rec.sig[i] = sp.blk.sig[6 * k + i];
-      rec.eps_p = sp.blk.eps_p[k];
-      rec.active = sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0;
-      rec.e_int = sp.blk.e_int[k];
-      rec.e_hg = sp.blk.e_hg[k];
-      out.push_back(rec);
-    }
-  for (const auto& sp : d.shells) {
-    const int nip = sp.opt.nip;
-    std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
-    shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
-    for (std::size_t k = 0; k < sp.blk.size(); ++k)
-      out.push_back(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
-  }
+  for_each_element_family([&](auto family) {
+    for (const auto& sp : parts_of(d, family))
+      append_part_records(d, sp, previous_positions, dt, out);
+  });
   return out;
 }
 

@@ -1,0 +1,115 @@
+#pragma once
+// Element families behind one interface. Each family (SolidFamily: 8-node hexahedra of
+// fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt) describes its corner layout
+// and wraps its kernels under the same names and signatures (forces over an element range with
+// the range's step limit, critical step of one element), so that the solver writes one loop,
+// generic in the family, and runs it for every family of the table (for_each_element_family).
+// Dispatch is static and per part or element range, never per element: the hot loops stay in
+// the kernels, and the floating-point operations are those of the direct kernel calls.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "core/types.hpp"
+#include "fem/hex8.hpp"
+#include "fem/shell_bt.hpp"
+#include "materials/material.hpp"
+
+namespace parcae {
+
+/// The nodal state an element pass reads: coordinates at the end of the step, velocities and
+/// angular velocities over the step, initial coordinates (3 values per node each; w only for
+/// families with rotational dofs), and the step (0 on the initial pass).
+struct NodalKinematics {
+  std::span<const Real> x, v, w, x0;
+  Real dt = 0;
+};
+
+/// Where an element pass writes a part's corner values: forces (3 per corner) and, for
+/// families with rotational dofs, moments (3 per corner; empty otherwise).
+struct CornerSpans {
+  std::span<Real> f, m;
+};
+
+/// Result of a force pass over an element range, for every family: the smallest critical step
+/// of the range (first element with it, in element order; 1e300 and -1 when there is none) and
+/// the first invalid element (-1 when there is none; families whose kernels do not report one
+/// check the step instead, see kChecksStep).
+struct ElementPassResult {
+  Real min_dt = 1e300;
+  std::int64_t min_dt_element = -1; ///< index in the block
+  std::int64_t bad_element = -1;    ///< index in the block
+};
+
+/// Solid elements: 8-node hexahedra (wedges, tetrahedra collapsed), 3 dofs per corner.
+struct SolidFamily {
+  using Options = HexOptions;
+  using Block = HexBlock;
+  static constexpr std::string_view kName = "solid";
+  static constexpr int kIndex = 0;           ///< position in the family table (ties: lower first)
+  static constexpr int kNodes = 8;           ///< corners per element
+  static constexpr int kCornerDofs = 3;      ///< values per corner (forces)
+  static constexpr bool kChecksStep = false; ///< invalid elements come as bad_element
+  /// Forces of elements [begin, end) (compute_hex_forces, or the reference kernel).
+  static ElementPassResult compute_forces(const Options& opt, const MaterialParams& mat, Block& blk,
+                                          std::size_t begin, std::size_t end,
+                                          const NodalKinematics& k, CornerSpans corners,
+                                          bool reference);
+  /// Critical step of element e after the force pass (the one the pass stored).
+  static Real critical_dt(const MaterialParams& /*mat*/, const Block& blk, std::size_t e,
+                          std::span<const Real> /*x*/) {
+    return blk.dt[e];
+  }
+};
+
+/// Shell elements: Belytschko-Tsay quadrilaterals (triangles as n3 == n4), 6 dofs per corner.
+struct ShellFamily {
+  using Options = ShellOptions;
+  using Block = ShellBlock;
+  static constexpr std::string_view kName = "shell";
+  static constexpr int kIndex = 1;
+  static constexpr int kNodes = 4;
+  static constexpr int kCornerDofs = 6;     ///< forces and moments
+  static constexpr bool kChecksStep = true; ///< a non-finite or non-positive step is an error
+  /// Forces and moments of elements [begin, end) (compute_shell_forces, or the reference).
+  static ElementPassResult compute_forces(const Options& opt, const MaterialParams& mat, Block& blk,
+                                          std::size_t begin, std::size_t end,
+                                          const NodalKinematics& k, CornerSpans corners,
+                                          bool reference);
+  /// Critical step of element e at coordinates x (shell_critical_dt).
+  static Real critical_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                          std::span<const Real> x) {
+    return shell_critical_dt(mat, blk, e, x);
+  }
+};
+
+/// One row of the family table, for code that needs the layout at run time.
+struct ElementFamilyInfo {
+  std::string_view name;
+  int nodes = 0;
+  int corner_dofs = 0;
+};
+
+template <class Family> constexpr ElementFamilyInfo describe_element_family() {
+  return {Family::kName, Family::kNodes, Family::kCornerDofs};
+}
+
+/// The families, in table order (kIndex).
+inline constexpr std::array<ElementFamilyInfo, 2> kElementFamilies{
+    describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>()};
+
+/// Calls fn(Family{}) for every family, in table order.
+template <class Fn> void for_each_element_family(Fn&& fn) {
+  fn(SolidFamily{});
+  fn(ShellFamily{});
+}
+
+/// Table position of the family named name; kElementFamilies.size() when there is none.
+constexpr int find_element_family(std::string_view name) {
+  for (std::size_t i = 0; i < kElementFamilies.size(); ++i)
+    if (kElementFamilies[i].name == name) return static_cast<int>(i);
+  return static_cast<int>(kElementFamilies.size());
+}
+
+} // namespace parcae

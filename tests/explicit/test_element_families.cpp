@@ -1,0 +1,113 @@
+// Element families in the domain (fem/element_family.hpp, solvers/common/domain.hpp): every
+// family reports the element count and corner layout the domain has, and a force pass through
+// the family interface on the domain's parts is bitwise the direct kernel call.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "input/keyword_reader.hpp"
+#include "solvers/common/domain.hpp"
+#include "test_support.hpp"
+
+using namespace parcae;
+using namespace parcae::test;
+
+namespace {
+
+Model two_family_model() {
+  const auto dir = make_temp_dir("element_families");
+  write_file(dir / "deck.k",
+             "*KEYWORD\n*CONTROL_TERMINATION\n1.0e-3\n"
+             "*PART\nblock\n1,1,1\n*SECTION_SOLID\n1,1\n*MAT_ELASTIC\n1,7.85e-9,210000.0,0.3\n"
+             "*PART\nplate\n2,2,1\n*SECTION_SHELL\n2,2,0.8333,2\n1.0,1.0,1.0,1.0\n" +
+                 hex_block_cards(2, 1, 1, 20, 10, 10, 1) +
+                 shell_grid_cards(3, 2, 30, 20, 2, 1001, 1001) + "*END\n");
+  return read_deck((dir / "deck.k").string());
+}
+
+std::size_t model_count(const Model& m, int family) {
+  return family == SolidFamily::kIndex ? m.solids.size() : m.shells.size();
+}
+
+bool same_bits(std::span<const Real> a, std::span<const Real> b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Real)) == 0;
+}
+
+ElementPassResult direct_kernel(SolidPart& sp, const NodalKinematics& k, CornerSpans c) {
+  const HexPassResult r =
+      compute_hex_forces(sp.opt, sp.mat, sp.blk, 0, sp.blk.size(), k.x, k.v, k.dt, c.f, k.x0);
+  return {r.min_dt, r.min_dt_element, r.bad_element};
+}
+
+ElementPassResult direct_kernel(ShellPart& sp, const NodalKinematics& k, CornerSpans c) {
+  const ShellPassResult r =
+      compute_shell_forces(sp.opt, sp.mat, sp.blk, 0, sp.blk.size(), k.x, k.v, k.w, k.dt, c.f, c.m);
+  return {r.min_dt, r.min_dt_element, -1};
+}
+
+TEST(ElementFamilies, CountsAndCornerLayoutAreTheDomains) {
+  const Model m = two_family_model();
+  Domain d = build_domain(m);
+  std::size_t total = 0;
+  for_each_element_family([&](auto family) {
+    using F = decltype(family);
+    const auto& parts = parts_of(d, family);
+    ASSERT_EQ(parts.size(), 1U) << F::kName;
+    std::size_t n = 0, offset = 0;
+    for (const auto& sp : parts) {
+      EXPECT_EQ(sp.corner_offset, offset) << F::kName;
+      const CornerSpans c = corner_spans_of(d, sp);
+      EXPECT_EQ(c.f.size(), 3U * F::kNodes * sp.blk.size());
+      EXPECT_EQ(c.m.size(), F::kCornerDofs == 6 ? c.f.size() : 0U);
+      for (const auto& conn : sp.blk.conn) EXPECT_EQ(conn.size(), std::size_t{F::kNodes});
+      n += sp.blk.size();
+      offset += F::kNodes * sp.blk.size();
+    }
+    EXPECT_EQ(n, model_count(m, F::kIndex)) << F::kName;
+    EXPECT_GT(n, 0U);
+    const std::size_t corners =
+        F::kIndex == SolidFamily::kIndex ? d.n_solid_corners : d.n_shell_corners;
+    EXPECT_EQ(corners, offset) << F::kName;
+    total += n;
+  });
+  EXPECT_EQ(total, d.element_count());
+  EXPECT_EQ(d.corner_f_solid.size(), 3 * d.n_solid_corners);
+  EXPECT_EQ(d.corner_f_shell.size(), 3 * d.n_shell_corners);
+  EXPECT_EQ(d.corner_m_shell.size(), 3 * d.n_shell_corners);
+}
+
+TEST(ElementFamilies, ForcesThroughTheInterfaceAreTheKernelsBitForBit) {
+  const Model m = two_family_model();
+  Domain d = build_domain(m);
+  // a deformed state: nodes moved and moving
+  for (std::size_t i = 0; i < d.x.size(); ++i) {
+    d.v[i] = 100.0 * std::sin(0.7 * static_cast<Real>(i));
+    d.w[i] = 10.0 * std::cos(0.3 * static_cast<Real>(i));
+    d.x[i] += 1e-6 * d.v[i];
+  }
+  const NodalKinematics k{d.x, d.v, d.w, d.x0, 1e-6};
+  for_each_element_family([&](auto family) {
+    using F = decltype(family);
+    for (auto& part : parts_of(d, family)) {
+      auto a = part, b = part;
+      const std::size_t n = 3 * F::kNodes * part.blk.size();
+      std::vector<Real> fa(n), fb(n), ma(F::kCornerDofs == 6 ? n : 0), mb(ma.size());
+      const ElementPassResult ra =
+          F::compute_forces(a.opt, a.mat, a.blk, 0, a.blk.size(), k, {fa, ma}, false);
+      const ElementPassResult rb = direct_kernel(b, k, {fb, mb});
+      EXPECT_TRUE(same_bits(fa, fb)) << F::kName;
+      EXPECT_TRUE(same_bits(ma, mb)) << F::kName;
+      EXPECT_TRUE(same_bits(a.blk.sig, b.blk.sig)) << F::kName;
+      EXPECT_TRUE(same_bits(a.blk.e_int, b.blk.e_int)) << F::kName;
+      EXPECT_EQ(std::memcmp(&ra.min_dt, &rb.min_dt, sizeof(Real)), 0) << F::kName;
+      EXPECT_EQ(ra.min_dt_element, rb.min_dt_element) << F::kName;
+      EXPECT_EQ(ra.bad_element, rb.bad_element) << F::kName;
+      EXPECT_GE(ra.min_dt_element, 0) << F::kName;
+      EXPECT_GT(fa.size(), 0U);
+    }
+  });
+}
+
+} // namespace
