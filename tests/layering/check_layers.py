@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Layering check (docs/architecture.md): every #include in src/ stays within the layers its
-module may use, and <mpi.h> appears only in src/par and src/prof.
+module may use, <mpi.h> appears only in src/par and src/prof, and no source file is longer than
+MAX_LINES lines unless it is a table (TABLES).
 
 usage: check_layers.py SRC_DIR     (exit 1 and one line per violation when the rule is broken)
 
@@ -27,6 +28,8 @@ USES = {
     "apps": ["solvers/explicit"],
 }
 MPI_ALLOWED = {"par", "prof"}
+MAX_LINES = 800
+TABLES = {"input/card_tables.cpp"}  # keyword card tables: data, one row per keyword
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
@@ -63,6 +66,9 @@ def check(src):
             continue
         ok = allowed(mod)
         text = f.read_text(errors="replace")
+        nlines = text.count("\n")
+        if nlines > MAX_LINES and rel not in TABLES:
+            problems.append(f"{rel}: {nlines} lines (more than {MAX_LINES}: split it by task)")
         for m in INCLUDE.finditer(text):
             line = text.count("\n", 0, m.start()) + 1
             kind, name = m.groups()
