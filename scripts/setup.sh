@@ -10,6 +10,9 @@ pkgs+=(iproute2)
 pkgs+=(clang libclang-rt-14-dev)
 # MPI: Open MPI (default build) and MPICH (preset release-mpich).
 pkgs+=(libopenmpi-dev openmpi-bin libmpich-dev mpich)
+# SimGrid SMPI (smpirun and its trace-replay program): `parcae whatif --engine smpi`. Debian 12
+# has no separate `simgrid` binary package; libsimgrid-dev ships smpirun.
+pkgs+=(libsimgrid-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,6 +3,7 @@
 
     parcae whatif PROFILE_DIR --network NAME [--nodes N --ranks-per-node R] [--json]
     parcae whatif PROFILE_DIR --latency 30us --bandwidth 1Gbit/s [...]
+    parcae whatif PROFILE_DIR --engine smpi --network NAME   # SimGrid SMPI trace replay
     parcae whatif validate BASE_PROFILE MEASURED_PROFILE --network NAME   # prediction error
     parcae whatif calibrate [--mpi openmpi] [--max-bytes N]   # fit shm and tcp-loopback
     parcae whatif networks                                    # the presets
@@ -581,7 +582,7 @@ def resolve_network(name: str, auto_calibrate: bool = True, out=None) -> Net:
 
 def text_report(res: dict) -> str:
     n = res["network"]
-    lines = [f"model: alpha-beta, {res['mode']}"
+    lines = [f"model: {res['engine']}, {res['mode']}"
              + (f" (measured on {res['base_network']['name']})" if res["base_network"] else ""),
              f"network {n['name']}: latency {n['latency_s'] * 1e6:.2f} us, bandwidth "
              f"{n['bandwidth_Bps'] / 1e9:.3f} GB/s"
@@ -598,7 +599,14 @@ def text_report(res: dict) -> str:
         if v > 0:
             lines.append(f"  {k:<22} {v:.4f} s" + ("  (as measured)"
                                                    if k in res["kept_as_measured_s"] else ""))
-    lines.append(f"(analytic model: {res['model_time_s'] * 1e3:.1f} ms)")
+    if res["engine"] == "smpi":
+        sm = res["smpi"]
+        lines.append(f"(SimGrid SMPI replay of {sm['cycles']} synthetic cycles"
+                     + (f", time x {sm['time_scale']:.3g}" if sm["time_scale"] != 1 else "")
+                     + f": simulated {sm['simulated_s']:.4f} s, replay wall "
+                       f"{res['replay_wall_s']:.2f} s)")
+    else:
+        lines.append(f"(analytic model: {res['model_time_s'] * 1e3:.1f} ms)")
     return "\n".join(lines) + "\n"
 
 
@@ -794,6 +802,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         ap.add_argument("--base-network", default="auto",
                         help="network the profile was measured on (differential model; "
                              "default: from its transport), or none (absolute model)")
+        ap.add_argument("--engine", choices=["alpha-beta", "smpi"], default="alpha-beta",
+                        help="analytic model, or SimGrid SMPI replaying a trace synthesised "
+                             "from the profile (absolute; needs smpirun)")
+        ap.add_argument("--cycles", type=int, default=20000,
+                        help="smpi: most cycles replayed (a longer run is scaled)")
+        ap.add_argument("--keep-trace", help="smpi: write the traces and platform here")
         ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
         a = ap.parse_args(argv)
         if bool(a.network) == bool(a.latency or a.bandwidth):
@@ -818,8 +832,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         base_name = base_network_name(prof) if a.base_network == "auto" else \
             (None if a.base_network == "none" else a.base_network)
         base = resolve_network(base_name, not a.no_calibrate) if base_name else None
-        res = predict(prof, net, intra, a.nodes, a.ranks_per_node, a.mpi, a.offnode_fraction,
-                      a.neighbours, base, a.work_scale)
+        if a.engine == "smpi":
+            from . import whatif_smpi
+            if (a.nodes not in (None, len(prof["ranks"])) or (a.ranks_per_node or 1) > 1
+                    or a.work_scale != 1.0 or a.offnode_fraction is not None):
+                raise WhatifError("--engine smpi: replays the profile's ranks one per node; "
+                                  "--nodes, --ranks-per-node, --work-scale and "
+                                  "--offnode-fraction are for the alpha-beta engine")
+            if a.cycles < 1:
+                raise WhatifError("--cycles: must be >= 1")
+            res = whatif_smpi.predict(prof, net, max_cycles=a.cycles, neighbours=a.neighbours,
+                                      keep_dir=a.keep_trace)
+        else:
+            res = predict(prof, net, intra, a.nodes, a.ranks_per_node, a.mpi,
+                          a.offnode_fraction, a.neighbours, base, a.work_scale)
         res["profile"] = prof.get("source", a.profile)
         if validate:
             truth = load_profile(a.measured)

@@ -10,6 +10,7 @@ import json
 import math
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -310,6 +311,74 @@ def test_presets_load_with_sources():
         assert name in nets and nets[name].source
     assert nets["edr"].alpha < nets["10gbe"].alpha < nets["1gbe"].alpha
 
+
+# --------------------------------------------------------------------------------------------
+# The SimGrid SMPI engine (whatif --engine smpi): trace synthesis, and the replay against the
+# analytic engine on the committed 2-rank fixture
+
+PROFILE_SHM = ROOT / "python" / "tests" / "data" / "profile_shm"
+
+
+def test_smpi_trace_synthesis():
+    from parcae_tools import profile as P
+    from parcae_tools import whatif_smpi as S
+    syn = S.synthesise(P.load(str(PROFILE_SHM)), NET)
+    # 50 Isends per rank to its one partner: 50 cycles; 100 allreduces of 8 B: 2 per cycle
+    assert syn["cycles"] == syn["real_cycles"] == 50 and syn["scale"] == 1
+    assert syn["partners"] == [[1], [0]]
+    r0 = syn["traces"][0]
+    assert r0[0] == "0 init" and r0[-1] == "0 finalize"
+    assert r0.count("0 isend 1 0 1024") == 50      # rank 0 sends 51200 B / 50
+    assert r0.count("0 irecv 1 0 2048") == 50      # rank 1 sends 102400 B / 50
+    assert r0.count("0 allreduce 8 0") == 100
+    assert r0.count("0 compute 1.6e+08") == 50     # 8 s of compute / 50 cycles at 1 Gflop/s
+    assert S.partners(0, 8, None) == [1, 7, 2, 6, 3, 5]  # k = 6 neighbours, symmetric
+    assert S.partners(3, 4, None) == [0, 2, 1]
+    xml = S.platform_xml(2, NET, SHM)
+    assert 'radical="0-1"' in xml and 'lat="5e-06s"' in xml and 'bw="1e+09Bps"' in xml
+
+
+# Relative tolerance on the communication time (elapsed - compute) of the 2-rank fixture. Its
+# ranks send different halo sizes (1024 and 2048 B): the analytic engine costs each rank's own
+# sends (max over ranks), the replay also makes rank 0 wait for rank 1's larger messages, so
+# with rank 0 the slowest the replay is 3.5 % higher (1.606 vs 1.552 ms); 0.2 % otherwise.
+SMPI_TOL = 0.05
+
+
+@pytest.mark.skipif(not shutil.which("smpirun"),
+                    reason="smpirun not found: apt-get install libsimgrid-dev (SimGrid SMPI)")
+def test_smpi_engine_agrees_with_alpha_beta(tmp_path):
+    """On 2 ranks (one partner, 8-byte allreduces) the replay on an alpha-beta platform and the
+    analytic engine cost the same messages: they agree within SMPI_TOL on the communication
+    time, for the fixture as profiled and with compute shrunk so communication dominates."""
+    from parcae_tools import profile as P
+    from parcae_tools import whatif_smpi as S
+    t0 = time.perf_counter()
+    prof = P.load(str(PROFILE_SHM))
+    fast = json.loads(json.dumps(prof))
+    for r in fast["ranks"]:
+        r["app_s"] = 1e-3
+    for pr in (prof, fast):
+        a, s = W.predict(pr, NET), S.predict(pr, NET)
+        assert s["engine"] == "smpi" and s["smpi"]["cycles"] == 50
+        comm_a = a["elapsed_s"] - a["compute_s_max"]
+        comm_s = s["elapsed_s"] - s["compute_s_max"]
+        assert comm_s == pytest.approx(comm_a, rel=SMPI_TOL)
+        assert s["elapsed_s"] == pytest.approx(a["elapsed_s"], rel=0.005)
+        assert s["mpi_fraction"] == pytest.approx(a["mpi_fraction"], abs=0.01)
+        assert s["jobs_per_day"] == pytest.approx(86400 / s["elapsed_s"])
+        assert s["replay_wall_s"] > 0
+    # the command line, same JSON shape as the analytic engine plus the replay's wall time
+    out = subprocess.run([sys.executable, "-m", "parcae_tools.whatif", str(PROFILE_SHM),
+                          "--engine", "smpi", "--latency", "10us", "--bandwidth", "1GB/s",
+                          "--keep-trace", str(tmp_path / "ti"), "--json"],
+                         capture_output=True, text=True, cwd=str(ROOT / "python"), timeout=60)
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    ab = W.predict(prof, W.Net("custom", 10e-6, 1e-9, NET.gamma))
+    assert set(ab) <= set(res) and "replay_wall_s" in res
+    assert (tmp_path / "ti" / "rank1.ti").exists() and (tmp_path / "ti" / "platform.xml").exists()
+    assert time.perf_counter() - t0 < 30
 
 # --------------------------------------------------------------------------------------------
 # End to end with the real parcae
