@@ -51,16 +51,19 @@ public:
     d_.parameter_pass = true;
     const std::size_t notes_before = d_.model.notes.size();
     std::size_t known = 0;
+    // Rounds that defer unknown names while they keep adding definitions; the last (strict)
+    // round reports what is still unknown.
+    bool strict = false;
     for (int round = 0;; ++round) {
       d_.model.notes.resize(notes_before);
       d_.duplication = 1;
       d_.deferred_parameters = 0;
-      d_.defer_unknown_parameters = round < kMaxParameterRounds;
+      d_.defer_unknown_parameters = !strict && round < kMaxParameterRounds;
       read_file(path, SourceLoc{path, 0, {}});
       std::size_t now = d_.params.size();
       for (const auto& [file, local] : d_.local_params) now += local.size();
       if (d_.deferred_parameters == 0 || !d_.defer_unknown_parameters) break;
-      if (now == known) d_.defer_unknown_parameters = false, round = kMaxParameterRounds - 1;
+      strict = now == known; // no progress: one strict round next
       known = now;
     }
     d_.parameter_pass = false;
@@ -104,7 +107,7 @@ private:
   /// texts it loaded for the main pass.
   int read_file(const std::string& path, const SourceLoc& from) {
     std::error_code ec;
-    const std::string canonical = ec ? path : fs::weakly_canonical(path, ec).string();
+    const std::string canonical = fs::weakly_canonical(path, ec).string();
     const std::string key = ec ? path : canonical;
     check_nesting(path, key, from);
     if (from.line > 0) d_.included_from.try_emplace(path, from);
