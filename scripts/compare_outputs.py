@@ -1,22 +1,23 @@
 #!/usr/bin/env python3
 """Byte-identity of two parcae binaries (refactorings must not change results, issue 12).
 
-usage: compare_outputs.py OLD_PARCAE NEW_PARCAE [--np 1 2 4] [--end-fraction F] [DECK ...]
+usage: compare_outputs.py OLD_PARCAE NEW_PARCAE [DECK ...] [--np 1 2 4] [--end-fraction F]
 
 Runs every deck (default: examples/*/*.k and tests/mpi/decks/*.k) with both binaries at each
 rank count (--end-time = F x the deck's end time when F < 1, to keep it short) and compares
-every output file byte for byte, except glstat's timing line and the d3plot's run-time stamp
-(control word 10). Prints one line per deck and rank count; exit 1 on any difference.
+every output file byte for byte, except the run-time stamps (tests/mpi/output_compare.py).
+Prints one line per deck and rank count; exit 1 on any difference.
 """
 import argparse
 import os
 import pathlib
-import re
 import subprocess
 import sys
 import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "mpi"))
+from output_compare import same_file  # noqa: E402
 ENV = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
        "OMP_NUM_THREADS": "1"}
 
@@ -56,14 +57,7 @@ def same(a, b):
     for rel in files:
         if rel.parts[0] == "checkpoints" or not (b / rel).exists():
             continue
-        x, y = (a / rel).read_bytes(), (b / rel).read_bytes()
-        if rel.name == "glstat":
-            x = re.sub(rb"time per zone cycle[^\n]*", b"", x)
-            y = re.sub(rb"time per zone cycle[^\n]*", b"", y)
-        if rel.name.startswith("d3plot") and rel.name == "d3plot":
-            x, y = bytearray(x), bytearray(y)
-            x[40:44] = y[40:44] = b"\0\0\0\0"
-        if x != y:
+        if not same_file(a / rel, b / rel):
             diffs.append(str(rel))
     return diffs
 

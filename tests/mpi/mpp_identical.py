@@ -7,10 +7,8 @@ usage: mpp_identical.py PARCAE DECK ENDTIM NP THREADS MPI [DECOMP]
   PARCAE  the parcae binary; DECK an examples/ deck (copied with its includes, ENDTIM
   replaced to keep the test short); MPI openmpi|mpich; DECOMP rcb|metis (default rcb).
 """
-import filecmp
 import os
 import pathlib
-import re
 import shutil
 import subprocess
 import sys
@@ -18,6 +16,7 @@ import tempfile
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from deck_copy import copy_deck  # noqa: E402
+from output_compare import same_file  # noqa: E402
 
 parcae, deck, endtim, np_, threads, mpi = sys.argv[1:7]
 decomp = sys.argv[7] if len(sys.argv) > 7 else "rcb"
@@ -40,14 +39,8 @@ ref = run([], "serial")
 mpp = run(["--np", np_, "--threads", threads, "--mpi", mpi, "--decomp", decomp], "mpp")
 
 
-def glstat(path):
-    # timing ("time per zone cycle") and the date differ from run to run; nothing else may
-    return [l for l in (path / "glstat").read_text().splitlines()
-            if "time per zone" not in l and " date " not in l]
-
-
 problems = []
-if glstat(ref) != glstat(mpp):
+if not same_file(ref / "glstat", mpp / "glstat"):
     problems.append("glstat differs")
 # VTK: the one-rank run writes one .vtu per state; the MPP run one piece per rank and a .pvtu.
 # Put back together in model order, every value must be the one-rank run's (ASCII with
@@ -80,10 +73,7 @@ for f in sorted(ref.iterdir()):
     if not g.exists():
         problems.append(f"{f.name} missing in the MPP run")
         continue
-    a, b = bytearray(f.read_bytes()), bytearray(g.read_bytes())
-    if f.name == "d3plot":
-        a[40:44] = b[40:44] = b"\0\0\0\0"
-    if a != b:
+    if not same_file(f, g):
         problems.append(f"{f.name} differs")
 if problems:
     sys.exit(f"np={np_} threads={threads} {mpi} {decomp}: " + "; ".join(problems) + f" (see {work})")
