@@ -96,7 +96,8 @@ struct RunState {
   Real glstat_dt = 0, plot_dt = 0, dtmin_abs = 0;
   std::size_t nelem = 0; ///< elements over all ranks
   clock::time_point t_start, last_checkpoint;
-  long cycle_sleep_us = 0; ///< test hook PARCAE_TEST_CYCLE_SLEEP_US
+  long cycle_sleep_us = 0;         ///< test hook PARCAE_TEST_CYCLE_SLEEP_US
+  std::filesystem::path stop_file; ///< <outdir>/d3kil: LS-DYNA's "sw1" stop request
   bool finished = false;
 };
 

@@ -144,9 +144,10 @@ void Integrator::setup() {
       *log << fmt::format("\nrestarting from {} (cycle {}, time {:.6e})\n",
                           restart_info.dir.string(), lv.cycle, lv.t);
   }
+  run_.stop_file = fs::path(opt_.outdir) / "d3kil";
   if (comm_.rank() == 0) {
     std::error_code ec;
-    fs::remove(fs::path(opt_.outdir) / "d3kil", ec); // a stale request from an earlier run
+    fs::remove(run_.stop_file, ec); // a stale request from an earlier run
   }
   run_.last_checkpoint = RunState::clock::now();
   // Test hook: PARCAE_TEST_CYCLE_SLEEP_US=N sleeps N microseconds every cycle, so that the
@@ -246,11 +247,10 @@ bool Integrator::advance() {
     if (cycle % kAgreeEvery == 0) {
       flags = opt_.stop_request && *opt_.stop_request ? 1 : 0;
       // LS-DYNA's "sw1" stop file: <outdir>/d3kil asks for a checkpoint and a clean stop.
-      const fs::path stop_file = fs::path(opt_.outdir) / "d3kil";
-      if (comm_.rank() == 0 && fs::exists(stop_file)) {
+      if (comm_.rank() == 0 && fs::exists(run_.stop_file)) {
         flags = 1;
         std::error_code ec;
-        fs::remove(stop_file, ec);
+        fs::remove(run_.stop_file, ec);
       }
       if (opt_.checkpoint_every_seconds > 0 &&
           std::chrono::duration<Real>(clock::now() - run_.last_checkpoint).count() >=
