@@ -13,6 +13,9 @@ pkgs+=(libopenmpi-dev openmpi-bin libmpich-dev mpich)
 # SimGrid SMPI (smpirun and its trace-replay program): `parcae whatif --engine smpi`. Debian 12
 # has no separate `simgrid` binary package; libsimgrid-dev ships smpirun.
 pkgs+=(libsimgrid-dev)
+# Implicit solver (PETSc with MUMPS for the direct/out-of-core path, SLEPc for eigenvalues) and
+# the CFD pressure solver (hypre's structured multigrid).
+pkgs+=(petsc-dev slepc-dev libmumps-dev libhypre-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
