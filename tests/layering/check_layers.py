@@ -7,7 +7,10 @@ usage: check_layers.py SRC_DIR     (exit 1 and one line per violation when the r
 
 Layers, lowest first; a module may include itself and what is listed for it (transitively):
   core <- par <- prof <- mesh <- (materials <- fem, contact, input, output) <- solvers/common
-       <- solvers/explicit <- apps
+       <- solvers/{explicit, implicit, cfd} <- apps
+  linalg (PETSc, SLEPc, MUMPS, hypre behind plain C++ types) uses par; implicit and cfd use it.
+Third-party headers of those libraries (petsc*.h, slepc*.h, HYPRE*.h, *mumps_c.h) only in
+src/linalg.
 """
 import pathlib
 import re
@@ -24,9 +27,13 @@ USES = {
     "input": ["mesh"],
     "output": ["mesh"],
     "solvers/common": ["fem", "contact", "input", "output", "prof"],
+    "linalg": ["par"],
     "solvers/explicit": ["solvers/common"],
-    "apps": ["solvers/explicit"],
+    "solvers/implicit": ["solvers/common", "linalg"],
+    "solvers/cfd": ["solvers/common", "linalg"],
+    "apps": ["solvers/explicit", "solvers/implicit", "solvers/cfd"],
 }
+LINALG_HEADER = re.compile(r"^(petsc|slepc|HYPRE|_hypre|[sdcz]mumps_c)")
 MPI_ALLOWED = {"par", "prof"}
 MAX_LINES = 800
 TABLES = {"input/card_tables.cpp"}  # keyword card tables: data, one row per keyword
@@ -74,6 +81,8 @@ def check(src):
             kind, name = m.groups()
             if name == "mpi.h" and mod not in MPI_ALLOWED:
                 problems.append(f"{rel}:{line}: <mpi.h> outside src/par and src/prof")
+            if LINALG_HEADER.match(name) and mod != "linalg":
+                problems.append(f"{rel}:{line}: <{name}> outside src/linalg")
             if kind != '"':
                 continue
             target = module_of(name)

@@ -1,0 +1,57 @@
+#include "linalg/libraries.hpp"
+
+#include <HYPRE_config.h>
+#include <HYPRE_utilities.h>
+#include <dmumps_c.h>
+#include <fmt/format.h>
+#include <mutex>
+#include <petscsys.h>
+#include <slepcsys.h>
+
+#include "core/error.hpp"
+
+namespace parcae::linalg {
+
+namespace {
+std::mutex g_mutex;
+int g_users = 0;
+
+void check_petsc(PetscErrorCode ierr, const char* what) {
+  if (ierr != 0) {
+    throw RuntimeError(fmt::format("{} failed (PETSc error {})", what, static_cast<int>(ierr)));
+  }
+}
+} // namespace
+
+Libraries::Libraries(const par::Comm& comm) {
+  std::lock_guard lock(g_mutex);
+  if (g_users++ > 0) {
+    return;
+  }
+  if (comm.handle() != nullptr) {
+    PETSC_COMM_WORLD = *static_cast<const MPI_Comm*>(comm.handle());
+  }
+  // No options database from the command line: parcae's own options select solvers. PETSc's
+  // signal handler would hide parcae's error reporting.
+  check_petsc(PetscOptionsSetValue(nullptr, "-no_signal_handler", "true"), "PetscOptionsSetValue");
+  check_petsc(SlepcInitializeNoArguments(), "SlepcInitialize");
+  HYPRE_Init();
+}
+
+Libraries::~Libraries() {
+  std::lock_guard lock(g_mutex);
+  if (--g_users > 0) {
+    return;
+  }
+  HYPRE_Finalize();
+  SlepcFinalize();
+}
+
+std::string library_versions() {
+  return fmt::format("PETSc {}.{}.{}, SLEPc {}.{}.{}, MUMPS {}, hypre {}", PETSC_VERSION_MAJOR,
+                     PETSC_VERSION_MINOR, PETSC_VERSION_SUBMINOR, SLEPC_VERSION_MAJOR,
+                     SLEPC_VERSION_MINOR, SLEPC_VERSION_SUBMINOR, MUMPS_VERSION,
+                     HYPRE_RELEASE_VERSION);
+}
+
+} // namespace parcae::linalg
