@@ -16,6 +16,8 @@ pkgs+=(libsimgrid-dev)
 # Implicit solver (PETSc with MUMPS for the direct/out-of-core path, SLEPc for eigenvalues) and
 # the CFD pressure solver (hypre's structured multigrid).
 pkgs+=(petsc-dev slepc-dev libmumps-dev libhypre-dev)
+# CFD case files (YAML).
+pkgs+=(libyaml-cpp-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
