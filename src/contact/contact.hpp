@@ -203,6 +203,9 @@ struct ContactState {
   Real dt_c = 0;   ///< SOFT=1 reference step
   std::int64_t last_search_cycle = -1;
   std::int64_t n_searches = 0;
+  /// Scheduled search (schedule_search): the move predicted for the next cycle exceeds half
+  /// the margin, so search_if_due searches then.
+  std::uint8_t search_due_next = 0;
   // energies and resultants
   ExactSum e_interface; ///< -work of the contact forces (sliding energy, both sides)
   ExactSum e_friction;  ///< friction dissipation (part of e_interface)
@@ -221,6 +224,21 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
 /// Bucket sort if due: every p.search_interval cycles, or when some interface node moved more
 /// than half the margin since the last search. Returns true if a search ran.
 bool update_search(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                   std::int64_t cycle);
+/// The solver's search schedule, which needs no reduction of its own in an MPP run: at the end
+/// of a cycle, the largest move of a node since the last search that the next cycle can reach,
+/// |x - x_search| + 2 dt |v| (the next step taken at up to twice this dt and this velocity),
+/// over the interface slots given (all when empty). An MPP run reduces the maximum with the
+/// cycle's other quantities; schedule_search then records the decision, and search_if_due at
+/// the next cycle searches. A search so comes no later than update_search's (which measures the
+/// move after it happened) and usually one cycle earlier.
+[[nodiscard]] Real largest_predicted_move(const ContactState& st, std::span<const Real> x,
+                                          std::span<const Real> v, Real dt,
+                                          std::span<const LocalId> slots = {});
+/// Records the next cycle's adaptive decision from the global largest_predicted_move.
+void schedule_search(const Interface& ifc, ContactState& st, Real global_move);
+/// Bucket sort when due: every p.search_interval cycles, or as scheduled. True if it searched.
+bool search_if_due(const Interface& ifc, ContactState& st, std::span<const Real> x,
                    std::int64_t cycle);
 /// Unconditional bucket search (uniform hashed grid, O(n)). Candidates: (node, segment) with the
 /// node inside the segment's bounding box grown by node and segment half thicknesses + margin,

@@ -299,6 +299,42 @@ bool update_search(const Interface& ifc, ContactState& st, std::span<const Real>
   return true;
 }
 
+Real largest_predicted_move(const ContactState& st, std::span<const Real> x,
+                            std::span<const Real> v, Real dt, std::span<const LocalId> slots) {
+  const bool all = slots.empty();
+  const std::int64_t n = static_cast<std::int64_t>(all ? st.all_nodes.size() : slots.size());
+  Real m = 0;
+#pragma omp parallel for reduction(max : m) schedule(static) if (n > 4096)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto s = static_cast<std::size_t>(all ? k : slots[static_cast<std::size_t>(k)]);
+    const auto g = 3 * static_cast<std::size_t>(st.all_nodes[s]);
+    Real d2 = 0, v2 = 0;
+    for (int c = 0; c < 3; ++c) {
+      const Real d = x[g + c] - st.x_search[3 * s + c];
+      d2 += d * d;
+      v2 += v[g + c] * v[g + c];
+    }
+    m = std::max(m, std::sqrt(d2) + 2 * dt * std::sqrt(v2));
+  }
+  return m;
+}
+
+void schedule_search(const Interface& ifc, ContactState& st, Real global_move) {
+  st.search_due_next = ifc.p.adaptive_search && global_move > 0.5 * st.margin ? 1 : 0;
+}
+
+bool search_if_due(const Interface& ifc, ContactState& st, std::span<const Real> x,
+                   std::int64_t cycle) {
+  const bool due =
+      st.search_due_next != 0 ||
+      (ifc.p.search_interval > 0 && cycle - st.last_search_cycle >= ifc.p.search_interval);
+  if (!due) return false;
+  bucket_search(ifc, st, x);
+  st.last_search_cycle = cycle;
+  st.search_due_next = 0;
+  return true;
+}
+
 void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real> x) {
   for (auto& ps : st.passes) {
     const Surface& s = surface_of(ifc, ps);

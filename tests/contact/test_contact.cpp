@@ -682,6 +682,52 @@ TEST(ContactForces, NodeOnHexBlockFace) {
 
 // Search scheduling: every search_interval cycles, and (adaptive) as soon as an interface node
 // moved more than half the capture margin since the last search.
+// The solver's schedule (largest_predicted_move at the end of a cycle, search at the next one)
+// searches no later than update_search, which measures the move after it happened, and at most
+// a couple of cycles earlier for a node moving steadily: a node moving 0.013 per cycle towards a
+// plane, margin 0.1 (search when the move exceeds 0.05): measured at cycle 4 (0.052), predicted
+// at the end of cycle 2 (0.026 + 2 * 0.013 = 0.052) for cycle 3.
+TEST(ContactSearch, PredictedScheduleSearchesNoLaterThanMeasured) {
+  std::vector<Real> x;
+  Grid plane = add_grid(x, 4, 4, 0, 0, 4, 4, 0.0);
+  const LocalId node = static_cast<LocalId>(x.size() / 3);
+  x.insert(x.end(), {1.5, 1.5, 0.9});
+  Interface ifc;
+  ifc.p.search_margin = 0.1;
+  ifc.p.search_interval = 0;
+  ifc.main = plain_surface(plane.seg, 0.0, 1.0);
+  ifc.secondary_nodes = {node};
+  ContactState measured = init_state(ifc, x.size() / 3, x);
+  ContactState predicted = measured;
+  std::vector<Real> v(x.size(), 0.0);
+  const Real dt = 1.0, speed = 0.013;
+  v[3 * node + 2] = -speed;
+  // At rest nothing is scheduled.
+  schedule_search(ifc, predicted,
+                  largest_predicted_move(predicted, x, std::vector<Real>(x.size(), 0.0), dt));
+  EXPECT_EQ(predicted.search_due_next, 0);
+  std::vector<int> at_measured, at_predicted;
+  for (int c = 1; c <= 60; ++c) {
+    x[3 * node + 2] = 0.9 - speed * c;
+    if (update_search(ifc, measured, x, c)) at_measured.push_back(c);
+    if (search_if_due(ifc, predicted, x, c)) at_predicted.push_back(c);
+    schedule_search(ifc, predicted, largest_predicted_move(predicted, x, v, dt));
+  }
+  ASSERT_FALSE(at_measured.empty());
+  EXPECT_EQ(at_measured.front(), 4);
+  EXPECT_EQ(at_predicted.front(), 3);
+  // Measured every 4 cycles (4, 8, ..., 60), predicted every 3 (3, 6, ..., 60): never a move
+  // above half the margin between searches.
+  EXPECT_EQ(at_measured.size(), 15u);
+  ASSERT_EQ(at_predicted.size(), 20u);
+  for (std::size_t k = 1; k < at_predicted.size(); ++k)
+    EXPECT_EQ(at_predicted[k] - at_predicted[k - 1], 3) << k;
+  // Without adaptive search only the interval counts.
+  ifc.p.adaptive_search = false;
+  schedule_search(ifc, predicted, 1e9);
+  EXPECT_EQ(predicted.search_due_next, 0);
+}
+
 TEST(ContactSearch, SearchSchedule) {
   std::vector<Real> x;
   Grid plane = add_grid(x, 4, 4, 0, 0, 4, 4, 0.0);

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 1;
+constexpr std::uint64_t kFormatVersion = 2; // 2: contact search schedule
 constexpr std::size_t kHeaderBytes = 32; // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {

@@ -58,6 +58,7 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(cs.margin);
     ar.pod(cs.dt_c);
     ar.pod(cs.last_search_cycle);
+    ar.pod(cs.search_due_next);
     ar.pod(cs.n_searches);
     ar.pod(cs.e_interface);
     ar.pod(cs.e_friction);

@@ -65,7 +65,7 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
       contacts_.mpp->begin_cycle(cycle, contacts_.cx, contacts_.cv); // searches, plan, ghost import
     else
       for (std::size_t i = 0; i < contacts_.state.size(); ++i)
-        contact::update_search(contacts_.model.interfaces[i], contacts_.state[i], contacts_.cx,
+        contact::search_if_due(contacts_.model.interfaces[i], contacts_.state[i], contacts_.cx,
                                cycle);
   }
   PhaseScope p(force_phase);
@@ -76,6 +76,8 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
                                              contacts_.cx, contacts_.cv, contacts_.cm, t, dt);
     // Forces now; the statuses wait for the cycle's reduction (report_contact_status).
     contacts_.mpp->finish_cycle(status, contacts_.cv, dt, contacts_.cf);
+    // The next cycle's searches: agreed in this cycle's reduction (cycle_reduce).
+    contacts_.mpp->predict_searches(contacts_.cx, contacts_.cv, dt);
     contacts_.pending_cycle = cycle;
   } else {
     std::fill(contacts_.cf.begin(), contacts_.cf.end(), 0.0);
@@ -84,7 +86,15 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
           contact::contact_forces(contacts_.model.interfaces[i], contacts_.state[i], contacts_.cx,
                                   contacts_.cv, contacts_.cm, t, dt, contacts_.cf);
   }
-  if (!contacts_.mpp) report_contact_status(status, cycle);
+  if (!contacts_.mpp) {
+    report_contact_status(status, cycle);
+    // The next cycle's searches, decided as the MPP run decides them (contact_mpp.cpp).
+    for (std::size_t i = 0; i < contacts_.state.size(); ++i) {
+      contact::ContactState& st = contacts_.state[i];
+      contact::schedule_search(contacts_.model.interfaces[i], st,
+                               contact::largest_predicted_move(st, contacts_.cx, contacts_.cv, dt));
+    }
+  }
   for (LocalId k : contacts_.local_list) {
     const auto l = static_cast<std::size_t>(contacts_.local[static_cast<std::size_t>(k)]);
     for (int i = 0; i < 3; ++i)

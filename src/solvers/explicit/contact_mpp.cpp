@@ -119,36 +119,20 @@ MppContact::~MppContact() = default;
 
 void MppContact::begin_cycle(std::int64_t cycle, std::span<Real> cx, std::span<Real> cv) {
   const std::size_t ni = states_.size();
-  // Search decisions, as the one-rank update_search makes them (the largest move over all
-  // nodes is the largest over the owners' maxima), and re-plan requests: one reduction.
-  std::vector<std::int64_t> flags(ni + 1, 0);
+  // Searches and re-plans as agreed in the last cycle's reduction (take_schedule), or due by
+  // the search interval: no reduction of their own.
+  bool need_plan = replan_forced_ || replan_next_;
   for (std::size_t i = 0; i < ni; ++i) {
-    const ContactState& st = states_[i];
+    ContactState& st = states_[i];
     const contact::ContactParams& p = model_.interfaces[i].p;
-    bool due = p.search_interval > 0 && cycle - st.last_search_cycle >= p.search_interval;
-    if (!due && p.adaptive_search) {
-      Real m2 = 0;
-      for (LocalId s : owned_slots_[i]) {
-        const auto g = 3 * sz(st.all_nodes[sz(s)]);
-        Real d2 = 0;
-        for (int c = 0; c < 3; ++c) {
-          const Real d = cx[g + c] - st.x_search[3 * sz(s) + c];
-          d2 += d * d;
-        }
-        m2 = std::max(m2, d2);
-      }
-      due = m2 > 0.25 * st.margin * st.margin;
-    }
-    flags[i] = due ? 1 : 0;
-  }
-  flags[ni] = replan_ ? 1 : 0;
-  comm_.max(flags);
-  bool need_plan = flags[ni] != 0;
-  for (std::size_t i = 0; i < ni; ++i)
-    if (flags[i]) {
+    const bool due = st.search_due_next != 0 ||
+                     (p.search_interval > 0 && cycle - st.last_search_cycle >= p.search_interval);
+    if (due) {
       search(i, cycle, cx);
+      st.search_due_next = 0;
       need_plan = true;
     }
+  }
   if (need_plan) plan();
   if (!ghost_ex_) return;
   // ghosts: owners send positions and velocities
@@ -352,11 +336,37 @@ void MppContact::plan() {
   recv_from_.clear();
   for (int r = 0; r < np; ++r)
     if (r == me || !from[static_cast<std::size_t>(r)].empty()) recv_from_.push_back(r);
-  replan_ = false;
+  replan_forced_ = replan_next_ = false;
+}
+
+void MppContact::predict_searches(std::span<const Real> cx, std::span<const Real> cv, Real dt) {
+  const std::size_t ni = states_.size();
+  search_local_.assign(ni, 0);
+  for (std::size_t i = 0; i < ni; ++i) {
+    const ContactState& st = states_[i];
+    if (!model_.interfaces[i].p.adaptive_search) continue;
+    // The largest move over all nodes is the largest of the owners' maxima.
+    const Real m = contact::largest_predicted_move(st, cx, cv, dt, owned_slots_[i]);
+    search_local_[i] = m > 0.5 * st.margin ? 1 : 0;
+  }
+}
+
+void MppContact::take_schedule(const par::CycleReduction& red) {
+  const std::size_t ni = states_.size();
+  for (std::size_t i = 0; i < ni; ++i)
+    states_[i].search_due_next = red.sum(schedule_slot_ + i) > 0 ? 1 : 0;
+  replan_next_ = red.sum(schedule_slot_ + ni) > 0;
+  replan_local_ = false;
 }
 
 void MppContact::add_status(par::CycleReduction& red) {
   const std::size_t ni = states_.size();
+  for (std::size_t i = 0; i < ni; ++i) {
+    const std::size_t s = red.add_sum(i < search_local_.size() ? search_local_[i] : 0);
+    if (i == 0) schedule_slot_ = s;
+  }
+  const std::size_t s_replan = red.add_sum(replan_local_ ? 1 : 0);
+  if (ni == 0) schedule_slot_ = s_replan;
   for (std::size_t i = 0; i < ni; ++i) {
     const std::int64_t nb = i < local_status_.size() ? std::ssize(local_status_[i].blowup) : 0;
     const std::int64_t nr = i < local_status_.size() ? std::ssize(local_status_[i].released) : 0;
@@ -495,12 +505,12 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
   }
   // A node whose tracked segment moved on needs the two rings around the new one: re-plan at
   // the next cycle when they are not all here.
-  for (std::size_t i = 0; i < ni && !replan_; ++i) {
+  for (std::size_t i = 0; i < ni && !replan_local_; ++i) {
     const ContactState& st = states_[i];
-    for (std::size_t pi = 0; pi < st.passes.size() && !replan_; ++pi) {
+    for (std::size_t pi = 0; pi < st.passes.size() && !replan_local_; ++pi) {
       const Pass& ps = st.passes[pi];
       auto& checked = tracked_checked_[i][pi];
-      for (std::size_t k = 0; k < ps.nodes.size() && !replan_; ++k) {
+      for (std::size_t k = 0; k < ps.nodes.size() && !replan_local_; ++k) {
         const LocalId tr = ps.tracked[k];
         if (!ps.mine[k] || tr == kInvalidLocal || tr == checked[k]) continue;
         bool ok = ps.available(tr);
@@ -513,7 +523,7 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
         if (ok)
           checked[k] = tr;
         else
-          replan_ = true;
+          replan_local_ = true;
       }
     }
   }

@@ -56,8 +56,15 @@ public:
   /// accumulated. local: this rank's statuses, kept for add_status / statuses.
   void finish_cycle(std::span<const contact::ContactStatus> local, std::span<const Real> cv,
                     Real dt, std::span<Real> cf);
-  /// The status counts of the last finish_cycle into the cycle's reduction.
+  /// After finish_cycle: this rank's part of the next cycle's search decisions
+  /// (contact::largest_predicted_move over the owned slots; cx, cv as in finish_cycle).
+  void predict_searches(std::span<const Real> cx, std::span<const Real> cv, Real dt);
+  /// The status counts of the last finish_cycle, the search predictions and the re-plan
+  /// request into the cycle's reduction.
   void add_status(par::CycleReduction& red);
+  /// After the reduction: the next cycle's searches (ContactState::search_due_next) and
+  /// re-plan, as every rank agrees on them.
+  void take_schedule(const par::CycleReduction& red);
   /// After the reduction (collective when some rank has records): the global statuses
   /// (records in one-rank order: pass, node).
   std::vector<contact::ContactStatus> statuses(const par::CycleReduction& red);
@@ -70,7 +77,7 @@ public:
   std::vector<InterfaceEnergies> gather_for_output();
 
   /// The plan is not part of a checkpoint: rebuild it at the next cycle.
-  void invalidate_plan() { replan_ = true; }
+  void invalidate_plan() { replan_forced_ = true; }
 
   /// Figures for the log (this rank): contact nodes evaluated (owned pass nodes), the most ghost
   /// nodes a plan imported per cycle, plans made.
@@ -95,8 +102,10 @@ private:
   std::vector<std::vector<LocalId>> owned_slots_; ///< per interface: slots of owned nodes
   std::vector<std::uint8_t> box_search_;          ///< per interface: every segment whole on
                                                   ///< some rank (else: search sends all)
-  // plan
-  bool replan_ = true;
+  // plan: forced (start, restart: every rank), requested by this rank (a tracked segment's
+  // rings are not all here) and agreed for the next cycle (through the cycle's reduction)
+  bool replan_forced_ = true, replan_local_ = false, replan_next_ = false;
+  std::vector<std::uint8_t> search_local_; ///< per interface: this rank predicts a search
   std::vector<int> import_rank_, export_rank_;
   std::vector<std::vector<LocalId>> import_nodes_, export_nodes_;
   std::unique_ptr<par::Exchange> ghost_ex_;
@@ -107,6 +116,7 @@ private:
   std::int64_t evaluated_ = 0, max_ghosts_ = 0, plans_ = 0;
   std::vector<contact::ContactStatus> local_status_; ///< of the last finish_cycle
   std::size_t status_slot_ = 0;                      ///< first count slot in the reduction
+  std::size_t schedule_slot_ = 0;                    ///< first search/re-plan slot
 };
 
 } // namespace parcae

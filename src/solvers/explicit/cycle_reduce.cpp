@@ -29,6 +29,7 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   const int contact_cycle = std::exchange(contacts_.pending_cycle, -1);
   if (contact_cycle >= 0) contacts_.mpp->add_status(r);
   r.reduce();
+  if (contact_cycle >= 0) contacts_.mpp->take_schedule(r);
   if (!rwalls_.impulse.empty()) { // moving walls take the total impulse of this cycle
     const std::vector<ExactSum> total = r.exact(s_wall);
     std::size_t j = 0;
