@@ -27,11 +27,11 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   ar.pod(step_.limit.part);
   ar.pod(loads_.work);
   ar.pod(rwalls_.work);
-  bool has_hist = hist_ != nullptr;
+  bool has_hist = out_.hist != nullptr;
   ar.pod(has_hist);
-  if (has_hist != (hist_ != nullptr))
+  if (has_hist != (out_.hist != nullptr))
     throw RuntimeError("the checkpoint and this run differ in their history outputs");
-  if (hist_) hist_->visit_state(ar);
+  if (out_.hist) out_.hist->visit_state(ar);
   std::uint64_t ncontact = contacts_.state.size();
   ar.pod(ncontact);
   if (ncontact != contacts_.state.size())
@@ -67,7 +67,7 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(cs.resultant_secondary);
     ar.pod(cs.resultant_main);
   }
-  output_.visit_state(ar);
+  out_.plot.visit_state(ar);
   ar.expect_end();
 }
 
@@ -123,7 +123,7 @@ void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {
   if (comm_.any(!error.empty()))
     throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
   if (contacts_.mpp) contacts_.mpp->invalidate_plan();
-  output_.rewrite_pvd();
+  out_.plot.rewrite_pvd();
 }
 
 } // namespace parcae::explicit_detail

@@ -5,7 +5,7 @@ namespace parcae::explicit_detail {
 
 std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   PhaseScope p(phases().time_step);
-  par::CycleReduction& r = reduction_;
+  par::CycleReduction& r = comms_.cycle;
   r.clear();
   // Step limit: the lexicographic minimum of (step, key) is the global step and, among the
   // ranks holding it, the lowest (kind, id) of a controlling element. A rank with an error

@@ -86,8 +86,8 @@ void Integrator::compute_elements(bool boundary, Real dt) {
 }
 
 void Integrator::exchange_begin() {
-  if (!exchange_) return;
-  auto buf = exchange_->send_buffer();
+  if (!comms_.halo) return;
+  auto buf = comms_.halo->send_buffer();
   std::size_t pos = 0;
   for (const auto& h : d_.halo) {
     for (std::int64_t c : h.send_solid)
@@ -97,13 +97,13 @@ void Integrator::exchange_begin() {
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_m_shell[3 * c + i];
     }
   }
-  exchange_->begin();
+  comms_.halo->begin();
 }
 
 void Integrator::exchange_end() {
-  if (!exchange_) return;
-  exchange_->end();
-  const auto buf = exchange_->recv_buffer();
+  if (!comms_.halo) return;
+  comms_.halo->end();
+  const auto buf = comms_.halo->recv_buffer();
   std::size_t pos = 0;
   std::size_t gs = 3 * d_.n_local_solid_corners, gh = 3 * d_.n_local_shell_corners;
   for (const auto& h : d_.halo) {

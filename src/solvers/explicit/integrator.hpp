@@ -165,59 +165,29 @@ struct ErosionState {
 };
 
 /// The explicit solver (Solver interface): central differences, one cycle per advance().
+/// The run's output files: plot states (d3plot, VTK), glstat, and the histories (matsum,
+/// nodout, rwforc, history.csv; on all ranks).
+struct OutputFiles {
+  OutputFiles(const Model& model, const RunOptions& opt, const par::Comm& comm)
+      : plot(model, opt, comm) {}
+  StateOutput plot;
+  std::unique_ptr<GlstatWriter> glstat;
+  std::unique_ptr<HistoryOutput> hist;
+};
+
+/// The cycle's communication: the split-phase halo exchange of nodal forces (none on one rank
+/// or without neighbours) and the cycle's one reduction.
+struct Communication {
+  explicit Communication(const par::Comm& comm) : cycle(comm) {}
+  std::unique_ptr<par::Exchange> halo;
+  par::CycleReduction cycle;
+};
+
 class Integrator final : public Solver {
 public:
-  Integrator(const Model& model, const RunOptions& opt)
-      : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_), reduction_(comm_) {
-    Domain global = build_domain(model);
-    build_contacts(global);
-    if (comm_.size() > 1) {
-      if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
-      d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
-    } else {
-      d_ = std::move(global);
-    }
-    contacts_.local.resize(contacts_.model.node_model.size());
-    for (std::size_t k = 0; k < contacts_.model.node_model.size(); ++k)
-      contacts_.local[k] =
-          d_.local_of_global.empty()
-              ? contacts_.model.node_model[k]
-              : d_.local_of_global[static_cast<std::size_t>(contacts_.model.node_model[k])];
-    if (!contacts_.state.empty()) contacts_.f.assign(3 * d_.nnode, 0.0);
-    for (std::size_t k = 0; k < contacts_.local.size(); ++k)
-      if (contacts_.local[k] != kInvalidLocal)
-        contacts_.local_list.push_back(static_cast<LocalId>(k));
-    if (comm_.size() > 1 && !contacts_.state.empty()) {
-      std::vector<std::uint8_t> local(contacts_.local.size(), 0), owned(contacts_.local.size(), 0);
-      for (std::size_t k = 0; k < contacts_.local.size(); ++k) {
-        const LocalId l = contacts_.local[k];
-        local[k] = l != kInvalidLocal;
-        owned[k] = l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)];
-      }
-      contacts_.mpp = std::make_unique<MppContact>(comm_, contacts_.model, contacts_.state,
-                                                   std::move(local), std::move(owned));
-      const double mine = static_cast<double>(contacts_.mpp->evaluated_nodes());
-      const auto all = comm_.gatherv(std::span<const double>(&mine, 1));
-      std::string per_rank;
-      for (double v : all) per_rank += fmt::format("{}{}", per_rank.empty() ? "" : " / ", v);
-      contacts_.report.push_back(fmt::format(
-          "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
-    }
-    for (const auto& c : model.curves) loads_.curves[c.id] = &c;
-    for (std::size_t e = 0; e < model.solids.size(); ++e)
-      step_.part_of[SolidFamily::kIndex][model.solids.id[e]] = model.solids.part[e];
-    for (std::size_t e = 0; e < model.shells.size(); ++e)
-      step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
-    loads_.f.assign(3 * d_.nnode, 0.0);
-    loads_.m.assign(3 * d_.nnode, 0.0);
-    rwalls_.state = make_rigid_walls(model, d_);
-    init_erosion();
-    std::vector<par::Exchange::Neighbour> nb;
-    for (const auto& h : d_.halo)
-      nb.push_back({h.rank, 3 * h.send_solid.size() + 6 * h.send_shell.size(),
-                    3 * h.recv_solid + 6 * h.recv_shell});
-    if (!nb.empty()) exchange_ = std::make_unique<par::Exchange>(comm_, std::move(nb));
-  }
+  /// Builds the domain (restricted to this rank's part in an MPP run), contact coupling, loads,
+  /// walls, erosion and the halo exchange (integrator.cpp). Collective.
+  Integrator(const Model& model, const RunOptions& opt);
 
   [[nodiscard]] std::string_view name() const override { return "explicit"; }
   void setup() override;
@@ -307,19 +277,16 @@ private:
   par::Comm serial_comm_;
   const par::Comm& comm_;
   RunState run_;
-  StateOutput output_{model_, opt_, comm_}; ///< d3plot and VTK plot states
-  par::CycleReduction reduction_;
+  OutputFiles out_{model_, opt_, comm_};
+  Communication comms_{comm_};
   Domain d_;
   AppliedLoads loads_;
   WallCoupling rwalls_;
   BodyCoupling bodies_;
   StepControl step_;
-  std::unique_ptr<par::Exchange> exchange_;
   std::string local_error_;
-  std::unique_ptr<GlstatWriter> glstat_;
-  std::unique_ptr<HistoryOutput> hist_; ///< matsum, nodout, rwforc, history.csv (all ranks)
-  ContactCoupling contacts_;            ///< contact interfaces and their coupling to the nodes
-  ErosionState erosion_;                ///< element deletion
+  ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
+  ErosionState erosion_;     ///< element deletion
 };
 
 } // namespace parcae::explicit_detail

@@ -89,13 +89,13 @@ void Integrator::setup() {
   }
 
   if (opt_.write_glstat && comm_.rank() == 0) {
-    glstat_ = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(), c.title,
-                                             restarting);
-    if (!rwalls_.state.empty()) glstat_->set_rigidwall_output(true);
-    if (!contacts_.state.empty()) glstat_->set_friction_output(true);
+    out_.glstat = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(),
+                                                 c.title, restarting);
+    if (!rwalls_.state.empty()) out_.glstat->set_rigidwall_output(true);
+    if (!contacts_.state.empty()) out_.glstat->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
-  output_.open(d_, restarting);
+  out_.plot.open(d_, restarting);
   run_.nelem = static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
   run_.glstat_dt = c.glstat_dt > 0 ? c.glstat_dt : endtim / 100.0;
@@ -116,13 +116,13 @@ void Integrator::setup() {
   }
   if (!restarting) {
     write_contact_histories(0.0);
-    if (glstat_) glstat_->write(st);
-    output_.write(d_, 0.0, st);
+    if (out_.glstat) out_.glstat->write(st);
+    out_.plot.write(d_, 0.0, st);
   }
   if (opt_.write_histories) {
-    hist_ = std::make_unique<HistoryOutput>(model_, d_, rwalls_.state, comm_, opt_.outdir,
-                                            run_.glstat_dt, restarting);
-    if (!restarting) hist_->write(d_, rwalls_.state, 0, 0.0, &st);
+    out_.hist = std::make_unique<HistoryOutput>(model_, d_, rwalls_.state, comm_, opt_.outdir,
+                                                run_.glstat_dt, restarting);
+    if (!restarting) out_.hist->write(d_, rwalls_.state, 0, 0.0, &st);
   }
   lv.next_glstat = run_.glstat_dt;
   lv.next_plot = run_.plot_dt;
@@ -267,7 +267,7 @@ bool Integrator::advance() {
     // Decisions that lead to collective calls depend only on t and the cycle (never on the
     // clock or on the rank), so every rank makes the same ones.
     const bool want_print = t >= next_print_time * (1 - 1e-9) || cycle % kPrintEveryCycles == 0;
-    const bool want_hist = hist_ && hist_->due(t, t - dt_new);
+    const bool want_hist = out_.hist && out_.hist->due(t, t - dt_new);
     if (want_glstat || want_plot || want_print || want_hist || opt_.stats_every_cycle ||
         opt_.on_cycle) {
       PhaseScope output_phase(phases().output);
@@ -279,14 +279,14 @@ bool Integrator::advance() {
       if (!std::isfinite(st.total))
         throw Unstable{fmt::format("energy became NaN/infinite in cycle {}", cycle)};
       if (want_glstat) {
-        if (glstat_) glstat_->write(st);
+        if (out_.glstat) out_.glstat->write(st);
         write_contact_histories(t);
         while (next_glstat <= t * (1 + 1e-9)) next_glstat += run_.glstat_dt;
       }
-      if (hist_ && (want_hist || want_glstat))
-        hist_->write(d_, rwalls_.state, cycle, t, want_glstat ? &st : nullptr);
+      if (out_.hist && (want_hist || want_glstat))
+        out_.hist->write(d_, rwalls_.state, cycle, t, want_glstat ? &st : nullptr);
       if (want_plot) {
-        output_.write(d_, t, st);
+        out_.plot.write(d_, t, st);
         while (next_plot <= t * (1 + 1e-9)) next_plot += run_.plot_dt;
       }
       if (want_print) {
@@ -323,7 +323,7 @@ bool Integrator::advance() {
     sum.error = u.message;
     run_.finished = true;
     // The last good state: positions before this step's update.
-    output_.write(d_, t - dt_old, st, true, dt_old); // energies: the last computed ones
+    out_.plot.write(d_, t - dt_old, st, true, dt_old); // energies: the last computed ones
     if (log)
       *log << "\n*** error: " << u.message
            << "\n    last good state written at t = " << fmt::format("{:.6e}", t - dt_old) << "\n";
@@ -340,8 +340,8 @@ GlobalStats Integrator::global_stats() const {
 void Integrator::write_output() {
   PhaseScope output_phase(phases().output);
   run_.st = global_stats();
-  if (glstat_) glstat_->write(run_.st);
-  output_.write(d_, run_.lv.t, run_.st);
+  if (out_.glstat) out_.glstat->write(run_.st);
+  out_.plot.write(d_, run_.lv.t, run_.st);
 }
 
 RunSummary Integrator::finish() {
@@ -350,7 +350,7 @@ RunSummary Integrator::finish() {
   const int cycle = run_.lv.cycle;
   const Real t = run_.lv.t;
   PhaseScope final_phase(phases().output); // closing outputs and the summary
-  output_.close();
+  out_.plot.close();
   sum.elapsed_s = std::chrono::duration<Real>(RunState::clock::now() - run_.t_start).count();
   sum.cycles = cycle;
   sum.time = t;
