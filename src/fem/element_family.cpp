@@ -26,4 +26,43 @@ ElementPassResult ShellFamily::compute_forces(const Options& opt, const Material
   return {r.min_dt, r.min_dt_element, -1};
 }
 
+Real SolidFamily::initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                             std::span<const Real> x) {
+  Real cx[8], cy[8], cz[8];
+  for (int a = 0; a < 8; ++a) {
+    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
+    cx[a] = x[3 * n];
+    cy[a] = x[3 * n + 1];
+    cz[a] = x[3 * n + 2];
+  }
+  return hex_characteristic_length(cx, cy, cz, blk.vol[e]) / mat.wave_speed_solid();
+}
+
+LumpedMass<8> SolidFamily::lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                     std::size_t e, std::span<const Real> /*x*/, Real scale) {
+  LumpedMass<8> m;
+  const Real vol = blk.vol[e];
+  blk.density_scale[e] = scale;
+  m.added[0] = mat.ro * vol * (scale - 1.0);
+  if (opt.tetrahedra) {
+    for (int a : {0, 1, 2, 4}) m.mass[static_cast<std::size_t>(a)] = scale * mat.ro * vol / 4.0;
+  } else {
+    m.mass.fill(scale * mat.ro * vol / 8.0);
+  }
+  return m;
+}
+
+LumpedMass<4> ShellFamily::lump_mass(const Options& /*opt*/, const MaterialParams& mat, Block& blk,
+                                     std::size_t e, std::span<const Real> x, Real scale) {
+  std::array<Real, 4> cm{}, ci{};
+  shell_lumped_mass(mat, blk, e, x, cm, ci);
+  LumpedMass<4> m;
+  for (std::size_t a = 0; a < 4; ++a) {
+    m.mass[a] = scale * cm[a];
+    m.inertia[a] = scale * ci[a];
+    m.added[a] = (scale - 1.0) * cm[a];
+  }
+  return m;
+}
+
 } // namespace parcae

@@ -2,8 +2,8 @@
 // Element families behind one interface. Each family (SolidFamily: 8-node hexahedra of
 // fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt) describes its corner layout
 // and wraps its kernels under the same names and signatures (forces over an element range with
-// the range's step limit, critical step of one element), so that the solver writes one loop,
-// generic in the family, and runs it for every family of the table (for_each_element_family).
+// the range's step limit, critical step of one element, lumped mass), so that the solver writes one
+// loop, generic in the family, and runs it for every family of the table (for_each_element_family).
 // Dispatch is static and per part or element range, never per element: the hot loops stay in
 // the kernels, and the floating-point operations are those of the direct kernel calls.
 #include <array>
@@ -42,6 +42,12 @@ struct ElementPassResult {
   std::int64_t bad_element = -1;    ///< index in the block
 };
 
+/// The lumped mass an element gives its corners (mass scaling included): mass and, for
+/// families with rotational dofs, rotary inertia per corner (a node shared by two corners of a
+/// degenerate element gets its share through each), and the mass added by the scaling, in the
+/// order the family accumulates it.
+template <int Nodes> struct LumpedMass { std::array<Real, Nodes> mass{}, inertia{}, added{}; };
+
 /// Solid elements: 8-node hexahedra (wedges, tetrahedra collapsed), 3 dofs per corner.
 struct SolidFamily {
   using Options = HexOptions;
@@ -61,6 +67,14 @@ struct SolidFamily {
                           std::span<const Real> /*x*/) {
     return blk.dt[e];
   }
+  /// Critical step of element e before any pass, at coordinates x (its volume in blk.vol):
+  /// characteristic length over the wave speed. For mass scaling (DT2MS).
+  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                         std::span<const Real> x);
+  /// Lumped mass of element e with the mass-scaling factor scale (recorded as the element's
+  /// density scale): rho V / 8 per corner (tetrahedra: rho V / 4 on their four nodes).
+  static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                      std::size_t e, std::span<const Real> x, Real scale);
 };
 
 /// Shell elements: Belytschko-Tsay quadrilaterals (triangles as n3 == n4), 6 dofs per corner.
@@ -82,6 +96,15 @@ struct ShellFamily {
                           std::span<const Real> x) {
     return shell_critical_dt(mat, blk, e, x);
   }
+  /// Critical step of element e before any pass (the same as critical_dt).
+  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                         std::span<const Real> x) {
+    return shell_critical_dt(mat, blk, e, x);
+  }
+  /// Lumped mass and rotary inertia of element e (shell_lumped_mass) times the mass-scaling
+  /// factor scale.
+  static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                      std::size_t e, std::span<const Real> x, Real scale);
 };
 
 /// One row of the family table, for code that needs the layout at run time.

@@ -20,6 +20,11 @@ struct HexOptions {
   Real qm = 0.1;  ///< hourglass coefficient
   Real q1 = 0.06; ///< linear bulk viscosity coefficient
   Real q2 = 1.5;  ///< quadratic bulk viscosity coefficient
+  /// ELFORM 10: four-node tetrahedra, held as the hexahedron N1 N2 N3 N3 N4 N4 N4 N4 (a
+  /// triangle base and a collapsed top: exactly the tetrahedron's volume, so the one-point hex
+  /// kernel's mean strain is the constant-strain tetrahedron's). Mass is lumped V/4 per node and
+  /// there is no hourglass control (qm = 0: a tetrahedron has no hourglass modes).
+  bool tetrahedra = false;
 };
 
 /// All solids of one part, struct-of-arrays.

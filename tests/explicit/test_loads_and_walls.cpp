@@ -471,7 +471,7 @@ TEST(Tetrahedra, Elform10IsTheConstantStrainTetrahedronWithLumpedMass) {
     EXPECT_NEAR(d.mass[0], rho / 24, 1e-12 * rho); // node 1: corner tetrahedron 1 only
     EXPECT_NEAR(d.mass[1], 3 * rho / 24 + rho / 12, 1e-12 * rho); // node 2: 3 corners + centre
     const auto& blk = d.solids.at(0).blk;
-    EXPECT_TRUE(d.solids.at(0).tetrahedra);
+    EXPECT_TRUE(d.solids.at(0).opt.tetrahedra);
     const double dt = s.dt;
     const double tol = 1e-6 * (lambda + 2 * g) * a * dt;
     for (std::size_t k = 0; k < blk.size(); ++k) {

@@ -133,5 +133,74 @@ TEST(ElementFamily, ShellForcesAreTheKernelsBitForBit) {
   }
 }
 
+// Lumped mass through the family interface conserves the element mass (a conservation law):
+// hexahedron rho V over its 8 corners, tetrahedron (collapsed hex) rho V over its 4 nodes,
+// shell quad rho A t over 4 corners and triangle rho A t over 3 nodes; mass scaling by s adds
+// (s - 1) of it, reported as added mass. Tolerance 1e-14 relative: a few roundings.
+TEST(ElementFamily, LumpedMassConservesTheElementMass) {
+  const SmallMesh m;
+  const MaterialParams mat = elastic_steel();
+  for (bool tet : {false, true}) {
+    HexBlock blk;
+    blk.conn = m.hexes;
+    if (tet) { // N1 N2 N3 N3 N4 N4 N4 N4 over the first cube: volume 1/6
+      const auto& h = m.hexes[0];
+      blk.conn = {{h[0], h[1], h[3], h[3], h[4], h[4], h[4], h[4]}};
+    }
+    blk.init(blk.conn.size());
+    HexOptions opt;
+    opt.tetrahedra = tet;
+    for (std::size_t e = 0; e < blk.size(); ++e) {
+      Real x[8], y[8], z[8], bx[8], by[8], bz[8];
+      for (int a = 0; a < 8; ++a) {
+        const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
+        x[a] = m.x0[3 * n];
+        y[a] = m.x0[3 * n + 1];
+        z[a] = m.x0[3 * n + 2];
+      }
+      blk.vol[e] = hex_volume_gradient(x, y, z, bx, by, bz);
+      EXPECT_NEAR(blk.vol[e], tet ? 1.0 / 6 : 1.0, 1e-14);
+      for (Real scale : {1.0, 2.5}) {
+        const LumpedMass<8> lm = SolidFamily::lump_mass(opt, mat, blk, e, m.x0, scale);
+        Real total = 0, added = 0;
+        int loaded = 0;
+        for (std::size_t a = 0; a < 8; ++a) {
+          total += lm.mass[a];
+          added += lm.added[a];
+          loaded += lm.mass[a] > 0;
+        }
+        EXPECT_NEAR(total, scale * mat.ro * blk.vol[e], 1e-14 * total);
+        EXPECT_NEAR(added, (scale - 1) * mat.ro * blk.vol[e], 1e-14 * total);
+        EXPECT_EQ(loaded, tet ? 4 : 8);
+        EXPECT_EQ(blk.density_scale[e], scale);
+      }
+      // The initial step is the characteristic length over the wave speed: a unit cube's
+      // length is V / (largest face area) = 1.
+      if (!tet) {
+        const Real c = mat.wave_speed_solid();
+        EXPECT_NEAR(SolidFamily::initial_dt(mat, blk, e, m.x0) * c, 1.0, 1e-12);
+      }
+    }
+  }
+  ShellBlock sb;
+  sb.conn = m.quads;
+  const Real t = 0.1;
+  sb.init(m.quads.size(), 2, t);
+  for (std::size_t e = 0; e < sb.size(); ++e) {
+    const Real area = e < 2 ? 1.0 : 0.5; // unit squares, then a half-square triangle
+    for (Real scale : {1.0, 3.0}) {
+      const LumpedMass<4> lm = ShellFamily::lump_mass(ShellOptions{}, mat, sb, e, m.x0, scale);
+      Real total = 0, added = 0;
+      for (std::size_t a = 0; a < 4; ++a) {
+        total += lm.mass[a];
+        added += lm.added[a];
+        EXPECT_GT(lm.inertia[a], 0.0);
+      }
+      EXPECT_NEAR(total, scale * mat.ro * area * t, 1e-14 * total);
+      EXPECT_NEAR(added, (scale - 1) * mat.ro * area * t, 1e-14 * total);
+    }
+  }
+}
+
 } // namespace
 } // namespace parcae

@@ -358,8 +358,8 @@ Domain build_domain(const Model& model) {
     sp.title = s.part->title;
     sp.mat = std::move(mp);
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
-    sp.tetrahedra = s.sec->elform == 10;
-    if (sp.tetrahedra) sp.opt.qm = 0;
+    sp.opt.tetrahedra = s.sec->elform == 10;
+    if (sp.opt.tetrahedra) sp.opt.qm = 0;
     sp.opt.q1 = model.control.q1;
     sp.opt.q2 = model.control.q2;
     if (s.hg) { // *HOURGLASS Q1/Q2 set the part's bulk viscosity (LS-DYNA semantics)
@@ -438,7 +438,6 @@ Domain build_domain(const Model& model) {
   }
 
   // --- masses of deformable elements, mass scaling ---
-  const Real dt2ms = std::abs(model.control.dt2ms);
   for (auto& sp : d.solids) {
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
       Real x[8], y[8], z[8], bx[8], by[8], bz[8];
@@ -454,39 +453,33 @@ Domain build_domain(const Model& model) {
                                          "(check the node order)",
                                          sp.elem_id[e], sp.pid, vol));
       sp.blk.vol[e] = vol;
-      Real scale = 1.0;
-      if (dt2ms > 0) {
-        const Real dte = hex_characteristic_length(x, y, z, vol) / sp.mat.wave_speed_solid();
-        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
-      }
-      sp.blk.density_scale[e] = scale;
-      d.added_mass += sp.mat.ro * vol * (scale - 1.0);
-      if (sp.tetrahedra) {
-        for (int a : {0, 1, 2, 4}) d.mass[sp.blk.conn[e][a]] += scale * sp.mat.ro * vol / 4.0;
-      } else {
-        for (LocalId n : sp.blk.conn[e]) d.mass[n] += scale * sp.mat.ro * vol / 8.0;
-      }
     }
   }
-  for (auto& sp : d.shells) {
-    for (std::size_t e = 0; e < sp.blk.size(); ++e) {
-      std::array<Real, 4> cm{}, ci{};
-      shell_lumped_mass(sp.mat, sp.blk, e, d.x0, cm, ci);
-      Real scale = 1.0;
-      if (dt2ms > 0) {
-        const Real dte = shell_critical_dt(sp.mat, sp.blk, e, d.x0);
-        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
-      }
-      // Mass scaling for shells: scale the element's mass (and so its wave speed).
-      for (int a = 0; a < 4; ++a) {
-        const LocalId n = sp.blk.conn[e][a];
-        d.mass[n] += scale * cm[a];
-        d.inertia[n] += scale * ci[a];
-        d.has_rot[n] = 1;
-        d.added_mass += (scale - 1.0) * cm[a];
+  // Every family the same way: DT2MS scales an element's mass by (DT2MS / its step)^2 where
+  // the step is smaller.
+  const Real dt2ms = std::abs(model.control.dt2ms);
+  for_each_element_family([&](auto family) {
+    using Family = decltype(family);
+    for (auto& part : parts_of(d, family)) {
+      for (std::size_t e = 0; e < part.blk.size(); ++e) {
+        Real scale = 1.0;
+        if (dt2ms > 0) {
+          const Real dte = Family::initial_dt(part.mat, part.blk, e, d.x0);
+          if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
+        }
+        const auto lm = Family::lump_mass(part.opt, part.mat, part.blk, e, d.x0, scale);
+        for (std::size_t a = 0; a < static_cast<std::size_t>(Family::kNodes); ++a) {
+          const auto n = static_cast<std::size_t>(part.blk.conn[e][a]);
+          d.mass[n] += lm.mass[a];
+          if constexpr (Family::kCornerDofs == 6) {
+            d.inertia[n] += lm.inertia[a];
+            d.has_rot[n] = 1;
+          }
+          d.added_mass += lm.added[a];
+        }
       }
     }
-  }
+  });
 
   // --- corner bookkeeping (node -> corners CSR) ---
   std::size_t off = 0;

@@ -24,11 +24,6 @@ struct SolidPart {
   std::vector<std::size_t> model_index; ///< index of each element in model.solids
   std::size_t corner_offset = 0;        ///< index of this part's first corner in the corner arrays
   std::size_t n_boundary = 0;           ///< MPP: the first n_boundary elements touch shared nodes
-  /// ELFORM 10: four-node tetrahedra, held as the hexahedron N1 N2 N3 N3 N4 N4 N4 N4 (a
-  /// triangle base and a collapsed top: exactly the tetrahedron's volume, so the one-point hex
-  /// kernel's mean strain is the constant-strain tetrahedron's). Mass is lumped V/4 per node and
-  /// there is no hourglass control (a tetrahedron has no hourglass modes).
-  bool tetrahedra = false;
 };
 
 struct ShellPart {
