@@ -197,7 +197,9 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
     flag.assign(ps.nodes.size(), 0);
     flag_depth.assign(ps.nodes.size(), 0.0);
     flag_seg.assign(ps.nodes.size(), kInvalidLocal);
-#pragma omp parallel for schedule(dynamic, 512)
+    // Threads only when there is more than one chunk: a parallel region costs a fork and a
+    // barrier per pass, more than a small interface's whole work on a busy machine.
+#pragma omp parallel for schedule(dynamic, 512) if (nn > 512)
     for (std::int64_t ki = 0; ki < nn; ++ki) {
       const std::size_t k = static_cast<std::size_t>(ki);
       if (!ps.is_mine(k)) continue;
@@ -395,7 +397,7 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
   const std::int64_t na = static_cast<std::int64_t>(st.all_nodes.size());
   std::vector<Real>& work = st.work;
   work.resize(st.all_nodes.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (na > 4096)
   for (std::int64_t i = 0; i < na; ++i) {
     const auto s3 = 3 * static_cast<std::size_t>(i);
     const auto g = 3 * static_cast<std::size_t>(st.all_nodes[static_cast<std::size_t>(i)]);

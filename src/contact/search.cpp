@@ -281,7 +281,7 @@ bool update_search(const Interface& ifc, ContactState& st, std::span<const Real>
   if (!due && ifc.p.adaptive_search) {
     const std::int64_t n = static_cast<std::int64_t>(st.all_nodes.size());
     Real m2 = 0;
-#pragma omp parallel for reduction(max : m2) schedule(static)
+#pragma omp parallel for reduction(max : m2) schedule(static) if (n > 4096)
     for (std::int64_t i = 0; i < n; ++i) {
       const auto g = 3 * static_cast<std::size_t>(st.all_nodes[static_cast<std::size_t>(i)]);
       Real d2 = 0;
@@ -418,7 +418,7 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     // for any thread count.
     std::vector<std::int64_t> seg_start(ns + 1, 0);
     std::vector<std::vector<LocalId>> part(static_cast<std::size_t>(omp_get_max_threads()));
-#pragma omp parallel
+#pragma omp parallel if (ns > 1024)
     {
       const auto nt = static_cast<std::size_t>(omp_get_num_threads());
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
