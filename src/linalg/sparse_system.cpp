@@ -33,6 +33,7 @@ SparseSystem::SparseSystem(const par::Comm& comm, std::int64_t row_begin, std::i
   // The pattern is computed from the mesh; a mistake costs speed, not correctness.
   check(MatSetOption(s.a, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE), "MatSetOption");
   check(VecCreateMPI(s.mpi_comm, nloc, n_global, &s.b), "VecCreateMPI");
+  check(VecSetOption(s.b, VEC_IGNORE_NEGATIVE_INDICES, PETSC_TRUE), "VecSetOption");
   check(VecDuplicate(s.b, &s.x), "VecDuplicate");
 }
 
