@@ -16,6 +16,7 @@ struct Cantilever {
   std::string material;    ///< material card (MID 1); empty: *MAT_ELASTIC from e, nu, rho
   double tip_load = -1000; ///< total force in y on the free end (x = length), consistent
   bool fix_z = false;      ///< uz = 0 at every node (bending in x-y only)
+  bool step_load = false;  ///< load curve 1 constant (a step at t = 0) instead of a ramp to t = 1
   std::string controls =   ///< the *CONTROL_IMPLICIT_... cards
       "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n";
   double end_time = 1.0;
@@ -26,7 +27,7 @@ struct Cantilever {
 
 inline std::string cantilever_deck(const Cantilever& c) {
   std::string s = "*KEYWORD\n*TITLE\ncantilever\n";
-  s += fmt::format("*CONTROL_TERMINATION\n{}\n", c.end_time);
+  s += fmt::format("*CONTROL_TERMINATION\n{:.9e},0\n", c.end_time);
   s += c.controls;
   s += "*NODE\n";
   for (int k = 0; k <= c.nz; ++k)
@@ -59,7 +60,7 @@ inline std::string cantilever_deck(const Cantilever& c) {
         else if (c.fix_z)
           s += fmt::format("{},0,0,0,1,0,0,0\n", c.node(i, j, k));
       }
-  s += "*DEFINE_CURVE\n1\n0,0\n1,1\n";
+  s += c.step_load ? "*DEFINE_CURVE\n1\n0,1\n1,1\n" : "*DEFINE_CURVE\n1\n0,0\n1,1\n";
   if (c.tip_load != 0) {
     s += "*LOAD_NODE_POINT\n";
     for (int k = 0; k <= c.nz; ++k)

@@ -17,9 +17,8 @@ struct ImplicitOptions {
   /// Where MUMPS' out-of-core files go (per-rank subfolders of a per-run folder; removed after a
   /// normal run, kept and named after a failure). Empty: the output directory.
   std::string scratch_dir;
-  /// Tests: called after every converged step with (step, time, displacements of the owned
-  /// nodes as (model node index, ux, uy, uz) quadruples).
-  bool keep_history = true;
+  /// Model node indices whose displacements are kept after every step (ImplicitResult::history).
+  std::vector<std::size_t> history_nodes;
 };
 
 /// One Newton iteration as logged in the convergence history.
@@ -42,6 +41,9 @@ struct ImplicitResult {
   std::vector<double> eigenvalues;        ///< omega^2
   std::vector<std::vector<double>> modes; ///< 3 per model node per mode (all ranks)
   std::vector<IterationRecord> iterations;
+  std::vector<double> history_time;         ///< time of each state (t = 0 first)
+  std::vector<std::vector<double>> history; ///< per state: 3 per ImplicitOptions::history_nodes
+  std::vector<std::array<double, 2>> history_energy; ///< per state: kinetic, internal
   int steps = 0;
   double factor_seconds = 0, solve_seconds = 0, assembly_seconds = 0;
   double factor_memory_mb = 0;    ///< largest MUMPS INFOG(22) of the run

@@ -159,6 +159,14 @@ void ImplicitSolver::write_state(double time) {
   if (eigen_) return;
   const GlobalStats g = global_stats();
   const std::vector<double> u = all_nodes(u_n_);
+  if (result_ && !iopt_.history_nodes.empty()) {
+    result_->history_time.push_back(time);
+    std::vector<double> h;
+    for (std::size_t n : iopt_.history_nodes)
+      h.insert(h.end(), {u[3 * n], u[3 * n + 1], u[3 * n + 2]});
+    result_->history.push_back(std::move(h));
+    result_->history_energy.push_back({g.kinetic, g.internal});
+  }
   const std::vector<double> v = dynamic_ ? all_nodes(v_n_) : std::vector<double>(u.size(), 0.0);
   const std::vector<double> a = dynamic_ ? all_nodes(a_n_) : std::vector<double>(u.size(), 0.0);
   std::vector<std::array<double, 6>> stress;
