@@ -5,6 +5,7 @@
 // rank runs every test in the same order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <numbers>
@@ -396,6 +397,35 @@ TEST(ImplicitConsistency, SameAnswerOnOneRankAndOutOfCore) {
     }
     EXPECT_FALSE(g_world->any(!ok));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Example decks (examples/implicit): each runs to normal termination with its outputs.
+
+TEST(ImplicitExamples, EveryDeckRuns) {
+  namespace fs = std::filesystem;
+  int count = 0;
+  std::vector<fs::path> decks;
+  for (const auto& e : fs::directory_iterator(source_dir() / "examples" / "implicit"))
+    if (e.path().extension() == ".k") decks.push_back(e.path());
+  std::sort(decks.begin(), decks.end());
+  for (const fs::path& deck : decks) {
+    const std::string text = read_file(deck);
+    EXPECT_NE(text.find("parcae run examples/implicit/" + deck.filename().string()),
+              std::string::npos)
+        << deck << ": the header must give the command that runs it";
+    std::string out;
+    const ImplicitResult r = run_text(text, *g_world, {}, &out);
+    EXPECT_TRUE(r.summary.normal_termination) << deck << ": " << r.summary.error;
+    if (g_world->rank() == 0) {
+      const bool modes = text.find("*CONTROL_IMPLICIT_EIGENVALUE") != std::string::npos;
+      for (const char* f : modes ? std::vector<const char*>{"eigout", "d3eigv"}
+                                 : std::vector<const char*>{"d3plot", "glstat", "convergence.csv"})
+        EXPECT_TRUE(fs::exists(fs::path(out) / f)) << deck << ": " << f;
+    }
+    ++count;
+  }
+  EXPECT_GE(count, 5);
 }
 
 } // namespace
