@@ -3,6 +3,7 @@
 committed, this script documents how they were made and remakes them)."""
 import math
 import pathlib
+import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 
@@ -47,14 +48,17 @@ def cantilever(name, header, controls, nx=10, ny=2, nz=2, elform=18, load=-1000.
     (HERE / (name + ".k")).write_text("".join(s))
 
 
-def cylinder(name, header, nr=24, nt=24, a=0.1, b=0.2, t=0.01, p=100e6, g=1.15):
+def cylinder(name, header, nr=24, nt=24, a=0.1, b=0.2, t=0.01, p=100e6, g=1.15, nz=1,
+             controls="", path=None):
+    """Quarter of a thick cylinder, nz element layers of thickness t each. nz = 1: plane strain
+    (uz = 0 everywhere); nz > 1: only the base (z = 0) is fixed in z (benchmark meshes)."""
     node = lambda i, j, k: 1 + i + (nr + 1) * (j + (nt + 1) * k)
     hs = [g ** k for k in range(nr)]
     rad = lambda i: a + (b - a) * sum(hs[:i]) / sum(hs)
     s = [header, "*KEYWORD\n*TITLE\n%s\n" % name,
          "*CONTROL_TERMINATION\n1.0\n*CONTROL_IMPLICIT_GENERAL\n$   IMFLAG       DT0\n"
-         "         1       1.0\n*NODE\n"]
-    for k in range(2):
+         "         1       1.0\n" + controls + "*NODE\n"]
+    for k in range(nz + 1):
         for j in range(nt + 1):
             for i in range(nr + 1):
                 th = 0.5 * math.pi * j / nt
@@ -63,26 +67,31 @@ def cylinder(name, header, nr=24, nt=24, a=0.1, b=0.2, t=0.01, p=100e6, g=1.15):
                 s.append("%8d%16.9e%16.9e%16.9e\n" % (node(i, j, k), x, y, t * k))
     s.append("*ELEMENT_SOLID\n")
     e = 1
-    for j in range(nt):
-        for i in range(nr):
-            n = [node(i, j, 0), node(i + 1, j, 0), node(i + 1, j + 1, 0), node(i, j + 1, 0),
-                 node(i, j, 1), node(i + 1, j, 1), node(i + 1, j + 1, 1), node(i, j + 1, 1)]
-            s.append("%8d%8d" % (e, 1) + "".join("%8d" % x for x in n) + "\n")
-            e += 1
+    for k in range(nz):
+        for j in range(nt):
+            for i in range(nr):
+                n = [node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k), node(i, j + 1, k),
+                     node(i, j, k + 1), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1),
+                     node(i, j + 1, k + 1)]
+                s.append("%8d%8d" % (e, 1) + "".join("%8d" % x for x in n) + "\n")
+                e += 1
     s.append("*PART\ncylinder\n1,1,1\n*SECTION_SOLID\n1,2\n*MAT_ELASTIC\n1,7850.0,2.1e11,0.3\n")
-    s.append("$ symmetry x = 0 and y = 0; plane strain uz = 0\n*BOUNDARY_SPC_NODE\n")
-    for k in range(2):
+    s.append("$ symmetry x = 0 and y = 0; uz = 0 (plane strain, or the base)\n*BOUNDARY_SPC_NODE\n")
+    for k in range(nz + 1):
         for j in range(nt + 1):
             for i in range(nr + 1):
-                s.append("%d,0,%d,%d,1,0,0,0\n" % (node(i, j, k), j == nt, j == 0))
+                fz = 1 if (nz == 1 or k == 0) else 0
+                if j == nt or j == 0 or fz:
+                    s.append("%d,0,%d,%d,%d,0,0,0\n" % (node(i, j, k), j == nt, j == 0, fz))
     s.append("$ bore segments (normal into the hole: positive pressure pushes outwards)\n"
              "*SET_SEGMENT\n1\n")
-    for j in range(nt):
-        s.append("%d,%d,%d,%d\n" % (node(0, j, 0), node(0, j, 1), node(0, j + 1, 1),
-                                    node(0, j + 1, 0)))
+    for k in range(nz):
+        for j in range(nt):
+            s.append("%d,%d,%d,%d\n" % (node(0, j, k), node(0, j, k + 1), node(0, j + 1, k + 1),
+                                        node(0, j + 1, k)))
     s.append("*DEFINE_CURVE\n1\n0.0,0.0\n1.0,1.0\n*LOAD_SEGMENT_SET\n$     SSID      LCID        SF\n"
              "         1         1%10.4g\n*END\n" % p)
-    (HERE / (name + ".k")).write_text("".join(s))
+    (path or HERE / (name + ".k")).write_text("".join(s))
 
 
 def hdr(name, what):
@@ -124,6 +133,17 @@ cantilever("plastic_bending",
                     "      SIGY      ETAN\n         1    7850.0   2.1E+11       0.3   2.5E+08"
                     "       0.0\n$ card 2 (C, P, LCSS)\n       0.0       0.0       100\n"
                     "*DEFINE_CURVE\n100\n0.0,2.5e8\n0.01,3.0e8\n0.1,4.0e8\n1.0,6.0e8\n")
+if len(sys.argv) > 1:
+    # make_examples.py --bench NR NT NZ OUT.k [LSOLVR ABSMEM]: a bigger cylinder for timings.
+    nr, nt, nz = (int(v) for v in sys.argv[2:5])
+    extra = sys.argv[6:]
+    ctl = ("*CONTROL_IMPLICIT_SOLVER\n%s,1\n\n0,0.85,%s\n" % (extra[0], extra[1])) if extra else \
+        "*CONTROL_IMPLICIT_SOLVER\n2,1\n"
+    cylinder("cylinder_bench", hdr("cylinder_bench", "benchmark cylinder %dx%dx%d" % (nr, nt, nz)),
+             nr=nr, nt=nt, nz=nz, g=1.0, controls=ctl + "*CONTROL_IMPLICIT_SOLUTION\n1\n",
+             path=pathlib.Path(sys.argv[5]))
+    sys.exit(0)
+
 cylinder("lame_cylinder",
          hdr("lame_cylinder", "thick cylinder a = 0.1, b = 0.2 m under 100 MPa internal "
              "pressure, quarter model, plane strain: u(a) = 90.79 um, hoop stress at the bore "
