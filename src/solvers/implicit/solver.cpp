@@ -216,11 +216,11 @@ bool ImplicitSolver::advance() {
         if (c_.lprint > 0 && opt_.log)
           *opt_.log << fmt::format(
               "  linear solve: {} eq, factor {:.3f} s, solve {:.3f} s, "
-              "MUMPS memory {:.0f} MB (estimate {:.0f} MB){}, {} iterations\n",
+              "MUMPS memory {:.0f} MB (estimate {:.0f} MB){}{}\n",
               map_.n_global, st.factor_seconds, st.solve_seconds, st.memory_used_mb,
               st.memory_estimate_mb,
               st.out_of_core ? fmt::format(", out of core {} bytes", st.scratch_bytes) : "",
-              st.iterations);
+              st.iterations > 0 ? fmt::format(", {} CG iterations", st.iterations) : "");
         const double g0 = owned_dot(du, r);
         if (it == 1) e0 = std::abs(g0);
         double s = 1;
