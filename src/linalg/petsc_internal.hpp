@@ -24,6 +24,7 @@ struct SparseSystem::Impl {
   Mat factor = nullptr; ///< MUMPS factors (direct)
   KSP ksp = nullptr;    ///< iterative
   bool last_ooc = false;
+  MatNullSpace near_null = nullptr; ///< rigid-body modes for GAMG
   void destroy_solvers();
   void factorise(const SolverOptions& o, SolveStats& st);
   [[nodiscard]] std::vector<double> gather(Vec v, std::span<const std::int64_t> dofs) const;

@@ -40,6 +40,7 @@ SparseSystem::SparseSystem(const par::Comm& comm, std::int64_t row_begin, std::i
 SparseSystem::~SparseSystem() {
   Impl& s = *impl_;
   s.destroy_solvers();
+  if (s.near_null) MatNullSpaceDestroy(&s.near_null);
   VecDestroy(&s.x);
   VecDestroy(&s.b);
   MatDestroy(&s.a);
@@ -103,6 +104,37 @@ void SparseSystem::apply_dirichlet(std::span<const std::int64_t> rows,
   check(VecAssemblyEnd(s.x), "VecAssemblyEnd");
   check(MatZeroRowsColumns(s.a, static_cast<PetscInt>(idx.size()), idx.data(), 1.0, s.x, s.b),
         "MatZeroRowsColumns");
+}
+
+void SparseSystem::set_near_null_space(const std::vector<std::vector<double>>& owned_vectors) {
+  Impl& s = *impl_;
+  std::vector<Vec> vecs;
+  for (const auto& v : owned_vectors) {
+    Vec w = nullptr;
+    check(VecDuplicate(s.b, &w), "VecDuplicate");
+    PetscScalar* a = nullptr;
+    check(VecGetArray(w, &a), "VecGetArray");
+    std::copy(v.begin(), v.end(), a);
+    VecRestoreArray(w, &a);
+    // Modified Gram-Schmidt against the vectors kept so far; dependent vectors are dropped.
+    for (Vec q : vecs) {
+      PetscScalar d = 0;
+      check(VecDot(w, q, &d), "VecDot");
+      check(VecAXPY(w, -d, q), "VecAXPY");
+    }
+    PetscReal n = 0;
+    check(VecNormalize(w, &n), "VecNormalize");
+    if (n > 1e-10)
+      vecs.push_back(w);
+    else
+      VecDestroy(&w);
+  }
+  if (s.near_null) MatNullSpaceDestroy(&s.near_null);
+  check(MatNullSpaceCreate(s.mpi_comm, PETSC_FALSE, static_cast<PetscInt>(vecs.size()), vecs.data(),
+                           &s.near_null),
+        "MatNullSpaceCreate");
+  for (Vec& v : vecs) VecDestroy(&v);
+  check(MatSetNearNullSpace(s.a, s.near_null), "MatSetNearNullSpace");
 }
 
 double SparseSystem::vector_norm() const {

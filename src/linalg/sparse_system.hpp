@@ -78,6 +78,10 @@ public:
   /// Rows (global) become identity rows and columns (values moved to the right-hand side so that
   /// x = values there). Collective; after assemble().
   void apply_dirichlet(std::span<const std::int64_t> rows, std::span<const double> values);
+  /// The near null space of the operator for the algebraic multigrid preconditioners (for
+  /// elasticity: the six rigid-body modes): each vector given at the owned rows. Orthonormalised
+  /// here; used by GAMG (MatSetNearNullSpace) and ignored by the direct solver.
+  void set_near_null_space(const std::vector<std::vector<double>>& owned_vectors);
   /// Euclidean norm of the assembled right-hand side.
   [[nodiscard]] double vector_norm() const;
   /// Values of the assembled right-hand side at global dofs (any rank's; negative: 0).

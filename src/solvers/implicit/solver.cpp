@@ -115,6 +115,31 @@ void ImplicitSolver::setup() {
   sys_ = std::make_unique<linalg::SparseSystem>(comm_, map_.row_begin, map_.row_end, map_.n_global,
                                                 map_.d_nnz, map_.o_nnz);
   lin_ = linear_options(c_);
+  if (lin_.method != linalg::SolverMethod::Direct) {
+    // Rigid-body modes (3 translations, 3 rotations about the centroid) at the owned free
+    // dofs: the near null space of elasticity for the algebraic multigrid.
+    const auto nloc = static_cast<std::size_t>(map_.row_end - map_.row_begin);
+    std::vector<std::vector<double>> modes(6, std::vector<double>(nloc, 0.0));
+    for (std::size_t n = 0; n < model_.nodes.size(); ++n) {
+      if (map_.owner[n] != comm_.rank()) continue;
+      const double p[3] = {model_.nodes.x[n], model_.nodes.y[n], model_.nodes.z[n]};
+      for (int c = 0; c < 3; ++c) {
+        const std::int64_t row = map_.eq[3 * n + static_cast<std::size_t>(c)];
+        if (row < 0) continue;
+        const auto r = static_cast<std::size_t>(row - map_.row_begin);
+        modes[static_cast<std::size_t>(c)][r] = 1;
+        // rotation about axis k: e_k x p, component c
+        for (int k = 0; k < 3; ++k) {
+          const int i = (k + 1) % 3, j = (k + 2) % 3; // (e_k x p)_i = -p_j?, see below
+          double v = 0;
+          if (c == i) v = -p[j];
+          if (c == j) v = p[i];
+          modes[static_cast<std::size_t>(3 + k)][r] += v;
+        }
+      }
+    }
+    sys_->set_near_null_space(modes);
+  }
   // Scratch: <dir>/parcae_scratch_<pid of rank 0>/rank<r> (several jobs may share a target).
   std::vector<double> pid{static_cast<double>(getpid())};
   comm_.broadcast(pid);
