@@ -156,6 +156,32 @@ void ImplicitSolver::setup() {
     result_->scratch_run_dir = scratch_run_;
   }
   open_outputs();
+  if (opt_.log) {
+    int n18 = 0;
+    for (const Element& e : elems_) n18 += e.incompatible ? 1 : 0;
+    const std::int64_t all18 = comm_.sum(static_cast<std::int64_t>(n18));
+    const char* method = lin_.method == linalg::SolverMethod::Direct   ? "MUMPS (direct)"
+                         : lin_.method == linalg::SolverMethod::CgGamg ? "CG + GAMG"
+                                                                       : "CG + BoomerAMG";
+    *opt_.log << fmt::format(
+        "implicit {}: {} nodes, {} hexahedra ({} ELFORM 18, {} ELFORM 2), {} equations on {} "
+        "rank(s)\n  linear solver {}{}; {}; end time {}, first step {}{}\n",
+        eigen_     ? "eigenvalue analysis"
+        : dynamic_ ? "Newmark dynamics"
+                   : "statics",
+        model_.nodes.size(), model_.solids.size(), all18,
+        static_cast<std::int64_t>(model_.solids.size()) - all18, map_.n_global, comm_.size(),
+        method,
+        lin_.method != linalg::SolverMethod::Direct ? ""
+        : lin_.out_of_core             ? fmt::format(", out of core into {}", scratch_run_)
+        : lin_.in_core_limit_bytes > 0 ? fmt::format(", out of core above {:.0f} MB into {}",
+                                                     lin_.in_core_limit_bytes / 1e6, scratch_run_)
+                                       : ", in core",
+        linear_ ? "linear (NSOLVR 1)"
+                : fmt::format("Newton-Raphson, at most {} iterations, DCTOL {} ECTOL {}", c_.maxref,
+                              c_.dctol, c_.ectol),
+        end_time_, dt_, c_.iauto == 1 ? " (automatic)" : "");
+  }
   if (dynamic_ && !eigen_) {
     // Initial acceleration: M a0 = f_ext(0) - f_int(0).
     assemble(Assemble::Mass, 0.0, *sys_);
