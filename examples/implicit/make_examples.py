@@ -119,7 +119,7 @@ cantilever("cantilever_dynamic",
            "*CONTROL_IMPLICIT_DYNAMICS\n$    IMASS     GAMMA      BETA\n         1       0.5      "
            "0.25\n", step=True)
 cantilever("plastic_bending",
-           hdr("plastic_bending", "the cantilever (ELFORM 2) loaded to 3 times first yield, "
+           hdr("plastic_bending", "the cantilever (ELFORM 2, 20 x 4 x 2) loaded to 1.35 times first yield, "
                "*MAT_024 with a hardening curve, automatic steps, Newton with line search; "
                "convergence.csv shows the residuals"),
            "*CONTROL_TERMINATION\n1.0\n*CONTROL_IMPLICIT_GENERAL\n1,0.25\n"
@@ -128,7 +128,7 @@ cantilever("plastic_bending",
            "*CONTROL_IMPLICIT_SOLUTION\n$   NSOLVR    ILIMIT    MAXREF     DCTOL     ECTOL"
            "     RCTOL     LSTOL    ABSTOL\n         7        11        15    1.0E-6    1.0E-8"
            "   1.0E+10       0.9    1.0E-6\n",
-           elform=2, load=-125000.0,
+           elform=2, load=-56250.0, nx=20, ny=4,
            material="*MAT_PIECEWISE_LINEAR_PLASTICITY\n$      MID        RO         E        PR"
                     "      SIGY      ETAN\n         1    7850.0   2.1E+11       0.3   2.5E+08"
                     "       0.0\n$ card 2 (C, P, LCSS)\n       0.0       0.0       100\n"

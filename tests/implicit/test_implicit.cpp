@@ -111,7 +111,19 @@ TEST(ImplicitTangent, Mat024CurveMatchesFiniteDifferences) {
   check_point_tangent(law);
 }
 
+void check_element_tangent(bool large_strain);
+
 TEST(ImplicitTangent, Elform2ElementStiffnessMatchesFiniteDifferences) {
+  check_element_tangent(false);
+}
+
+TEST(ImplicitTangent, Elform2TotalLagrangianStiffnessMatchesFiniteDifferences) {
+  // Large strain: material and geometric stiffness together (displacements of 0.4 % of the
+  // element size, rotations included through F).
+  check_element_tangent(true);
+}
+
+void check_element_tangent(bool large_strain) {
   // A distorted hexahedron, plastic points: K = d f_int / d u by central differences.
   implicit::ElemCoords x = {0, 0,   0, 1.1, 0, 0.1, 1.2, 0.9, 0,   0,    1, 0,
                             0, 0.1, 1, 1,   0, 1.2, 1.1, 1.1, 1.1, -0.1, 1, 0.9};
@@ -128,7 +140,7 @@ TEST(ImplicitTangent, Elform2ElementStiffnessMatchesFiniteDifferences) {
   std::array<implicit::Voigt, 8> stress{};
   implicit::ElemVector f{};
   implicit::ElemMatrix k{};
-  implicit::hex8_full_forces(x, u, law, old, now, stress, f, &k);
+  implicit::hex8_full_forces(x, u, law, old, now, stress, f, &k, large_strain);
   int plastic = 0;
   for (const auto& p : now) plastic += p.epsp > 0;
   ASSERT_GT(plastic, 0);
@@ -139,8 +151,8 @@ TEST(ImplicitTangent, Elform2ElementStiffnessMatchesFiniteDifferences) {
     implicit::ElemVector up = u, um = u, fp{}, fm{};
     up[j] += h;
     um[j] -= h;
-    implicit::hex8_full_forces(x, up, law, old, now, stress, fp, nullptr);
-    implicit::hex8_full_forces(x, um, law, old, now, stress, fm, nullptr);
+    implicit::hex8_full_forces(x, up, law, old, now, stress, fp, nullptr, large_strain);
+    implicit::hex8_full_forces(x, um, law, old, now, stress, fm, nullptr, large_strain);
     for (int i = 0; i < 24; ++i)
       EXPECT_NEAR(k[i * 24 + j], (fp[i] - fm[i]) / (2 * h), 1e-5 * kmax) << i << "," << j;
   }
@@ -262,16 +274,18 @@ TEST(ImplicitVerification, CantileverFrequenciesVsEulerBernoulli) {
 }
 
 TEST(ImplicitVerification, NewtonConvergesQuadraticallyOnPlasticBending) {
-  // A cantilever (ELFORM 2, *MAT_003 isotropic hardening) loaded in one step to 3 times its
-  // first-yield load (the coarse ELFORM 2 mesh is stiff: its Gauss-point stresses are lower):
+  // A cantilever (ELFORM 2 total Lagrangian, 20 x 4 x 2, *MAT_003 isotropic hardening) loaded
+  // in one step to 1.35 times its first-yield load (below the plastic limit load, 1.5 times):
   // Newton with the consistent tangent; the convergence tolerances are tight so that the iterations
   // run until the residual reaches ABSTOL. Quadratic convergence: e_{k+1} <= C e_k^2 with e = |R| /
   // |R_0| in the asymptotic range (e_k < 1e-2, above the round-off floor 1e-11); C = 100 allows for
   // the constant of the contraction.
   Cantilever c;
   c.elform = 2;
+  c.nx = 20;
+  c.ny = 4;
   c.material = "*MAT_PLASTIC_KINEMATIC\n1,7850,2.1e11,0.3,250e6,2e9,1.0\n";
-  c.tip_load = -3 * 250e6 * c.width * c.height * c.height / 6 / c.length;
+  c.tip_load = -1.35 * 250e6 * c.width * c.height * c.height / 6 / c.length;
   c.controls = "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n*CONTROL_IMPLICIT_SOLUTION\n"
                "7,11,30,1e-14,1e-20,1e10,0.0,1e-5\n";
   const ImplicitResult r = run_text(cantilever_deck(c), *g_world);
@@ -354,15 +368,56 @@ TEST(ImplicitVerification, NewmarkStepLoadOvershootAndPeriod) {
                 t_peak * 1e3, 2 * u_static * 1e6, 0.5 * t1 * 1e3);
 }
 
+TEST(ImplicitVerification, LargeStretchOfASaintVenantKirchhoffBar) {
+  // Two ELFORM 2 hexahedra (a 2 x 1 x 1 bar, nu = 0) pulled in x by a dead load P per unit
+  // initial area: S_xx = E E_xx with E_xx = (l^2 - 1)/2 and P = l S_xx, so l^3 - l = 2 P / E;
+  // with nu = 0 the lateral stretches stay 1. P / E = 0.1: l = 1.09112 (a 9 % stretch; the
+  // small-strain answer would be 1.1). Newton to 1e-10: the end's displacement 2 (l - 1)
+  // within 1e-8.
+  const double e = 1e9, p = 0.1 * e;
+  const auto id = [](int i, int j, int k) { return 1 + i + 3 * (j + 2 * k); };
+  std::string deck = "*KEYWORD\n*CONTROL_TERMINATION\n1.0\n*CONTROL_IMPLICIT_GENERAL\n1,0.25\n"
+                     "*CONTROL_IMPLICIT_SOLUTION\n7,11,30,1e-12,1e-20,1e10,0,1e-3\n*NODE\n";
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i) deck += fmt::format("{},{},{},{}\n", id(i, j, k), i, j, k);
+  deck += "*ELEMENT_SOLID\n";
+  for (int i = 0; i < 2; ++i)
+    deck += fmt::format("{},1,{},{},{},{},{},{},{},{}\n", i + 1, id(i, 0, 0), id(i + 1, 0, 0),
+                        id(i + 1, 1, 0), id(i, 1, 0), id(i, 0, 1), id(i + 1, 0, 1), id(i + 1, 1, 1),
+                        id(i, 1, 1));
+  deck += fmt::format("*PART\nbar\n1,1,1\n*SECTION_SOLID\n1,2\n*MAT_ELASTIC\n1,1000.0,{},0.0\n", e);
+  // x = 0 face: ux = 0; one node also uy, uz, one uz, one uy (no rigid motion, free lateral
+  // contraction).
+  deck += fmt::format("*BOUNDARY_SPC_NODE\n{},0,1,1,1\n{},0,1,0,1\n{},0,1,1,0\n{},0,1,0,0\n",
+                      id(0, 0, 0), id(0, 1, 0), id(0, 0, 1), id(0, 1, 1));
+  deck += "*DEFINE_CURVE\n1\n0,0\n1,1\n*LOAD_NODE_POINT\n";
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j) deck += fmt::format("{},1,1,{}\n", id(2, j, k), p / 4);
+  deck += "*END\n";
+  const ImplicitResult r = run_text(deck, *g_world);
+  ASSERT_TRUE(r.summary.normal_termination) << r.summary.error;
+  double l = 1;
+  for (int it = 0; it < 50; ++it) l -= (l * l * l - l - 2 * p / e) / (3 * l * l - 1);
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < 2; ++j) {
+      const auto n = static_cast<std::size_t>(id(2, j, k) - 1);
+      EXPECT_NEAR(r.u[3 * n], 2 * (l - 1), 1e-8);
+      EXPECT_NEAR(r.u[3 * n + 1], 0, 1e-8);
+    }
+  EXPECT_EQ(r.steps, 4);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Same answers: any rank count, in core vs out of core
 
 TEST(ImplicitConsistency, SameAnswerOnOneRankAndOutOfCore) {
   Cantilever c;
-  c.nx = 16;
+  c.nx = 20;
+  c.ny = 4;
   c.material = "*MAT_PLASTIC_KINEMATIC\n1,7850,2.1e11,0.3,250e6,2e9,1.0\n";
   c.elform = 2;
-  c.tip_load = -3 * 250e6 * c.width * c.height * c.height / 6 / c.length;
+  c.tip_load = -1.35 * 250e6 * c.width * c.height * c.height / 6 / c.length;
   c.controls = "*CONTROL_IMPLICIT_GENERAL\n1,0.5\n*CONTROL_IMPLICIT_SOLUTION\n"
                "12,11,30,1e-10,1e-16\n";
   const ImplicitResult dist = run_text(cantilever_deck(c), *g_world);

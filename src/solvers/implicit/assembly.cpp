@@ -105,6 +105,7 @@ void ImplicitSolver::assemble(Assemble what, double t, linalg::SparseSystem& sys
         f[r] = s;
       }
       hex8_incompatible_stresses(x, law.e, law.nu, ue, e.stress);
+      e.cauchy = e.stress;
       for (int q = 0; q < 8; ++q) {
         std::array<double, 24> g{};
         hex8_gradients(x, q, g);
@@ -112,12 +113,7 @@ void ImplicitSolver::assemble(Assemble what, double t, linalg::SparseSystem& sys
       }
     } else {
       hex8_full_forces(x, ue, law, e.old, e.now, e.stress, f,
-                       what == Assemble::Tangent ? &k : nullptr);
-      for (int q = 0; q < 8; ++q) {
-        std::array<double, 24> g{};
-        hex8_gradients(x, q, g);
-        e.eps[q] = hex8_strain(g, ue);
-      }
+                       what == Assemble::Tangent ? &k : nullptr, large_strain_, {e.eps, e.cauchy});
     }
     if (!acc.empty()) {
       hex8_mass(x, law.rho, m);

@@ -48,13 +48,6 @@ double invert3(const double j[3][3], double inv[3][3]) {
   return det;
 }
 
-/// B^T s for one node's gradient g (3) and a Voigt stress: the node's 3 force components.
-inline void bt_stress(const double* g, const Voigt& s, double* f) {
-  f[0] = g[0] * s[0] + g[1] * s[3] + g[2] * s[5];
-  f[1] = g[1] * s[1] + g[0] * s[3] + g[2] * s[4];
-  f[2] = g[2] * s[2] + g[1] * s[4] + g[0] * s[5];
-}
-
 /// The 6x3 B block of a gradient g (engineering strains), row major.
 inline void b_block(const double* g, double b[6][3]) {
   for (int i = 0; i < 6; ++i) b[i][0] = b[i][1] = b[i][2] = 0;
@@ -137,28 +130,100 @@ Voigt hex8_strain(const std::array<double, 24>& g, const ElemVector& u) {
 
 void hex8_full_forces(const ElemCoords& x, const ElemVector& u, const PointLaw& law,
                       std::span<const PointState> old, std::span<PointState> now,
-                      std::span<Voigt> stress, ElemVector& f, ElemMatrix* k) {
+                      std::span<Voigt> stress, ElemVector& f, ElemMatrix* k, bool large_strain,
+                      Hex8Outputs out) {
   f.fill(0);
   if (k) k->fill(0);
   for (int q = 0; q < 8; ++q) {
     std::array<double, 24> g{};
     const double w = hex8_gradients(x, q, g); // Gauss weights are 1
-    const Voigt eps = hex8_strain(g, u);
+    // Deformation gradient F_iJ = delta_iJ + sum_a u_ai g_aJ (F = I in small strain).
+    double fm[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    if (large_strain)
+      for (int a = 0; a < 8; ++a)
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) fm[i][j] += u[a * 3 + i] * g[a * 3 + j];
+    Voigt eps{};
+    if (large_strain) {
+      double c[3][3];
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          c[i][j] = 0;
+          for (int m = 0; m < 3; ++m) c[i][j] += fm[m][i] * fm[m][j];
+        }
+      eps = {
+          0.5 * (c[0][0] - 1), 0.5 * (c[1][1] - 1), 0.5 * (c[2][2] - 1), c[0][1], c[1][2], c[2][0]};
+    } else {
+      eps = hex8_strain(g, u);
+    }
+    if (!out.strain.empty()) out.strain[q] = eps;
     Tangent d{};
     update_point(law, old[q], eps, now[q], stress[q], d);
+    const Voigt& sv = stress[q];
+    if (!out.cauchy.empty()) {
+      if (!large_strain) {
+        out.cauchy[q] = sv;
+      } else {
+        const double sm[3][3] = {
+            {sv[0], sv[3], sv[5]}, {sv[3], sv[1], sv[4]}, {sv[5], sv[4], sv[2]}};
+        const double det = fm[0][0] * (fm[1][1] * fm[2][2] - fm[1][2] * fm[2][1]) -
+                           fm[0][1] * (fm[1][0] * fm[2][2] - fm[1][2] * fm[2][0]) +
+                           fm[0][2] * (fm[1][0] * fm[2][1] - fm[1][1] * fm[2][0]);
+        double cs[3][3];
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            double t = 0;
+            for (int m = 0; m < 3; ++m)
+              for (int n = 0; n < 3; ++n) t += fm[i][m] * sm[m][n] * fm[j][n];
+            cs[i][j] = t / det;
+          }
+        out.cauchy[q] = {cs[0][0], cs[1][1], cs[2][2], cs[0][1], cs[1][2], cs[2][0]};
+      }
+    }
+    // B(F): row r, column (a, i): d eps_r / d u_ai.
+    double b[6][24];
     for (int a = 0; a < 8; ++a) {
-      double fa[3];
-      bt_stress(&g[a * 3], stress[q], fa);
-      for (int c = 0; c < 3; ++c) f[a * 3 + c] += w * fa[c];
+      const double* ga = &g[a * 3];
+      for (int i = 0; i < 3; ++i) {
+        const int col = a * 3 + i;
+        b[0][col] = fm[i][0] * ga[0];
+        b[1][col] = fm[i][1] * ga[1];
+        b[2][col] = fm[i][2] * ga[2];
+        b[3][col] = fm[i][0] * ga[1] + fm[i][1] * ga[0];
+        b[4][col] = fm[i][1] * ga[2] + fm[i][2] * ga[1];
+        b[5][col] = fm[i][2] * ga[0] + fm[i][0] * ga[2];
+      }
+    }
+    for (int col = 0; col < 24; ++col) {
+      double t = 0;
+      for (int r = 0; r < 6; ++r) t += b[r][col] * sv[r];
+      f[col] += w * t;
     }
     if (!k) continue;
-    for (int a = 0; a < 8; ++a)
-      for (int b = 0; b < 8; ++b) {
-        double blk[3][3] = {};
-        add_btdb(&g[a * 3], d, &g[b * 3], w, blk);
-        for (int r = 0; r < 3; ++r)
-          for (int c = 0; c < 3; ++c) (*k)[(a * 3 + r) * 24 + b * 3 + c] += blk[r][c];
+    double db[6][24];
+    for (int r = 0; r < 6; ++r)
+      for (int col = 0; col < 24; ++col) {
+        double t = 0;
+        for (int m = 0; m < 6; ++m) t += d[r * 6 + m] * b[m][col];
+        db[r][col] = t;
       }
+    for (int r = 0; r < 24; ++r)
+      for (int col = 0; col < 24; ++col) {
+        double t = 0;
+        for (int m = 0; m < 6; ++m) t += b[m][r] * db[m][col];
+        (*k)[r * 24 + col] += w * t;
+      }
+    if (large_strain) {
+      // Geometric stiffness: (g_a . S g_b) I for every node pair.
+      const double sm[3][3] = {{sv[0], sv[3], sv[5]}, {sv[3], sv[1], sv[4]}, {sv[5], sv[4], sv[2]}};
+      for (int a = 0; a < 8; ++a)
+        for (int bb = 0; bb < 8; ++bb) {
+          double t = 0;
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) t += g[a * 3 + i] * sm[i][j] * g[bb * 3 + j];
+          for (int i = 0; i < 3; ++i) (*k)[(a * 3 + i) * 24 + bb * 3 + i] += w * t;
+        }
+    }
   }
 }
 

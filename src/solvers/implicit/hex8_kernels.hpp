@@ -32,11 +32,20 @@ std::array<double, 8> hex8_shape(const std::array<double, 3>& xi);
 /// Strain (Voigt, engineering shears) from gradients and nodal displacements.
 Voigt hex8_strain(const std::array<double, 24>& dndx, const ElemVector& u);
 
+/// Optional per-point outputs of hex8_full_forces (empty spans: not wanted).
+struct Hex8Outputs {
+  std::span<Voigt> strain; ///< the strain measure given to the material (E or eps)
+  std::span<Voigt> cauchy; ///< Cauchy stress (= stress in small strain)
+};
+
 /// ELFORM 2: internal force, tangent stiffness (when k != nullptr), updated point states and the
-/// stresses at the 8 points. old / now: 8 states.
+/// stresses at the 8 points. old / now: 8 states. large_strain: total Lagrangian (Green-Lagrange
+/// strain E, second Piola-Kirchhoff stress S = stress, f = int B(F)^T S dV0, tangent with the
+/// geometric stiffness int G^T S G dV0); otherwise small strain (F = I).
 void hex8_full_forces(const ElemCoords& x, const ElemVector& u, const PointLaw& law,
                       std::span<const PointState> old, std::span<PointState> now,
-                      std::span<Voigt> stress, ElemVector& f, ElemMatrix* k);
+                      std::span<Voigt> stress, ElemVector& f, ElemMatrix* k,
+                      bool large_strain = false, Hex8Outputs out = {});
 
 /// ELFORM 18: the condensed elastic stiffness (incompatible modes).
 void hex8_incompatible_stiffness(const ElemCoords& x, double e, double nu, ElemMatrix& k);

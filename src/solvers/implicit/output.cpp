@@ -34,7 +34,7 @@ void ImplicitSolver::all_elements(std::vector<std::array<double, 6>>& stress,
     send.push_back(static_cast<double>(e.model_index));
     double ep = 0;
     for (int q = 0; q < 8; ++q) {
-      for (int i = 0; i < 6; ++i) send.push_back(e.stress_old[q][i]);
+      for (int i = 0; i < 6; ++i) send.push_back(e.cauchy_old[q][i]);
       ep += e.old[q].epsp / 8;
     }
     send.push_back(ep);

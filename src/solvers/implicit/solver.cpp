@@ -63,6 +63,9 @@ void ImplicitSolver::setup() {
   dynamic_ = c_.imass == 1;
   eigen_ = c_.neig > 0;
   linear_ = c_.nsolvr == 1;
+  // Nonlinear runs are geometrically nonlinear on ELFORM 2 (total Lagrangian, as LS-DYNA's
+  // IMFLAG 1); linear runs (NSOLVR 1) and ELFORM 18 are small-strain.
+  large_strain_ = !linear_;
   end_time_ = model_.control.endtim;
   dt_ = c_.dt0 > 0 ? c_.dt0 : end_time_;
   dtmin_ = c_.dtmin > 0 ? c_.dtmin : dt_ / 1000;
@@ -156,10 +159,10 @@ void ImplicitSolver::setup() {
     result_->scratch_run_dir = scratch_run_;
   }
   open_outputs();
+  int n18 = 0;
+  for (const Element& e : elems_) n18 += e.incompatible ? 1 : 0;
+  const std::int64_t all18 = comm_.sum(static_cast<std::int64_t>(n18)); // collective
   if (opt_.log) {
-    int n18 = 0;
-    for (const Element& e : elems_) n18 += e.incompatible ? 1 : 0;
-    const std::int64_t all18 = comm_.sum(static_cast<std::int64_t>(n18));
     const char* method = lin_.method == linalg::SolverMethod::Direct   ? "MUMPS (direct)"
                          : lin_.method == linalg::SolverMethod::CgGamg ? "CG + GAMG"
                                                                        : "CG + BoomerAMG";
@@ -328,6 +331,7 @@ bool ImplicitSolver::advance() {
         e.old = e.now;
         e.stress_old = e.stress;
         e.eps_old = e.eps;
+        e.cauchy_old = e.cauchy;
       }
       if (dynamic_) {
         const double b = c_.beta, g = c_.gamma;
@@ -382,6 +386,7 @@ void ImplicitSolver::visit_state(StateArchive& ar) {
     ar.pod(e.old);
     ar.pod(e.stress_old);
     ar.pod(e.eps_old);
+    ar.pod(e.cauchy_old);
   }
   if (ar.loading()) {
     u_ = u_n_;

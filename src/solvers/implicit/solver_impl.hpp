@@ -23,6 +23,7 @@ struct Element {
   std::array<int, 8> node{}; ///< local node indices
   std::array<PointState, 8> old{}, now{};
   std::array<Voigt, 8> stress{}, stress_old{}, eps{}, eps_old{};
+  std::array<Voigt, 8> cauchy{}, cauchy_old{}; ///< for outputs (= stress in small strain)
 };
 
 class ImplicitSolver final : public Solver {
@@ -77,6 +78,7 @@ public:
   linalg::SolverOptions lin_;
   const ImplicitControls& c_;
   bool dynamic_ = false, eigen_ = false, linear_ = false;
+  bool large_strain_ = false; ///< ELFORM 2 total Lagrangian (nonlinear runs)
   double time_ = 0, dt_ = 0, dtmin_ = 0, dtmax_ = 0, end_time_ = 0;
   int step_ = 0;
   double ext_work_ = 0;
