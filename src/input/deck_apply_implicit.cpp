@@ -160,6 +160,25 @@ void apply_load_segment_set(const Block& b, DeckBuilder& d) {
 
 void resolve_segment_loads(DeckBuilder& d) {
   Model& m = d.model;
+  if (m.control.implicit.imflag != 1) {
+    // An explicit deck: the implicit controls are read but not used (as before they had card
+    // tables), and the explicit solver does not apply segment pressures yet.
+    for (const std::string& k : m.keywords_used)
+      if (k.starts_with("*CONTROL_IMPLICIT_") && k != "*CONTROL_IMPLICIT_GENERAL")
+        m.notes.push_back({k, m.control.implicit.general_loc, false,
+                           "read; used only by the implicit solver (IMFLAG = 0: ignored)"});
+    if (!m.segment_loads.empty()) {
+      const SourceLoc& loc = m.segment_loads.front().loc;
+      if (!d.options.ignore_unsupported)
+        fail(loc, "*LOAD_SEGMENT pressures are applied by the implicit solver only (IMFLAG = 1 "
+                  "on *CONTROL_IMPLICIT_GENERAL); the explicit solver does not apply them yet "
+                  "(use --ignore-unsupported to run without them)");
+      m.notes.push_back({"*LOAD_SEGMENT", loc, false,
+                         "pressure loads ignored: the explicit solver does not apply them"});
+      m.segment_loads.clear();
+      return;
+    }
+  }
   std::vector<SegmentLoad> out;
   for (const SegmentLoad& l : m.segment_loads) {
     if (d.defined("curve", l.lcid) == nullptr)

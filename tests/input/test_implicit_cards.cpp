@@ -104,9 +104,15 @@ TEST(ImplicitCards, EachUnsupportedOptionIsRefusedAtItsField) {
       {"*CONTROL_IMPLICIT_EIGENVALUE\n5,0,0,0,0,0,102\n", "EIGMTH = 102"},
       {"*CONTROL_IMPLICIT_SOLUTION\n8\n", "NSOLVR = 8"},
       {"*LOAD_SEGMENT\n7,1,0,1,2,3,4,9\n", "N5 = 9"},
-      {"*LOAD_SEGMENT\n99,1,0,1,2,3,4\n", "LCID = 99"},
-      {"*LOAD_SEGMENT\n7,1,0,1,2,3,44\n", "node 44"},
-      {"*LOAD_SEGMENT_SET\n5,7\n", "SSID = 5"},
+      {"*CONTROL_IMPLICIT_GENERAL\n1\n"
+       "*LOAD_SEGMENT\n99,1,0,1,2,3,4\n",
+       "LCID = 99"},
+      {"*CONTROL_IMPLICIT_GENERAL\n1\n"
+       "*LOAD_SEGMENT\n7,1,0,1,2,3,44\n",
+       "node 44"},
+      {"*CONTROL_IMPLICIT_GENERAL\n1\n"
+       "*LOAD_SEGMENT_SET\n5,7\n",
+       "SSID = 5"},
   };
   for (const auto& c : cases) {
     const std::string e = read_error(implicit_cube(c.cards));
@@ -134,4 +140,21 @@ TEST(ImplicitCards, SegmentPressures) {
   EXPECT_EQ(m.segment_loads[2].nodes, (std::array<GlobalId, 4>{1, 4, 3, 2}));
   EXPECT_DOUBLE_EQ(m.segment_loads[3].sf, -1);
   EXPECT_EQ(m.segment_loads[3].ssid, 0);
+}
+
+TEST(ImplicitCards, ExplicitDecksRefuseSegmentPressuresAndNoteImplicitControls) {
+  // Without IMFLAG = 1 the explicit solver would silently drop the pressure: refused (or
+  // ignored with a warning on request); implicit controls are noted as unused.
+  std::string deck =
+      implicit_cube("*CONTROL_IMPLICIT_SOLUTION\n12\n*LOAD_SEGMENT\n7,1,0,5,6,7,8\n");
+  deck.replace(deck.find("*SECTION_SOLID\n1,2"), 18, "*SECTION_SOLID\n1,1");
+  const std::string e = read_error(deck);
+  EXPECT_NE(e.find("implicit solver only"), std::string::npos) << e;
+  ReadOptions o;
+  o.ignore_unsupported = true;
+  const Model m = read_text(deck, o);
+  EXPECT_TRUE(m.segment_loads.empty());
+  bool noted = false;
+  for (const KeywordNote& n : m.notes) noted |= n.keyword == "*CONTROL_IMPLICIT_SOLUTION";
+  EXPECT_TRUE(noted);
 }
