@@ -117,7 +117,8 @@ cantilever("cantilever_dynamic",
                "swings to twice the static deflection at half the first period (6 ms)"),
            "*CONTROL_TERMINATION\n0.012\n*CONTROL_IMPLICIT_GENERAL\n1,1.2e-4\n"
            "*CONTROL_IMPLICIT_DYNAMICS\n$    IMASS     GAMMA      BETA\n         1       0.5      "
-           "0.25\n", step=True)
+           "0.25\n$ nodout: the tip node on the beam's axis\n*DATABASE_NODOUT\n1.2e-4\n"
+           "*DATABASE_HISTORY_NODE\n55\n", step=True)
 cantilever("plastic_bending",
            hdr("plastic_bending", "the cantilever (ELFORM 2, 20 x 4 x 2) loaded to 1.35 times first yield, "
                "*MAT_024 with a hardening curve, automatic steps, Newton with line search; "

@@ -480,6 +480,8 @@ TEST(ImplicitExamples, EveryDeckRuns) {
       for (const char* f : modes ? std::vector<const char*>{"eigout", "d3eigv"}
                                  : std::vector<const char*>{"d3plot", "glstat", "convergence.csv"})
         EXPECT_TRUE(fs::exists(fs::path(out) / f)) << deck << ": " << f;
+      if (text.find("*DATABASE_HISTORY_NODE") != std::string::npos)
+        EXPECT_TRUE(fs::exists(fs::path(out) / "nodout")) << deck;
     }
     ++count;
   }

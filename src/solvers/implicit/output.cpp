@@ -92,6 +92,25 @@ void ImplicitSolver::open_outputs() {
                                              d3plot_options(opt_));
   if (opt_.write_glstat && !eigen_)
     glstat_ = std::make_unique<GlstatWriter>((dir / "glstat").string(), model_.control.title);
+  // nodout: the *DATABASE_HISTORY_NODE / _SET nodes, every step (deck order, once each).
+  if (opt_.write_histories && !eigen_) {
+    std::vector<std::uint8_t> seen(model_.nodes.size(), 0);
+    const auto add = [&](GlobalId id) {
+      const LocalId n = model_.node_index(id);
+      if (n != kInvalidLocal && !seen[n]) {
+        seen[n] = 1;
+        nodout_nodes_.push_back(n);
+      }
+    };
+    for (const Controls::HistoryNode& h : model_.control.history_nodes) {
+      if (!h.is_set)
+        add(h.id);
+      else if (const auto it = model_.node_sets.find(h.id); it != model_.node_sets.end())
+        for (GlobalId id : it->second.members) add(id);
+    }
+    if (!nodout_nodes_.empty() && model_.control.nodout.given)
+      nodout_ = std::make_unique<NodoutWriter>((dir / "nodout").string(), model_.control.title);
+  }
   if (!eigen_) {
     history_.open(dir / "convergence.csv");
     history_ << "step,iteration,time,dt,residual_norm,displacement_ratio,energy_ratio,"
@@ -174,6 +193,24 @@ void ImplicitSolver::write_state(double time) {
   all_elements(stress, epsp);
   if (comm_.rank() != 0) return;
   if (glstat_) glstat_->write(g);
+  if (nodout_) {
+    NodoutState ns;
+    ns.cycle = step_;
+    ns.time = time;
+    for (std::size_t n : nodout_nodes_) {
+      NodeHistory h;
+      h.id = model_.nodes.id[n];
+      h.coord = {model_.nodes.x[n] + u[3 * n], model_.nodes.y[n] + u[3 * n + 1],
+                 model_.nodes.z[n] + u[3 * n + 2]};
+      for (int c = 0; c < 3; ++c) {
+        h.disp[c] = u[3 * n + c];
+        h.vel[c] = v[3 * n + c];
+        h.acc[c] = a[3 * n + c];
+      }
+      ns.nodes.push_back(h);
+    }
+    nodout_->write(ns);
+  }
   if (!d3plot_) return;
   D3plotState s;
   s.time = time;

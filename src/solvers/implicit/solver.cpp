@@ -417,6 +417,7 @@ RunSummary ImplicitSolver::finish() {
   if (d3plot_) d3plot_->close();
   d3plot_.reset();
   glstat_.reset();
+  nodout_.reset();
   if (history_.is_open()) history_.close();
   sys_.reset();
   // Scratch: removed after a normal run, kept (and named) after a failure.

@@ -7,6 +7,7 @@
 
 #include "linalg/libraries.hpp"
 #include "linalg/sparse_system.hpp"
+#include "output/ascii_hist.hpp"
 #include "output/d3plot.hpp"
 #include "output/glstat.hpp"
 #include "solvers/implicit/dof_map.hpp"
@@ -91,6 +92,8 @@ public:
   // outputs (rank 0)
   std::unique_ptr<D3plotWriter> d3plot_;
   std::unique_ptr<GlstatWriter> glstat_;
+  std::unique_ptr<NodoutWriter> nodout_;
+  std::vector<std::size_t> nodout_nodes_; ///< model node indices (*DATABASE_HISTORY_NODE / _SET)
   std::ofstream history_;
   std::string scratch_run_, scratch_rank_;
 };
