@@ -395,7 +395,7 @@ struct SpotWeld {
 struct ImplicitControls {
   // *CONTROL_IMPLICIT_GENERAL
   int imflag = 0; ///< 0 explicit, 1 implicit
-  Real dt0 = 0;   ///< initial step (0: ENDTIM / 10 ... set by the solver)
+  Real dt0 = 0;   ///< first step (0: one step to ENDTIM)
   bool general_given = false;
   SourceLoc general_loc;
   // *CONTROL_IMPLICIT_SOLVER
