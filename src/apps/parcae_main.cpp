@@ -34,6 +34,9 @@
 #include "apps/profile_cmd.hpp"
 #include "input/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
+#ifdef PARCAE_WITH_LINALG
+#include "solvers/implicit/implicit_solver.hpp"
+#endif
 #include "par/comm.hpp"
 #include "prof/phase.hpp"
 #include "solvers/common/checkpoint.hpp"
@@ -199,10 +202,41 @@ void parse_checkpoint_every(const std::string& text, RunOptions& opt) {
   }
 }
 
+/// An implicit deck (*CONTROL_IMPLICIT_GENERAL IMFLAG = 1): statics, dynamics or eigenvalues.
+int run_implicit_deck(const Model& model, const RunOptions& opt, const std::string& scratch,
+                      const par::Comm& comm) {
+#ifdef PARCAE_WITH_LINALG
+  ImplicitOptions iopt;
+  iopt.scratch_dir = scratch;
+  const ImplicitResult r = run_implicit(model, opt, iopt);
+  const bool root = comm.rank() == 0;
+  if (!r.summary.normal_termination) {
+    if (root) std::cerr << "parcae: run stopped: " << r.summary.error << "\n";
+    return 2;
+  }
+  if (root)
+    std::cout << fmt::format(
+        "normal termination: {} steps, {} equations, {:.2f} s (factorisation "
+        "{:.2f} s, MUMPS memory {:.0f} MB{})\n",
+        r.steps, r.equations, r.summary.elapsed_s, r.factor_seconds, r.factor_memory_mb,
+        r.out_of_core ? fmt::format(", out of core: {} bytes of scratch", r.scratch_bytes) : "");
+  return 0;
+#else
+  (void)opt;
+  (void)scratch;
+  (void)comm;
+  throw InputError(model.control.implicit.general_loc,
+                   "*CONTROL_IMPLICIT_GENERAL IMFLAG = 1: this parcae build has no implicit "
+                   "solver (it needs PETSc/MUMPS/SLEPc on Open MPI: build with the release "
+                   "preset, not release-mpich)");
+#endif
+}
+
 int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions& read,
             double end_time, const std::string& method, const std::string& transform,
             const std::string& checkpoint_every, const std::string& restart, bool profile,
-            const std::string& profile_dir, const OutputFlags& out, const par::Comm& comm) {
+            const std::string& profile_dir, const OutputFlags& out, const std::string& scratch,
+            const par::Comm& comm) {
   const bool root = comm.rank() == 0;
   // Reading, checking and decomposing the deck: the profile's "setup" phase.
   std::optional<prof::PhaseScope> setup(std::in_place, prof::phase_id("setup"));
@@ -265,6 +299,7 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
                                par::mpi_library_version(), method.empty() ? "from deck" : method);
   }
   setup.reset();
+  if (model.control.implicit.imflag == 1) return run_implicit_deck(model, opt, scratch, comm);
   const RunSummary s = run_explicit(model, opt);
   if (s.interrupted) {
     if (root)
@@ -380,6 +415,11 @@ int main(int argc, char** argv) {
                                   "(default OUTDIR/profile); see `parcae profile report`")
                       ->expected(0, 1);
   OutputFlags out_flags;
+  std::string scratch;
+  run->add_option("--scratch", scratch,
+                  "implicit decks: directory for the out-of-core solver's scratch files "
+                  "(default: the output directory; per-rank subfolders, removed after a normal "
+                  "run, kept after a failure)");
   run->add_flag("--no-vtk", out_flags.no_vtk, "do not write the VTK time series (parcae.pvd)");
   run->add_flag("--no-d3plot", out_flags.no_d3plot, "do not write the d3plot family");
   run->add_option("--d3plot-words", out_flags.d3plot_words,
@@ -411,7 +451,7 @@ int main(int argc, char** argv) {
     if (*check) return cmd_check(deck, read);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
     return cmd_run(deck, outdir, threads, read, end_time, method, transform, checkpoint_every,
-                   restart, profile->count() > 0, profile_dir, out_flags, comm);
+                   restart, profile->count() > 0, profile_dir, out_flags, scratch, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {

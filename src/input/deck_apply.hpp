@@ -119,6 +119,21 @@ void check_constraint_references(const Model& m);
 // card_tables_contact.cpp: the card tables of the contact keywords (joined in build_table())
 std::vector<KeywordSpec> contact_keywords();
 
+// card_tables_implicit.cpp / deck_apply_implicit.cpp: the implicit controls and pressure loads
+std::vector<KeywordSpec> implicit_keywords();
+void apply_control_implicit_general(const Block& b, DeckBuilder& d);
+void apply_control_implicit_solver(const Block& b, DeckBuilder& d);
+void apply_control_implicit_auto(const Block& b, DeckBuilder& d);
+void apply_control_implicit_dynamics(const Block& b, DeckBuilder& d);
+void apply_control_implicit_eigenvalue(const Block& b, DeckBuilder& d);
+void apply_control_implicit_solution(const Block& b, DeckBuilder& d);
+void apply_control_implicit_stabilization(const Block& b, DeckBuilder& d);
+void apply_load_segment(const Block& b, DeckBuilder& d);
+void apply_load_segment_set(const Block& b, DeckBuilder& d);
+/// Once the whole deck is read: *LOAD_SEGMENT_SET expanded to its segments, every segment's
+/// nodes and curve checked (InputError at the card).
+void resolve_segment_loads(DeckBuilder& d);
+
 // deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
 void apply_contact_automatic_single(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d);

@@ -73,6 +73,7 @@ public:
     check_motions();
     check_initial_velocities();
     check_loads();
+    resolve_segment_loads(d_);
     check_walls();
     check_constraint_references(m_);
     check_contacts(m_);
@@ -570,6 +571,10 @@ private:
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
       const Section& s = *sections_.at(p.secid);
+      if (m_.control.implicit.imflag == 1) {
+        check_implicit_formulation(p, s);
+        continue;
+      }
       if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
@@ -583,6 +588,21 @@ private:
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0)",
                                 s.id, p.id, s.elform));
     }
+  }
+
+  /// The implicit solver's elements: hexahedra ELFORM 2 (fully integrated) and 18 (enhanced
+  /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used.
+  void check_implicit_formulation(const Part& p, const Section& s) const {
+    if (s.kind == SectionKind::Shell)
+      fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): shells are not supported by the "
+                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
+                              s.id, p.id));
+    if (s.elform != 2 && s.elform != 18)
+      fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported by the "
+                              "implicit solver (IMFLAG = 1): it has the fully integrated "
+                              "hexahedron (ELFORM 2) and the enhanced-strain hexahedron that "
+                              "does not lock in bending (ELFORM 18, elastic materials)",
+                              s.id, p.id, s.elform));
   }
 
   void note_empty_parts() {

@@ -28,14 +28,17 @@ Libraries::Libraries(const par::Comm& comm) {
   if (g_users++ > 0) {
     return;
   }
-  if (comm.handle() != nullptr) {
-    PETSC_COMM_WORLD = *static_cast<const MPI_Comm*>(comm.handle());
-  }
+  // A single-process Comm (no handle) gets MPI_COMM_SELF: one rank may then run alone while
+  // the others wait (tests compare such a run with a distributed one).
+  PETSC_COMM_WORLD =
+      comm.handle() != nullptr ? *static_cast<const MPI_Comm*>(comm.handle()) : MPI_COMM_SELF;
   // No options database from the command line: parcae's own options select solvers. PETSc's
   // signal handler would hide parcae's error reporting.
   check_petsc(PetscOptionsSetValue(nullptr, "-no_signal_handler", "true"), "PetscOptionsSetValue");
   check_petsc(SlepcInitializeNoArguments(), "SlepcInitialize");
   HYPRE_Init();
+  // Errors come back as codes (turned into RuntimeError naming the call), not printed by PETSc.
+  check_petsc(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), "PetscPushErrorHandler");
 }
 
 Libraries::~Libraries() {

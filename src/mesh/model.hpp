@@ -390,6 +390,57 @@ struct SpotWeld {
   SourceLoc loc;
 };
 
+/// The implicit controls (*CONTROL_IMPLICIT_...), as read; defaults are the LS-DYNA manual's.
+/// Only read by the implicit solver (solvers/implicit); imflag = 1 makes the deck implicit.
+struct ImplicitControls {
+  // *CONTROL_IMPLICIT_GENERAL
+  int imflag = 0; ///< 0 explicit, 1 implicit
+  Real dt0 = 0;   ///< first step (0: one step to ENDTIM)
+  bool general_given = false;
+  SourceLoc general_loc;
+  // *CONTROL_IMPLICIT_SOLVER
+  int lsolvr = 2;  ///< 2, 4, 5, 6, 9: direct (MUMPS); 10-12: CG + GAMG; 13-15: CG + BoomerAMG
+  int lprint = 0;  ///< 1/2: print linear-solver statistics
+  Real absmem = 0; ///< ABSMEM: in-core factor limit in 8-byte words (0 none; -1 always OOC)
+  SourceLoc solver_loc;
+  // *CONTROL_IMPLICIT_AUTO
+  int iauto = 0;   ///< 0 fixed step, 1 automatic step size
+  int iteopt = 11; ///< optimum iterations per step
+  int itewin = 5;  ///< window around ITEOPT
+  Real dtmin = 0;  ///< 0: DT0 / 1000
+  Real dtmax = 0;  ///< 0: DT0 * 10
+  // *CONTROL_IMPLICIT_DYNAMICS
+  int imass = 0;    ///< 0 static, 1 Newmark dynamics
+  Real gamma = 0.5; ///< Newmark gamma
+  Real beta = 0.25; ///< Newmark beta
+  SourceLoc dynamics_loc;
+  // *CONTROL_IMPLICIT_EIGENVALUE
+  int neig = 0;    ///< number of eigenvalues (0: no eigen analysis)
+  Real center = 0; ///< CENTER: frequency (cycles per unit time) the modes are sought near
+  int eigmth = 2;  ///< 2: shift-invert Lanczos (SLEPc Krylov-Schur, shift-invert, MUMPS)
+  SourceLoc eigen_loc;
+  // *CONTROL_IMPLICIT_SOLUTION
+  int nsolvr = 2;      ///< 1 linear; 2 / 7 / 12 full Newton (parcae re-forms every iteration)
+  int maxref = 15;     ///< maximum Newton iterations per step
+  Real dctol = 1e-3;   ///< displacement-norm tolerance (relative)
+  Real ectol = 1e-2;   ///< energy-norm tolerance (relative)
+  Real rctol = 1e10;   ///< residual-norm tolerance (relative; 1e10 = off)
+  Real lstol = 0.9;    ///< line-search tolerance (0 or > 1e9: off)
+  Real abstol = 1e-10; ///< absolute residual tolerance
+  SourceLoc solution_loc;
+};
+
+/// *LOAD_SEGMENT / *LOAD_SEGMENT_SET: pressure SF * curve(t) on a segment (positive pressure
+/// acts against the segment normal N1-N2-N3 by the right-hand rule, as in LS-DYNA).
+struct SegmentLoad {
+  std::array<GlobalId, 4> nodes{}; ///< deck node ids (a triangle repeats N3)
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  Real at = 0;       ///< arrival time
+  GlobalId ssid = 0; ///< *LOAD_SEGMENT_SET before expansion (0 once expanded)
+  SourceLoc loc;
+};
+
 struct Controls {
   // *CONTROL_TERMINATION
   Real endtim = 0;
@@ -503,6 +554,7 @@ struct Controls {
     SourceLoc loc;
   };
   std::vector<DecompositionTransform> mpp_decomposition_transforms;
+  ImplicitControls implicit;
 };
 
 /// Something the reader saw and did not use (warning), or could not use (error unless
@@ -534,6 +586,7 @@ struct Model {
   std::vector<InitialVelocity> initial_velocities;
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
+  std::vector<SegmentLoad> segment_loads; ///< *LOAD_SEGMENT, and _SET expanded per segment
   std::vector<RigidWall> rigid_walls;
   std::map<GlobalId, SegmentSet> segment_sets;
   std::vector<ContactDef> contacts;
