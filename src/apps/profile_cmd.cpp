@@ -198,10 +198,12 @@ int run_profiled(int argc, char** argv, int first) {
 int maybe_run_python_command(int argc, char** argv) {
   if (argc < 2) return -1;
   const std::string cmd = argv[1];
-  const char* module = cmd == "bench"     ? "parcae_tools.campaign"
-                       : cmd == "whatif"  ? "parcae_tools.whatif"
-                       : cmd == "cluster" ? "parcae_tools.cluster"
-                                          : nullptr;
+  const char* module = cmd == "bench"           ? "parcae_tools.campaign"
+                       : cmd == "whatif"        ? "parcae_tools.whatif"
+                       : cmd == "cluster"       ? "parcae_tools.cluster"
+                       : cmd == "generate"      ? "parcae_tools.generate"
+                       : cmd == "storage-study" ? "parcae_tools.storage_study"
+                                                : nullptr;
   if (!module) return -1;
   return exec_python_module(module, std::vector<std::string>(argv + 2, argv + argc));
 }
