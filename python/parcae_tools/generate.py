@@ -3,15 +3,17 @@
 ``cylinders``: the implicit storage-study model, in the spirit of the classic cyl0p5e6 deck
 (about 0.5 million solids): nested co-axial cylinders of 8-node hexahedra, bonded at their
 interfaces (shared nodes), each tube its own part and material, fixed at the base, internal
-pressure on the bore through ``*LOAD_SEGMENT_SET`` with a load curve, and an axial
-displacement of the top face (``*BOUNDARY_PRESCRIBED_MOTION_SET``).  Implicit linear static
-(``*CONTROL_IMPLICIT_GENERAL`` IMFLAG=1, ``*CONTROL_IMPLICIT_SOLVER`` direct solver).  The same
-mesh and loads can be written as a CalculiX input (``C3D8`` or ``C3D8I``, ``*STATIC``,
-``*DLOAD`` P6, ``*BOUNDARY``) for the peer comparison.
+pressure on the bore through ``*LOAD_SEGMENT_SET`` with a load curve, and an axial tension on
+the top face (uniform traction as consistent nodal forces, one ``*LOAD_NODE_SET`` per ring of
+nodes; the implicit solver takes no prescribed motion).  Implicit linear static
+(``*CONTROL_IMPLICIT_GENERAL`` IMFLAG=1, ``*CONTROL_IMPLICIT_SOLVER`` LSOLVR=2, the direct
+solver; ``--out-of-core`` sets ABSMEM=-1: MUMPS factors on disk in the ``--scratch`` directory).
+The same mesh and loads can be written as a CalculiX input (``C3D8`` or ``C3D8I``, ``*STATIC``,
+``*DLOAD`` P6, ``*CLOAD``, ``*BOUNDARY``) for the peer comparison.
 
 Mesh (scale 1): 3 tubes, inner radius 100 mm, 10 mm walls, 600 mm high; 96 elements around,
-2 through each wall, 150 along the axis: 86,400 solids, 101,472 nodes, 304,416 dof (301,728
-free: the base nodes are fixed, the top nodes' z prescribed).  ``--scale S`` multiplies the element count by about S (each
+2 through each wall, 150 along the axis: 86,400 solids, 101,472 nodes, 304,416 dof (302,400
+free: the base nodes are fixed).  ``--scale S`` multiplies the element count by about S (each
 direction by S^(1/3), rounded; S = 5.8 gives about 0.55 million solids, the study's size).
 
 Node (i_theta, i_r, i_z) has id ``1 + i_theta + n_theta * (i_r + n_rings * i_z)``; solids are
@@ -21,6 +23,7 @@ Command line (also ``parcae generate cylinders ...``)::
 
     python -m parcae_tools.generate cylinders [--scale S] [-o cyl.k] [--ccx cyl.inp]
                                               [--ccx-element C3D8|C3D8I] [--pressure P]
+                                              [--out-of-core] [--elform 2|1]
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 __all__ = ["CylinderSpec", "CylinderMesh", "cylinder_spec", "build_cylinders", "model_counts",
-           "segment_areas", "write_lsdyna", "write_ccx", "main"]
+           "segment_areas", "top_ring_forces", "write_lsdyna", "write_ccx", "main"]
 
 # Per tube, inside out: (name, density t/mm^3, Young's modulus MPa, Poisson's ratio).
 MATERIALS = [("steel liner", 7.85e-9, 210000.0, 0.30),
@@ -54,7 +57,8 @@ class CylinderSpec:
     tubes: int = 3
     height: float = 600.0      # mm
     pressure: float = 10.0     # internal pressure at t = 1 (MPa)
-    top_displacement: float = 0.1  # axial displacement of the top face at t = 1 (mm)
+    top_traction: float = 20.0  # axial tension on the top face at t = 1 (MPa)
+    out_of_core: bool = False  # *CONTROL_IMPLICIT_SOLVER ABSMEM = -1
     scale: float = 1.0
     elform: int = 2            # *SECTION_SOLID ELFORM (2: fully integrated S/R)
     materials: List[Tuple[str, float, float, float]] = field(
@@ -82,7 +86,7 @@ def model_counts(spec: CylinderSpec) -> Dict[str, int]:
     base = spec.n_theta * spec.n_rings
     return {"nodes": nodes, "solids": spec.n_theta * spec.tubes * spec.n_r * spec.n_z,
             "bore_segments": spec.n_theta * spec.n_z, "dof": 3 * nodes,
-            "free_dof": 3 * (nodes - base) - base,  # top nodes: z prescribed
+            "free_dof": 3 * (nodes - base),
             "base_nodes": base, "top_nodes": base}
 
 
@@ -127,6 +131,34 @@ def build_cylinders(spec: CylinderSpec) -> CylinderMesh:
     return CylinderMesh(spec, xyz, solids, part, base, top, bore, ids[inner])
 
 
+def top_ring_forces(spec: CylinderSpec) -> np.ndarray:
+    """Axial force on each top node of ring i_r (all nodes of a ring carry the same): the
+    consistent nodal forces of the uniform traction on the top faces, integral of the bilinear
+    shape functions over each face (2 x 2 Gauss, exact for these trapezoids)."""
+    nt = spec.n_theta
+    r = spec.r_inner + spec.wall * np.arange(spec.n_rings) / spec.n_r
+    g = np.array([-1.0, 1.0]) / math.sqrt(3.0)
+    f = np.zeros(spec.n_rings)
+    for i in range(spec.n_rings - 1):
+        # Face corners (inner, outer) x (theta 0, theta 1) in the top plane.
+        p = np.array([[r[i], 0.0], [r[i + 1], 0.0],
+                      [r[i + 1] * math.cos(2 * math.pi / nt), r[i + 1] * math.sin(2 * math.pi / nt)],
+                      [r[i] * math.cos(2 * math.pi / nt), r[i] * math.sin(2 * math.pi / nt)]])
+        share = np.zeros(4)
+        for xi in g:
+            for eta in g:
+                n = 0.25 * np.array([(1 - xi) * (1 - eta), (1 + xi) * (1 - eta),
+                                     (1 + xi) * (1 + eta), (1 - xi) * (1 + eta)])
+                dxi = 0.25 * np.array([-(1 - eta), 1 - eta, 1 + eta, -(1 + eta)]) @ p
+                deta = 0.25 * np.array([-(1 - xi), -(1 + xi), 1 + xi, 1 - xi]) @ p
+                share += n * abs(dxi[0] * deta[1] - dxi[1] * deta[0])
+        # Each node of ring i takes the inner corners of the two faces beside it, each node of
+        # ring i + 1 their outer corners.
+        f[i] += spec.top_traction * (share[0] + share[3])
+        f[i + 1] += spec.top_traction * (share[1] + share[2])
+    return f
+
+
 def segment_areas(xyz: np.ndarray, segs: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """Area and unit right-hand normal of quadrilateral segments (node ids): half the cross
     product of the diagonals (exact for planar quadrilaterals)."""
@@ -134,6 +166,14 @@ def segment_areas(xyz: np.ndarray, segs: np.ndarray) -> Tuple[np.ndarray, np.nda
     c = 0.5 * np.cross(p[:, 2] - p[:, 0], p[:, 3] - p[:, 1])
     a = np.linalg.norm(c, axis=1)
     return a, c / a[:, None]
+
+
+def _fit10(x: float) -> str:
+    """x in a 10-character fixed field with as many digits as fit."""
+    whole = len(str(int(abs(x)))) + (1 if x < 0 else 0)
+    if whole > 7:
+        return f"{x:10.3e}"
+    return f"{x:10.{8 - whole}f}"  # one blank column before the digits
 
 
 def _lines(rows: np.ndarray, fmt: str) -> str:
@@ -156,12 +196,18 @@ def write_lsdyna(mesh: CylinderMesh, path: str) -> None:
                 f"mm, height {s.height:g} mm; {n['solids']} solids, {n['nodes']} nodes, "
                 f"{n['dof']} dof.\n"
                 f"$ Base fixed, internal pressure {s.pressure:g} MPa on the bore "
-                f"(*LOAD_SEGMENT_SET), top moved {s.top_displacement:g} mm axially.\n"
-                "$ Implicit linear static, direct solver. Units: t, mm, s, N, MPa.\n"
+                f"(*LOAD_SEGMENT_SET), axial tension {s.top_traction:g} MPa on the top\n"
+                "$ (consistent nodal forces, *LOAD_NODE_SET per ring). Implicit linear static, "
+                f"direct solver{', out of core (ABSMEM = -1)' if s.out_of_core else ''}.\n"
+                "$ Units: t, mm, s, N, MPa.\n"
                 "*KEYWORD\n*TITLE\nNested cylinders, implicit static (storage study)\n"
                 "*CONTROL_TERMINATION\n$   endtim\n       1.0\n"
                 "*CONTROL_IMPLICIT_GENERAL\n$   imflag       dt0\n         1       1.0\n"
-                "*CONTROL_IMPLICIT_SOLVER\n$   lsolvr\n         2\n"
+                "*CONTROL_IMPLICIT_SOLVER\n$   lsolvr    lprint\n         2         1\n"
+                "$   lcpack    mtxdmp    iparm1    rparm1    rparm2\n"
+                "         2         0       500    1.0e-9   1.0e-12\n"
+                "$   emxdmp    rdcmem    absmem\n"
+                f"         0      0.85{-1.0 if s.out_of_core else 0.0:10.1f}\n"
                 "*CONTROL_IMPLICIT_SOLUTION\n$   nsolvr\n         1\n"
                 "*DATABASE_BINARY_D3PLOT\n       1.0\n")
         for k, (name, ro, e, pr) in enumerate(s.materials[:s.tubes], start=1):
@@ -173,13 +219,16 @@ def write_lsdyna(mesh: CylinderMesh, path: str) -> None:
                 f"{0.0:20.6f}{0.0:20.6f}\n{1.0:20.6f}{1.0:20.6f}\n")
         f.write("*SET_NODE_LIST\n$      sid\n         1\n")
         f.write(_id_block(mesh.base, 8, 10))
-        f.write("*SET_NODE_LIST\n$      sid\n         2\n")
-        f.write(_id_block(mesh.top, 8, 10))
         f.write("*BOUNDARY_SPC_SET\n$     nsid       cid      dofx      dofy      dofz\n"
                 f"{1:10d}{0:10d}{1:10d}{1:10d}{1:10d}{1:10d}{1:10d}{1:10d}\n")
-        f.write("*BOUNDARY_PRESCRIBED_MOTION_SET\n"
-                "$     nsid       dof       vad      lcid        sf\n"
-                f"{2:10d}{3:10d}{2:10d}{1:10d}{s.top_displacement:10.4f}\n")
+        forces = top_ring_forces(s)
+        rings = mesh.top.reshape(s.n_rings, s.n_theta)
+        for i in range(s.n_rings):
+            f.write(f"*SET_NODE_LIST\n$      sid   top ring {i}\n{10 + i:10d}\n")
+            f.write(_id_block(rings[i], 8, 10))
+        f.write("*LOAD_NODE_SET\n$     nsid       dof      lcid        sf\n")
+        for i in range(s.n_rings):
+            f.write(f"{10 + i:10d}{3:10d}{1:10d}{_fit10(forces[i])}\n")
         f.write("*SET_SEGMENT\n$      sid\n         1\n")
         f.write(_lines(mesh.bore, "%10d%10d%10d%10d\n"))
         f.write("*LOAD_SEGMENT_SET\n$     ssid      lcid        sf\n"
@@ -209,16 +258,20 @@ def write_ccx(mesh: CylinderMesh, path: str, element: str = "C3D8") -> None:
             f.write(f"*ELEMENT, TYPE={element}, ELSET=TUBE{k}\n")
             f.write(_lines(np.column_stack([eids[sel], mesh.solids[sel]]),
                            "%d,%d,%d,%d,%d,%d,%d,%d,%d\n"))
-        for name, ids_ in (("NBASE", mesh.base), ("NTOP", mesh.top)):
+        rings = mesh.top.reshape(s.n_rings, s.n_theta)
+        for name, ids_ in [("NBASE", mesh.base)] + [(f"NTOP{i}", rings[i])
+                                                     for i in range(s.n_rings)]:
             f.write(f"*NSET, NSET={name}\n")
             f.write("".join(",".join(str(int(i)) for i in ids_[k:k + 16]) + "\n"
                             for k in range(0, len(ids_), 16)))
         for k, (name, ro, e, pr) in enumerate(s.materials[:s.tubes], start=1):
             f.write(f"** {name}\n*MATERIAL, NAME=M{k}\n*ELASTIC\n{e},{pr}\n*DENSITY\n{ro}\n"
                     f"*SOLID SECTION, ELSET=TUBE{k}, MATERIAL=M{k}\n")
+        forces = top_ring_forces(s)
         f.write("*STEP\n*STATIC\n*BOUNDARY\nNBASE,1,3\n"
-                f"*BOUNDARY\nNTOP,3,3,{s.top_displacement}\n"
-                "** internal pressure on the bore: face 6 (nodes 4-8-5-1) of the inner solids\n"
+                "** axial tension on the top: consistent nodal forces per ring of nodes\n*CLOAD\n")
+        f.write("".join(f"NTOP{i},3,{forces[i]!r}\n" for i in range(s.n_rings)))
+        f.write("** internal pressure on the bore: face 6 (nodes 4-8-5-1) of the inner solids\n"
                 "*DLOAD\n")
         f.write("".join(f"{int(e)},P6,{s.pressure}\n" for e in mesh.bore_elements.tolist()))
         f.write("*NODE FILE\nU\n*END STEP\n")
@@ -237,6 +290,7 @@ def _cmd_cylinders(args) -> int:
         print("parcae generate: --elform must be 1 or 2", file=sys.stderr)
         return 1
     spec.elform = args.elform
+    spec.out_of_core = args.out_of_core
     mesh = build_cylinders(spec)
     out = args.output or f"cylinders_s{spec.scale:g}.k"
     for p in [out] + ([args.ccx] if args.ccx else []):
@@ -274,6 +328,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     c.add_argument("--pressure", type=float, default=10.0, help="internal pressure, MPa")
     c.add_argument("--elform", type=int, default=2,
                    help="*SECTION_SOLID ELFORM: 2 (default, fully integrated) or 1")
+    c.add_argument("--out-of-core", action="store_true",
+                   help="*CONTROL_IMPLICIT_SOLVER ABSMEM = -1: MUMPS factors out of core, in "
+                        "the --scratch directory of parcae run")
     c.add_argument("--json", help="write the spec and counts as JSON")
     args = ap.parse_args(argv)
     return _cmd_cylinders(args)

@@ -29,7 +29,7 @@ def test_default_size_and_scale():
     c = gen.model_counts(gen.cylinder_spec(1.0))
     assert c["dof"] >= 300_000, c  # the minimum for this machine
     assert c == {"nodes": 101_472, "solids": 86_400, "bore_segments": 96 * 150, "dof": 304_416,
-                 "free_dof": 301_728, "base_nodes": 672, "top_nodes": 672}
+                 "free_dof": 302_400, "base_nodes": 672, "top_nodes": 672}
     big = gen.model_counts(gen.cylinder_spec(5.8))
     assert 450_000 <= big["solids"] <= 650_000, big  # the study's ~0.5 M solids
     for bad in (0, -1, float("nan")):
@@ -94,6 +94,24 @@ def test_bore_pressure_sums_to_p_times_inner_area(small):
     assert (m.part[m.bore_elements - 1] == 1).all()
 
 
+def test_top_tension_is_consistent():
+    spec = gen.cylinder_spec(0.01)
+    f = gen.top_ring_forces(spec)
+    n, s = spec.n_theta, math.sin(math.pi / spec.n_theta)
+    r = spec.r_inner + spec.wall * np.arange(spec.n_rings) / spec.n_r
+    # Total = traction x faceted annulus area (polygon areas), to rounding.
+    area = 0.5 * n * math.sin(2 * math.pi / n) * (r[-1] ** 2 - r[0] ** 2)
+    assert abs(n * f.sum() - spec.top_traction * area) <= 1e-12 * n * f.sum()
+    # Closed form of the bilinear shares on an isosceles trapezoid (chords c, height h): inner
+    # corner h (2 c_in + c_out) / 12, outer corner h (c_in + 2 c_out) / 12; two faces per node.
+    c = 2 * r * s
+    h = np.diff(r) * math.cos(math.pi / n)
+    want = np.zeros(spec.n_rings)
+    want[:-1] += 2 * h * (2 * c[:-1] + c[1:]) / 12
+    want[1:] += 2 * h * (c[:-1] + 2 * c[1:]) / 12
+    assert np.allclose(f, spec.top_traction * want, rtol=1e-12)
+
+
 def test_files(tmp_path, small):
     spec, _ = small
     deck, inp = tmp_path / "cyl.k", tmp_path / "cyl.inp"
@@ -101,8 +119,16 @@ def test_files(tmp_path, small):
     text = deck.read_text()
     c = gen.model_counts(spec)
     for kw in ("*CONTROL_IMPLICIT_GENERAL", "*CONTROL_IMPLICIT_SOLVER", "*LOAD_SEGMENT_SET",
-               "*BOUNDARY_SPC_SET", "*BOUNDARY_PRESCRIBED_MOTION_SET", "*SET_SEGMENT"):
+               "*BOUNDARY_SPC_SET", "*LOAD_NODE_SET", "*SET_SEGMENT"):
         assert kw in text
+    assert "*BOUNDARY_PRESCRIBED_MOTION" not in text  # the implicit solver refuses it
+    # Nodal forces as written (10-column fields) add up to the total tension.
+    rows = text.split("*LOAD_NODE_SET\n")[1].split("*")[0].splitlines()[1:]
+    written = [float(ln[30:40]) for ln in rows]
+    assert len(written) == spec.n_rings
+    assert np.allclose(written, gen.top_ring_forces(spec), rtol=1e-7)
+    solver = text.split("*CONTROL_IMPLICIT_SOLVER\n")[1].splitlines()
+    assert float(solver[5][20:30]) == 0.0  # ABSMEM: in core unless --out-of-core
     imflag = text.split("*CONTROL_IMPLICIT_GENERAL\n")[1].splitlines()[1].split()
     assert imflag[0] == "1"
     ccx = inp.read_text()
@@ -110,6 +136,11 @@ def test_files(tmp_path, small):
     assert len(dloads) == c["bore_segments"]
     assert all(float(p) == spec.pressure for _, p in dloads)
     assert "*STATIC" in ccx and "NBASE,1,3" in ccx
+    cloads = re.findall(r"^NTOP(\d+),3,([0-9.eE+-]+)$", ccx, re.M)
+    assert np.allclose([float(v) for _, v in cloads], gen.top_ring_forces(spec), rtol=1e-14)
+    assert gen.main(["cylinders", "--scale", "0.01", "-o", str(deck), "--out-of-core"]) == 0
+    solver = deck.read_text().split("*CONTROL_IMPLICIT_SOLVER\n")[1].splitlines()
+    assert float(solver[5][20:30]) == -1.0
     node_lines = ccx.split("*NODE, NSET=NALL\n")[1].split("*ELEMENT")[0].splitlines()
     assert len(node_lines) == c["nodes"]
     elems = sum(len(b.split("\n*")[0].strip().splitlines())
@@ -144,5 +175,5 @@ def test_parcae_check(tmp_path):
         assert all(any(k in ln for k in PENDING) for ln in warned), r.stdout
     assert r.returncode == 0, r.stderr
     assert f"{c['nodes']} nodes, {c['solids']} solids, 0 shells, 3 parts, 3 materials" in r.stdout
-    for kw in ("*SET_SEGMENT", "*BOUNDARY_SPC_SET", "*BOUNDARY_PRESCRIBED_MOTION_SET"):
+    for kw in ("*SET_SEGMENT", "*BOUNDARY_SPC_SET", "*LOAD_NODE_SET"):
         assert kw in r.stdout
