@@ -396,28 +396,21 @@ def write_figures(data: dict, outdir: str) -> List[str]:
     plt.close(fig)
 
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
-    width = 0.8 / max(1, 2 * len(data["targets"]))
-    k = 0
-    labels = {}
+    series = []
     for t in data["targets"]:
         io = next((j["io"] for r in t["results"] for run in r["runs"] for j in run["jobs"]
                    if j.get("io")), None)
-        if not io:
-            continue
-        for key, what in (("hist_write", "write"), ("hist_read", "read")):
-            h = io[key]
-            xs = [b + (k - len(data["targets"])) * width for b in range(len(h))]
-            ax.bar(xs, h, width=width, label=f"{t['name']} {what}")
-            for b in range(len(h)):
-                labels[b] = "0" if b == 0 else _human(2 ** (b - 1)).replace(".0", "")
-            k += 1
-    if labels:
-        ticks = sorted(b for b in labels if any(
-            b < len(j["io"][key]) and j["io"][key][b]
-            for t in data["targets"] for r in t["results"] for run in r["runs"]
-            for j in run["jobs"] if j.get("io") for key in ("hist_read", "hist_write")))
-        ax.set_xticks(ticks)
-        ax.set_xticklabels([f">={labels[b]}" for b in ticks], rotation=45, ha="right")
+        if io:
+            series += [(f"{t['name']} write", io["hist_write"]),
+                       (f"{t['name']} read", io["hist_read"])]
+    used = sorted({b for _, h in series for b, c in enumerate(h) if c})
+    width = 0.8 / max(1, len(series))
+    for k, (label, h) in enumerate(series):
+        ax.bar([i + (k - (len(series) - 1) / 2) * width for i in range(len(used))],
+               [h[b] if b < len(h) else 0 for b in used], width=width, label=label)
+    ax.set_xticks(range(len(used)))
+    ax.set_xticklabels(["0" if b == 0 else ">=" + _human(2 ** (b - 1)).replace(".0", "")
+                        for b in used], rotation=45, ha="right")
     ax.set_xlabel("operation size (power-of-two bins)")
     ax.set_ylabel("operations (one job)")
     ax.grid(alpha=0.3, axis="y")
