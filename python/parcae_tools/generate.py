@@ -141,9 +141,9 @@ def top_ring_forces(spec: CylinderSpec) -> np.ndarray:
     f = np.zeros(spec.n_rings)
     for i in range(spec.n_rings - 1):
         # Face corners (inner, outer) x (theta 0, theta 1) in the top plane.
-        p = np.array([[r[i], 0.0], [r[i + 1], 0.0],
-                      [r[i + 1] * math.cos(2 * math.pi / nt), r[i + 1] * math.sin(2 * math.pi / nt)],
-                      [r[i] * math.cos(2 * math.pi / nt), r[i] * math.sin(2 * math.pi / nt)]])
+        c, s = math.cos(2 * math.pi / nt), math.sin(2 * math.pi / nt)
+        p = np.array([[r[i], 0.0], [r[i + 1], 0.0], [r[i + 1] * c, r[i + 1] * s],
+                      [r[i] * c, r[i] * s]])
         share = np.zeros(4)
         for xi in g:
             for eta in g:

@@ -78,8 +78,9 @@ def io_report_lines(profile: dict) -> List[str]:
         return []
     prefixes = sorted({r["io"]["prefix"] for r in profile["ranks"] if "io" in r})
     n = len(profile["ranks"])
-    lines = ["", f"POSIX I/O ({'files under ' + ', '.join(p for p in prefixes if p) if any(prefixes) else 'all files'}; "
-                 f"summed over {n} rank{'s' if n != 1 else ''})"]
+    which = ("files under " + ", ".join(p for p in prefixes if p)) if any(prefixes) \
+        else "all files"
+    lines = ["", f"POSIX I/O ({which}; summed over {n} rank{'s' if n != 1 else ''})"]
     rows = []
     for name, f in s["functions"].items():
         calls, nbytes, t = f["calls"]["sum"], f["bytes"]["sum"], f["time_s"]["sum"]
