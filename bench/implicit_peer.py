@@ -54,15 +54,13 @@ def bore_node(spec):
 
 
 def ccx_bore_displacement(frd_path, node):
-    with open(frd_path) as f:
-        lines = f.read().splitlines()
-    start = next(i for i, ln in enumerate(lines) if "DISP" in ln)
-    for ln in lines[start + 1:]:
-        if ln.startswith(" -3"):
-            break
-        if ln.startswith(" -1") and int(ln[3:13]) == node:
-            return float(ln[13:25])
-    return None
+    u = gen.frd_displacement(frd_path, node)
+    return None if u is None else u[0]
+
+
+def parcae_bore_displacement(outdir, node):
+    u = gen.d3plot_displacement(outdir, node)
+    return None if u is None else u[0]
 
 
 def run_ccx(args, spec, inp, work):
@@ -91,7 +89,7 @@ def run_parcae(args, spec, deck, np_, mode, work):
     os.makedirs(scratch, exist_ok=True)
     prof = os.path.join(d, "profile")
     cmd = [args.parcae, "run", deck, "--np", str(np_), "-o", d, "--profile", prof,
-           "--scratch", scratch, "--no-vtk"]
+           "--scratch", scratch, "--no-vtk", "--d3plot-words", "8"]
     env = dict(os.environ, PARCAE_PROFILE_IO_PREFIX=scratch)
     rc, wall, rss, text = _timed(cmd, env, os.path.join(d, "parcae.log"), d)
     row = {"code": "parcae", "np": np_, "mode": mode, "rc": rc, "wall_s": wall,
@@ -104,6 +102,11 @@ def run_parcae(args, spec, deck, np_, mode, work):
                     "scratch_bytes": int(m.group(6)) if m.group(6) else 0})
     else:
         row["error"] = text.strip().splitlines()[-1] if text.strip() else f"exit status {rc}"
+    try:
+        row["bore_ux_mm"] = parcae_bore_displacement(d, bore_node(spec)) if rc == 0 else None
+    except (OSError, ValueError, IndexError) as e:
+        row["bore_ux_mm"] = None
+        row["bore_ux_error"] = str(e)
     try:
         with open(os.path.join(prof, "profile.json")) as f:
             p = json.load(f)

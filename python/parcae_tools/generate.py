@@ -39,7 +39,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 __all__ = ["CylinderSpec", "CylinderMesh", "cylinder_spec", "build_cylinders", "model_counts",
-           "segment_areas", "top_ring_forces", "write_lsdyna", "write_ccx", "main"]
+           "segment_areas", "top_ring_forces", "frd_displacement", "d3plot_displacement", "write_lsdyna", "write_ccx", "main"]
 
 # Per tube, inside out: (name, density t/mm^3, Young's modulus MPa, Poisson's ratio).
 MATERIALS = [("steel liner", 7.85e-9, 210000.0, 0.30),
@@ -275,6 +275,57 @@ def write_ccx(mesh: CylinderMesh, path: str, element: str = "C3D8") -> None:
                 "*DLOAD\n")
         f.write("".join(f"{int(e)},P6,{s.pressure}\n" for e in mesh.bore_elements.tolist()))
         f.write("*NODE FILE\nU\n*END STEP\n")
+
+
+def frd_displacement(frd_path: str, node: int) -> Optional[Tuple[float, float, float]]:
+    """Displacement of a node in the first DISP block of a CalculiX .frd file."""
+    with open(frd_path) as f:
+        lines = f.read().splitlines()
+    start = next((i for i, ln in enumerate(lines) if "DISP" in ln), None)
+    if start is None:
+        return None
+    for ln in lines[start + 1:]:
+        if ln.startswith(" -3"):
+            break
+        if ln.startswith(" -1") and int(ln[3:13]) == node:
+            return float(ln[13:25]), float(ln[25:37]), float(ln[37:49])
+    return None
+
+
+def _d3plot_array(path: str, dtype=None):
+    raw = open(path, "rb").read()
+    for dt in ([dtype] if dtype else ["<f4", "<f8"]):
+        size = np.dtype(dt).itemsize
+        w = np.frombuffer(raw[: len(raw) // size * size], dtype=dt)
+        if dtype or abs(w[14] - 971.0) < 1e-3:
+            return w, raw
+    raise ValueError(f"{path}: not a parcae d3plot (version word is not 971)")
+
+
+def d3plot_displacement(outdir: str, node: int) -> Optional[Tuple[float, float, float]]:
+    """Displacement of node `node` (id = index + 1, as generated) at the last state of the
+    d3plot family in outdir: current minus initial coordinates, read after parcae's layout
+    (src/output/d3plot.cpp: 64 control words, coordinates first; states of 1 + NGLBV +
+    3 (1 + IV + IA) NUMNP + NV3D NEL8 + NV2D NEL4 (+ NEL8 + NEL4 deletion flags) words)."""
+    import glob
+    base = os.path.join(outdir, "d3plot")
+    w, raw = _d3plot_array(base)
+    h = np.frombuffer(raw[: 64 * w.itemsize], dtype="<i4" if w.itemsize == 4 else "<i8")
+    nn, nglbv, iv, ia, nel8, nv3d, nel4, nv2d, maxint = (
+        int(h[k]) for k in (16, 18, 21, 22, 23, 27, 31, 33, 36))
+    x0 = w[64:64 + 3 * nn].reshape(nn, 3)
+    size = (1 + nglbv + 3 * (1 + iv + ia) * nn + nv3d * nel8 + nv2d * nel4
+            + (nel8 + nel4 if maxint < 0 else 0))
+    last = None
+    for member in sorted(glob.glob(base + "[0-9][0-9]")):
+        m, _ = _d3plot_array(member, w.dtype)
+        k = 0
+        while k + size <= len(m) and m[k] != -999999.0:
+            last = m[k + 1 + nglbv:k + 1 + nglbv + 3 * nn].reshape(nn, 3)
+            k += size
+    if last is None:
+        return None
+    return tuple(float(v) for v in last[node - 1] - x0[node - 1])
 
 
 def _cmd_cylinders(args) -> int:
