@@ -19,10 +19,11 @@
 namespace parcae::mpiprof {
 
 // POSIX functions as reported (the 64-bit variants count under their base name).
+// clang-format off
 #define PARCAE_MPIPROF_IO_FUNCTIONS(X)                                                             \
-  X(read)                                                                                          \
-  X(pread) X(readv) X(preadv) X(write) X(pwrite) X(writev) X(pwritev) X(open) X(close) X(fsync)    \
-      X(fdatasync)
+  X(read) X(pread) X(readv) X(preadv) X(write) X(pwrite) X(writev) X(pwritev)                      \
+  X(open) X(close) X(fsync) X(fdatasync)
+// clang-format on
 
 enum IoFn : int {
 #define PARCAE_MPIPROF_IO_ENUM(name) kIo_##name,
