@@ -66,3 +66,28 @@ def test_profiles_without_io_are_unchanged(tmp_path):
     path.write_text(json.dumps(data))
     prof = P.load(str(path))
     assert "io" not in P.summarize(prof) and profile_io.io_report_lines(prof) == []
+
+
+def test_parcae_profile_of_a_serial_program(tmp_path):
+    """`parcae profile -- PROGRAM` without a launcher: a program that never starts MPI (dd)
+    gets a one-rank profile of its I/O: 8 reads and 8 writes of 256 KiB (bin 19)."""
+    import os
+    import pathlib
+    import shutil
+    import subprocess
+    root = pathlib.Path(__file__).resolve().parents[2]
+    exe = pathlib.Path(os.environ.get("PARCAE_BIN", root / "build" / "release" / "bin" / "parcae"))
+    if not exe.exists() or not shutil.which("dd"):
+        pytest.skip(f"parcae binary not built ({exe}) or no dd")
+    out = tmp_path / "prof"
+    r = subprocess.run([str(exe), "profile", "-o", str(out), "--", "dd", "if=/dev/zero",
+                        f"of={tmp_path / 'data'}", "bs=256k", "count=8"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    prof = P.load(str(out))
+    assert prof["metadata"]["mpi_library"].startswith("none")
+    fns = prof["ranks"][0]["io"]["functions"]
+    for name in ("read", "write"):
+        assert fns[name]["calls"] == 8 and fns[name]["bytes"] == 8 * 262144
+        assert fns[name]["hist"][19] == 8
+    assert "POSIX I/O (all files; summed over 1 rank)" in r.stdout

@@ -33,7 +33,8 @@ const char* kUsage =
     "  parcae profile [-o DIR] [--mpi openmpi|mpich] [--interval S] -- mpirun -np N PROGRAM ...\n"
     "      run any MPI program under the profiler (LD_PRELOAD of libparcae-mpiprof.so built\n"
     "      for its MPI library), write DIR/profile.json and profile.csv (default DIR:\n"
-    "      parcae-profile), then print the report\n"
+    "      parcae-profile), then print the report; a PROGRAM started without a launcher\n"
+    "      that never initialises MPI still gets a profile of its POSIX I/O\n"
     "  parcae profile report PATH [--png DIR] [--top N]\n"
     "      tables (per function, per rank, per phase) and PNG figures of a profile\n"
     "  parcae profile compare A B [--png DIR] [--labels a,b]\n"
@@ -162,6 +163,9 @@ int run_profiled(int argc, char** argv, int first) {
     }
     cmd.insert(cmd.begin() + 1, opts.begin(), opts.end());
   } else {
+    // Without a launcher the program may never start MPI (a serial tool): it then writes a
+    // one-rank profile of its POSIX I/O at exit (docs/profile.md, "POSIX I/O").
+    vars.push_back("PARCAE_PROFILE_SERIAL=1");
     for (const auto& v : vars) ::putenv(strdup(v.c_str()));
   }
   std::string line;
