@@ -147,6 +147,7 @@ int run_profiled(int argc, char** argv, int first) {
   // The launcher gets the variables for the ranks only (LD_PRELOAD in mpirun itself would load
   // the MPI library into the launcher); a program started without a launcher gets them directly.
   std::vector<std::string> vars = {"LD_PRELOAD=" + lib, "PARCAE_PROFILE_DIR=" + dir};
+  std::vector<std::string> child_env; // variables for the program only (no launcher)
   if (!interval.empty()) vars.push_back("PARCAE_PROFILE_INTERVAL=" + interval);
   if (is_launcher(cmd[0])) {
     std::vector<std::string> opts;
@@ -165,14 +166,17 @@ int run_profiled(int argc, char** argv, int first) {
   } else {
     // Without a launcher the program may never start MPI (a serial tool): it then writes a
     // one-rank profile of its POSIX I/O at exit (docs/profile.md, "POSIX I/O").
+    // Set in the child only: this front end and the report it starts carry the library too,
+    // and must not write a profile of their own over the program's.
     vars.push_back("PARCAE_PROFILE_SERIAL=1");
-    for (const auto& v : vars) ::putenv(strdup(v.c_str()));
+    child_env = vars;
   }
   std::string line;
   for (const auto& c : cmd) line += (line.empty() ? "" : " ") + c;
   std::cerr << "parcae profile: " << line << "\n";
   const pid_t pid = ::fork();
   if (pid == 0) {
+    for (const auto& v : child_env) ::putenv(strdup(v.c_str()));
     std::vector<char*> cargv;
     for (auto& s : cmd) cargv.push_back(s.data());
     cargv.push_back(nullptr);
