@@ -112,11 +112,16 @@ def validate_target(target: Dict[str, str]) -> Dict[str, object]:
         os.unlink(probe)
     except OSError as e:
         raise StudyError(f"{where}: not writable ({e.strerror})") from None
-    st = os.statvfs(d)
     out: Dict[str, object] = {"name": target["name"], "dir": os.path.abspath(d)}
     out.update(_mount_of(d))
-    out["free_bytes"] = st.f_bavail * st.f_frsize
+    out["free_bytes"] = free_bytes(d)
     return out
+
+
+def free_bytes(path: str) -> int:
+    """Free space for an unprivileged user in the file system holding path."""
+    st = os.statvfs(path)
+    return st.f_bavail * st.f_frsize
 
 
 def _find_parcae(given: Optional[str]) -> str:
@@ -242,6 +247,11 @@ def _run_batch(args, exe: str, target: dict, njobs: int, repeat: int, runs_dir: 
             "aggregate_bytes_per_s": total / batch if batch > 0 else 0.0, "jobs": rows}
 
 
+def _done(target: dict) -> List[dict]:
+    """The results of a target that ran (not skipped for lack of space)."""
+    return [r for r in target["results"] if "skipped" not in r]
+
+
 def _stats(values: List[float]) -> Dict[str, float]:
     return {"median": statistics.median(values), "mean": statistics.fmean(values),
             "min": min(values), "max": max(values)}
@@ -283,9 +293,20 @@ def run_study(args, log=print) -> dict:
     for t in targets:
         entry = dict(t)
         entry["results"] = []
+        per_job_written = 0  # largest scratch volume one job wrote so far on this target
         for n in jobs:
+            need, free = n * per_job_written, free_bytes(t["dir"])
+            if need > 0.95 * free:
+                # J jobs would fill the target (a RAM disk takes the machine's memory with it).
+                msg = (f"skipped: {n} jobs need about {_human(need)} of scratch, "
+                       f"{_human(free)} free in {t['dir']}")
+                log(f"  {t['name']}: {n} job(s): {msg}")
+                entry["results"].append({"jobs": n, "skipped": msg})
+                continue
             runs = [_run_batch(args, exe, t, n, r, runs_dir, log)
                     for r in range(1, args.repeats + 1)]
+            per_job_written = max([per_job_written] + [
+                j["io"]["bytes_written"] for run in runs for j in run["jobs"] if j["io"]])
             walls = [j["wall_s"] for run in runs for j in run["jobs"]]
             bad = [j for run in runs for j in run["jobs"] if j.get("error")]
             failed += len(bad)
@@ -305,7 +326,7 @@ def run_study(args, log=print) -> dict:
         if not args.keep:
             shutil.rmtree(os.path.join(t["dir"], f"parcae-storage-study-{os.getpid()}"),
                           ignore_errors=True)
-    mpi = next((j["mpi"] for t in result["targets"] for res in t["results"]
+    mpi = next((j["mpi"] for t in result["targets"] for res in _done(t)
                 for run in res["runs"] for j in run["jobs"] if j.get("mpi")), None)
     result["metadata"]["mpi_run"] = mpi
     result["failed_jobs"] = failed
@@ -341,6 +362,10 @@ def report_text(data: dict) -> str:
              f"{'aggregate':>12} {'per job':>11}"]
     for t in data["targets"]:
         for r in t["results"]:
+            if "skipped" in r:
+                lines.append(f"{t['name']:<12} {str(t.get('filesystem')):<8} {r['jobs']:>4} "
+                             f"{r['skipped']}")
+                continue
             w = r["wall_s"]
             per = r.get("scratch_bytes_per_job")
             lines.append(f"{t['name']:<12} {str(t.get('filesystem')):<8} {r['jobs']:>4} "
@@ -361,10 +386,10 @@ def write_figures(data: dict, outdir: str) -> List[str]:
     paths = []
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for t in data["targets"]:
-        x = [r["jobs"] for r in t["results"]]
-        y = [r["wall_s"]["median"] for r in t["results"]]
-        lo = [r["wall_s"]["median"] - r["wall_s"]["min"] for r in t["results"]]
-        hi = [r["wall_s"]["max"] - r["wall_s"]["median"] for r in t["results"]]
+        x = [r["jobs"] for r in _done(t)]
+        y = [r["wall_s"]["median"] for r in _done(t)]
+        lo = [r["wall_s"]["median"] - r["wall_s"]["min"] for r in _done(t)]
+        hi = [r["wall_s"]["max"] - r["wall_s"]["median"] for r in _done(t)]
         ax.errorbar(x, y, yerr=[lo, hi], marker="o", capsize=3,
                     label=f"{t['name']} ({t.get('filesystem') or '?'})")
     ax.set_xlabel("concurrent jobs")
@@ -381,8 +406,8 @@ def write_figures(data: dict, outdir: str) -> List[str]:
 
     fig, ax = plt.subplots(figsize=(6.4, 4.4))
     for t in data["targets"]:
-        ax.plot([r["jobs"] for r in t["results"]],
-                [r["aggregate_bytes_per_s"] / 2**20 for r in t["results"]], marker="o",
+        ax.plot([r["jobs"] for r in _done(t)],
+                [r["aggregate_bytes_per_s"] / 2**20 for r in _done(t)], marker="o",
                 label=t["name"])
     ax.set_xlabel("concurrent jobs")
     ax.set_ylabel("aggregate scratch throughput [MiB/s]")
@@ -398,7 +423,7 @@ def write_figures(data: dict, outdir: str) -> List[str]:
     fig, ax = plt.subplots(figsize=(7.0, 4.0))
     series = []
     for t in data["targets"]:
-        io = next((j["io"] for r in t["results"] for run in r["runs"] for j in run["jobs"]
+        io = next((j["io"] for r in _done(t) for run in r["runs"] for j in run["jobs"]
                    if j.get("io")), None)
         if io:
             series += [(f"{t['name']} write", io["hist_write"]),

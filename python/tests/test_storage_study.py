@@ -173,3 +173,22 @@ def test_front_end(tmp_path):
                         "--np", "1", "--target", f"a={tmp_path}", "-o", "r.json"],
                        capture_output=True, text=True)
     assert r.returncode == 1 and "no such file" in r.stderr
+
+
+def test_batch_that_would_fill_the_target_is_skipped(tmp_path, capsys, monkeypatch):
+    """After the first batch the study knows what one job writes; a batch of J jobs that would
+    not fit in the target's free space (a RAM disk would take the machine's memory) is skipped
+    with a note, and the report and figures leave it out."""
+    monkeypatch.delenv("STANDIN_PROFILER", raising=False)
+    per_job = 2 * BLOCKS * BLOCK  # np 2: bytes written by one stand-in job
+    monkeypatch.setattr(st, "free_bytes", lambda path: int(2.5 * per_job))
+    deck = _deck(tmp_path, sleep=0.0)
+    argv = _args(tmp_path, deck, jobs="1,2,4", targets=[f"disk={tmp_path / 'disk'}"])
+    assert st.main(argv) == 0
+    data = json.loads((tmp_path / "study.json").read_text())
+    res = data["targets"][0]["results"]
+    assert [r["jobs"] for r in res] == [1, 2, 4]
+    assert "skipped" not in res[0] and "skipped" not in res[1]  # 2 x per_job < 0.95 x 2.5
+    assert res[2]["skipped"].startswith("skipped: 4 jobs need about")
+    assert st.main(["report", str(tmp_path / "study.json"), "-o", str(tmp_path / "f")]) == 0
+    assert "skipped: 4 jobs" in capsys.readouterr().out
