@@ -36,6 +36,8 @@ import re
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from parcae_tools import profile_io
+
 __all__ = ["ProfileError", "load", "summarize", "summary_mismatches", "report_text",
            "compare_text", "write_plots", "write_compare_plot", "human_bytes", "main"]
 
@@ -116,6 +118,9 @@ def _clean_rank(r, where: str) -> dict:
             "functions": {str(fn): _clean_function(f, f"{pw}: function {fn}", False)
                           for fn, f in _dict(p, "functions", pw).items()}}
     out["phases"] = phases
+    io = profile_io.clean_io(r, where)
+    if io is not None:
+        out["io"] = io
     return out
 
 
@@ -282,6 +287,9 @@ def summarize(profile: dict) -> dict:
         phases[name] = {"time_s": _stat([p["time_s"] for p in per]),
                         "mpi_s": _stat([p["mpi_s"] for p in per])}
     out["phases"] = phases
+    io = profile_io.summarize_io(profile)
+    if io is not None:
+        out["io"] = io
     return out
 
 
@@ -474,6 +482,7 @@ def report_text(profile: dict, top: Optional[int] = None) -> str:
                 for name, t, m, e, tmax in phases]
         lines += _table(("Phase", "Time[s]", "%Elapsed", "MPI[s]", "%MPI", "Entries",
                          "MaxRank[s]"), rows)
+    lines += profile_io.io_report_lines(prof)
     return "\n".join(lines) + "\n"
 
 
@@ -664,6 +673,7 @@ def write_plots(profile: dict, outdir: str, top: int = 12) -> List[str]:
         ax.set_title(f"Time per phase and rank ({title})")
         ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8)
         paths.append(_save(fig, outdir, "phases.png"))
+    paths += profile_io.write_io_plot(prof, outdir, plt)
     return paths
 
 

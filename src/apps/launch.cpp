@@ -109,7 +109,10 @@ int maybe_launch_mpirun(int argc, char** argv) {
     cmd = {"mpirun.openmpi", "-np", std::to_string(np)};
     if (::geteuid() == 0) cmd.push_back("--allow-run-as-root");
     if (oversubscribed) cmd.push_back("--oversubscribe");
-    if (oversubscribed || threads > 1) {
+    // PARCAE_MPI_BIND=none: concurrent jobs on one node (parcae storage-study) must not all
+    // pin their ranks to the same first cores.
+    const char* bind = std::getenv("PARCAE_MPI_BIND");
+    if (oversubscribed || threads > 1 || (bind && std::string(bind) == "none")) {
       cmd.insert(cmd.end(), {"--bind-to", "none"});
     } else {
       cmd.insert(cmd.end(), {"--bind-to", "core"});

@@ -10,6 +10,8 @@
 //   parcae profile report DIR | compare A B    (tables and PNG figures)
 //   parcae keywords                           (keyword coverage table, Markdown)
 //   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
+//   parcae generate cylinders --scale S [-o cyl.k] [--ccx cyl.inp]  (implicit benchmark model)
+//   parcae storage-study DECK --jobs 1,2,4 --np N --target NAME=DIR ... -o RESULTS.json | report
 //   parcae whatif PROFILE_DIR --network NAME | calibrate      (interconnect what-if)
 //   parcae cluster up|down|status|run ...     (hosts as network namespaces, root)
 // Exit codes: 0 normal termination / valid deck, 1 input error, 2 run stopped with an error
@@ -363,7 +365,8 @@ int main(int argc, char** argv) {
   }
   // `parcae profile ...` starts other programs; it never initialises MPI itself.
   if (const int rc = parcae::maybe_run_profile_command(argc, argv); rc >= 0) return rc;
-  // `parcae bench|whatif|cluster ...` are Python tools (python/parcae_tools).
+  // `parcae bench|whatif|cluster|generate|storage-study ...` are Python tools
+  // (python/parcae_tools).
   if (const int rc = parcae::maybe_run_python_command(argc, argv); rc >= 0) return rc;
   // A run with --np starts mpirun on this same program (and does not return).
   if (const int rc = parcae::maybe_launch_mpirun(argc, argv); rc >= 0) return rc;

@@ -33,7 +33,8 @@ const char* kUsage =
     "  parcae profile [-o DIR] [--mpi openmpi|mpich] [--interval S] -- mpirun -np N PROGRAM ...\n"
     "      run any MPI program under the profiler (LD_PRELOAD of libparcae-mpiprof.so built\n"
     "      for its MPI library), write DIR/profile.json and profile.csv (default DIR:\n"
-    "      parcae-profile), then print the report\n"
+    "      parcae-profile), then print the report; a PROGRAM started without a launcher\n"
+    "      that never initialises MPI still gets a profile of its POSIX I/O\n"
     "  parcae profile report PATH [--png DIR] [--top N]\n"
     "      tables (per function, per rank, per phase) and PNG figures of a profile\n"
     "  parcae profile compare A B [--png DIR] [--labels a,b]\n"
@@ -146,6 +147,7 @@ int run_profiled(int argc, char** argv, int first) {
   // The launcher gets the variables for the ranks only (LD_PRELOAD in mpirun itself would load
   // the MPI library into the launcher); a program started without a launcher gets them directly.
   std::vector<std::string> vars = {"LD_PRELOAD=" + lib, "PARCAE_PROFILE_DIR=" + dir};
+  std::vector<std::string> child_env; // variables for the program only (no launcher)
   if (!interval.empty()) vars.push_back("PARCAE_PROFILE_INTERVAL=" + interval);
   if (is_launcher(cmd[0])) {
     std::vector<std::string> opts;
@@ -162,13 +164,19 @@ int run_profiled(int argc, char** argv, int first) {
     }
     cmd.insert(cmd.begin() + 1, opts.begin(), opts.end());
   } else {
-    for (const auto& v : vars) ::putenv(strdup(v.c_str()));
+    // Without a launcher the program may never start MPI (a serial tool): it then writes a
+    // one-rank profile of its POSIX I/O at exit (docs/profile.md, "POSIX I/O").
+    // Set in the child only: this front end and the report it starts carry the library too,
+    // and must not write a profile of their own over the program's.
+    vars.push_back("PARCAE_PROFILE_SERIAL=1");
+    child_env = vars;
   }
   std::string line;
   for (const auto& c : cmd) line += (line.empty() ? "" : " ") + c;
   std::cerr << "parcae profile: " << line << "\n";
   const pid_t pid = ::fork();
   if (pid == 0) {
+    for (const auto& v : child_env) ::putenv(strdup(v.c_str()));
     std::vector<char*> cargv;
     for (auto& s : cmd) cargv.push_back(s.data());
     cargv.push_back(nullptr);
@@ -198,10 +206,12 @@ int run_profiled(int argc, char** argv, int first) {
 int maybe_run_python_command(int argc, char** argv) {
   if (argc < 2) return -1;
   const std::string cmd = argv[1];
-  const char* module = cmd == "bench"     ? "parcae_tools.campaign"
-                       : cmd == "whatif"  ? "parcae_tools.whatif"
-                       : cmd == "cluster" ? "parcae_tools.cluster"
-                                          : nullptr;
+  const char* module = cmd == "bench"           ? "parcae_tools.campaign"
+                       : cmd == "whatif"        ? "parcae_tools.whatif"
+                       : cmd == "cluster"       ? "parcae_tools.cluster"
+                       : cmd == "generate"      ? "parcae_tools.generate"
+                       : cmd == "storage-study" ? "parcae_tools.storage_study"
+                                                : nullptr;
   if (!module) return -1;
   return exec_python_module(module, std::vector<std::string>(argv + 2, argv + argc));
 }

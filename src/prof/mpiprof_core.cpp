@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "prof/mpiprof_io.hpp"
 #include "prof/mpiprof_state.hpp"
 
 #ifndef PARCAE_GIT_REVISION
@@ -40,11 +41,15 @@ using Json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 // ---- configuration and cached metadata (guarded by g_mutex unless noted) ----------------------
-std::mutex g_mutex;
-std::array<std::string, kPhaseSlots> g_phase_names{"(none)"};
+// Heap objects that are never destroyed: a process that never initialises MPI writes its
+// profile from a destructor at exit (on_exit_serial), after static objects are gone.
+std::mutex& g_mutex = *new std::mutex;
+std::array<std::string, kPhaseSlots>& g_phase_names =
+    *new std::array<std::string, kPhaseSlots>{"(none)"};
 int g_num_phases = 0; // registered user phases (ids 1..g_num_phases)
-std::string g_out_dir;
-std::vector<std::pair<std::string, std::string>> g_extra;
+std::string& g_out_dir = *new std::string;
+std::vector<std::pair<std::string, std::string>>& g_extra =
+    *new std::vector<std::pair<std::string, std::string>>;
 
 // Set once in on_init (before the dump thread starts), read-only afterwards.
 struct Meta {
@@ -58,7 +63,7 @@ struct Meta {
   std::string start_time;
   int threads = 1;
 };
-Meta g_meta;
+Meta& g_meta = *new Meta;
 std::atomic<bool> g_initialised{false};
 std::atomic<bool> g_finalised{false};
 
@@ -135,6 +140,7 @@ double secs(std::uint64_t ns) {
 
 // Writes content to path atomically: temporary file in the same directory, fsync, rename.
 bool write_atomic(const fs::path& path, const std::string& content) {
+  IoSelfScope self; // the profile's own output is not counted
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   const std::string tmp =
@@ -228,8 +234,10 @@ Json rank_record(std::uint64_t t_now) {
                             {"time_s", secs(ns)},
                             {"mpi_s", secs(rd(c.phase_mpi_ns[p]))},
                             {"functions", std::move(pf)}};
+    if (Json io = io_phase_json(p); !io.is_null()) phases[names[p]]["io"] = std::move(io);
   }
   r["phases"] = std::move(phases);
+  r["io"] = io_rank_json();
   return r;
 }
 
@@ -354,6 +362,7 @@ Json summary(const Json& ranks) {
     ps[name] = Json{{"time_s", stat_of(time)}, {"mpi_s", stat_of(mpi)}};
   }
   s["phases"] = std::move(ps);
+  s["io"] = io_summary(ranks);
   return s;
 }
 
@@ -388,6 +397,11 @@ std::string csv(const Json& ranks) {
     for (const auto& [name, p] : r["phases"].items())
       o << rank << ",phase," << csv_field(name) << ',' << p["entries"].get<std::uint64_t>() << ','
         << fmt_double(p["time_s"].get<double>()) << ",0\n";
+    if (r.contains("io"))
+      for (const auto& [name, f] : r["io"]["functions"].items())
+        o << rank << ",io," << csv_field(name) << ',' << f["calls"].get<std::uint64_t>() << ','
+          << fmt_double(f["time_s"].get<double>()) << ',' << f["bytes"].get<std::uint64_t>()
+          << '\n';
     o << rank << ",total,elapsed,0," << fmt_double(r["elapsed_s"].get<double>()) << ",0\n";
     o << rank << ",total,mpi," << tcalls << ',' << fmt_double(r["mpi_s"].get<double>()) << ','
       << tbytes << '\n';
@@ -407,8 +421,11 @@ struct sigaction g_sig_chain {};
 void on_sigusr1(int sig, siginfo_t* info, void* ctx) {
   const int saved = errno;
   const char c = 's';
-  if (g_pipe[1] >= 0) {
-    [[maybe_unused]] ssize_t n = ::write(g_pipe[1], &c, 1);
+  {
+    IoSelfScope self;
+    if (g_pipe[1] >= 0) {
+      [[maybe_unused]] ssize_t n = ::write(g_pipe[1], &c, 1);
+    }
   }
   errno = saved;
   if (g_sig_chain.sa_flags & SA_SIGINFO) {
@@ -424,6 +441,7 @@ bool is_default(const struct sigaction& sa) {
 }
 
 void dump_thread_main() {
+  IoSelfScope self;
   const int timeout_ms =
       g_interval_s > 0.0 ? std::max(1, static_cast<int>(g_interval_s * 1000.0)) : -1;
   for (;;) {
@@ -480,11 +498,33 @@ void start_dump_thread() {
 
 void stop_dump_thread() {
   if (!g_thread) return;
+  IoSelfScope self;
   const char c = 'q';
   [[maybe_unused]] ssize_t n = ::write(g_pipe[1], &c, 1);
   g_thread->join();
   delete g_thread;
   g_thread = nullptr;
+}
+
+// Writes the final profile.json and profile.csv of these rank records into dir.
+void write_final(const std::string& dir, Json ranks) {
+  std::vector<std::string> hosts;
+  for (const auto& r : ranks) hosts.push_back(r["host"].get<std::string>());
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  Json sum = summary(ranks);
+  // Key order as in the schema: ranks before summary.
+  Json out{{"schema", "parcae-profile"},
+           {"version", 1},
+           {"partial", false},
+           {"trigger", "finalize"},
+           {"metadata", metadata(hosts)},
+           {"ranks", std::move(ranks)},
+           {"summary", std::move(sum)}};
+  const fs::path d(dir);
+  bool ok = write_atomic(d / "profile.json", out.dump() + "\n");
+  ok = write_atomic(d / "profile.csv", csv(out["ranks"])) && ok;
+  if (!ok) std::fprintf(stderr, "parcae-mpiprof: cannot write the profile into %s\n", dir.c_str());
 }
 
 } // namespace
@@ -494,6 +534,7 @@ void before_init() {
 }
 
 void on_init(std::uint64_t t_entry) {
+  IoSelfScope self;
   Counters& c = g_counters;
   wr(c.t_init, t_entry);
   wr(c.phase_start, t_entry);
@@ -530,6 +571,7 @@ void on_init(std::uint64_t t_entry) {
 void on_finalize() {
   const std::uint64_t t_end = now_ns();
   if (!g_initialised.load() || g_finalised.exchange(true)) return;
+  IoSelfScope self;
   stop_dump_thread();
   const std::string dir = out_dir();
   int enabled = dir.empty() ? 0 : 1, any = 0;
@@ -559,33 +601,64 @@ void on_finalize() {
   if (rank != 0 || dir.empty()) return;
   try {
     Json ranks = Json::array();
-    std::vector<std::string> hosts;
-    for (int i = 0; i < size; ++i) {
-      Json r = Json::parse(all.begin() + displs[i], all.begin() + displs[i] + lens[i]);
-      hosts.push_back(r["host"].get<std::string>());
-      ranks.push_back(std::move(r));
-    }
-    std::sort(hosts.begin(), hosts.end());
-    hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
-    Json top{
-        {"schema", "parcae-profile"}, {"version", 1}, {"partial", false}, {"trigger", "finalize"}};
-    top["metadata"] = metadata(hosts);
-    top["summary"] = summary(ranks);
-    top["ranks"] = std::move(ranks);
-    // Key order as in the schema: ranks before summary.
-    Json out{{"schema", top["schema"]},     {"version", top["version"]},
-             {"partial", top["partial"]},   {"trigger", top["trigger"]},
-             {"metadata", top["metadata"]}, {"ranks", top["ranks"]},
-             {"summary", top["summary"]}};
-    const fs::path d(dir);
-    bool ok = write_atomic(d / "profile.json", out.dump() + "\n");
-    ok = write_atomic(d / "profile.csv", csv(out["ranks"])) && ok;
-    if (!ok)
-      std::fprintf(stderr, "parcae-mpiprof: cannot write the profile into %s\n", dir.c_str());
+    for (int i = 0; i < size; ++i)
+      ranks.push_back(Json::parse(all.begin() + displs[i], all.begin() + displs[i] + lens[i]));
+    write_final(dir, std::move(ranks));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "parcae-mpiprof: profile output failed: %s\n", e.what());
   }
 }
+
+namespace {
+
+std::uint64_t g_load_ns = 0;
+char g_load_time[32] = {};
+
+// Library load: the clock of a process that never initialises MPI starts here.
+__attribute__((constructor)) void on_load() {
+  g_load_ns = now_ns();
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  std::strftime(g_load_time, sizeof g_load_time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (rd(g_counters.t_init) == 0) {
+    wr(g_counters.t_init, g_load_ns);
+    wr(g_counters.phase_start, g_load_ns);
+  }
+}
+
+// A process that never initialised MPI (a serial program under LD_PRELOAD, the storage study's
+// stand-in workload) writes DIR/profile.json at exit when PARCAE_PROFILE_SERIAL=1 and an output
+// directory is set: one rank, its phases and POSIX I/O, no MPI functions. Opt-in, so that a
+// launcher or front end that carries the library never overwrites its ranks' profile.
+__attribute__((destructor)) void on_unload() {
+  const std::uint64_t t_end = now_ns();
+  if (g_initialised.load() || env_or("PARCAE_PROFILE_SERIAL") != "1") return;
+  if (g_finalised.exchange(true)) return;
+  IoSelfScope self;
+  std::string dir = out_dir();
+  if (dir.empty()) dir = env_or("PARCAE_PROFILE_DIR");
+  if (dir.empty()) return;
+  try {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    g_meta.rank = 0;
+    g_meta.size = 1;
+    g_meta.host = host;
+    g_meta.library = "none (MPI not initialised)";
+    g_meta.version = "";
+    g_meta.transport = "none";
+    g_meta.command = command_line();
+    g_meta.start_time = g_load_time;
+    const std::string omp = env_or("OMP_NUM_THREADS");
+    g_meta.threads = omp.empty() ? 1 : std::max(1, std::atoi(omp.c_str()));
+    write_final(dir, Json::array({rank_record(t_end)}));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "parcae-mpiprof: profile output failed: %s\n", e.what());
+  }
+}
+
+} // namespace
 
 } // namespace parcae::mpiprof
 

@@ -33,6 +33,11 @@ void parcae_prof_set_metadata(const char* key, const char* value);
  * Returns 0 on success, -1 when output is not enabled, MPI is not initialised or the write
  * failed. */
 int parcae_prof_dump(void);
+/* Restricts the POSIX I/O accounting (read/write/pread/pwrite/..., open/close/fsync) to files
+ * under these directories (colon-separated), e.g. an out-of-core solver's scratch directory;
+ * NULL or "": every file (the default unless PARCAE_PROFILE_IO_PREFIX is set). Applies to files
+ * opened afterwards. */
+void parcae_prof_set_io_prefix(const char* dirs);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -27,6 +27,9 @@ void set_metadata(const std::string& key, const std::string& value) {
 bool dump() {
   return parcae_prof_dump() == 0;
 }
+void set_io_prefix(const std::string& dirs) {
+  parcae_prof_set_io_prefix(dirs.c_str());
+}
 
 #else
 
@@ -40,6 +43,7 @@ void set_metadata(const std::string&, const std::string&) {}
 bool dump() {
   return false;
 }
+void set_io_prefix(const std::string&) {}
 
 #endif
 

@@ -28,5 +28,8 @@ void set_metadata(const std::string& key, const std::string& value);
 /// Writes this rank's partial profile (DIR/partial/rank-NNNNN.json) now; false when output is
 /// not enabled or the write failed.
 bool dump();
+/// Counts POSIX I/O only on files opened under these directories from now on (e.g. the scratch
+/// directory of an out-of-core solve; several separated by ':'); "" counts every file.
+void set_io_prefix(const std::string& dirs);
 
 } // namespace parcae::prof

@@ -254,6 +254,8 @@ def check_csv(path, ranks):
             want[(rk, "function", f)] = (g["calls"], g["time_s"], g["bytes"])
         for p, g in r["phases"].items():
             want[(rk, "phase", p)] = (g["entries"], g["time_s"], 0)
+        for f, g in r.get("io", {}).get("functions", {}).items():
+            want[(rk, "io", f)] = (g["calls"], g["time_s"], g["bytes"])
         want[(rk, "total", "elapsed")] = (0, r["elapsed_s"], 0)
         want[(rk, "total", "mpi")] = (sum(g["calls"] for g in r["functions"].values()), r["mpi_s"],
                                       sum(g["bytes"] for g in r["functions"].values()))
