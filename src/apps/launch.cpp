@@ -56,9 +56,9 @@ void add_launch_options(CLI::App& run) {
 }
 
 int maybe_launch_mpirun(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != "run") return -1;
+  if (argc < 2 || (std::string(argv[1]) != "run" && std::string(argv[1]) != "cfd")) return -1;
   int np = 0, threads = 1;
-  std::string mpi = "openmpi", transport = "shm";
+  std::string mpi = "openmpi", transport = "shm", bind;
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -77,6 +77,11 @@ int maybe_launch_mpirun(int argc, char** argv) {
     }
     if (a == "--transport" || a.rfind("--transport=", 0) == 0) {
       transport = value("--transport");
+      continue;
+    }
+    if (a == "--bind" || a.rfind("--bind=", 0) == 0) {
+      bind = value("--bind"); // also passed on: the run header prints the placement
+      rest.push_back("--bind=" + bind);
       continue;
     }
     if (a == "--threads" || a.rfind("--threads=", 0) == 0) {
@@ -109,7 +114,21 @@ int maybe_launch_mpirun(int argc, char** argv) {
     cmd = {"mpirun.openmpi", "-np", std::to_string(np)};
     if (::geteuid() == 0) cmd.push_back("--allow-run-as-root");
     if (oversubscribed) cmd.push_back("--oversubscribe");
-    if (oversubscribed || threads > 1) {
+    if (oversubscribed) {
+      if (!bind.empty() && bind != "node")
+        std::cerr << fmt::format("parcae: {} ranks x {} threads exceed the {} cores: --bind {} "
+                                 "ignored (no binding)\n",
+                                 np, threads, cores, bind);
+      cmd.insert(cmd.end(), {"--bind-to", "none"});
+    } else if (bind == "socket") {
+      // Hybrid placement: each rank and its threads on one socket (NUMA domain), ranks spread
+      // over the sockets round-robin; threads placed close to each other inside it.
+      cmd.insert(cmd.end(), {"--map-by", "socket", "--bind-to", "socket", "-x", "OMP_PLACES=cores",
+                             "-x", "OMP_PROC_BIND=close"});
+    } else if (bind == "core") {
+      cmd.insert(cmd.end(), {"--map-by", fmt::format("slot:PE={}", threads), "--bind-to", "core",
+                             "-x", "OMP_PLACES=cores", "-x", "OMP_PROC_BIND=close"});
+    } else if (bind == "node" || threads > 1) {
       cmd.insert(cmd.end(), {"--bind-to", "none"});
     } else {
       cmd.insert(cmd.end(), {"--bind-to", "core"});
