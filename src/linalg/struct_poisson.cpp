@@ -3,7 +3,6 @@
 #include <HYPRE_struct_ls.h>
 #include <HYPRE_struct_mv.h>
 #include <fmt/format.h>
-#include <mpi.h>
 #include <vector>
 
 #include "core/error.hpp"

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 #include <omp.h>
 
@@ -110,6 +111,7 @@ void CfdSolver::setup() {
                        f_.data());
   if (!case_.free_surface) {
     pressure_matrix(grid_, case_.boundaries, f_.data(), mix_, coef_);
+    pin_pressure();
     poisson_->set_matrix(coef_);
   }
   if (comm_.rank() == 0)
@@ -145,6 +147,16 @@ void CfdSolver::setup() {
             ? fmt::format(" or steady (|du/dt| L/U^2 < {:g})", case_.steady_tolerance)
             : std::string());
   }
+}
+
+void CfdSolver::pin_pressure() {
+  // A closed box makes the pressure matrix singular (constants in its null space), and PCG
+  // with the PFMG preconditioner can break down on it with variable coefficients. Cell
+  // (0, 0, 0) gets the diagonal term of a p = 0 face on its -x side: the system is SPD, and as
+  // the right-hand side has zero sum (made so in advance()), the flux through that face is
+  // zero in the solution, which therefore solves the Neumann problem (p fixed to a constant).
+  if (!singular_ || grid_.offset != std::array<int, 3>{0, 0, 0}) return;
+  coef_[0] += 1.0 / (mix_.rho(f_[grid_.at(0, 0, 0)]) * grid_.h[0] * grid_.h[0]);
 }
 
 void CfdSolver::exchange(std::vector<double*> fields, Halo& halo) {
@@ -200,9 +212,12 @@ bool CfdSolver::advance() {
   uf.push_back(f_.data());
   const Box inner = interior_box(g);
   const auto shell = shell_boxes(g, inner);
-  // Halo of u and f, overlapped with the predictor of the interior cells.
+  // Halo of u and f, overlapped with the predictor of the interior cells. The ghosts on the
+  // physical boundary come from owned values: filled first (the interior cells next to a wall
+  // need them), and again after the halo for the corners they share with other ranks' ghosts.
   {
     prof::PhaseScope s(ph_->halo);
+    fill_boundary_ghosts(g, case_.boundaries, u, f_.data());
     halo_uf_->begin(uf);
   }
   {
@@ -243,6 +258,7 @@ bool CfdSolver::advance() {
     prof::PhaseScope s(ph_->pressure);
     if (case_.free_surface) {
       pressure_matrix(g, case_.boundaries, f_.data(), mix_, coef_);
+      pin_pressure();
       poisson_->set_matrix(coef_);
     }
     pressure_rhs(g, dt, cus, rhs_);
@@ -259,6 +275,9 @@ bool CfdSolver::advance() {
     const auto si = poisson_->solve(rhs_, sol_);
     info_.pcg_iterations += si.iterations;
     info_.last_pcg_iterations = si.iterations;
+    if (std::getenv("PARCAE_CFD_DEBUG") && comm_.rank() == 0)
+      std::cerr << fmt::format("step {} PCG {} it, rel residual {:.3e}\n", step_, si.iterations,
+                               si.rel_residual);
     scatter_owned(g, sol_, p_.data());
   }
   {
@@ -297,6 +316,10 @@ bool CfdSolver::advance() {
   info_.steps = step_;
   info_.time = time_;
   info_.last_dt = dt;
+  if (case_.free_surface && step_ % 5 == 0) {
+    prof::PhaseScope s(ph_->output);
+    write_history();
+  }
   if (case_.output_interval > 0 && time_ >= next_output_ - 1e-12 * case_.end_time) {
     prof::PhaseScope s(ph_->output);
     write_state();
@@ -466,6 +489,19 @@ void CfdSolver::write_state() {
   }
 }
 
+void CfdSolver::write_history() {
+  // Free-surface history (rank 0 writes): the surge front along the bottom and the liquid
+  // volume, every 5 steps.
+  const double front = front_position();
+  const double volume = liquid_volume();
+  if (comm_.rank() != 0) return;
+  const auto path = std::filesystem::path(opt_.outdir) / "history.csv";
+  const bool fresh = !std::filesystem::exists(path) || step_ <= 5;
+  std::ofstream o(path, fresh ? std::ios::trunc : std::ios::app);
+  if (fresh) o << "time,front_x,liquid_volume\n";
+  o << fmt::format("{:.8g},{:.8g},{:.17g}\n", time_, front, volume);
+}
+
 void CfdSolver::write_output() {
   prof::PhaseScope s(ph_->output);
   write_state();
@@ -493,6 +529,11 @@ RunSummary CfdSolver::finish() {
     if (states_.empty() || states_.back().first != time_) write_state();
   }
   info_.liquid_volume = liquid_volume();
+  {
+    std::vector<double*> fields;
+    for (int d = 0; d < grid_.dim; ++d) fields.push_back(u_[d].data());
+    exchange(fields, *halo_u_);
+  }
   info_.max_divergence =
       comm_.max(max_divergence(grid_, {u_[0].data(), u_[1].data(), u_[2].data()}));
   double fmin = 1e300, fmax = -1e300;

@@ -79,6 +79,8 @@ private:
   void initialise_fields();
   void exchange(std::vector<double*> fields, Halo& halo);
   void write_state();
+  void pin_pressure();
+  void write_history();
   void write_checkpoint_now();
   void restore();
   void progress(bool force);

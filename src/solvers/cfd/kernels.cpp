@@ -156,10 +156,17 @@ double max_advective_rate(const Grid& g, ConstVelocityPtrs u) {
   for (int k = b.lo[2]; k < b.hi[2]; ++k)
     for (int j = b.lo[1]; j < b.hi[1]; ++j)
       for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+        // Faces this rank owns: the lower face of each cell, and the upper face of the last
+        // cell on the box's upper boundary (ghost faces of other ranks may be a step old: the
+        // step would then depend on the decomposition).
         const std::ptrdiff_t c = g.at(i, j, k);
+        const std::array<int, 3> ijk{i, j, k};
         double r = 0;
-        for (int d = 0; d < g.dim; ++d)
-          r += std::max(std::fabs(u[d][c]), std::fabs(u[d][c + g.stride[d]])) / g.h[d];
+        for (int d = 0; d < g.dim; ++d) {
+          double a = std::fabs(u[d][c]);
+          if (ijk[d] == g.n[d] - 1 && g.at_hi(d)) a = std::max(a, std::fabs(u[d][c + g.stride[d]]));
+          r += a / g.h[d];
+        }
         rate = std::max(rate, r);
       }
   return rate;

@@ -37,7 +37,8 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
 /// Pressure ghosts: mirror (Neumann) or antisymmetric (p = 0 on outflow faces).
 void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, double* p);
 
-/// The largest sum_d |u_d| / h_d over the owned cells (cell-centred velocity).
+/// The largest sum_d |u_d| / h_d over the owned cells (each cell's lower faces, and the upper
+/// boundary faces): a function of the global field, not of the decomposition.
 double max_advective_rate(const Grid& g, ConstVelocityPtrs u);
 
 /// Explicit momentum predictor on the owned faces of `box` (faces on a physical boundary keep
