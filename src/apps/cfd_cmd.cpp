@@ -190,6 +190,7 @@ int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
                                  outdir);
       return 4;
     }
+    if (!s.normal_termination && root) std::cerr << "parcae: run stopped: " << s.error << "\n";
     return s.normal_termination ? 0 : 2;
   } catch (const InputError& e) {
     if (root) std::cerr << "parcae: input error\n  " << e.what() << "\n";

@@ -203,6 +203,14 @@ bool CfdSolver::advance() {
       done_ = true;
       return false;
     }
+    // A step that collapses (or a NaN rate) means the solution is blowing up: stop with the
+    // last good state rather than crawl on.
+    if (!(dt > 1e-9 * case_.end_time)) {
+      error_ = fmt::format("unstable: the time step fell to {:.3g} at t = {:.6g} (step {})", dt,
+                           time_, step_);
+      done_ = true;
+      return false;
+    }
     dt = std::min(dt, case_.end_time - time_);
     if (case_.output_interval > 0) dt = std::min(dt, next_output_ - time_);
     dt = std::max(dt, 1e-12 * std::max(1.0, case_.end_time));
@@ -554,7 +562,8 @@ RunSummary CfdSolver::finish() {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   info_.wall_s = el;
   RunSummary r;
-  r.normal_termination = !interrupted_;
+  r.normal_termination = !interrupted_ && error_.empty();
+  r.error = error_;
   r.interrupted = interrupted_;
   r.last_checkpoint = last_checkpoint_;
   r.restarted_from_cycle = restarted_from_;
@@ -568,8 +577,12 @@ RunSummary CfdSolver::finish() {
     *opt_.log << fmt::format(
         "CFD {} {} after {} steps, t = {:g} ({:.2f} s wall, {:.3g} cell-updates/s, "
         "{:.1f} PCG iterations per step)\n",
-        case_.name, info_.steady ? "steady" : (interrupted_ ? "stopped" : "done"), step_, time_, el,
-        r.element_cycles_per_s, step_ > 0 ? double(info_.pcg_iterations) / step_ : 0.0);
+        case_.name,
+        !error_.empty() ? "STOPPED (" + error_ + ")"
+        : info_.steady  ? std::string("steady")
+                        : std::string(interrupted_ ? "stopped" : "done"),
+        step_, time_, el, r.element_cycles_per_s,
+        step_ > 0 ? double(info_.pcg_iterations) / step_ : 0.0);
     *opt_.log << fmt::format("  max |div u| h = {:.2e}; kinetic energy {:.6g}",
                              info_.max_divergence, r.final_stats.kinetic);
     if (case_.free_surface)

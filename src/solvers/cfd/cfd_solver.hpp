@@ -106,6 +106,7 @@ private:
   double start_time_ = 0;
   bool done_ = false;
   bool interrupted_ = false;
+  std::string error_;
   std::string last_checkpoint_;
   int restarted_from_ = -1;
   GlobalStats initial_stats_;
