@@ -123,7 +123,7 @@ int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
         c = cfd::cavity_case(re, cells, dim);
         if (outdir.empty()) outdir = fmt::format("cavity_re{}_{}", re, cells);
       } else {
-        c = cfd::dambreak_case(cells_per_a, end_time > 0 ? end_time : 0.4);
+        c = cfd::dambreak_case(cells_per_a, end_time > 0 ? end_time : 0.2);
         if (outdir.empty()) outdir = "dambreak";
       }
       path = (fs::path(outdir) / "case.yaml").string();

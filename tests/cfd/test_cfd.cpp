@@ -181,7 +181,8 @@ TEST(StructPoisson, NeumannProblemConvergesAtSecondOrder) {
   EXPECT_LT(e32 / e64, 4.5);
 }
 
-/// A short cavity run (Re = 100, 24 x 24 to t = 0.3, or 12^3 to t = 0.2) with a tight pressure tolerance.
+/// A short cavity run (Re = 100, 24 x 24 to t = 0.3, or 12^3 to t = 0.2) with a tight pressure
+/// tolerance.
 CfdCase small_cavity(int dim = 2) {
   CfdCase c = cavity_case(100, dim == 2 ? 24 : 12, dim);
   c.end_time = dim == 2 ? 0.3 : 0.2;
