@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -21,6 +23,16 @@ bool inside_mpi_job() {
                         "MPI_LOCALNRANKS", "HYDRA_CONTROL_FD"})
     if (std::getenv(v)) return true;
   return false;
+}
+
+/// Sockets (distinct "physical id"s in /proc/cpuinfo; 1 when unknown).
+int socket_count() {
+  std::ifstream in("/proc/cpuinfo");
+  std::set<std::string> ids;
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("physical id", 0) == 0) ids.insert(line.substr(line.find(':') + 1));
+  return ids.empty() ? 1 : static_cast<int>(ids.size());
 }
 
 std::string self_path() {
@@ -122,9 +134,16 @@ int maybe_launch_mpirun(int argc, char** argv) {
       cmd.insert(cmd.end(), {"--bind-to", "none"});
     } else if (bind == "socket") {
       // Hybrid placement: each rank and its threads on one socket (NUMA domain), ranks spread
-      // over the sockets round-robin; threads placed close to each other inside it.
-      cmd.insert(cmd.end(), {"--map-by", "socket", "--bind-to", "socket", "-x", "OMP_PLACES=cores",
-                             "-x", "OMP_PROC_BIND=close"});
+      // over the sockets round-robin; threads placed close to each other inside it. With more
+      // ranks than sockets, ranks share a socket: their threads are then left to float in it
+      // (pinning them "close" would put every rank's first thread on the same core).
+      cmd.insert(cmd.end(), {"--map-by", "socket", "--bind-to", "socket"});
+      if (np <= socket_count())
+        cmd.insert(cmd.end(), {"-x", "OMP_PLACES=cores", "-x", "OMP_PROC_BIND=close"});
+      else
+        std::cerr << fmt::format("parcae: {} ranks on {} socket(s): ranks share sockets, threads "
+                                 "not pinned inside them\n",
+                                 np, socket_count());
     } else if (bind == "core") {
       cmd.insert(cmd.end(), {"--map-by", fmt::format("slot:PE={}", threads), "--bind-to", "core",
                              "-x", "OMP_PLACES=cores", "-x", "OMP_PROC_BIND=close"});
