@@ -182,3 +182,50 @@ TEST(StaticColumn, HydrostaticPressureAndNoSpuriousCurrents) {
 }
 
 } // namespace
+
+namespace {
+
+/// `parcae cfd ...` end to end (rank 0 of the np 1 job; a clean environment so that the
+/// command's own mpirun does not see this job's).
+std::string clean_env() {
+  return "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
+         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=PASSIVE ";
+}
+
+TEST(CfdCli, CavityOnTwoRanksWritesItsOutputs) {
+  if (g_world->rank() != 0) return;
+  const auto dir = test::make_temp_dir("cfd_cli");
+  const auto r = test::run_command(clean_env() + test::parcae_binary().string() +
+                                       " cfd cavity --re 100 --cells 16 --end-time 0.2 --np 2 "
+                                       "--threads 1 --bind node -o " +
+                                       (dir / "out").string() + " 2>&1",
+                                   120);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* f : {"case.yaml", "parcae.pvd", "centerline_u.csv", "centerline_v.csv",
+                        "vortex.csv", "states/cfd_0000.pvti", "states/cfd_0001_r00001.vti"})
+    EXPECT_TRUE(std::filesystem::exists(dir / "out" / f)) << f;
+  EXPECT_NE(r.output.find("placement: 2 rank(s) x 1 thread(s), --bind node"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("ETA"), std::string::npos) << r.output;
+  const auto u = cfdtest::read_csv(dir / "out" / "centerline_u.csv");
+  ASSERT_EQ(u.size(), 2u);
+  EXPECT_EQ(u[0].size(), 18u);        // 16 cell centres and the two walls
+  EXPECT_DOUBLE_EQ(u[1].back(), 1.0); // the lid
+}
+
+TEST(CfdCli, BadCaseFileNamesTheKeyAndExitsWith1) {
+  if (g_world->rank() != 0) return;
+  const auto dir = test::make_temp_dir("cfd_cli_bad");
+  test::write_file(dir / "bad.yaml", "dimension: 2\ndomain: {size: [1, 1], cells: [8, 8]}\n"
+                                     "fluid: {density: 1, viscosity: 0.01}\n"
+                                     "pressure: {preconditioner: amg}\n");
+  const auto r =
+      test::run_command(clean_env() + test::parcae_binary().string() + " cfd run " +
+                            (dir / "bad.yaml").string() + " -o " + (dir / "out").string() + " 2>&1",
+                        60);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("pressure.preconditioner"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:4"), std::string::npos) << r.output;
+}
+
+} // namespace
