@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <set>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -21,6 +23,16 @@ bool inside_mpi_job() {
                         "MPI_LOCALNRANKS", "HYDRA_CONTROL_FD"})
     if (std::getenv(v)) return true;
   return false;
+}
+
+/// Sockets (distinct "physical id"s in /proc/cpuinfo; 1 when unknown).
+int socket_count() {
+  std::ifstream in("/proc/cpuinfo");
+  std::set<std::string> ids;
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("physical id", 0) == 0) ids.insert(line.substr(line.find(':') + 1));
+  return ids.empty() ? 1 : static_cast<int>(ids.size());
 }
 
 std::string self_path() {
@@ -56,9 +68,9 @@ void add_launch_options(CLI::App& run) {
 }
 
 int maybe_launch_mpirun(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) != "run") return -1;
+  if (argc < 2 || (std::string(argv[1]) != "run" && std::string(argv[1]) != "cfd")) return -1;
   int np = 0, threads = 1;
-  std::string mpi = "openmpi", transport = "shm";
+  std::string mpi = "openmpi", transport = "shm", bind;
   std::vector<std::string> rest;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -77,6 +89,11 @@ int maybe_launch_mpirun(int argc, char** argv) {
     }
     if (a == "--transport" || a.rfind("--transport=", 0) == 0) {
       transport = value("--transport");
+      continue;
+    }
+    if (a == "--bind" || a.rfind("--bind=", 0) == 0) {
+      bind = value("--bind"); // also passed on: the run header prints the placement
+      rest.push_back("--bind=" + bind);
       continue;
     }
     if (a == "--threads" || a.rfind("--threads=", 0) == 0) {
@@ -109,10 +126,32 @@ int maybe_launch_mpirun(int argc, char** argv) {
     cmd = {"mpirun.openmpi", "-np", std::to_string(np)};
     if (::geteuid() == 0) cmd.push_back("--allow-run-as-root");
     if (oversubscribed) cmd.push_back("--oversubscribe");
-    // PARCAE_MPI_BIND=none: concurrent jobs on one node (parcae storage-study) must not all
-    // pin their ranks to the same first cores.
-    const char* bind = std::getenv("PARCAE_MPI_BIND");
-    if (oversubscribed || threads > 1 || (bind && std::string(bind) == "none")) {
+    // PARCAE_MPI_BIND=none (without --bind): concurrent jobs on one node (parcae storage-study)
+    // must not all pin their ranks to the same first cores.
+    const char* env_bind = std::getenv("PARCAE_MPI_BIND");
+    if (bind.empty() && env_bind && std::string(env_bind) == "none") bind = "node";
+    if (oversubscribed) {
+      if (!bind.empty() && bind != "node")
+        std::cerr << fmt::format("parcae: {} ranks x {} threads exceed the {} cores: --bind {} "
+                                 "ignored (no binding)\n",
+                                 np, threads, cores, bind);
+      cmd.insert(cmd.end(), {"--bind-to", "none"});
+    } else if (bind == "socket") {
+      // Hybrid placement: each rank and its threads on one socket (NUMA domain), ranks spread
+      // over the sockets round-robin; threads placed close to each other inside it. With more
+      // ranks than sockets, ranks share a socket: their threads are then left to float in it
+      // (pinning them "close" would put every rank's first thread on the same core).
+      cmd.insert(cmd.end(), {"--map-by", "socket", "--bind-to", "socket"});
+      if (np <= socket_count())
+        cmd.insert(cmd.end(), {"-x", "OMP_PLACES=cores", "-x", "OMP_PROC_BIND=close"});
+      else
+        std::cerr << fmt::format("parcae: {} ranks on {} socket(s): ranks share sockets, threads "
+                                 "not pinned inside them\n",
+                                 np, socket_count());
+    } else if (bind == "core") {
+      cmd.insert(cmd.end(), {"--map-by", fmt::format("slot:PE={}", threads), "--bind-to", "core",
+                             "-x", "OMP_PLACES=cores", "-x", "OMP_PROC_BIND=close"});
+    } else if (bind == "node" || threads > 1) {
       cmd.insert(cmd.end(), {"--bind-to", "none"});
     } else {
       cmd.insert(cmd.end(), {"--bind-to", "core"});

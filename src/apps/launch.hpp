@@ -9,7 +9,7 @@ namespace parcae {
 /// before the normal parser runs).
 void add_launch_options(CLI::App& run);
 
-/// If argv is a `run` with --np and we are not already inside an MPI job, exec mpirun (does not
+/// If argv is a `run` or `cfd` command with --np (and optionally --bind socket|node|core) and we are not already inside an MPI job, exec mpirun (does not
 /// return on success) and return its failure code; return -1 when there is nothing to launch.
 int maybe_launch_mpirun(int argc, char** argv);
 

@@ -9,6 +9,7 @@
 //   parcae profile [-o DIR] -- mpirun -np N PROGRAM ...   (profile any MPI program)
 //   parcae profile report DIR | compare A B    (tables and PNG figures)
 //   parcae keywords                           (keyword coverage table, Markdown)
+//   parcae cfd cavity|dambreak|run ...         (incompressible free-surface CFD, docs/cfd.md)
 //   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
 //   parcae generate cylinders --scale S [-o cyl.k] [--ccx cyl.inp]  (implicit benchmark model)
 //   parcae storage-study DECK --jobs 1,2,4 --np N --target NAME=DIR ... -o RESULTS.json | report
@@ -32,6 +33,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "apps/cfd_cmd.hpp"
 #include "apps/launch.hpp"
 #include "apps/profile_cmd.hpp"
 #include "input/keyword_reader.hpp"
@@ -378,6 +380,8 @@ int main(int argc, char** argv) {
 
   par::Environment env(argc, argv);
   const par::Comm comm = par::Comm::from_handle(par::world_handle());
+  // `parcae cfd cavity|dambreak|run ...` (apps/cfd_cmd.cpp).
+  if (const int rc = maybe_run_cfd_command(argc, argv, comm); rc >= 0) return rc;
   CLI::App app{"parcae: parallel explicit dynamics for LS-DYNA keyword decks"};
   app.require_subcommand(1);
   std::string deck, outdir, method, transform, checkpoint_every, restart, profile_dir;

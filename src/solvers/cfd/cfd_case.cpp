@@ -1,0 +1,336 @@
+// The YAML case file of the CFD solver (schema in docs/cfd.md) and the built-in templates.
+#include "solvers/cfd/cfd_case.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+#include <sstream>
+#include <yaml-cpp/yaml.h>
+
+#include "core/error.hpp"
+
+namespace parcae::cfd {
+
+namespace {
+
+const char* const kFaceNames[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
+
+/// Errors name the file, the line and the key path ("boundaries.ymax.velocity").
+class Reader {
+public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& key,
+                         const std::string& msg) const {
+    const int line = n.IsDefined() ? n.Mark().line + 1 : 0;
+    throw InputError({file_, line, key}, fmt::format("{}: {}", key, msg));
+  }
+  void only_keys(const YAML::Node& map, const std::string& where,
+                 std::initializer_list<const char*> allowed) const {
+    if (!map.IsMap()) fail(map, where, "expected a mapping");
+    std::set<std::string> ok(allowed.begin(), allowed.end());
+    for (const auto& kv : map) {
+      const auto k = kv.first.as<std::string>();
+      if (!ok.count(k)) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(kv.first, join(where, k), "unknown key (expected one of: " + list + ")");
+      }
+    }
+  }
+  static std::string join(const std::string& a, const std::string& b) {
+    return a.empty() ? b : a + "." + b;
+  }
+  double number(const YAML::Node& n, const std::string& key) const {
+    try {
+      const double v = n.as<double>();
+      if (!std::isfinite(v)) fail(n, key, "not a finite number");
+      return v;
+    } catch (const YAML::Exception&) {
+      fail(n, key, "expected a number");
+    }
+  }
+  double positive(const YAML::Node& n, const std::string& key) const {
+    const double v = number(n, key);
+    if (!(v > 0)) fail(n, key, fmt::format("must be > 0 (got {})", v));
+    return v;
+  }
+  long integer(const YAML::Node& n, const std::string& key, long lo) const {
+    long v = 0;
+    try {
+      v = n.as<long>();
+    } catch (const YAML::Exception&) {
+      fail(n, key, "expected a whole number");
+    }
+    if (v < lo) fail(n, key, fmt::format("must be >= {} (got {})", lo, v));
+    return v;
+  }
+  std::string text(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a string");
+    return n.as<std::string>();
+  }
+  bool flag(const YAML::Node& n, const std::string& key) const {
+    try {
+      return n.as<bool>();
+    } catch (const YAML::Exception&) {
+      fail(n, key, "expected true or false");
+    }
+  }
+  std::array<double, 3> vec(const YAML::Node& n, const std::string& key, int dim) const {
+    if (!n.IsSequence() || static_cast<int>(n.size()) != dim)
+      fail(n, key, fmt::format("expected a list of {} numbers", dim));
+    std::array<double, 3> v{0, 0, 0};
+    for (int d = 0; d < dim; ++d) v[d] = number(n[d], fmt::format("{}[{}]", key, d));
+    return v;
+  }
+
+private:
+  std::string file_;
+};
+
+void read_fluid(const Reader& r, const YAML::Node& n, const std::string& key, Fluid& f) {
+  r.only_keys(n, key, {"density", "viscosity"});
+  if (!n["density"]) r.fail(n, key + ".density", "missing");
+  if (!n["viscosity"]) r.fail(n, key + ".viscosity", "missing");
+  f.density = r.positive(n["density"], key + ".density");
+  f.viscosity = r.number(n["viscosity"], key + ".viscosity");
+  if (f.viscosity < 0) r.fail(n["viscosity"], key + ".viscosity", "must be >= 0");
+}
+
+} // namespace
+
+CfdCase read_cfd_case(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError({path, 0, ""}, "cannot open the case file");
+  } catch (const YAML::ParserException& e) {
+    throw InputError({path, e.mark.line + 1, ""}, std::string("YAML syntax: ") + e.msg);
+  }
+  const Reader r(path);
+  CfdCase c;
+  r.only_keys(root, "",
+              {"case", "dimension", "domain", "fluid", "fluids", "gravity", "boundaries", "initial",
+               "time", "pressure", "output", "vof"});
+  if (root["case"]) c.name = r.text(root["case"], "case");
+  if (!root["dimension"]) r.fail(root, "dimension", "missing (2 or 3)");
+  c.dim = static_cast<int>(r.integer(root["dimension"], "dimension", 2));
+  if (c.dim > 3) r.fail(root["dimension"], "dimension", "must be 2 or 3");
+  if (!root["domain"]) r.fail(root, "domain", "missing");
+  const auto dom = root["domain"];
+  r.only_keys(dom, "domain", {"size", "cells"});
+  if (!dom["size"]) r.fail(dom, "domain.size", "missing");
+  if (!dom["cells"]) r.fail(dom, "domain.cells", "missing");
+  c.size = r.vec(dom["size"], "domain.size", c.dim);
+  c.cells = {1, 1, 1};
+  for (int d = 0; d < c.dim; ++d) {
+    if (!(c.size[d] > 0)) r.fail(dom["size"], fmt::format("domain.size[{}]", d), "must be > 0");
+    if (!dom["cells"].IsSequence() || static_cast<int>(dom["cells"].size()) != c.dim)
+      r.fail(dom["cells"], "domain.cells", fmt::format("expected a list of {} integers", c.dim));
+    c.cells[d] =
+        static_cast<int>(r.integer(dom["cells"][d], fmt::format("domain.cells[{}]", d), 4));
+  }
+  if (c.dim == 2) c.size[2] = c.size[0] / c.cells[0];
+  if (root["fluid"] && root["fluids"])
+    r.fail(root["fluids"], "fluids", "give fluid or fluids, not both");
+  if (root["fluid"]) {
+    read_fluid(r, root["fluid"], "fluid", c.liquid);
+    c.gas = c.liquid;
+    c.free_surface = false;
+  } else if (root["fluids"]) {
+    r.only_keys(root["fluids"], "fluids", {"liquid", "gas"});
+    if (!root["fluids"]["liquid"]) r.fail(root["fluids"], "fluids.liquid", "missing");
+    if (!root["fluids"]["gas"]) r.fail(root["fluids"], "fluids.gas", "missing");
+    read_fluid(r, root["fluids"]["liquid"], "fluids.liquid", c.liquid);
+    read_fluid(r, root["fluids"]["gas"], "fluids.gas", c.gas);
+    c.free_surface = true;
+  } else {
+    r.fail(root, "fluid", "missing (fluid: one fluid, or fluids: liquid and gas)");
+  }
+  if (root["gravity"]) c.gravity = r.vec(root["gravity"], "gravity", c.dim);
+  if (root["boundaries"]) {
+    const auto b = root["boundaries"];
+    r.only_keys(b, "boundaries", {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"});
+    for (int f = 0; f < 2 * c.dim; ++f) {
+      const auto n = b[kFaceNames[f]];
+      if (!n) continue;
+      const std::string key = std::string("boundaries.") + kFaceNames[f];
+      r.only_keys(n, key, {"type", "velocity", "fraction"});
+      if (!n["type"]) r.fail(n, key + ".type", "missing (wall, symmetry, inflow or outflow)");
+      const std::string t = r.text(n["type"], key + ".type");
+      BoundaryCondition& bc = c.boundaries[f];
+      if (t == "wall")
+        bc.kind = BcKind::Wall;
+      else if (t == "symmetry")
+        bc.kind = BcKind::Symmetry;
+      else if (t == "inflow")
+        bc.kind = BcKind::Inflow;
+      else if (t == "outflow")
+        bc.kind = BcKind::Outflow;
+      else
+        r.fail(n["type"], key + ".type", "\"" + t + "\" is not wall, symmetry, inflow or outflow");
+      if (n["velocity"]) {
+        if (bc.kind != BcKind::Wall && bc.kind != BcKind::Inflow)
+          r.fail(n["velocity"], key + ".velocity", "only walls and inflows have a velocity");
+        bc.velocity = r.vec(n["velocity"], key + ".velocity", c.dim);
+        if (bc.kind == BcKind::Wall && bc.velocity[f / 2] != 0)
+          r.fail(n["velocity"], key + ".velocity", "a wall moves only tangentially");
+      }
+      if (n["fraction"]) {
+        if (bc.kind != BcKind::Inflow) r.fail(n["fraction"], key + ".fraction", "only inflows");
+        bc.fraction = r.number(n["fraction"], key + ".fraction");
+        if (bc.fraction < 0 || bc.fraction > 1)
+          r.fail(n["fraction"], key + ".fraction", "must be in [0, 1]");
+      }
+    }
+  }
+  if (root["initial"]) {
+    const auto in = root["initial"];
+    r.only_keys(in, "initial", {"liquid"});
+    if (in["liquid"]) {
+      if (!c.free_surface) r.fail(in["liquid"], "initial.liquid", "needs fluids: (liquid and gas)");
+      if (!in["liquid"].IsSequence())
+        r.fail(in["liquid"], "initial.liquid", "expected a list of boxes");
+      for (std::size_t i = 0; i < in["liquid"].size(); ++i) {
+        const auto bx = in["liquid"][i];
+        const std::string key = fmt::format("initial.liquid[{}]", i);
+        r.only_keys(bx, key, {"min", "max"});
+        if (!bx["min"] || !bx["max"]) r.fail(bx, key, "needs min and max");
+        Region reg;
+        reg.lo = r.vec(bx["min"], key + ".min", c.dim);
+        reg.hi = r.vec(bx["max"], key + ".max", c.dim);
+        if (c.dim == 2) reg.hi[2] = c.size[2];
+        c.initial_liquid.push_back(reg);
+      }
+    }
+  }
+  if (root["time"]) {
+    const auto t = root["time"];
+    r.only_keys(t, "time", {"end", "cfl", "steady_tolerance", "max_steps"});
+    if (t["end"]) c.end_time = r.positive(t["end"], "time.end");
+    if (t["cfl"]) {
+      c.cfl = r.positive(t["cfl"], "time.cfl");
+      if (c.cfl > 1) r.fail(t["cfl"], "time.cfl", "must be <= 1");
+    }
+    if (t["steady_tolerance"])
+      c.steady_tolerance = r.number(t["steady_tolerance"], "time.steady_tolerance");
+    if (t["max_steps"]) c.max_steps = r.integer(t["max_steps"], "time.max_steps", 1);
+  }
+  if (root["pressure"]) {
+    const auto p = root["pressure"];
+    r.only_keys(p, "pressure", {"tolerance", "max_iterations", "preconditioner"});
+    if (p["tolerance"]) c.pressure_tolerance = r.positive(p["tolerance"], "pressure.tolerance");
+    if (p["max_iterations"])
+      c.pressure_max_iterations =
+          static_cast<int>(r.integer(p["max_iterations"], "pressure.max_iterations", 1));
+    if (p["preconditioner"]) {
+      c.preconditioner = r.text(p["preconditioner"], "pressure.preconditioner");
+      if (c.preconditioner != "pfmg" && c.preconditioner != "smg" && c.preconditioner != "none")
+        r.fail(p["preconditioner"], "pressure.preconditioner", "must be pfmg, smg or none");
+    }
+  }
+  if (root["output"]) {
+    const auto o = root["output"];
+    r.only_keys(o, "output", {"interval", "centerlines", "reference_velocity"});
+    if (o["interval"]) c.output_interval = r.number(o["interval"], "output.interval");
+    if (o["centerlines"]) c.centerlines = r.flag(o["centerlines"], "output.centerlines");
+    if (o["reference_velocity"])
+      c.reference_velocity = r.positive(o["reference_velocity"], "output.reference_velocity");
+  }
+  if (root["vof"]) {
+    r.only_keys(root["vof"], "vof", {"thinc_beta"});
+    if (root["vof"]["thinc_beta"])
+      c.thinc_beta = r.positive(root["vof"]["thinc_beta"], "vof.thinc_beta");
+  }
+  return c;
+}
+
+std::string cfd_case_yaml(const CfdCase& c) {
+  std::ostringstream s;
+  auto vec = [&](const std::array<double, 3>& v) {
+    std::string t = "[";
+    for (int d = 0; d < c.dim; ++d) t += fmt::format("{}{}", d ? ", " : "", v[d]);
+    return t + "]";
+  };
+  s << fmt::format("# parcae CFD case (schema: docs/cfd.md)\ncase: {}\ndimension: {}\n", c.name,
+                   c.dim);
+  std::string cells = "[";
+  for (int d = 0; d < c.dim; ++d) cells += fmt::format("{}{}", d ? ", " : "", c.cells[d]);
+  s << fmt::format("domain:\n  size: {}\n  cells: {}]\n", vec(c.size), cells);
+  if (c.free_surface) {
+    s << fmt::format("fluids:\n  liquid: {{density: {}, viscosity: {}}}\n  gas: {{density: {}, "
+                     "viscosity: {}}}\n",
+                     c.liquid.density, c.liquid.viscosity, c.gas.density, c.gas.viscosity);
+  } else {
+    s << fmt::format("fluid: {{density: {}, viscosity: {}}}\n", c.liquid.density,
+                     c.liquid.viscosity);
+  }
+  s << fmt::format("gravity: {}\nboundaries:\n", vec(c.gravity));
+  for (int f = 0; f < 2 * c.dim; ++f) {
+    const auto& b = c.boundaries[f];
+    const char* t = b.kind == BcKind::Wall       ? "wall"
+                    : b.kind == BcKind::Symmetry ? "symmetry"
+                    : b.kind == BcKind::Inflow   ? "inflow"
+                                                 : "outflow";
+    s << fmt::format("  {}: {{type: {}", kFaceNames[f], t);
+    if (b.kind == BcKind::Wall || b.kind == BcKind::Inflow) s << ", velocity: " << vec(b.velocity);
+    if (b.kind == BcKind::Inflow) s << fmt::format(", fraction: {}", b.fraction);
+    s << "}\n";
+  }
+  if (!c.initial_liquid.empty()) {
+    s << "initial:\n  liquid:\n";
+    for (const auto& r : c.initial_liquid)
+      s << fmt::format("    - {{min: {}, max: {}}}\n", vec(r.lo), vec(r.hi));
+  }
+  s << fmt::format("time: {{end: {}, cfl: {}, steady_tolerance: {}, max_steps: {}}}\n", c.end_time,
+                   c.cfl, c.steady_tolerance, c.max_steps);
+  s << fmt::format("pressure: {{tolerance: {}, max_iterations: {}, preconditioner: {}}}\n",
+                   c.pressure_tolerance, c.pressure_max_iterations, c.preconditioner);
+  s << fmt::format("output: {{interval: {}, centerlines: {}, reference_velocity: {}}}\n",
+                   c.output_interval, c.centerlines ? "true" : "false", c.reference_velocity);
+  if (c.free_surface) s << fmt::format("vof: {{thinc_beta: {}}}\n", c.thinc_beta);
+  return s.str();
+}
+
+CfdCase cavity_case(double re, int cells, int dim) {
+  if (!(re > 0)) throw InputError({"--re", 0, ""}, "the Reynolds number must be > 0");
+  if (cells < 4) throw InputError({"--cells", 0, ""}, "at least 4 cells per side");
+  CfdCase c;
+  c.name = fmt::format("cavity_re{}", re);
+  c.dim = dim;
+  c.size = {1, 1, dim == 3 ? 1.0 : 1.0 / cells};
+  c.cells = {cells, cells, dim == 3 ? cells : 1};
+  c.liquid = {1.0, 1.0 / re};
+  c.gas = c.liquid;
+  c.boundaries[3].velocity = {1, 0, 0}; // the lid, y = 1
+  // Steady state: the flow has settled when the largest velocity change rate falls below 1e-5
+  // (lid units); end_time bounds the run.
+  c.end_time = 200;
+  c.steady_tolerance = 1e-5;
+  c.centerlines = true;
+  return c;
+}
+
+CfdCase dambreak_case(int cells_per_a, double end_time) {
+  if (cells_per_a < 4) throw InputError({"--cells", 0, ""}, "at least 4 cells per column width");
+  const double a = 0.05715; // Martin & Moyce (1952), n^2 = 2
+  CfdCase c;
+  c.name = "dambreak";
+  c.dim = 2;
+  c.size = {5 * a, 2.5 * a, a / cells_per_a};
+  c.cells = {5 * cells_per_a, (5 * cells_per_a) / 2, 1};
+  c.size[1] = c.cells[1] * (a / cells_per_a);
+  c.liquid = {1000.0, 1.0e-3};
+  c.gas = {1.2, 1.8e-5};
+  c.free_surface = true;
+  c.gravity = {0, -9.81, 0};
+  c.initial_liquid.push_back({{0, 0, 0}, {a, 2 * a, c.size[2]}});
+  c.end_time = end_time;
+  c.cfl = 0.25;
+  c.output_interval = end_time / 10;
+  c.reference_velocity = std::sqrt(2 * 9.81 * a);
+  return c;
+}
+
+} // namespace parcae::cfd

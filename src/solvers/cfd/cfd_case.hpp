@@ -1,0 +1,69 @@
+#pragma once
+// A CFD case: the box, its grid, fluids, boundary conditions, initial liquid regions, time and
+// output controls. Read from a YAML case file (read_cfd_case, docs/cfd.md) or built by the
+// templates (cavity_case, dambreak_case).
+#include <array>
+#include <string>
+#include <vector>
+
+namespace parcae::cfd {
+
+enum class BcKind { Wall, Symmetry, Inflow, Outflow };
+
+struct BoundaryCondition {
+  BcKind kind = BcKind::Wall;
+  std::array<double, 3> velocity{0, 0, 0}; ///< wall (tangential) or inflow velocity
+  double fraction = 1.0;                   ///< inflow liquid fraction
+};
+
+struct Fluid {
+  double density = 1.0;
+  double viscosity = 0.01; ///< dynamic viscosity
+};
+
+/// An axis-aligned box of initial liquid.
+struct Region {
+  std::array<double, 3> lo{0, 0, 0}, hi{0, 0, 0};
+};
+
+struct CfdCase {
+  std::string name = "case";
+  int dim = 2;
+  std::array<double, 3> size{1, 1, 1};
+  std::array<int, 3> cells{32, 32, 1};
+  Fluid liquid;
+  Fluid gas{1.0, 0.01};
+  /// true: two fluids (liquid and gas) with a volume-of-fluid interface; false: one fluid (the
+  /// liquid) fills the box.
+  bool free_surface = false;
+  std::vector<Region> initial_liquid;
+  std::array<double, 3> gravity{0, 0, 0};
+  /// xmin, xmax, ymin, ymax, zmin, zmax
+  std::array<BoundaryCondition, 6> boundaries{};
+  double end_time = 1.0;
+  double cfl = 0.5;            ///< advective + viscous step limit factor
+  double steady_tolerance = 0; ///< stop when max |du/dt| * L / U^2 falls below (0 = never)
+  long max_steps = 10000000;
+  double pressure_tolerance = 1e-8;
+  int pressure_max_iterations = 500;
+  std::string preconditioner = "pfmg";
+  double output_interval = 0; ///< VTK states every interval (0 = first and last only)
+  bool centerlines = false;   ///< cavity centreline profiles and vortex centre
+  double reference_velocity = 1.0;
+  double thinc_beta = 3.5; ///< THINC interface sharpness (VOF)
+
+  /// Grid spacing of direction d.
+  [[nodiscard]] double h(int d) const { return size[d] / cells[d]; }
+};
+
+/// Reads and validates a YAML case file; errors (InputError) name the file and the key.
+CfdCase read_cfd_case(const std::string& path);
+/// The case as YAML (what the templates write; read_cfd_case reads it back unchanged).
+std::string cfd_case_yaml(const CfdCase& c);
+/// Lid-driven cavity: unit square (cube), lid y = 1 moving with speed 1 in +x, Re = 1/nu.
+CfdCase cavity_case(double re, int cells, int dim = 2);
+/// Dam break: water column a x 2a (a = 0.05715 m, Martin & Moyce) at the left wall of a tank
+/// 4a... wide, air above, gravity -y.
+CfdCase dambreak_case(int cells_per_a, double end_time);
+
+} // namespace parcae::cfd

@@ -1,0 +1,385 @@
+#include "solvers/cfd/kernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace parcae::cfd {
+
+double Mixture::rho(double f) const {
+  f = std::clamp(f, 0.0, 1.0);
+  return f * rho_l + (1 - f) * rho_g;
+}
+double Mixture::mu(double f) const {
+  f = std::clamp(f, 0.0, 1.0);
+  return f * mu_l + (1 - f) * mu_g;
+}
+
+namespace {
+
+/// Index of the cell at coordinate m along d, the other two coordinates from (i, j, k).
+struct Line {
+  const Grid& g;
+  int d;
+  std::array<int, 3> pos;
+  [[nodiscard]] std::ptrdiff_t operator()(int m) const {
+    auto p = pos;
+    p[d] = m;
+    return g.at(p[0], p[1], p[2]);
+  }
+};
+
+/// Calls fn(Line) for every line along d through the ghosted extent of the other directions.
+template <class Fn> void for_lines(const Grid& g, int d, Fn&& fn) {
+  const int e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+  for (int b = -g.g[e2]; b < g.n[e2] + g.g[e2]; ++b)
+    for (int a = -g.g[e1]; a < g.n[e1] + g.g[e1]; ++a) {
+      std::array<int, 3> pos{0, 0, 0};
+      pos[e1] = a;
+      pos[e2] = b;
+      fn(Line{g, d, pos});
+    }
+}
+
+/// van Leer limited face value from the upwind cell q0 (qm behind it, qp ahead).
+inline double van_leer(double qm, double q0, double qp) {
+  const double a = q0 - qm, b = qp - q0;
+  const double slope = (a * b > 0) ? 2 * a * b / (a + b) : 0.0;
+  return q0 + 0.5 * slope;
+}
+
+/// log(cosh(x)) without overflow.
+inline double log_cosh(double x) {
+  const double a = std::fabs(x);
+  return a + std::log1p(std::exp(-2 * a)) - std::log(2.0);
+}
+
+/// Volume fraction (times h) carried out of a donor cell through the part [a, b] of its unit
+/// width, from a THINC profile 0.5 (1 + gamma tanh(beta (x - x0))) with the cell's mean f0
+/// (Xiao, Honma & Kono 2005); the donor-cell value f0 (b - a) where the profile is not monotone.
+inline double thinc_integral(double fm, double f0, double fp, double a, double b, double beta) {
+  constexpr double eps = 1e-8;
+  if (f0 <= eps || f0 >= 1 - eps || (fp - f0) * (f0 - fm) <= 0)
+    return std::clamp(f0, 0.0, 1.0) * (b - a);
+  const double gamma = fp > fm ? 1.0 : -1.0;
+  const double q = std::exp(beta * gamma * (2 * f0 - 1));
+  const double t = std::clamp((std::cosh(beta) - q) / std::sinh(beta), -1 + 1e-15, 1 - 1e-15);
+  const double x0 = std::atanh(t) / beta;
+  const double v =
+      0.5 * (b - a) + gamma / (2 * beta) * (log_cosh(beta * (b - x0)) - log_cosh(beta * (a - x0)));
+  return std::clamp(v, 0.0, b - a);
+}
+
+} // namespace
+
+void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, double* f) {
+  for (int d = 0; d < g.dim; ++d) {
+    const int n = g.n[d];
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
+      const BoundaryCondition& b = bc[2 * d + side];
+      for_lines(g, d, [&](const Line& at) {
+        for (int c = 0; c < g.dim; ++c) {
+          double* q = u[c];
+          if (c == d) {
+            const double un = (b.kind == BcKind::Inflow) ? b.velocity[d] : 0.0;
+            if (side == 0) {
+              if (b.kind == BcKind::Outflow) {
+                q[at(-1)] = q[at(-2)] = q[at(0)];
+              } else {
+                q[at(0)] = un;
+                q[at(-1)] = 2 * un - q[at(1)];
+                q[at(-2)] = 2 * un - q[at(2)];
+              }
+            } else {
+              if (b.kind == BcKind::Outflow) {
+                q[at(n + 1)] = q[at(n)];
+              } else {
+                q[at(n)] = un;
+                q[at(n + 1)] = 2 * un - q[at(n - 1)];
+              }
+            }
+          } else {
+            const double ut =
+                (b.kind == BcKind::Wall || b.kind == BcKind::Inflow) ? b.velocity[c] : 0.0;
+            for (int m = 1; m <= 2; ++m) {
+              const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
+              const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
+              const std::ptrdiff_t edge = side == 0 ? at(0) : at(n - 1);
+              switch (b.kind) {
+              case BcKind::Wall:
+              case BcKind::Inflow:
+                q[ghost] = 2 * ut - q[src];
+                break;
+              case BcKind::Symmetry:
+                q[ghost] = q[src];
+                break;
+              case BcKind::Outflow:
+                q[ghost] = q[edge];
+                break;
+              }
+            }
+          }
+        }
+        if (f) {
+          for (int m = 1; m <= 2; ++m) {
+            const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
+            const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
+            f[ghost] = b.kind == BcKind::Inflow ? b.fraction : f[src];
+          }
+        }
+      });
+    }
+  }
+}
+
+void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, double* p) {
+  for (int d = 0; d < g.dim; ++d) {
+    const int n = g.n[d];
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
+      const double sign = bc[2 * d + side].kind == BcKind::Outflow ? -1.0 : 1.0;
+      for_lines(g, d, [&](const Line& at) {
+        for (int m = 1; m <= 2; ++m) {
+          const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
+          const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
+          p[ghost] = sign * p[src];
+        }
+      });
+    }
+  }
+}
+
+double max_advective_rate(const Grid& g, ConstVelocityPtrs u) {
+  double rate = 0;
+  const Box b = owned_box(g);
+#pragma omp parallel for collapse(2) reduction(max : rate) schedule(static)
+  for (int k = b.lo[2]; k < b.hi[2]; ++k)
+    for (int j = b.lo[1]; j < b.hi[1]; ++j)
+      for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+        // Faces this rank owns: the lower face of each cell, and the upper face of the last
+        // cell on the box's upper boundary (ghost faces of other ranks may be a step old: the
+        // step would then depend on the decomposition).
+        const std::ptrdiff_t c = g.at(i, j, k);
+        const std::array<int, 3> ijk{i, j, k};
+        double r = 0;
+        for (int d = 0; d < g.dim; ++d) {
+          double a = std::fabs(u[d][c]);
+          if (ijk[d] == g.n[d] - 1 && g.at_hi(d)) a = std::max(a, std::fabs(u[d][c + g.stride[d]]));
+          r += a / g.h[d];
+        }
+        rate = std::max(rate, r);
+      }
+  return rate;
+}
+
+void predict_velocity(const Grid& g, const Box& box, double dt, ConstVelocityPtrs u,
+                      const double* f, const Mixture& mix, const std::array<double, 3>& gravity,
+                      bool viscous_only, VelocityPtrs us) {
+  for (int c = 0; c < g.dim; ++c) {
+    const double* q = u[c];
+    const std::ptrdiff_t ec = g.stride[c];
+    for_box(box, [&](int i, int j, int k) {
+      const std::ptrdiff_t I = g.at(i, j, k);
+      const int ic = c == 0 ? i : c == 1 ? j : k;
+      if (ic == 0 && g.at_lo(c)) {
+        if (!viscous_only) us[c][I] = q[I];
+        return;
+      }
+      double adv = 0, lap = 0;
+      for (int d = 0; d < g.dim; ++d) {
+        const std::ptrdiff_t ed = g.stride[d];
+        const double* ud = u[d];
+        auto flux = [&](std::ptrdiff_t J) {
+          const double a =
+              (d == c) ? 0.5 * (q[J] + q[J + ec]) : 0.5 * (ud[J + ed] + ud[J - ec + ed]);
+          const double qf = a > 0 ? van_leer(q[J - ed], q[J], q[J + ed])
+                                  : van_leer(q[J + 2 * ed], q[J + ed], q[J]);
+          return a * qf;
+        };
+        if (viscous_only)
+          lap += (q[I + ed] - 2 * q[I] + q[I - ed]) / (g.h[d] * g.h[d]);
+        else
+          adv += (flux(I) - flux(I - ed)) / g.h[d];
+      }
+      if (viscous_only) {
+        const double ff = 0.5 * (f[I] + f[I - ec]);
+        us[c][I] += dt * mix.mu(ff) / mix.rho(ff) * lap;
+      } else {
+        us[c][I] = q[I] + dt * (gravity[c] - adv);
+      }
+    });
+  }
+}
+
+void predict_outflow_faces(const Grid& g, const Boundaries& bc, VelocityPtrs us) {
+  for (int d = 0; d < g.dim; ++d) {
+    for (int side = 0; side < 2; ++side) {
+      if (bc[2 * d + side].kind != BcKind::Outflow) continue;
+      if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
+      Box b = owned_box(g);
+      b.lo[d] = side == 0 ? 0 : g.n[d];
+      b.hi[d] = b.lo[d] + 1;
+      const int from = side == 0 ? 1 : -1;
+      for_box(b, [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        us[d][I] = us[d][I + from * g.stride[d]];
+      });
+    }
+  }
+}
+
+void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const Mixture& mix,
+                     std::vector<double>& coef) {
+  const int ns = 2 * g.dim + 1;
+  coef.assign(g.owned() * ns, 0.0);
+  const Box b = owned_box(g);
+  for_box(b, [&](int i, int j, int k) {
+    const std::size_t cell =
+        static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k);
+    double* a = &coef[cell * ns];
+    const std::ptrdiff_t I = g.at(i, j, k);
+    const std::array<int, 3> ijk{i, j, k};
+    for (int d = 0; d < g.dim; ++d) {
+      const double h2 = g.h[d] * g.h[d];
+      for (int side = 0; side < 2; ++side) {
+        const bool boundary =
+            side == 0 ? (ijk[d] == 0 && g.at_lo(d)) : (ijk[d] == g.n[d] - 1 && g.at_hi(d));
+        if (boundary) {
+          if (bc[2 * d + side].kind == BcKind::Outflow) a[0] += 2.0 / (mix.rho(f[I]) * h2);
+          continue;
+        }
+        const std::ptrdiff_t J = I + (side == 0 ? -1 : 1) * g.stride[d];
+        const double beta = 1.0 / (mix.rho(0.5 * (f[I] + f[J])) * h2);
+        a[1 + 2 * d + side] = -beta;
+        a[0] += beta;
+      }
+    }
+  });
+}
+
+void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<double> b) {
+  for_box(owned_box(g), [&](int i, int j, int k) {
+    const std::size_t cell =
+        static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k);
+    const std::ptrdiff_t I = g.at(i, j, k);
+    double div = 0;
+    for (int d = 0; d < g.dim; ++d) div += (us[d][I + g.stride[d]] - us[d][I]) / g.h[d];
+    b[cell] = -div / dt;
+  });
+}
+
+void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const double* p,
+                      const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u) {
+  for (int c = 0; c < g.dim; ++c) {
+    const std::ptrdiff_t ec = g.stride[c];
+    const double h = g.h[c];
+    const bool lo_out = g.at_lo(c) && bc[2 * c].kind == BcKind::Outflow;
+    for_box(owned_box(g), [&](int i, int j, int k) {
+      const std::ptrdiff_t I = g.at(i, j, k);
+      const int ic = c == 0 ? i : c == 1 ? j : k;
+      if (ic == 0 && g.at_lo(c)) {
+        u[c][I] = lo_out ? us[c][I] - dt / mix.rho(f[I]) * p[I] / (0.5 * h) : us[c][I];
+        return;
+      }
+      const double rho = mix.rho(0.5 * (f[I] + f[I - ec]));
+      u[c][I] = us[c][I] - dt / rho * (p[I] - p[I - ec]) / h;
+    });
+    if (g.at_hi(c) && bc[2 * c + 1].kind == BcKind::Outflow) {
+      Box b = owned_box(g);
+      b.lo[c] = g.n[c];
+      b.hi[c] = g.n[c] + 1;
+      for_box(b, [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        u[c][I] = us[c][I] + dt / mix.rho(f[I - ec]) * p[I - ec] / (0.5 * h);
+      });
+    }
+  }
+}
+
+double max_divergence(const Grid& g, ConstVelocityPtrs u) {
+  double m = 0;
+  const Box b = owned_box(g);
+#pragma omp parallel for collapse(2) reduction(max : m) schedule(static)
+  for (int k = b.lo[2]; k < b.hi[2]; ++k)
+    for (int j = b.lo[1]; j < b.hi[1]; ++j)
+      for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        double div = 0;
+        for (int d = 0; d < g.dim; ++d) div += (u[d][I + g.stride[d]] - u[d][I]) / g.h[d];
+        m = std::max(m, std::fabs(div) * g.h[0]);
+      }
+  return m;
+}
+
+void advect_fraction(const Grid& g, double dt, ConstVelocityPtrs u, const double* f, double beta,
+                     double* f_new) {
+  const Box owned = owned_box(g);
+  // Volume fraction (times h) leaving donor cell D through its upper (+1) or lower (-1) face in
+  // direction d: one expression for the donor limiter and the fluxes (bitwise the same value).
+  auto leaving = [&](std::ptrdiff_t D, int d, int side, double vel) {
+    const std::ptrdiff_t ed = g.stride[d];
+    const double c = std::fabs(vel) * dt / g.h[d];
+    return side > 0 ? thinc_integral(f[D - ed], f[D], f[D + ed], 1 - c, 1, beta)
+                    : thinc_integral(f[D + ed], f[D], f[D - ed], 1 - c, 1, beta);
+  };
+  // Donor limiter: each face flux is bounded by what its donor holds, but the unsplit sum over
+  // faces is not; a donor whose outflows add up to more than its content has them scaled down
+  // (f stays >= 0). Computed for the owned cells and one ghost layer (the donors of the
+  // owned cells' faces), identically on every rank that sees the cell.
+  std::vector<double> scale(g.total, 1.0);
+  Box ext = owned;
+  for (int d = 0; d < g.dim; ++d) {
+    ext.lo[d] -= 1;
+    ext.hi[d] += 1;
+  }
+  for_box(ext, [&](int i, int j, int k) {
+    const std::ptrdiff_t D = g.at(i, j, k);
+    double out = 0;
+    for (int d = 0; d < g.dim; ++d) {
+      const double up = u[d][D + g.stride[d]], lo = u[d][D];
+      if (up > 0) out += leaving(D, d, +1, up);
+      if (lo < 0) out += leaving(D, d, -1, lo);
+    }
+    if (out > f[D] && out > 0) scale[D] = std::max(f[D], 0.0) / out;
+  });
+  std::vector<double> flux(g.total, 0.0);
+  for_box(owned, [&](int i, int j, int k) {
+    const std::ptrdiff_t I = g.at(i, j, k);
+    f_new[I] = f[I];
+  });
+  for (int d = 0; d < g.dim; ++d) {
+    const std::ptrdiff_t ed = g.stride[d];
+    Box faces = owned;
+    faces.hi[d] += 1;
+    for_box(faces, [&](int i, int j, int k) {
+      const std::ptrdiff_t I = g.at(i, j, k);
+      const double vel = u[d][I];
+      double v = 0;
+      if (vel > 0)
+        v = leaving(I - ed, d, +1, vel) * scale[I - ed];
+      else if (vel < 0)
+        v = -leaving(I, d, -1, vel) * scale[I];
+      flux[I] = v;
+    });
+    for_box(owned, [&](int i, int j, int k) {
+      const std::ptrdiff_t I = g.at(i, j, k);
+      f_new[I] -= flux[I + ed] - flux[I];
+    });
+  }
+}
+
+void gather_owned(const Grid& g, const double* field, std::span<double> out) {
+  for_box(owned_box(g), [&](int i, int j, int k) {
+    out[static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k)] =
+        field[g.at(i, j, k)];
+  });
+}
+
+void scatter_owned(const Grid& g, std::span<const double> in, double* field) {
+  for_box(owned_box(g), [&](int i, int j, int k) {
+    field[g.at(i, j, k)] =
+        in[static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k)];
+  });
+}
+
+} // namespace parcae::cfd

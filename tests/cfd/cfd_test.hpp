@@ -1,0 +1,27 @@
+#pragma once
+// Shared by the CFD test files: the world communicator and helpers.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "par/comm.hpp"
+#include "solvers/cfd/cfd_solver.hpp"
+
+namespace cfdtest {
+
+extern const parcae::par::Comm* g_world;
+
+/// A directory shared by all ranks (same name on every rank; rank 0 creates it).
+std::filesystem::path shared_dir(const std::string& tag);
+/// Runs a case on `comm` (threads per rank), silent; fills info and the cavity results.
+parcae::RunSummary run_case(const parcae::cfd::CfdCase& c, const parcae::par::Comm& comm,
+                            const std::string& outdir, int threads = 1,
+                            parcae::cfd::CfdRunInfo* info = nullptr,
+                            parcae::cfd::CavityResults* cavity = nullptr);
+/// Columns of a CSV file with a header (empty when absent).
+std::vector<std::vector<double>> read_csv(const std::filesystem::path& p,
+                                          std::vector<std::string>* header = nullptr);
+/// Linear interpolation of the profile (s, v) at s.
+double interpolate(const std::vector<parcae::cfd::ProfilePoint>& prof, double s);
+
+} // namespace cfdtest
