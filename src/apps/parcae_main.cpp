@@ -214,6 +214,13 @@ int run_implicit_deck(const Model& model, const RunOptions& opt, const std::stri
   iopt.scratch_dir = scratch;
   const ImplicitResult r = run_implicit(model, opt, iopt);
   const bool root = comm.rank() == 0;
+  if (r.summary.interrupted) {
+    if (root)
+      std::cerr << fmt::format("parcae: stopped on request; continue with: parcae run --restart "
+                               "{}\n",
+                               opt.outdir);
+    return 4;
+  }
   if (!r.summary.normal_termination) {
     if (root) std::cerr << "parcae: run stopped: " << r.summary.error << "\n";
     return 2;

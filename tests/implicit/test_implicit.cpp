@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <unistd.h>
 
 #include "implicit_decks.hpp"
 #include "input/keyword_reader.hpp"
@@ -486,6 +487,67 @@ TEST(ImplicitExamples, EveryDeckRuns) {
     ++count;
   }
   EXPECT_GE(count, 5);
+}
+
+TEST(ImplicitConsistency, RestartFromACheckpointContinuesTheSameRun) {
+  // Plastic bending in 4 steps with a checkpoint every 2: a run restarted from the step-2
+  // checkpoint (in the same output directory, outputs rewound) ends with the uninterrupted
+  // run's displacements to round-off (the same operations in the same order: 1e-12 of max u).
+  namespace fs = std::filesystem;
+  Cantilever c;
+  c.elform = 2;
+  c.nx = 20;
+  c.ny = 4;
+  c.material = "*MAT_PLASTIC_KINEMATIC\n1,7850,2.1e11,0.3,250e6,2e9,1.0\n";
+  c.tip_load = -1.35 * 250e6 * c.width * c.height * c.height / 6 / c.length;
+  c.controls =
+      "*CONTROL_IMPLICIT_GENERAL\n1,0.25\n*CONTROL_IMPLICIT_SOLUTION\n12,11,30,1e-8,1e-12\n";
+  // One directory for all ranks (checkpoints are written as a shared output directory is):
+  // rank 0's temporary directory, its name sent to the others as its pid.
+  std::vector<double> pid{static_cast<double>(getpid())};
+  g_world->broadcast(pid);
+  const fs::path dir = fs::temp_directory_path() /
+                       fmt::format("parcae_test_implicit_restart_{}", static_cast<long>(pid[0]));
+  if (g_world->rank() == 0) {
+    fs::create_directories(dir);
+    write_file(dir / "deck.k", cantilever_deck(c));
+  }
+  g_world->barrier();
+  const Model model = read_deck((dir / "deck.k").string(), {});
+  ElementRanks ranks;
+  RunOptions opt;
+  opt.outdir = (dir / "out").string();
+  opt.comm = g_world;
+  opt.checkpoint_every_cycles = 2;
+  if (g_world->size() > 1) {
+    DecompOptions d;
+    d.nparts = g_world->size();
+    ranks.solid = decompose(model, d).solid_rank;
+    opt.ranks = &ranks;
+  }
+  const ImplicitResult full = run_implicit(model, opt, {});
+  ASSERT_TRUE(full.summary.normal_termination) << full.summary.error;
+  EXPECT_EQ(full.steps, 4);
+  const fs::path ckpt = fs::path(opt.outdir) / "checkpoints" / "cycle-000000002";
+  ASSERT_TRUE(fs::exists(ckpt / "manifest.json"));
+  RunOptions again = opt;
+  again.checkpoint_every_cycles = 0;
+  again.restart_from = ckpt.string();
+  const ImplicitResult cont = run_implicit(model, again, {});
+  ASSERT_TRUE(cont.summary.normal_termination) << cont.summary.error;
+  EXPECT_EQ(cont.summary.restarted_from_cycle, 2);
+  EXPECT_EQ(cont.steps, 4);
+  double umax = 0;
+  for (double v : full.u) umax = std::max(umax, std::abs(v));
+  for (std::size_t i = 0; i < full.u.size(); ++i)
+    ASSERT_NEAR(cont.u[i], full.u[i], 1e-12 * umax) << i;
+  // The convergence history was rewound to the checkpoint and continued: steps 1-4 once each.
+  if (g_world->rank() == 0) {
+    const std::string h = read_file(fs::path(opt.outdir) / "convergence.csv");
+    EXPECT_EQ(h.find("\n3,1,"), h.rfind("\n3,1,")) << h;
+  }
+  g_world->barrier();
+  if (g_world->rank() == 0 && !HasFailure()) fs::remove_all(dir);
 }
 
 } // namespace

@@ -83,15 +83,18 @@ D3plotOptions d3plot_options(const RunOptions& o) {
 
 } // namespace
 
-void ImplicitSolver::open_outputs() {
+void ImplicitSolver::open_outputs(bool append) {
   if (comm_.rank() != 0) return;
   std::filesystem::create_directories(opt_.outdir);
   const std::filesystem::path dir(opt_.outdir);
-  if (opt_.write_d3plot && !eigen_)
-    d3plot_ = std::make_unique<D3plotWriter>((dir / "d3plot").string(), geometry(model_),
-                                             d3plot_options(opt_));
+  if (opt_.write_d3plot && !eigen_) {
+    D3plotOptions o = d3plot_options(opt_);
+    o.append = append;
+    d3plot_ = std::make_unique<D3plotWriter>((dir / "d3plot").string(), geometry(model_), o);
+  }
   if (opt_.write_glstat && !eigen_)
-    glstat_ = std::make_unique<GlstatWriter>((dir / "glstat").string(), model_.control.title);
+    glstat_ =
+        std::make_unique<GlstatWriter>((dir / "glstat").string(), model_.control.title, append);
   // nodout: the *DATABASE_HISTORY_NODE / _SET nodes, every step (deck order, once each).
   if (opt_.write_histories && !eigen_) {
     std::vector<std::uint8_t> seen(model_.nodes.size(), 0);
@@ -109,12 +112,14 @@ void ImplicitSolver::open_outputs() {
         for (GlobalId id : it->second.members) add(id);
     }
     if (!nodout_nodes_.empty() && model_.control.nodout.given)
-      nodout_ = std::make_unique<NodoutWriter>((dir / "nodout").string(), model_.control.title);
+      nodout_ = std::make_unique<NodoutWriter>((dir / "nodout").string(), model_.control.title,
+                                               std::vector<LegendEntry>{}, append);
   }
   if (!eigen_) {
-    history_.open(dir / "convergence.csv");
-    history_ << "step,iteration,time,dt,residual_norm,displacement_ratio,energy_ratio,"
-                "line_search,seconds\n";
+    history_.open(dir / "convergence.csv", append ? std::ios::app : std::ios::trunc);
+    if (!append)
+      history_ << "step,iteration,time,dt,residual_norm,displacement_ratio,energy_ratio,"
+                  "line_search,seconds\n";
   }
 }
 

@@ -158,7 +158,13 @@ void ImplicitSolver::setup() {
     result_->equations = map_.n_global;
     result_->scratch_run_dir = scratch_run_;
   }
-  open_outputs();
+  const bool restart = !opt_.restart_from.empty() && !eigen_;
+  if (restart) {
+    restore_from_checkpoint(); // rewinds the outputs, then they are opened to append
+    open_outputs(true);
+  } else {
+    open_outputs();
+  }
   int n18 = 0;
   for (const Element& e : elems_) n18 += e.incompatible ? 1 : 0;
   const std::int64_t all18 = comm_.sum(static_cast<std::int64_t>(n18)); // collective
@@ -185,6 +191,7 @@ void ImplicitSolver::setup() {
                               c_.dctol, c_.ectol),
         end_time_, dt_, c_.iauto == 1 ? " (automatic)" : "");
   }
+  if (restart) return;
   if (dynamic_ && !eigen_) {
     // Initial acceleration: M a0 = f_ext(0) - f_int(0).
     assemble(Assemble::Mass, 0.0, *sys_);
@@ -358,7 +365,16 @@ bool ImplicitSolver::advance() {
           dt_ = dt;
       }
       write_state(time_);
-      return time_ < end_time_ * (1 - 1e-12);
+      const bool more = time_ < end_time_ * (1 - 1e-12);
+      const bool stop = opt_.stop_request && comm_.any(*opt_.stop_request != 0);
+      if (more &&
+          (stop || (opt_.checkpoint_every_cycles > 0 && step_ % opt_.checkpoint_every_cycles == 0)))
+        write_checkpoint_now();
+      if (more && stop) {
+        interrupted_ = true;
+        return false;
+      }
+      return more;
     }
     if (c_.iauto == 1 && dt / 2 >= dtmin_ * (1 - 1e-12)) {
       if (opt_.log)
@@ -373,6 +389,56 @@ bool ImplicitSolver::advance() {
                                        : " (automatic stepping is off: *CONTROL_IMPLICIT_AUTO)");
     return false;
   }
+}
+
+void ImplicitSolver::write_checkpoint_now() {
+  StateArchive ar;
+  visit_state(ar);
+  CheckpointInfo info;
+  info.cycle = step_;
+  info.time = time_;
+  info.deck = opt_.deck_path;
+  info.fingerprint = static_cast<std::uint64_t>(map_.n_global);
+  if (comm_.rank() == 0) info.outputs = output_file_sizes(opt_.outdir);
+  last_checkpoint_ = write_checkpoint(comm_, opt_.outdir, info, ar.bytes()).string();
+  if (opt_.log) *opt_.log << "checkpoint " << last_checkpoint_ << "\n";
+}
+
+void ImplicitSolver::restore_from_checkpoint() {
+  std::string error;
+  CheckpointInfo info;
+  try {
+    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
+  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
+  if (info.ranks != comm_.size())
+    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
+                                   "(--np {})",
+                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
+  if (info.fingerprint != static_cast<std::uint64_t>(map_.n_global))
+    throw RuntimeError(fmt::format("checkpoint {} is of a model with {} equations, this deck has "
+                                   "{}",
+                                   info.dir.string(), info.fingerprint, map_.n_global));
+  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
+  comm_.barrier();
+  try {
+    const auto file = info.dir / fmt::format("rank-{:05d}.bin", comm_.rank());
+    StateArchive ar(read_checkpoint_file(file), file.string());
+    visit_state(ar);
+    ar.expect_end();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm_.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on another rank" : error);
+  restarted_from_ = step_;
+  if (opt_.log)
+    *opt_.log << fmt::format("restarted from {} (step {}, t = {:.6g})\n", info.dir.string(), step_,
+                             time_);
 }
 
 void ImplicitSolver::visit_state(StateArchive& ar) {
@@ -407,6 +473,13 @@ RunSummary ImplicitSolver::finish() {
   s.time = time_;
   s.elapsed_s = now_s() - wall0_;
   s.final_stats = global_stats();
+  s.interrupted = interrupted_;
+  s.last_checkpoint = last_checkpoint_;
+  s.restarted_from_cycle = restarted_from_;
+  if (interrupted_) {
+    s.normal_termination = false;
+    s.error = "stopped on request after writing a checkpoint";
+  }
   if (result_) {
     result_->u = all_nodes(u_n_);
     std::vector<double> epsp;

@@ -51,8 +51,13 @@ public:
   /// Sum over owned nodes (the same on every rank).
   [[nodiscard]] double owned_dot(const std::vector<double>& a, const std::vector<double>& b) const;
 
+  // --- checkpoints (solver.cpp) ---
+  void write_checkpoint_now();
+  void restore_from_checkpoint();
+
   // --- output.cpp ---
-  void open_outputs();
+  /// append: continue the files of a run restarted from a checkpoint (rewound to it).
+  void open_outputs(bool append = false);
   void write_state(double time);
   void write_eigen(const linalg::EigenResult& r);
   void log_iteration(const IterationRecord& r);
@@ -96,6 +101,9 @@ public:
   std::vector<std::size_t> nodout_nodes_; ///< model node indices (*DATABASE_HISTORY_NODE / _SET)
   std::ofstream history_;
   std::string scratch_run_, scratch_rank_;
+  bool interrupted_ = false;
+  std::string last_checkpoint_;
+  int restarted_from_ = -1;
 };
 
 } // namespace parcae::implicit
