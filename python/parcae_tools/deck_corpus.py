@@ -61,9 +61,10 @@ CORPUS: List[Deck] = [
     Deck("pydyna_john_reid_pendulum", "main.k", "two-sphere pendulum under gravity"),
     Deck("pydyna_john_reid_pipe", "main.k", "pipe whip against a bracket"),
     Deck("pydyna_metalforming_roll", "model.k", "sheet-metal roll forming with rigid tools",
-         band=(0.98, 1.02),
-         band_reason="external work (the prescribed roll rotation, the feeding load) is in the "
-                     "balance: total energy = initial + external work within 2 %",
+         band=(0.999, 1.001),
+         band_reason="external work in the balance: the prescribed roll rotation (about 98 % "
+                     "of it, accounted exactly) and the feeding load; 1e-3 of the total is "
+                     "about 5 % of the blank's energy",
          end_time=2.0e-3,
          end_reason="LS-DYNA holds the step at TSSFAC |DT2MS| = 6.3e-7 s by mass scaling "
                     "during the run (DT2MS < 0) and refines the blank (*CONTROL_ADAPTIVE); "
