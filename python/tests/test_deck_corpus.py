@@ -43,7 +43,7 @@ def test_table_is_rendered_from_the_results():
 @needs_corpus
 @pytest.mark.parametrize("deck", deck_corpus.CORPUS, ids=lambda d: d.folder)
 def test_corpus_deck(deck, tmp_path):
-    path = DECKS / deck.folder / deck.main
+    path = deck_corpus.deck_to_run(deck, DECKS, tmp_path / "deck")
     got = deck_corpus.check(PARCAE, path)
     rec = recorded()[deck.folder]
     expected = "runs" if rec["status"] in ("runs", "stops") else "refused"

@@ -56,12 +56,13 @@ struct ContactParams {
   bool automatic = true;
   Real fs = 0, fd = 0, dc = 0; ///< mu = fd + (fs - fd) exp(-dc |v_rel_t|)
   Real vc = 0;                 ///< viscous friction: |f_t| <= vc * A_segment (0: off)
-  Real sfs = 1, sfm = 1;       ///< penalty scale factors for secondary / main segments
-  Real slsfac = 0.1;           ///< *CONTROL_CONTACT SLSFAC
-  int soft = 0;                ///< 0: k from the element; 1: max(SOFT=0 k, mass/time-step k)
-  Real sofscl = 0.1;           ///< SOFT=1 scale factor
-  Real sfst = 1, sfmt = 1;     ///< contact thickness = shell thickness * sfst (secondary), sfmt
-  Real sst = 0, mst = 0;       ///< explicit contact thickness (> 0 overrides the shell's)
+  Real vdc = 0;            ///< viscous normal damping, percent of critical (0: off; see forces.cpp)
+  Real sfs = 1, sfm = 1;   ///< penalty scale factors for secondary / main segments
+  Real slsfac = 0.1;       ///< *CONTROL_CONTACT SLSFAC
+  int soft = 0;            ///< 0: k from the element; 1: max(SOFT=0 k, mass/time-step k)
+  Real sofscl = 0.1;       ///< SOFT=1 scale factor
+  Real sfst = 1, sfmt = 1; ///< contact thickness = shell thickness * sfst (secondary), sfmt
+  Real sst = 0, mst = 0;   ///< explicit contact thickness (> 0 overrides the shell's)
   Real birth = 0, death = 1e20;
   /// PENMAX: release depth = penmax * reference thickness (shells: contact thickness; solids:
   /// segment size sqrt(A)). 0 = LS-DYNA default: 0.4 for automatic contacts, 1e20 (never) for
@@ -111,6 +112,21 @@ Surface surface_from_shells(std::span<const Segment> shells, std::span<const Rea
 /// owning element's volume. bulk: per element or one value.
 Surface surface_from_hex_exterior(std::span<const std::array<LocalId, 8>> hexes,
                                   std::span<const Real> bulk, std::span<const Real> x);
+
+/// What orient_toward did.
+struct OrientReport {
+  std::size_t patches = 0;  ///< edge-connected patches of the surface
+  std::size_t reversed = 0; ///< segments whose node order was reversed
+};
+
+/// Forming contacts (LS-DYNA orients the tooling automatically): orients the segments of surf
+/// consistently over each edge-connected patch (neighbours run their shared edge in opposite
+/// directions; breadth first from the patch's lowest segment, which keeps its order), then
+/// reverses a whole patch when most of the given nodes (the blank; a sample of at most 256,
+/// every k-th) lie behind it, each judged at its nearest segment of the patch (centroid
+/// distance). A segment is reversed as n0 n3 n2 n1 (triangles n0 n2 n1 n1). Deterministic:
+/// depends on the data only. x: positions of the node indices (3 per node).
+OrientReport orient_toward(Surface& surf, std::span<const LocalId> nodes, std::span<const Real> x);
 
 /// Stiffness formulas (exposed for the SOFT tests and the solver's report).
 Real solid_face_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real volume);

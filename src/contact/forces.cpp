@@ -168,6 +168,33 @@ Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps
   return k;
 }
 
+namespace {
+
+Real damped_normal_force(Real vdc, Real kp, Real fnorm, LocalId node, const Segment& c,
+                         const std::array<Real, 4>& n, const Real (&nv)[3], std::span<const Real> v,
+                         std::span<const Real> mass) {
+  // VDC: viscous normal damping, VDC percent of critical for the node on the segment:
+  // c = VDC/100 * 2 m omega, m = min(m_node, m_seg), omega = sqrt(k (m_node + m_seg) /
+  // (m_node m_seg)), m_seg = the shape-weighted mass of the segment's nodes (LS-DYNA's
+  // manual). The force opposes the relative normal velocity; the total normal force is never
+  // tensile.
+  const auto ni = static_cast<std::size_t>(node);
+  const Real ms = mass[ni];
+  Real mm = 0, vn = 0;
+  for (int a = 0; a < 4; ++a) mm += n[a] * mass[static_cast<std::size_t>(c[a])];
+  if (!(ms > 0) || !(mm > 0)) return fnorm;
+  for (int i = 0; i < 3; ++i) {
+    Real vr = v[3 * ni + i];
+    for (int a = 0; a < 4; ++a) vr -= n[a] * v[3 * static_cast<std::size_t>(c[a]) + i];
+    vn += vr * nv[i];
+  }
+  const Real omega = std::sqrt(kp * (ms + mm) / (ms * mm));
+  const Real cdamp = vdc / 100.0 * 2.0 * std::min(ms, mm) * omega;
+  return std::max<Real>(fnorm - cdamp * vn, 0);
+}
+
+} // namespace
+
 ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
                              std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
                              std::span<Real> f) {
@@ -305,11 +332,13 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       off = std::min(off, best.pen);
       const Real pen_eff = best.pen - off;
       const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass);
-      const Real fnorm = kp * pen_eff;
+      Real fnorm = kp * pen_eff;
       Real nv[3];
       for (int i = 0; i < 3; ++i) nv[i] = best.side * best.pr.normal[i];
-      Real F[3] = {fnorm * nv[0], fnorm * nv[1], fnorm * nv[2]};
       const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
+      if (p.vdc > 0 && kp > 0)
+        fnorm = damped_normal_force(p.vdc, kp, fnorm, node, c, best.pr.n, nv, v, mass);
+      Real F[3] = {fnorm * nv[0], fnorm * nv[1], fnorm * nv[2]};
       if (friction && kp > 0) {
         Real vr[3];
         for (int i = 0; i < 3; ++i) {

@@ -7,13 +7,9 @@
 
 namespace parcae::io {
 
-namespace {
-
 using namespace card_fields;
 
-/// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
-/// _ID / _TITLE card (CID, HEADING) first.
-std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false) {
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding) {
   std::vector<CardSpec> cards{
       {"Card 1",
        {I("SSID"), I("MSID"), I("SSTYP"), I("MSTYP"), I("SBOXID"), I("MBOXID"), I("SPR"), I("MPR")},
@@ -54,6 +50,8 @@ std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false) {
   return cards;
 }
 
+namespace {
+
 constexpr std::string_view kContactCommon =
     " CID: the _ID/_TITLE card (blank or 0: the contact's 1-based position among all contacts; "
     "ids must be unique). Set types SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
@@ -61,8 +59,11 @@ constexpr std::string_view kContactCommon =
     "are errors. FS = FD = 0 take SFRIC/DFRIC of *CONTROL_CONTACT, DC = 0 takes EDC; FS, FD < 0 "
     "and BT, DT < 0 are errors; BT = 0 and DT = 0 mean 0 and 1e20. SFS, SFM, SFST, SFMT, FSF, "
     "VSF, SOFSCL of 0 take their defaults; DEPTH 0 means 2. Stored: SSID, MSID, SSTYP, MSTYP, "
-    "FS, FD, DC, VC, BT, DT, SFS, SFM, SST, MST, SFST, SFMT, SOFT, SOFSCL, DEPTH, BSORT, "
-    "PENMAX. Not supported (warning when set): SBOXID, MBOXID, VDC, PENCHK, FSF/VSF != 1, "
+    "FS, FD, DC, VC, VDC, BT, DT, SFS, SFM, SST, MST, SFST, SFMT, SOFT, SOFSCL, DEPTH, BSORT, "
+    "PENMAX. VDC: viscous normal damping in percent of critical (0-100), c = VDC/100 2 m w "
+    "with m = min(m_node, m_segment), w = sqrt(k (m_node + m_segment)/(m_node m_segment)); "
+    "the normal force stays compressive. Not supported (warning when set): SBOXID, MBOXID, "
+    "PENCHK, FSF/VSF != 1, "
     "SOFT other than 0/1 (0 is used), LCIDAB, MAXPAR (other than 1.025), SBOPT (other than 2), "
     "FRCFRQ > 1, THKOPT, SHLTHK, SNLOG, ISYM, I2D3D, SLDTHK, SLDSTF. SPR/MPR are ignored. "
     "Card C: IGNORE (0: *CONTROL_CONTACT's; 1 or 2: initial penetrations kept as offsets; "

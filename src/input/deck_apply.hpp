@@ -118,6 +118,22 @@ void check_constraint_references(const Model& m);
 
 // card_tables_contact.cpp: the card tables of the contact keywords (joined in build_table())
 std::vector<KeywordSpec> contact_keywords();
+/// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
+/// _ID / _TITLE card (CID, HEADING) first; eroding: the eroding card after card 3.
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false);
+
+// card_tables_forming.cpp: sheet-metal forming keywords (joined in build_table()): *MAT_037,
+// *CONTACT_FORMING_..., adaptivity and springback cards (accepted with a warning)
+std::vector<KeywordSpec> forming_keywords();
+
+// deck_apply_forming.cpp: their apply functions (apply_contact_forming_one_way in
+// deck_apply_contact.cpp, with the other contacts)
+void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d);
+void apply_contact_forming_one_way(const Block& b, DeckBuilder& d);
+void apply_control_adaptive(const Block& b, DeckBuilder& d);
+void apply_control_adapstep(const Block& b, DeckBuilder& d);
+void apply_control_accuracy(const Block& b, DeckBuilder& d);
+void apply_interface_springback(const Block& b, DeckBuilder& d);
 
 // card_tables_implicit.cpp / deck_apply_implicit.cpp: the implicit controls and pressure loads
 std::vector<KeywordSpec> implicit_keywords();

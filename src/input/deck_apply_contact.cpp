@@ -157,7 +157,8 @@ void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
   if (c.dt <= c.bt)
     fail(h.loc("DT"),
          fmt::format("death time DT = {} must be after birth time BT = {}", c.dt, c.bt));
-  warn_unless(d, b, "VDC", 0, "viscous damping of contact is not supported");
+  if (c.vdc < 0 || c.vdc > 100)
+    fail(h.loc("VDC"), fmt::format("VDC = {} must lie in [0, 100] (percent of critical)", c.vdc));
   warn_unless(d, b, "PENCHK", 0, "penetration check option is not supported");
 
   // Card 3
@@ -278,6 +279,10 @@ void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
 
 void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false);
+}
+void apply_contact_forming_one_way(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::NodesToSurface, false);
+  d.model.contacts.back().forming = true;
 }
 
 namespace {

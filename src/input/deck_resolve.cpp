@@ -91,6 +91,7 @@ private:
   std::unordered_map<GlobalId, const Part*> parts_;
   std::unordered_map<GlobalId, const Section*> sections_;
   std::unordered_set<GlobalId> used_parts_;
+  mutable std::unordered_set<GlobalId> elform16_noted_;
 
   bool has_curve(GlobalId id) const { return d_.defined("curve", id) != nullptr; }
   bool has_node_set(GlobalId id) const { return m_.node_sets.count(id) != 0; }
@@ -583,9 +584,12 @@ private:
                                 "16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
-      if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
+      if (s.kind == SectionKind::Shell && s.elform == 16)
+        note_elform16(s, p);
+      else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
-                                "has the Belytschko-Tsay shell (ELFORM 2, and 0)",
+                                "has the Belytschko-Tsay shell (ELFORM 2, and 0; ELFORM 16 runs "
+                                "as 2)",
                                 s.id, p.id, s.elform));
     }
   }
@@ -603,6 +607,17 @@ private:
                               "hexahedron (ELFORM 2) and the enhanced-strain hexahedron that "
                               "does not lock in bending (ELFORM 18, elastic materials)",
                               s.id, p.id, s.elform));
+  }
+
+  /// ELFORM 16 (fully integrated shell) is run as the Belytschko-Tsay shell: one warning per
+  /// section.
+  void note_elform16(const Section& s, const Part& p) const {
+    if (!elform16_noted_.insert(s.id).second) return;
+    m_.notes.push_back({"*SECTION_SHELL", s.loc, false,
+                        fmt::format("section {} (part {}): ELFORM 16 (fully integrated shell) "
+                                    "is run as the Belytschko-Tsay shell (ELFORM 2, one point "
+                                    "in the plane, with the hourglass control of the part)",
+                                    s.id, p.id)});
   }
 
   void note_empty_parts() {

@@ -85,6 +85,16 @@ constexpr MaterialLaw kMaterialLaws[] = {
      .update_solid = update_isotropic_elastic_plastic_solid,
      .update_shell = nullptr, .update_deviator = nullptr,
      .wave_speed = reference_wave_speed},
+    {.kind = MaterialKind::TransverselyAnisotropic,
+     .card = "*MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC", .number = "037",
+     .summary = "Hill 1948 plane-stress plasticity with normal anisotropy (Lankford R), linear or "
+                "tabulated isotropic hardening; shells only",
+     .history = 1, // effective plastic strain
+     .incremental = true, .plastic = true, .hyperelastic = false,
+     .hydrodynamic = false, .rigid = false,
+     .prepare = prepare_transversely_anisotropic, .update_solid = nullptr,
+     .update_shell = update_transversely_anisotropic_shell, .update_deviator = nullptr,
+     .wave_speed = reference_wave_speed},
     // clang-format on
 };
 

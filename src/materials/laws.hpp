@@ -42,6 +42,11 @@ void prepare_isotropic_elastic_plastic(const Material& mat, const Model& model, 
 Real update_isotropic_elastic_plastic_solid(const MaterialParams& m, const Real deps[6], Real dt,
                                             Real sig[6], Real back[6], Real& eps_p);
 
+// transversely_anisotropic.cpp: *MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC (037), shells only
+void prepare_transversely_anisotropic(const Material& mat, const Model& model, MaterialParams& m);
+Real update_transversely_anisotropic_shell(const MaterialParams& m, const Real deps[5], Real dt,
+                                           Real sig[5], Real back[3], Real& eps_p, Real& deps_zz);
+
 // j2_return.cpp: the von Mises laws' solid and shell updates (003, 024; elastic kinds on shells)
 Real update_j2_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
                      Real back[6], Real& eps_p);

@@ -35,7 +35,8 @@ struct MaterialParams {
   Real c = 0, p = 0; ///< Cowper-Symonds; c == 0 means no rate effect
   Real fail = 0;     ///< failure plastic strain, 0 = none
   Real vp = 0;
-  std::vector<Real> hard_x, hard_y; ///< 024 LCSS: eff. plastic strain -> yield stress
+  std::vector<Real> hard_x, hard_y; ///< 024 LCSS / 037 HLCID: eff. plastic strain -> yield
+  Real hill_r = 0; ///< 037: Lankford R of Hill's criterion (0: von Mises, the other laws)
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
   // Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2
   Real mr_a = 0, mr_b = 0, mr_c = 0, mr_d = 0;

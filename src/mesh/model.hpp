@@ -82,6 +82,9 @@ struct Material {
   Real jc_spall = 0; ///< 015 SPALL (1: p >= PC; 0/2/3 handled as 1, see the card summary)
   // --- isotropic elastic-plastic (012): G (above), SIGY, ETAN (above) and the bulk modulus ---
   Real bulk = 0; ///< 012 BULK: bulk modulus K
+  // --- transversely anisotropic elastic-plastic (037): SIGY, ETAN (the plastic hardening
+  // modulus), lcss = HLCID (above) and the Lankford R (the card's value; R < 0: see the law) ---
+  Real lankford_r = 0; ///< 037 R
   SourceLoc loc;
 };
 
@@ -309,6 +312,10 @@ struct ContactDef {
   // *CONTACT_ERODING_...: the eroding card (ISYM, EROSOP, IADJ)
   bool eroding = false;
   int isym = 0, erosop = 0, iadj = 0;
+  /// *CONTACT_FORMING_...: one-way (kind NodesToSurface, non-automatic) with the main (tool)
+  /// surface oriented automatically: consistently over each connected patch, facing the
+  /// secondary (blank) nodes.
+  bool forming = false;
 };
 
 /// *MAT_ADD_EROSION: failure criteria added to material MID (elements erode when NCS of the

@@ -291,14 +291,16 @@ TEST(ContactCards, WarningsForFieldsThatAreNotSupported) {
                                        "2,0.1,12,1.5,3,2,,4\n"
                                        "0,1,1,1,1,1,1.0,1.0\n"));
   for (const char* text :
-       {"SBOXID = 4", "MBOXID = 5", "VDC = 20", "PENCHK = 1", "FSF = 2", "VSF = 3", "SOFT = 2",
-        "LCIDAB = 12", "MAXPAR = 1.5", "SBOPT = 3", "FRCFRQ = 4", "THKOPT = 1", "SHLTHK = 1",
-        "SNLOG = 1", "ISYM = 1", "I2D3D = 1", "SLDTHK = 1", "SLDSTF = 1"})
+       {"SBOXID = 4", "MBOXID = 5", "PENCHK = 1", "FSF = 2", "VSF = 3", "SOFT = 2", "LCIDAB = 12",
+        "MAXPAR = 1.5", "SBOPT = 3", "FRCFRQ = 4", "THKOPT = 1", "SHLTHK = 1", "SNLOG = 1",
+        "ISYM = 1", "I2D3D = 1", "SLDTHK = 1", "SLDSTF = 1"})
     EXPECT_TRUE(has_note(m, text)) << text;
   EXPECT_FALSE(has_note(m, "SPR")) << "SPR/MPR need no warning";
   EXPECT_EQ(m.contacts.at(0).soft, 0) << "an unsupported SOFT falls back to 0";
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).vdc, 20.0) << "VDC (viscous damping) is modelled";
+  EXPECT_FALSE(has_note(m, "VDC"));
   const auto it = std::find_if(m.notes.begin(), m.notes.end(), [](const KeywordNote& n) {
-    return n.message.find("VDC") != std::string::npos;
+    return n.message.find("PENCHK") != std::string::npos;
   });
   ASSERT_NE(it, m.notes.end());
   EXPECT_EQ(it->keyword, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE");

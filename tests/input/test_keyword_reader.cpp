@@ -360,9 +360,9 @@ TEST(KeywordReader, ShellsSectionsAndThickness) {
   EXPECT_DOUBLE_EQ(m.hourglass[0].bulk_linear, 0.06);
   // Formulations parcae does not have are refused by `check`, naming the section and part.
   std::string t16 = text;
-  t16.replace(t16.find("*SECTION_SHELL\n2,0"), 18, "*SECTION_SHELL\n2,16");
+  t16.replace(t16.find("*SECTION_SHELL\n2,0"), 18, "*SECTION_SHELL\n2,4");
   const std::string msg = read_error(t16);
-  EXPECT_NE(msg.find("*SECTION_SHELL 2 (part 2): ELFORM 16 is not supported"), std::string::npos)
+  EXPECT_NE(msg.find("*SECTION_SHELL 2 (part 2): ELFORM 4 is not supported"), std::string::npos)
       << msg;
 }
 
@@ -418,7 +418,7 @@ TEST(KeywordReader, Controls) {
                             "*DATABASE_GLSTAT\n1e-5\n"
                             "*DATABASE_BINARY_D3PLOT\n,,,10\n"
                             "*HOURGLASS\n3\n"
-                            "*CONTROL_ACCURACY\n0\n"
+                            "*CONTROL_CPU\n0\n"
                             "*DATABASE_SECFORC\n1e-5\n";
   const Model m = read_text(cube_deck(extra));
   const Controls& c = m.control;
@@ -440,11 +440,11 @@ TEST(KeywordReader, Controls) {
   EXPECT_EQ(m.hourglass[0].ihq, 4);    // IHQ 0: *CONTROL_HOURGLASS
   EXPECT_DOUBLE_EQ(m.hourglass[0].qm, 0.1);
   ASSERT_EQ(m.notes.size(), 2u);
-  EXPECT_EQ(m.notes[0].keyword, "*CONTROL_ACCURACY");
+  EXPECT_EQ(m.notes[0].keyword, "*CONTROL_CPU");
   EXPECT_FALSE(m.notes[0].error);
   EXPECT_EQ(m.notes[1].keyword, "*DATABASE_SECFORC");
   EXPECT_TRUE(used(m, "*CONTROL_UNITS"));
-  EXPECT_FALSE(used(m, "*CONTROL_ACCURACY"));
+  EXPECT_FALSE(used(m, "*CONTROL_CPU"));
 }
 
 TEST(KeywordReader, ControlDefaults) {

@@ -282,6 +282,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
     p.dc = c.contact_edc;
   }
   p.vc = def.vc;
+  p.vdc = def.vdc;
   p.sfs = def.sfs;
   p.sfm = def.sfm;
   p.slsfac = c.contact_slsfac;
@@ -378,6 +379,18 @@ ContactModel build_contact_model(const Model& model) {
           const LocalId cn = compact[n];
           ifc.secondary_nodes.push_back(cn);
           ifc.secondary_node_thickness.push_back(thick.count(cn) ? thick[cn] : 0.0);
+        }
+        // forming contacts: the tool surface faces the blank, consistently oriented; the
+        // thickness of rigid tools is left out unless *CONTROL_CONTACT SHLTHK = 2 (LS-DYNA:
+        // SHLTHK 0 and 1 exclude rigid bodies), the blank's is always used
+        if (c.forming) {
+          contact::orient_toward(ifc.main, ifc.secondary_nodes, x);
+          if (model.control.contact_shlthk != 2)
+            for (std::size_t k = 0; k < s.main.shells.size(); ++k) {
+              const Part* p = model.find_part(model.shells.part[s.main.shells[k]]);
+              const Material* mat = p ? model.find_material(p->mid) : nullptr;
+              if (mat && mat->kind == MaterialKind::Rigid) ifc.main.thickness[k] = 0;
+            }
         }
       }
     }

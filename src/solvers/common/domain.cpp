@@ -349,6 +349,10 @@ Domain build_domain(const Model& model) {
       }
       continue;
     }
+    if (!mp.hyperelastic() && !mp.hydro() && mp.law().update_solid == nullptr) // e.g. *MAT_037
+      throw InputError(s.mat->loc, fmt::format("{} {}: solids (part {}) are not supported; "
+                                               "shells only",
+                                               mp.law().card, s.mat->id, pid));
     if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10)
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
                                                "(1 and 10 are)",
@@ -429,9 +433,9 @@ Domain build_domain(const Model& model) {
       }
       continue;
     }
-    if (s.sec->elform != 2 && s.sec->elform != 0)
+    if (s.sec->elform != 2 && s.sec->elform != 0 && s.sec->elform != 16) // 16: run as 2
       throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: ELFORM {} is not supported "
-                                               "(0 and 2, Belytschko-Tsay, are)",
+                                               "(0 and 2, Belytschko-Tsay, are; 16 runs as 2)",
                                                s.sec->id, s.sec->elform));
     sp.mat = std::move(mp);
     d.shells.push_back(std::move(sp));

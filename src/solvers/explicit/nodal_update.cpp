@@ -1,5 +1,7 @@
 // Nodal update of the explicit cycle: applied loads, force assembly and accelerations, velocity
 // update with rigid bodies, welds, prescribed motion, constraints and rigid walls.
+#include <cmath>
+
 #include "solvers/explicit/integrator.hpp"
 
 namespace parcae::explicit_detail {
@@ -203,8 +205,23 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     const ExactSum* acc = &bodies_.body_sums[6 * b];
     const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
     const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    bool prescribed = !presc_dir[b].empty();
+    for (int i = 0; i < 3; ++i)
+      prescribed = prescribed || !std::isnan(presc_v[b][i]) || !std::isnan(presc_w[b][i]);
+    const Real ke_old = prescribed ? rigid_body_kinetic_energy(body) : 0.0;
+    const std::array<Real, 3> v_b = body.v, w_b = body.omega;
     advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
                        presc_dir[b]);
+    // Work of a prescribed rigid-body motion (external work, as for nodes): the change of the
+    // body's kinetic energy less the work of its resultant force and moment over the step.
+    // Bodies are replicated: rank 0 counts it.
+    if (prescribed && comm_.rank() == 0) {
+      Real w_res = 0;
+      for (int i = 0; i < 3; ++i)
+        w_res += dt_avg * (force[i] * 0.5 * (v_b[i] + body.v[i]) +
+                           moment[i] * 0.5 * (w_b[i] + body.omega[i]));
+      loads_.work.add(rigid_body_kinetic_energy(body) - ke_old - w_res);
+    }
   }
 }
 

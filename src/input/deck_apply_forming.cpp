@@ -1,0 +1,91 @@
+// Apply functions of the forming keywords (card tables in card_tables_forming.cpp):
+// *MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC (037) and the forming controls that parcae
+// accepts with one warning each (*CONTROL_ADAPTIVE, *CONTROL_ADAPSTEP, *CONTROL_ACCURACY,
+// *INTERFACE_SPRINGBACK_LSDYNA). The law's own checks (R, the curve) are in
+// materials/transversely_anisotropic.cpp.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+void warn(DeckBuilder& d, const Block& b, std::string message) {
+  d.model.notes.push_back({std::string(b.spec->name), b.loc, false, std::move(message)});
+}
+
+} // namespace
+
+void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.kind = MaterialKind::TransverselyAnisotropic;
+  m.id = h.id("MID");
+  m.title = b.has("TITLE") ? h.text("TITLE") : std::string();
+  m.loc = h.loc("MID");
+  if (m.id <= 0) fail(h.loc("MID"), fmt::format("material id MID = {} must be positive", m.id));
+  m.ro = h.real("RO");
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.lankford_r = h.real("R");
+  m.lcss = h.id("HLCID");
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  if (m.lankford_r == 0)
+    fail(h.loc("R"), fmt::format("material {}: the anisotropy parameter R must not be 0 (R = 1 "
+                                 "is von Mises)",
+                                 m.id));
+  if (m.lcss < 0)
+    fail(h.loc("HLCID"), fmt::format("material {}: HLCID = {} must not be negative", m.id, m.lcss));
+  if (m.lcss == 0 && !(m.sigy > 0))
+    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive (or "
+                                    "give the hardening curve HLCID)",
+                                    m.id, m.sigy));
+  if (!(m.etan >= 0))
+    fail(h.loc("ETAN"),
+         fmt::format("material {}: plastic hardening modulus ETAN = {} must not be negative", m.id,
+                     m.etan));
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_control_adaptive(const Block& b, DeckBuilder& d) {
+  warn(d, b,
+       "adaptive mesh refinement is not supported: parcae keeps the initial mesh for the "
+       "whole run");
+}
+
+void apply_control_adapstep(const Block& b, DeckBuilder& d) {
+  warn(d, b, "no effect: parcae does not refine the mesh (see *CONTROL_ADAPTIVE)");
+}
+
+void apply_control_accuracy(const Block& b, DeckBuilder& d) {
+  std::string set;
+  for (std::string_view f : {"OSU", "INN", "PIDOSU", "IACC"})
+    if (b.head.integer(f) != 0)
+      set += fmt::format("{}{} = {}", set.empty() ? "" : ", ", f, b.head.integer(f));
+  if (b.head.real("EXACC") != 0)
+    set += fmt::format("{}EXACC = {}", set.empty() ? "" : ", ", b.head.real("EXACC"));
+  if (!set.empty())
+    warn(d, b,
+         fmt::format("{}: no effect in parcae (its shells do not depend on the node "
+                     "numbering and its solid stress update is objective); ignored",
+                     set));
+}
+
+void apply_interface_springback(const Block& b, DeckBuilder& d) {
+  warn(d, b, "the springback file (dynain) is not written; ignored");
+}
+
+} // namespace parcae::io
