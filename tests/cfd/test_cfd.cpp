@@ -194,14 +194,14 @@ CfdCase small_cavity(int dim = 2) {
 
 std::vector<std::vector<double>> fields_of(const CfdSolver& s, int dim) {
   std::vector<std::vector<double>> out;
-  for (const char* w : {"u", "v", "w", "p"})
+  for (const char* w : {"u", "v", "w", "p", "f"})
     if (std::string(w) != "w" || dim == 3) out.push_back(s.gather_cell_field(w));
   return out;
 }
 
-void expect_rank_thread_independent(int dim) {
-  const auto dir = cfdtest::shared_dir("ranks" + std::to_string(dim));
-  const CfdCase c = small_cavity(dim);
+void expect_rank_thread_independent(const CfdCase& c, const std::string& tag) {
+  const int dim = c.dim;
+  const auto dir = cfdtest::shared_dir("ranks_" + tag);
   // Reference: rank 0 alone, one thread.
   std::vector<std::vector<double>> ref;
   if (g_world->rank() == 0) {
@@ -241,10 +241,18 @@ void expect_rank_thread_independent(int dim) {
 }
 
 TEST(CfdParallel, RanksAndThreadsGiveTheSameCavity2D) {
-  expect_rank_thread_independent(2);
+  expect_rank_thread_independent(small_cavity(2), "cavity2d");
 }
 TEST(CfdParallel, RanksAndThreadsGiveTheSameCavity3D) {
-  expect_rank_thread_independent(3);
+  expect_rank_thread_independent(small_cavity(3), "cavity3d");
+}
+TEST(CfdParallel, RanksAndThreadsGiveTheSameDamBreak) {
+  // Two fluids: VOF fluxes, the donor limiter and the variable-coefficient pressure matrix
+  // across block boundaries (8 cells per column width, the first 0.05 s).
+  CfdCase c = dambreak_case(8, 0.05);
+  c.output_interval = 0;
+  c.pressure_tolerance = 1e-12;
+  expect_rank_thread_independent(c, "dambreak");
 }
 
 TEST(CfdRestart, ContinuedRunEqualsUninterruptedRun) {

@@ -175,6 +175,7 @@ double max_advective_rate(const Grid& g, ConstVelocityPtrs u) {
 void predict_velocity(const Grid& g, const Box& box, double dt, ConstVelocityPtrs u,
                       const double* f, const Mixture& mix, const std::array<double, 3>& gravity,
                       bool viscous_only, VelocityPtrs us) {
+  const bool two_fluid = mix.rho_l != mix.rho_g;
   for (int c = 0; c < g.dim; ++c) {
     const double* q = u[c];
     const std::ptrdiff_t ec = g.stride[c];
@@ -185,27 +186,47 @@ void predict_velocity(const Grid& g, const Box& box, double dt, ConstVelocityPtr
         if (!viscous_only) us[c][I] = q[I];
         return;
       }
-      double adv = 0, lap = 0;
+      double adv = 0, lap = 0, dmass = 0, dmom = 0;
+      // Density of the velocity control volume X (between cells X - e_c and X).
+      auto cv_rho = [&](std::ptrdiff_t X) { return mix.rho(0.5 * (f[X] + f[X - ec])); };
       for (int d = 0; d < g.dim; ++d) {
         const std::ptrdiff_t ed = g.stride[d];
         const double* ud = u[d];
-        auto flux = [&](std::ptrdiff_t J) {
-          const double a =
-              (d == c) ? 0.5 * (q[J] + q[J + ec]) : 0.5 * (ud[J + ed] + ud[J - ec + ed]);
-          const double qf = a > 0 ? van_leer(q[J - ed], q[J], q[J + ed])
-                                  : van_leer(q[J + 2 * ed], q[J + ed], q[J]);
-          return a * qf;
+        auto velocity = [&](std::ptrdiff_t J) {
+          return (d == c) ? 0.5 * (q[J] + q[J + ec]) : 0.5 * (ud[J + ed] + ud[J - ec + ed]);
         };
-        if (viscous_only)
+        auto face_value = [&](std::ptrdiff_t J, double a) {
+          return a > 0 ? van_leer(q[J - ed], q[J], q[J + ed])
+                       : van_leer(q[J + 2 * ed], q[J + ed], q[J]);
+        };
+        if (viscous_only) {
           lap += (q[I + ed] - 2 * q[I] + q[I - ed]) / (g.h[d] * g.h[d]);
-        else
-          adv += (flux(I) - flux(I - ed)) / g.h[d];
+        } else if (!two_fluid) {
+          const double a1 = velocity(I), a0 = velocity(I - ed);
+          adv += (a1 * face_value(I, a1) - a0 * face_value(I - ed, a0)) / g.h[d];
+        } else {
+          // Mass flux of the control volume's face with the upwind control volume's density,
+          // and the momentum it carries.
+          const double a1 = velocity(I), a0 = velocity(I - ed);
+          const double m1 = a1 * cv_rho(a1 > 0 ? I : I + ed);
+          const double m0 = a0 * cv_rho(a0 > 0 ? I - ed : I);
+          dmass += (m1 - m0) / g.h[d];
+          dmom += (m1 * face_value(I, a1) - m0 * face_value(I - ed, a0)) / g.h[d];
+        }
       }
       if (viscous_only) {
         const double ff = 0.5 * (f[I] + f[I - ec]);
         us[c][I] += dt * mix.mu(ff) / mix.rho(ff) * lap;
-      } else {
+      } else if (!two_fluid) {
         us[c][I] = q[I] + dt * (gravity[c] - adv);
+      } else {
+        // Momentum-consistent transport across the density jump: rho u is advected with the
+        // mass fluxes that also carry the control volume's density, u = (rho u)_new / rho_new
+        // (a uniform velocity stays uniform however the density varies; velocity advected
+        // alone would hand the gas's fast velocities to the liquid).
+        const double rho0 = cv_rho(I);
+        const double rho1 = std::max(rho0 - dt * dmass, 1e-3 * std::min(mix.rho_l, mix.rho_g));
+        us[c][I] = (rho0 * q[I] - dt * dmom) / rho1 + dt * gravity[c];
       }
     });
   }
