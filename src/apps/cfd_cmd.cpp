@@ -23,6 +23,7 @@
 
 namespace parcae {
 
+#ifdef PARCAE_WITH_LINALG
 namespace {
 
 volatile int g_cfd_stop = 0;
@@ -56,6 +57,7 @@ std::string affinity_text() {
 }
 
 } // namespace
+#endif
 
 int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
   if (argc < 2 || std::string(argv[1]) != "cfd") return -1;

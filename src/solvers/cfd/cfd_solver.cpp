@@ -367,6 +367,7 @@ void CfdSolver::visit_state(StateArchive& ar) {
   ar.pod(next_output_);
   ar.pod(state_index_);
   ar.pod(info_.pcg_iterations);
+  ar.pod(info_.max_rate); // the steady-state measure of the last step
   ar.pod(info_.liquid_volume_initial);
   for (int d = 0; d < 3; ++d) ar.vec(u_[d]);
   ar.vec(p_);
