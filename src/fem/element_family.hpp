@@ -14,6 +14,7 @@
 #include "core/types.hpp"
 #include "fem/hex8.hpp"
 #include "fem/shell_bt.hpp"
+#include "fem/truss.hpp"
 #include "materials/material.hpp"
 
 namespace parcae {
@@ -107,6 +108,33 @@ struct ShellFamily {
                                       std::size_t e, std::span<const Real> x, Real scale);
 };
 
+/// Truss elements (*SECTION_BEAM ELFORM 3): 2 nodes, axial force only, 3 dofs per corner.
+struct TrussFamily {
+  using Options = TrussOptions;
+  using Block = TrussBlock;
+  static constexpr std::string_view kName = "truss";
+  static constexpr int kIndex = 2;
+  static constexpr int kNodes = 2;
+  static constexpr int kCornerDofs = 3;
+  static constexpr bool kChecksStep = true; ///< a zero-length truss has a zero step: an error
+  static ElementPassResult compute_forces(const Options& opt, const MaterialParams& mat, Block& blk,
+                                          std::size_t begin, std::size_t end,
+                                          const NodalKinematics& k, CornerSpans corners,
+                                          bool reference);
+  /// L / c at coordinates x.
+  static Real critical_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                          std::span<const Real> x) {
+    return truss_critical_dt(mat, blk, e, x);
+  }
+  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                         std::span<const Real> x) {
+    return truss_critical_dt(mat, blk, e, x);
+  }
+  /// rho A L0 / 2 per node, times the mass-scaling factor scale.
+  static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                      std::size_t e, std::span<const Real> x, Real scale);
+};
+
 /// One row of the family table, for code that needs the layout at run time.
 struct ElementFamilyInfo {
   std::string_view name;
@@ -119,13 +147,15 @@ template <class Family> constexpr ElementFamilyInfo describe_element_family() {
 }
 
 /// The families, in table order (kIndex).
-inline constexpr std::array<ElementFamilyInfo, 2> kElementFamilies{
-    describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>()};
+inline constexpr std::array<ElementFamilyInfo, 3> kElementFamilies{
+    describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>(),
+    describe_element_family<TrussFamily>()};
 
 /// Calls fn(Family{}) for every family, in table order.
 template <class Fn> void for_each_element_family(Fn&& fn) {
   fn(SolidFamily{});
   fn(ShellFamily{});
+  fn(TrussFamily{});
 }
 
 /// Table position of the family named name; kElementFamilies.size() when there is none.

@@ -64,6 +64,7 @@ public:
     check_parts();
     resolve_solids();
     resolve_shells();
+    resolve_beams();
     resolve_general_sets();
     check_list_sets();
     switch_parts_to_rigid();
@@ -149,7 +150,10 @@ private:
     const Section& s = *sections_.at(it->second->secid);
     if (s.kind != kind)
       fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
-                            s.id, s.kind == SectionKind::Shell ? "shell" : "solid"));
+                            s.id,
+                            s.kind == SectionKind::Shell  ? "shell"
+                            : s.kind == SectionKind::Beam ? "beam"
+                                                          : "solid"));
     used_parts_.insert(pid);
     return *it->second;
   }
@@ -198,6 +202,25 @@ private:
     }
   }
 
+  void resolve_beams() {
+    BeamTable& t = m_.beams;
+    for (const PendingBeam& e : d_.beams) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_BEAM");
+      element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "beam element", e.id, e.nodes));
+      LocalId n3 = kInvalidLocal;
+      if (e.n3 != 0) {
+        n3 = node_(e.n3);
+        if (n3 == kInvalidLocal) missing(loc, "beam element", e.id, "node", e.n3);
+      }
+      t.n3.push_back(n3);
+      t.area.push_back(e.area);
+      t.line.push_back(e.src.line);
+    }
+  }
+
   // --- sets ---
 
   std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
@@ -209,6 +232,9 @@ private:
     for (std::size_t e = 0; e < m_.shells.size(); ++e)
       if (wanted.count(m_.shells.part[e]))
         for (LocalId n : m_.shells.nodes[e]) used[n] = 1;
+    for (std::size_t e = 0; e < m_.beams.size(); ++e)
+      if (wanted.count(m_.beams.part[e]))
+        for (LocalId n : m_.beams.nodes[e]) used[n] = 1;
     std::vector<GlobalId> out;
     for (std::size_t n = 0; n < used.size(); ++n)
       if (used[n]) out.push_back(m_.nodes.id[n]);
@@ -232,6 +258,8 @@ private:
       return d_.defined("shell element", id) != nullptr;
     case SetKind::Solid:
       return d_.defined("solid element", id) != nullptr;
+    case SetKind::Beam:
+      return d_.defined("beam element", id) != nullptr;
     }
     return false;
   }
@@ -246,6 +274,8 @@ private:
       return "shell element";
     case SetKind::Solid:
       return "solid element";
+    case SetKind::Beam:
+      return "beam element";
     }
     return "";
   }
@@ -260,6 +290,8 @@ private:
       return m_.shell_sets;
     case SetKind::Solid:
       return m_.solid_sets;
+    case SetKind::Beam:
+      return m_.beam_sets;
     }
     return m_.node_sets;
   }
@@ -349,7 +381,8 @@ private:
   }
 
   static std::string_view set_name(SetKind kind) {
-    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set"};
+    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set",
+                                                 "beam set"};
     return names[static_cast<int>(kind)];
   }
 
@@ -578,6 +611,8 @@ private:
                                 "16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
+      if (s.kind == SectionKind::Beam && s.elform != 3)
+        fail(s.elform_loc, beam_formulation_message(s, p.id));
       if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0)",
