@@ -71,7 +71,7 @@ void apply_section_beam(const Block& b, DeckBuilder& d) {
 }
 
 void apply_element_beam(const Block& b, DeckBuilder& d) {
-  for (std::string_view opt : {"SCALAR", "SCALR", "SECTION", "PID", "WARPAGE", "ELBOW"})
+  for (std::string_view opt : {"SCALAR", "SECTION", "PID", "WARPAGE", "ELBOW"})
     if (b.has(opt))
       fail(b.rows.empty() ? SourceLoc{} : b.rows.front().loc(),
            fmt::format("*ELEMENT_BEAM_{}: not supported (parcae has trusses: *ELEMENT_BEAM, "
