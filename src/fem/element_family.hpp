@@ -1,6 +1,7 @@
 #pragma once
 // Element families behind one interface. Each family (SolidFamily: 8-node hexahedra of
-// fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt) describes its corner layout
+// fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt, TrussFamily: trusses of
+// fem/truss) describes its corner layout
 // and wraps its kernels under the same names and signatures (forces over an element range with
 // the range's step limit, critical step of one element, lumped mass), so that the solver writes one
 // loop, generic in the family, and runs it for every family of the table (for_each_element_family).
