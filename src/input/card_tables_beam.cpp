@@ -115,6 +115,15 @@ std::vector<KeywordSpec> beam_keywords() {
                  {I("K1"), I("K2"), I("K3"), I("K4"), I("K5"), I("K6"), I("K7"), I("K8")}}},
        .summary = "Beam element set (members checked once the deck is read).",
        .apply = apply_set_beam},
+      {.name = "*SET_BEAM_GENERATE",
+       .options = {"TITLE"},
+       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"}, {"Card 1", {I("SID").req()}}},
+       .rows = {{"Ranges",
+                 {I("B1BEG"), I("B1END"), I("B2BEG"), I("B2END"), I("B3BEG"), I("B3END"),
+                  I("B4BEG"), I("B4END")}}},
+       .summary = "Beam set from ranges BnBEG-BnEND (ids in a range that are not beams are "
+                  "skipped).",
+       .apply = apply_set_beam_generate},
   };
 }
 

@@ -121,6 +121,7 @@ std::vector<KeywordSpec> beam_keywords();
 void apply_section_beam(const Block& b, DeckBuilder& d);
 void apply_element_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam(const Block& b, DeckBuilder& d);
+void apply_set_beam_generate(const Block& b, DeckBuilder& d);
 /// The error for a beam section of a formulation parcae does not compute (all but ELFORM 3),
 /// used by part pid.
 std::string beam_formulation_message(const Section& s, GlobalId pid);

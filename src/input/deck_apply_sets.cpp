@@ -157,5 +157,8 @@ void apply_set_solid(const Block& b, DeckBuilder& d) {
 void apply_set_beam(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Beam, d);
 }
+void apply_set_beam_generate(const Block& b, DeckBuilder& d) {
+  apply_generate(b, SetKind::Beam, d);
+}
 
 } // namespace parcae::io

@@ -243,6 +243,7 @@ private:
 
   std::vector<GlobalId> all_ids(SetKind kind) const {
     if (kind == SetKind::Node) return m_.nodes.id;
+    if (kind == SetKind::Beam) return m_.beams.id;
     std::vector<GlobalId> out;
     for (const Part& p : m_.parts) out.push_back(p.id);
     return out;

@@ -103,6 +103,11 @@ TEST(BeamCards, BeamSetsAndWrongSections) {
   const Model ms = read_text(deck_set);
   ASSERT_EQ(ms.beam_sets.count(7), 1u);
   EXPECT_EQ(ms.beam_sets.at(7).members, std::vector<GlobalId>{45000});
+  // _GENERATE: the ids of the range that are beams
+  const std::string gen = beam_deck(kTrussSection);
+  const Model mg = read_text(gen.substr(0, gen.size() - 5) +
+                             "*SET_BEAM_GENERATE\n         8\n     44000     45000\n*END\n");
+  EXPECT_EQ(mg.beam_sets.at(8).members, std::vector<GlobalId>{45000});
   const std::string bad_set =
       with_set.substr(0, with_set.size() - 5) + "*SET_BEAM\n         7\n     45009\n*END\n";
   EXPECT_NE(read_error(bad_set).find("beam element 45009"), std::string::npos)
