@@ -89,6 +89,17 @@ TEST(Truss, PlasticKinematicOneDimensional) {
     prev = sig;
   }
   EXPECT_NEAR(reverse, sig_max - 2 * kin.sigy, kin.e * deps);
+  // *MAT_024 with a yield curve (250 MPa at 0, 450 MPa at 0.1 plastic strain): the stress
+  // stays on the curve at the plastic strain reached (1e-9 of the stress: the return's Newton
+  // tolerance), 0.4 % strain in 400 steps.
+  MaterialParams pw = steel(MaterialKind::PiecewiseLinear);
+  pw.hard_x = {0.0, 0.1};
+  pw.hard_y = {250.0, 450.0};
+  sig = back = ep = 0;
+  for (int k = 0; k < 400; ++k) update_stress_truss(pw, deps, 1e-6, sig, back, ep);
+  EXPECT_GT(ep, 0.002);
+  EXPECT_NEAR(sig, 250.0 + 2000.0 * ep, 1e-9 * sig);
+  EXPECT_NEAR(ep, 400 * deps - sig / pw.e, 1e-12);
   // Elastic material: no yield at all.
   const MaterialParams el = steel(MaterialKind::Elastic);
   sig = back = ep = 0;
