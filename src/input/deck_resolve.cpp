@@ -601,9 +601,12 @@ private:
   void check_formulations() const {
     for (const Part& p : m_.parts) {
       if (!used_parts_.count(p.id)) continue;
+      const Section& s = *sections_.at(p.secid);
+      // Beams: rigid ones too (their mass comes from the truss area A).
+      if (s.kind == SectionKind::Beam && s.elform != 3)
+        fail(s.elform_loc, beam_formulation_message(s, p.id));
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
-      const Section& s = *sections_.at(p.secid);
       if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
@@ -612,8 +615,6 @@ private:
                                 "16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
-      if (s.kind == SectionKind::Beam && s.elform != 3)
-        fail(s.elform_loc, beam_formulation_message(s, p.id));
       if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0)",

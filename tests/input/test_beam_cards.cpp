@@ -91,6 +91,10 @@ TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
     EXPECT_NE(msg.find("truss only (ELFORM 3"), std::string::npos) << msg;
     EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg; // file:line
   }
+  // rigid beams too: their mass needs the truss area
+  std::string rigid = beam_deck("         2         1\n       2.0       2.0\n");
+  rigid.replace(rigid.find("*MAT_ELASTIC\n         2"), 23, "*MAT_RIGID\n         2");
+  EXPECT_NE(read_error(rigid).find("ELFORM 1 (Hughes-Liu"), std::string::npos) << rigid;
   // ELFORM blank is the manual's default 1 (Hughes-Liu)
   const std::string msg = read_error(beam_deck("         2\n       2.0       2.0\n"));
   EXPECT_NE(msg.find("ELFORM 1 (Hughes-Liu"), std::string::npos) << msg;
