@@ -1,7 +1,7 @@
 """Trusses in parcae's outputs: the d3plot beam section (NEL2 elements of N1 N2 N3, NV1D = 6 words
-per beam, the axial force first) read back by lasso-python, against the VTK cell data of the same
-run (line cells, stress xx = axial force / A), at np = 1 and 2 (the beam data must not depend on
-the rank count).
+per beam, the axial force first) read back by lasso-python and by VTK's vtkLSDynaReader, against
+the VTK cell data of the same run (line cells, stress xx = axial force / A), at np = 1 and 2 (the
+beam data must not depend on the rank count).
 
 The deck is examples/truss_pendulum (ten trusses of A = 2 mm^2 holding a rigid block), run to
 0.2 s. lasso runs in build/pyenv (scripts/setup_pyenv.sh; skipped without it).
@@ -39,6 +39,24 @@ print(json.dumps({
 }))
 """
 
+VTK_READER = """
+import json, sys, vtk
+r = vtk.vtkLSDynaReader()
+r.SetDatabaseDirectory(sys.argv[1])
+r.UpdateInformation()
+out = {"beams": r.GetNumberOfBeamCells(), "force": []}
+for k in range(r.GetNumberOfTimeSteps()):
+    r.SetTimeStep(k)
+    r.Update()
+    mb = r.GetOutput()
+    for i in range(mb.GetNumberOfBlocks()):
+        b = mb.GetBlock(i)
+        a = b.GetCellData().GetArray("AxialForce") if b is not None else None
+        if a is not None:
+            out["force"].append([a.GetValue(j) for j in range(a.GetNumberOfTuples())])
+print(json.dumps(out))
+"""
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
@@ -62,6 +80,16 @@ def runs(tmp_path_factory):
         assert lasso.returncode == 0, lasso.stderr[-3000:]
         out[np_] = (d, json.loads(lasso.stdout))
     return out
+
+
+def test_vtk_reader_reads_the_beam_forces(runs):
+    d, b = runs[1]
+    p = subprocess.run([str(PYENV), "-c", VTK_READER, str(d)], capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    v = json.loads(p.stdout)
+    assert v["beams"] == N_TRUSS
+    assert v["force"] == b["force"]  # the same single-precision words
 
 
 def test_lasso_reads_the_beam_section(runs):
