@@ -131,7 +131,7 @@ struct TrussFamily {
                          std::span<const Real> x) {
     return truss_critical_dt(mat, blk, e, x);
   }
-  /// rho A L0 / 2 per node, times the mass-scaling factor scale.
+  /// (rho A + NSM) L0 / 2 per node, times the mass-scaling factor scale.
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
 };

@@ -4,7 +4,8 @@
 // (x - v dt / 2), e the unit vector N1 -> N2; the axial (Cauchy) stress is updated in 1D
 // (elastic, or a 1D radial return with linear isotropic/kinematic hardening for *MAT_003 and
 // the yield curve of *MAT_024); the axial force N = sigma A0 (the section area A0 is kept).
-// Lumped mass rho A0 L0 / 2 per node; critical step L / c with c = sqrt(E / rho).
+// Lumped mass (rho A0 + NSM) L0 / 2 per node; critical step L / c with c = sqrt(E / rho) (the
+// non-structural mass would only lengthen it).
 #include <array>
 #include <cstdint>
 #include <span>
@@ -15,7 +16,9 @@
 
 namespace parcae {
 
-struct TrussOptions {};
+struct TrussOptions {
+  Real nsm = 0; ///< non-structural mass per unit length (*SECTION_BEAM NSM), lumped with rho A
+};
 
 struct TrussBlock {
   std::vector<std::array<LocalId, 2>> conn;

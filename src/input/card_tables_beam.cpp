@@ -74,8 +74,9 @@ std::vector<KeywordSpec> beam_keywords() {
                   "the truss, TS1 TS2 TT1 TT2 NSLOC NTLOC for integrated beams, A ISS ITT J SA "
                   "IST for resultant beams, VOL INER CID CA ... for discrete beams). Only the "
                   "truss (ELFORM 3: axial force, area A) is computed; a part with elements and "
-                  "another ELFORM is refused at its section. SHRF, QR/IRID, CST, SCOOR, NSM, "
-                  "NAUPD, RAMPT and STRESS are ignored for trusses.",
+                  "another ELFORM is refused at its section. NSM (mass per unit length) is "
+                  "lumped with rho A; SHRF, QR/IRID, CST, SCOOR, NAUPD, RAMPT and STRESS are "
+                  "ignored for trusses.",
        .apply = apply_section_beam},
       {.name = "*ELEMENT_BEAM",
        .options = {"THICKNESS", "SCALAR", "SECTION", "PID", "OFFSET", "ORIENTATION", "WARPAGE",

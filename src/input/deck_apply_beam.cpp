@@ -60,6 +60,9 @@ void apply_section_beam(const Block& b, DeckBuilder& d) {
     if (s.id <= 0) fail(s.loc, fmt::format("section id SECID = {} must be positive", s.id));
     s.cst = row.integer("CST");
     s.shrf = row.real("SHRF");
+    s.nsm = row.real("NSM");
+    if (s.nsm < 0)
+      fail(row.loc("NSM"), fmt::format("*SECTION_BEAM {}: negative NSM = {}", s.id, s.nsm));
     if (s.elform == 3) {
       s.area = row.real("A");
       if (s.area < 0)

@@ -134,6 +134,7 @@ struct Section {
   // --- beam (*SECTION_BEAM) ---
   int cst = 0;          ///< cross-section type (integrated beams)
   Real area = 0;        ///< A: cross-section area (trusses, resultant beams)
+  Real nsm = 0;         ///< NSM: non-structural mass per unit length (beams)
   SourceLoc elform_loc; ///< where ELFORM was read (messages)
   SourceLoc loc;
 };

@@ -450,6 +450,7 @@ Domain build_domain(const Model& model) {
     TrussPart tp;
     tp.pid = pid;
     tp.title = s.part->title;
+    tp.opt.nsm = s.sec->nsm;
     tp.blk.conn.resize(elems.size());
     tp.blk.area.resize(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
@@ -476,7 +477,7 @@ Domain build_domain(const Model& model) {
       const int b = rigid_body_for(s);
       for (std::size_t k = 0; k < elems.size(); ++k)
         for (LocalId n : tp.blk.conn[k]) {
-          d.mass[n] += 0.5 * mp.ro * tp.blk.area[k] * tp.blk.l0[k];
+          d.mass[n] += 0.5 * (mp.ro * tp.blk.area[k] + tp.opt.nsm) * tp.blk.l0[k];
           d.rigid_of[n] = b;
         }
       continue;

@@ -117,7 +117,7 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
         const Real dte = truss_critical_dt(tp.mat, tp.blk, e, d.x0);
         if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
       }
-      const Real half = 0.5 * tp.mat.ro * tp.blk.area[e] * tp.blk.l0[e];
+      const Real half = 0.5 * (tp.mat.ro * tp.blk.area[e] + tp.opt.nsm) * tp.blk.l0[e];
       cm[2 * e] = cm[2 * e + 1] = scale * half;
       added[p].add(2.0 * (scale - 1.0) * half);
     }
