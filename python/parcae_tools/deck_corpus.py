@@ -58,7 +58,10 @@ CORPUS: List[Deck] = [
     Deck("pydyna_projectile_case", "projectile.k",
          "projectile flying past a plate (*CASE deck, force transducers only)",
          (1 - 1e-6, 1 + 1e-6), "free flight, no contact force: kinetic energy constant"),
-    Deck("pydyna_john_reid_pendulum", "main.k", "two-sphere pendulum under gravity"),
+    Deck("pydyna_john_reid_pendulum", "main.k", "two-sphere pendulum under gravity",
+         (0.99, 1.01), "gravity work and sphere-on-sphere contact; the rigid spheres hang on "
+         "undamped elastic trusses released unstretched, and the total rings by +-0.4 % with "
+         "their axial vibration: 1 %"),
     Deck("pydyna_john_reid_pipe", "main.k", "pipe whip against a bracket"),
     Deck("pydyna_metalforming_roll", "model.k", "sheet-metal roll forming with rigid tools",
          band=(0.999, 1.001),
@@ -115,6 +118,9 @@ def check(parcae: str, deck: pathlib.Path) -> dict:
     if p.returncode == 0:
         m = re.search(r"(\d+) nodes, (\d+) solids, (\d+) shells", p.stdout)
         out.update(status="runs", nodes=int(m[1]), solids=int(m[2]), shells=int(m[3]))
+        b = re.search(r"(\d+) beams", p.stdout)
+        if b and int(b[1]) > 0:
+            out["beams"] = int(b[1])
         used = p.stdout.split("keywords used:\n", 1)[1].split("warnings", 1)[0]
         out["keywords"] = [k.strip() for k in used.splitlines() if k.strip()]
         return out
@@ -230,6 +236,8 @@ def render_table(data: dict) -> str:
         elems = ""
         if e.get("status") != "refused":
             elems = f"{e.get('solids', 0)} solids, {e.get('shells', 0)} shells"
+            if e.get("beams"):
+                elems += f", {e['beams']} beams"
         runs = e.get("runs", {})
         r1, r2 = runs.get("1", {}), runs.get("2", {})
         status = e["status"]

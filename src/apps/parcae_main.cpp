@@ -73,9 +73,9 @@ void print_notes(const Model& model) {
 int cmd_check(const std::string& deck, const ReadOptions& read) {
   Model model = read_deck(deck, read);
   std::cout << fmt::format("{}: deck is valid\n", deck);
-  std::cout << fmt::format("  {} nodes, {} solids, {} shells, {} parts, {} materials\n",
+  std::cout << fmt::format("  {} nodes, {} solids, {} shells, {} beams, {} parts, {} materials\n",
                            model.nodes.size(), model.solids.size(), model.shells.size(),
-                           model.parts.size(), model.materials.size());
+                           model.beams.size(), model.parts.size(), model.materials.size());
   std::cout << "keywords used:\n";
   for (const auto& k : model.keywords_used) std::cout << "  " << k << "\n";
   // One line per keyword and message (the first place it was seen, and how often).
@@ -301,6 +301,7 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
     const Decomposition d = decompose(model, decomp_options(model, comm.size(), method, transform));
     ranks.solid = d.solid_rank;
     ranks.shell = d.shell_rank;
+    ranks.beam = d.beam_rank;
     opt.ranks = &ranks;
   }
   if (root) {

@@ -65,4 +65,22 @@ LumpedMass<4> ShellFamily::lump_mass(const Options& /*opt*/, const MaterialParam
   return m;
 }
 
+ElementPassResult TrussFamily::compute_forces(const Options& /*opt*/, const MaterialParams& mat,
+                                              Block& blk, std::size_t begin, std::size_t end,
+                                              const NodalKinematics& k, CornerSpans corners,
+                                              bool /*reference*/) {
+  const TrussPassResult r = compute_truss_forces(mat, blk, begin, end, k.x, k.v, k.dt, corners.f);
+  return {r.min_dt, r.min_dt_element, -1};
+}
+
+LumpedMass<2> TrussFamily::lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                     std::size_t e, std::span<const Real> x, Real scale) {
+  LumpedMass<2> m;
+  blk.l0[e] = truss_length(blk, e, x);
+  const Real half = 0.5 * (mat.ro * blk.area[e] + opt.nsm) * blk.l0[e];
+  m.mass = {scale * half, scale * half};
+  m.added = {(scale - 1.0) * half, (scale - 1.0) * half};
+  return m;
+}
+
 } // namespace parcae

@@ -1,6 +1,7 @@
 #pragma once
 // Element families behind one interface. Each family (SolidFamily: 8-node hexahedra of
-// fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt) describes its corner layout
+// fem/hex8, ShellFamily: Belytschko-Tsay shells of fem/shell_bt, TrussFamily: trusses of
+// fem/truss) describes its corner layout
 // and wraps its kernels under the same names and signatures (forces over an element range with
 // the range's step limit, critical step of one element, lumped mass), so that the solver writes one
 // loop, generic in the family, and runs it for every family of the table (for_each_element_family).
@@ -14,6 +15,7 @@
 #include "core/types.hpp"
 #include "fem/hex8.hpp"
 #include "fem/shell_bt.hpp"
+#include "fem/truss.hpp"
 #include "materials/material.hpp"
 
 namespace parcae {
@@ -107,6 +109,33 @@ struct ShellFamily {
                                       std::size_t e, std::span<const Real> x, Real scale);
 };
 
+/// Truss elements (*SECTION_BEAM ELFORM 3): 2 nodes, axial force only, 3 dofs per corner.
+struct TrussFamily {
+  using Options = TrussOptions;
+  using Block = TrussBlock;
+  static constexpr std::string_view kName = "truss";
+  static constexpr int kIndex = 2;
+  static constexpr int kNodes = 2;
+  static constexpr int kCornerDofs = 3;
+  static constexpr bool kChecksStep = true; ///< a zero-length truss has a zero step: an error
+  static ElementPassResult compute_forces(const Options& opt, const MaterialParams& mat, Block& blk,
+                                          std::size_t begin, std::size_t end,
+                                          const NodalKinematics& k, CornerSpans corners,
+                                          bool reference);
+  /// L / c at coordinates x.
+  static Real critical_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                          std::span<const Real> x) {
+    return truss_critical_dt(mat, blk, e, x);
+  }
+  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                         std::span<const Real> x) {
+    return truss_critical_dt(mat, blk, e, x);
+  }
+  /// (rho A + NSM) L0 / 2 per node, times the mass-scaling factor scale.
+  static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                      std::size_t e, std::span<const Real> x, Real scale);
+};
+
 /// One row of the family table, for code that needs the layout at run time.
 struct ElementFamilyInfo {
   std::string_view name;
@@ -119,13 +148,15 @@ template <class Family> constexpr ElementFamilyInfo describe_element_family() {
 }
 
 /// The families, in table order (kIndex).
-inline constexpr std::array<ElementFamilyInfo, 2> kElementFamilies{
-    describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>()};
+inline constexpr std::array<ElementFamilyInfo, 3> kElementFamilies{
+    describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>(),
+    describe_element_family<TrussFamily>()};
 
 /// Calls fn(Family{}) for every family, in table order.
 template <class Fn> void for_each_element_family(Fn&& fn) {
   fn(SolidFamily{});
   fn(ShellFamily{});
+  fn(TrussFamily{});
 }
 
 /// Table position of the family named name; kElementFamilies.size() when there is none.

@@ -116,6 +116,16 @@ void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d);
 /// no rigid part is merged into itself. Throws InputError at the card (file, line).
 void check_constraint_references(const Model& m);
 
+// card_tables_beam.cpp / deck_apply_beam.cpp: *SECTION_BEAM, *ELEMENT_BEAM, *SET_BEAM
+std::vector<KeywordSpec> beam_keywords();
+void apply_section_beam(const Block& b, DeckBuilder& d);
+void apply_element_beam(const Block& b, DeckBuilder& d);
+void apply_set_beam(const Block& b, DeckBuilder& d);
+void apply_set_beam_generate(const Block& b, DeckBuilder& d);
+/// The error for a beam section of a formulation parcae does not compute (all but ELFORM 3),
+/// used by part pid.
+std::string beam_formulation_message(const Section& s, GlobalId pid);
+
 // card_tables_contact.cpp: the card tables of the contact keywords (joined in build_table())
 std::vector<KeywordSpec> contact_keywords();
 /// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the

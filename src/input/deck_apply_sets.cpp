@@ -22,6 +22,8 @@ std::string_view set_kind_name(SetKind kind) {
     return "shell set";
   case SetKind::Solid:
     return "solid set";
+  case SetKind::Beam:
+    return "beam set";
   }
   return "set";
 }
@@ -36,6 +38,8 @@ std::map<GlobalId, IdSet>& sets_of(Model& m, SetKind kind) {
     return m.shell_sets;
   case SetKind::Solid:
     return m.solid_sets;
+  case SetKind::Beam:
+    return m.beam_sets;
   }
   return m.node_sets;
 }
@@ -149,6 +153,12 @@ void apply_set_shell(const Block& b, DeckBuilder& d) {
 }
 void apply_set_solid(const Block& b, DeckBuilder& d) {
   apply_list(b, SetKind::Solid, d);
+}
+void apply_set_beam(const Block& b, DeckBuilder& d) {
+  apply_list(b, SetKind::Beam, d);
+}
+void apply_set_beam_generate(const Block& b, DeckBuilder& d) {
+  apply_generate(b, SetKind::Beam, d);
 }
 
 } // namespace parcae::io

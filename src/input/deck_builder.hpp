@@ -37,6 +37,15 @@ struct PendingShell {
   SrcRef src;
 };
 
+/// *ELEMENT_BEAM before its node ids are checked.
+struct PendingBeam {
+  GlobalId id = 0, pid = 0;
+  std::array<GlobalId, 2> nodes{};
+  GlobalId n3 = 0;
+  Real area = 0; ///< _THICKNESS PARM1 (0: the section's A)
+  SrcRef src;
+};
+
 /// *BOUNDARY_SPC_NODE / _SET before the node (set) ids are checked.
 struct PendingSpc {
   bool is_set = false;
@@ -45,7 +54,7 @@ struct PendingSpc {
   SrcRef src;
 };
 
-enum class SetKind : std::uint8_t { Node, Part, Shell, Solid };
+enum class SetKind : std::uint8_t { Node, Part, Shell, Solid, Beam };
 
 /// One line of a *SET_..._GENERAL: OPTION and its ids.
 struct SetOperation {
@@ -120,6 +129,7 @@ public:
   std::vector<SrcRef> node_src; ///< parallel to model.nodes
   std::vector<PendingSolid> solids;
   std::vector<PendingShell> shells;
+  std::vector<PendingBeam> beams;
   std::vector<PendingSpc> spcs;
   std::vector<PendingGeneralSet> general_sets;
   std::vector<PendingDeformableToRigid> to_rigid;

@@ -64,6 +64,7 @@ public:
     check_parts();
     resolve_solids();
     resolve_shells();
+    resolve_beams();
     resolve_general_sets();
     check_list_sets();
     switch_parts_to_rigid();
@@ -151,7 +152,10 @@ private:
     const Section& s = *sections_.at(it->second->secid);
     if (s.kind != kind)
       fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
-                            s.id, s.kind == SectionKind::Shell ? "shell" : "solid"));
+                            s.id,
+                            s.kind == SectionKind::Shell  ? "shell"
+                            : s.kind == SectionKind::Beam ? "beam"
+                                                          : "solid"));
     used_parts_.insert(pid);
     return *it->second;
   }
@@ -200,6 +204,25 @@ private:
     }
   }
 
+  void resolve_beams() {
+    BeamTable& t = m_.beams;
+    for (const PendingBeam& e : d_.beams) {
+      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_BEAM");
+      element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
+      t.id.push_back(e.id);
+      t.part.push_back(e.pid);
+      t.nodes.push_back(local_nodes(loc, "beam element", e.id, e.nodes));
+      LocalId n3 = kInvalidLocal;
+      if (e.n3 != 0) {
+        n3 = node_(e.n3);
+        if (n3 == kInvalidLocal) missing(loc, "beam element", e.id, "node", e.n3);
+      }
+      t.n3.push_back(n3);
+      t.area.push_back(e.area);
+      t.line.push_back(e.src.line);
+    }
+  }
+
   // --- sets ---
 
   std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
@@ -211,6 +234,9 @@ private:
     for (std::size_t e = 0; e < m_.shells.size(); ++e)
       if (wanted.count(m_.shells.part[e]))
         for (LocalId n : m_.shells.nodes[e]) used[n] = 1;
+    for (std::size_t e = 0; e < m_.beams.size(); ++e)
+      if (wanted.count(m_.beams.part[e]))
+        for (LocalId n : m_.beams.nodes[e]) used[n] = 1;
     std::vector<GlobalId> out;
     for (std::size_t n = 0; n < used.size(); ++n)
       if (used[n]) out.push_back(m_.nodes.id[n]);
@@ -219,6 +245,7 @@ private:
 
   std::vector<GlobalId> all_ids(SetKind kind) const {
     if (kind == SetKind::Node) return m_.nodes.id;
+    if (kind == SetKind::Beam) return m_.beams.id;
     std::vector<GlobalId> out;
     for (const Part& p : m_.parts) out.push_back(p.id);
     return out;
@@ -234,6 +261,8 @@ private:
       return d_.defined("shell element", id) != nullptr;
     case SetKind::Solid:
       return d_.defined("solid element", id) != nullptr;
+    case SetKind::Beam:
+      return d_.defined("beam element", id) != nullptr;
     }
     return false;
   }
@@ -248,6 +277,8 @@ private:
       return "shell element";
     case SetKind::Solid:
       return "solid element";
+    case SetKind::Beam:
+      return "beam element";
     }
     return "";
   }
@@ -262,6 +293,8 @@ private:
       return m_.shell_sets;
     case SetKind::Solid:
       return m_.solid_sets;
+    case SetKind::Beam:
+      return m_.beam_sets;
     }
     return m_.node_sets;
   }
@@ -351,7 +384,8 @@ private:
   }
 
   static std::string_view set_name(SetKind kind) {
-    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set"};
+    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set",
+                                                 "beam set"};
     return names[static_cast<int>(kind)];
   }
 
@@ -569,9 +603,12 @@ private:
   void check_formulations() const {
     for (const Part& p : m_.parts) {
       if (!used_parts_.count(p.id)) continue;
+      const Section& s = *sections_.at(p.secid);
+      // Beams: rigid ones too (their mass comes from the truss area A).
+      if (s.kind == SectionKind::Beam && s.elform != 3)
+        fail(s.elform_loc, beam_formulation_message(s, p.id));
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
-      const Section& s = *sections_.at(p.secid);
       if (m_.control.implicit.imflag == 1) {
         check_implicit_formulation(p, s);
         continue;
@@ -597,6 +634,10 @@ private:
   /// The implicit solver's elements: hexahedra ELFORM 2 (fully integrated) and 18 (enhanced
   /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used.
   void check_implicit_formulation(const Part& p, const Section& s) const {
+    if (s.kind == SectionKind::Beam)
+      fail(s.loc, fmt::format("*SECTION_BEAM {} (part {}): beams are not supported by the "
+                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
+                              s.id, p.id));
     if (s.kind == SectionKind::Shell)
       fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): shells are not supported by the "
                               "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",

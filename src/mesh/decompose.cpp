@@ -140,10 +140,11 @@ void check_nparts(const ElementSet& es, int nparts) {
   if (nparts < 1)
     throw InputError({},
                      fmt::format("cannot decompose into {} ranks (at least 1 is needed)", nparts));
-  if (static_cast<std::size_t>(nparts) > es.size())
+  const std::size_t n = es.size() + es.model.beams.size();
+  if (static_cast<std::size_t>(nparts) > n)
     throw InputError({}, fmt::format("cannot run {} ranks with only {} elements (every rank "
                                      "needs at least one)",
-                                     nparts, es.size()));
+                                     nparts, n));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,7 +377,7 @@ Decomposition decompose(const Model& model, const DecompOptions& options) {
   d.nparts = options.nparts;
   check_contact_fractions(es, options);
   std::vector<int> rank;
-  if (options.nparts == 1) {
+  if (options.nparts == 1 || es.size() == 0) { // a beam-only model: beams dealt out below
     rank.assign(es.size(), 0);
   } else {
     const std::vector<Real> cost = element_costs(es, options);
@@ -385,6 +386,24 @@ Decomposition decompose(const Model& model, const DecompOptions& options) {
   }
   d.solid_rank.assign(rank.begin(), rank.begin() + static_cast<std::ptrdiff_t>(es.ns));
   d.shell_rank.assign(rank.begin() + static_cast<std::ptrdiff_t>(es.ns), rank.end());
+  std::vector<int> node_rank(model.nodes.size(), -1);
+  auto mark = [&](LocalId n, int r) {
+    int& nr = node_rank[static_cast<std::size_t>(n)];
+    if (nr < 0 || r < nr) nr = r;
+  };
+  for (std::size_t e = 0; e < model.solids.size(); ++e)
+    for (LocalId n : model.solids.nodes[e]) mark(n, d.solid_rank[e]);
+  for (std::size_t e = 0; e < model.shells.size(); ++e)
+    for (LocalId n : model.shells.nodes[e]) mark(n, d.shell_rank[e]);
+  const std::size_t nb = model.beams.size();
+  d.beam_rank.resize(nb);
+  for (std::size_t e = 0; e < nb; ++e) {
+    const auto& n = model.beams.nodes[e];
+    int r = node_rank[static_cast<std::size_t>(n[0])];
+    if (r < 0) r = node_rank[static_cast<std::size_t>(n[1])];
+    if (r < 0) r = static_cast<int>(e * static_cast<std::size_t>(options.nparts) / nb);
+    d.beam_rank[e] = r;
+  }
   return d;
 }
 

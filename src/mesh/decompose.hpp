@@ -39,6 +39,9 @@ struct Decomposition {
   int nparts = 1;
   std::vector<int> solid_rank; ///< per model.solids entry
   std::vector<int> shell_rank; ///< per model.shells entry
+  /// Per model.beams entry: the lowest rank of the solids and shells at N1 (else N2); beams
+  /// touching no other element are dealt out in deck order (trusses are cheap and few).
+  std::vector<int> beam_rank;
 };
 
 /// Throws InputError if nparts < 1 or nparts exceeds the number of elements; RuntimeError if a

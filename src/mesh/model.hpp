@@ -43,6 +43,19 @@ struct ShellTable {
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
 
+/// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node, is kept for outputs (a
+/// truss does not use it). Only trusses (*SECTION_BEAM ELFORM 3) are computed.
+struct BeamTable {
+  std::vector<GlobalId> id;
+  std::vector<GlobalId> part;
+  std::vector<std::array<LocalId, 2>> nodes; ///< N1, N2 (local node indices)
+  std::vector<LocalId> n3;                   ///< orientation node, kInvalidLocal when blank
+  /// Cross-section area from *ELEMENT_BEAM_THICKNESS PARM1 (trusses); 0: the section's A.
+  std::vector<Real> area;
+  std::vector<int> line;
+  [[nodiscard]] std::size_t size() const { return id.size(); }
+};
+
 /// A material card as read from the deck. kind names the law (core/material_kind.hpp; its
 /// catalogue row in materials/catalogue.hpp); the fields are the union of the laws' card fields,
 /// each law reading its own.
@@ -107,7 +120,7 @@ struct Eos {
   SourceLoc loc;
 };
 
-enum class SectionKind : std::uint8_t { Solid, Shell };
+enum class SectionKind : std::uint8_t { Solid, Shell, Beam };
 
 struct Section {
   GlobalId id = 0;
@@ -121,6 +134,11 @@ struct Section {
   int icomp = 0;
   std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
   Real nloc = 0;                     ///< reference surface location (0 = mid)
+  // --- beam (*SECTION_BEAM) ---
+  int cst = 0;          ///< cross-section type (integrated beams)
+  Real area = 0;        ///< A: cross-section area (trusses, resultant beams)
+  Real nsm = 0;         ///< NSM: non-structural mass per unit length (beams)
+  SourceLoc elform_loc; ///< where ELFORM was read (messages)
   SourceLoc loc;
 };
 
@@ -578,13 +596,14 @@ struct Model {
   NodeTable nodes;
   SolidTable solids;
   ShellTable shells;
+  BeamTable beams;
   std::vector<Part> parts;
   std::vector<Section> sections;
   std::vector<Material> materials;
   std::vector<Hourglass> hourglass;
   std::vector<Eos> eos;
   std::vector<Curve> curves;
-  std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets;
+  std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets, beam_sets;
   std::map<GlobalId, Box> boxes;
   std::map<GlobalId, DefinedVector> vectors; ///< *DEFINE_VECTOR
   std::map<GlobalId, CoordinateSystem> coordinate_systems;

@@ -16,7 +16,10 @@
 // and 1000); NV3D = 7 (6 stresses, effective plastic strain); NV2D = MAXINT * (6 IOSHL1 +
 // IOSHL2) + 8 IOSHL3 + 4 IOSHL4; NEIPH = NEIPS = 0; NGLBV = 6 + 7 NMMAT: KE, IE, TE, VX, VY, VZ,
 // then per part IE, KE, (VX, VY, VZ), mass, hourglass energy (no rigid walls); MDLOPT = 2 (one
-// flag per element, solids then shells) is MAXINT = -(MAXINT + 10000).
+// flag per element, solids, shells, then beams) is MAXINT = -(MAXINT + 10000). Beams: NEL2
+// elements of six connectivity words (N1 N2 N3 0 0 part) between the solids and the shells,
+// NV1D = 6 state words each (axial force, shear s/t, moment s/t, torsion) between the solid and
+// the shell data; their ids between the solid and the shell ids.
 // Shell points: with three points the state's order (bottom, middle, top) is written as
 // LS-DYNA does: middle, inner (bottom), outer (top); otherwise in the given order.
 #include "output/d3plot.hpp"
@@ -118,6 +121,17 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
     fail(fmt::format("{} initial coordinates is not a multiple of 3", g.x0.size()));
   if (g.node_id.size() != nn) fail(fmt::format("{} node ids for {} nodes", g.node_id.size(), nn));
   const std::size_t ns = g.solid_nodes.size(), nsh = g.shell_nodes.size(), np = g.parts.size();
+  const std::size_t nb = g.beam_nodes.size();
+  if (g.beam_part.size() != nb || g.beam_id.size() != nb)
+    fail(fmt::format("{} beams but {} beam parts and {} beam ids", nb, g.beam_part.size(),
+                     g.beam_id.size()));
+  for (std::size_t e = 0; e < nb; ++e) {
+    for (auto n : g.beam_nodes[e])
+      if (n < 0 || static_cast<std::size_t>(n) >= nn)
+        fail(fmt::format("beam {} refers to node index {} (of {})", g.beam_id[e], n, nn));
+    if (g.beam_part[e] < 0 || static_cast<std::size_t>(g.beam_part[e]) >= np)
+      fail(fmt::format("beam {} has part index {} (of {})", g.beam_id[e], g.beam_part[e], np));
+  }
   if (g.solid_part.size() != ns || g.solid_id.size() != ns)
     fail(fmt::format("{} solids but {} solid parts and {} solid ids", ns, g.solid_part.size(),
                      g.solid_id.size()));
@@ -147,19 +161,23 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   nv2d_ = maxint * (6 * ioshl1 + ioshl2) + 8 * ioshl3 + 4 * ioshl4;
   nglbv_ = 6 + 7 * static_cast<int>(np);
   constexpr int kNv3d = 7;
+  constexpr int kNv1d = 6;
   const int node_vecs = 1 + (opt_.velocities ? 1 : 0) + (opt_.accelerations ? 1 : 0);
   state_words_ = 1 + nglbv_ + static_cast<std::int64_t>(3 * node_vecs) * nn +
                  kNv3d * static_cast<std::int64_t>(ns) + static_cast<std::int64_t>(nv2d_) * nsh +
-                 (opt_.deletion_flags ? static_cast<std::int64_t>(ns + nsh) : 0);
+                 kNv1d * static_cast<std::int64_t>(nb) +
+                 (opt_.deletion_flags ? static_cast<std::int64_t>(ns + nsh + nb) : 0);
 
   // Materials (parts) used by each element kind.
-  std::vector<char> used_solid(np, 0), used_shell(np, 0);
+  std::vector<char> used_solid(np, 0), used_shell(np, 0), used_beam(np, 0);
   for (auto p : g.solid_part) used_solid[p] = 1;
   for (auto p : g.shell_part) used_shell[p] = 1;
-  std::int64_t nummat8 = 0, nummat4 = 0;
+  for (auto p : g.beam_part) used_beam[p] = 1;
+  std::int64_t nummat8 = 0, nummat4 = 0, nummat2 = 0;
   for (std::size_t p = 0; p < np; ++p) {
     nummat8 += used_solid[p];
     nummat4 += used_shell[p];
+    nummat2 += used_beam[p];
   }
 
   // The first member is assembled in buf_, then written (or, appending, compared).
@@ -184,9 +202,9 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   put_int(0);                                                          // 25 NUMDS
   put_int(0);                                                          // 26 NUMST
   put_int(kNv3d);                                                      // 27 NV3D
-  put_int(0);                                                          // 28 NEL2
-  put_int(0);                                                          // 29 NUMMAT2
-  put_int(6);                                                          // 30 NV1D
+  put_int(static_cast<std::int64_t>(nb));                              // 28 NEL2
+  put_int(nummat2);                                                    // 29 NUMMAT2
+  put_int(kNv1d);                                                      // 30 NV1D
   put_int(static_cast<std::int64_t>(nsh));                             // 31 NEL4
   put_int(nummat4);                                                    // 32 NUMMAT4
   put_int(nv2d_);                                                      // 33 NV2D
@@ -195,7 +213,7 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   put_int(opt_.deletion_flags ? -(maxint + 10000) : maxint);           // 36 MAXINT / MDLOPT
   put_int(0);                                                          // 37 NMSPH
   put_int(0);                                                          // 38 NGPSPH
-  const std::int64_t narbs = 16 + static_cast<std::int64_t>(nn + ns + nsh + 3 * np);
+  const std::int64_t narbs = 16 + static_cast<std::int64_t>(nn + ns + nb + nsh + 3 * np);
   put_int(narbs);                           // 39 NARBS
   put_int(0);                               // 40 NELT
   put_int(0);                               // 41 NUMMATT
@@ -217,6 +235,12 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
     for (auto n : g.solid_nodes[e]) put_int(n + 1);
     put_int(g.solid_part[e] + 1);
   }
+  for (std::size_t e = 0; e < nb; ++e) {
+    for (auto n : g.beam_nodes[e]) put_int(n + 1);
+    put_int(0);
+    put_int(0);
+    put_int(g.beam_part[e] + 1);
+  }
   for (std::size_t e = 0; e < nsh; ++e) {
     for (auto n : g.shell_nodes[e]) put_int(n + 1);
     put_int(g.shell_part[e] + 1);
@@ -226,15 +250,18 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   const auto start = static_cast<std::int64_t>(buf_.size()) / opt_.word_bytes + 1; // 1-based
   const std::int64_t p_nodes = start + 16, p_solids = p_nodes + static_cast<std::int64_t>(nn);
   const std::int64_t p_beams = p_solids + static_cast<std::int64_t>(ns);
-  const std::int64_t p_shells = p_beams, p_tshells = p_shells + static_cast<std::int64_t>(nsh);
+  const std::int64_t p_shells = p_beams + static_cast<std::int64_t>(nb),
+                     p_tshells = p_shells + static_cast<std::int64_t>(nsh);
   const std::int64_t p_mat = p_tshells, nmmat = static_cast<std::int64_t>(np);
   for (std::int64_t w :
        {-p_nodes, p_solids, p_beams, p_shells, p_tshells, static_cast<std::int64_t>(nn),
-        static_cast<std::int64_t>(ns), std::int64_t{0}, static_cast<std::int64_t>(nsh),
-        std::int64_t{0}, p_mat, p_mat + nmmat, p_mat + 2 * nmmat, nmmat, std::int64_t{0}, nmmat})
+        static_cast<std::int64_t>(ns), static_cast<std::int64_t>(nb),
+        static_cast<std::int64_t>(nsh), std::int64_t{0}, p_mat, p_mat + nmmat, p_mat + 2 * nmmat,
+        nmmat, std::int64_t{0}, nmmat})
     put_int(w);
   for (auto id : g.node_id) put_int(id);
   for (auto id : g.solid_id) put_int(id);
+  for (auto id : g.beam_id) put_int(id);
   for (auto id : g.shell_id) put_int(id);
   for (const auto& p : g.parts) put_int(p.id); // NORDER: part ids by internal number
   for (const auto& p : g.parts) put_int(p.id); // part ids in the order defined
@@ -363,7 +390,7 @@ void D3plotWriter::write_state(const D3plotState& s) {
   if (closed_) fail("write_state() after close()");
   const auto& g = geom_;
   const std::size_t nn = g.node_id.size(), ns = g.solid_nodes.size(), nsh = g.shell_nodes.size();
-  const std::size_t np = g.parts.size();
+  const std::size_t np = g.parts.size(), nb = g.beam_nodes.size();
   const auto L = static_cast<std::size_t>(opt_.shell_layers);
   auto check = [&](const char* name, std::size_t got, std::size_t want, bool may_be_empty) {
     if (got == want || (may_be_empty && got == 0)) return;
@@ -389,6 +416,7 @@ void D3plotWriter::write_state(const D3plotState& s) {
   check("part_velocity", s.part_velocity.size(), 3 * np, true);
   check("solid_active", s.solid_active.size(), ns, true);
   check("shell_active", s.shell_active.size(), nsh, true);
+  check("beam_force", s.beam_force.size(), nb, true);
 
   // A new member when this state (and the member's end marker) would pass the family size.
   if (fp_ && words_in_file_ > 0 && words_in_file_ + state_words_ + 1 > family_limit_)
@@ -423,6 +451,10 @@ void D3plotWriter::write_state(const D3plotState& s) {
     for (int i = 0; i < 6; ++i) put_real(s.solid_sig[6 * e + i]);
     put_real(s.solid_epsp[e]);
   }
+  for (std::size_t e = 0; e < nb; ++e) {
+    put_real(s.beam_force.empty() ? 0.0 : s.beam_force[e]);
+    for (int i = 0; i < 5; ++i) put_real(0.0);
+  }
   for (std::size_t e = 0; e < nsh; ++e) {
     for (std::size_t k = 0; k < L; ++k) {
       const std::size_t l = L == 3 ? (k == 0 ? 1 : (k == 1 ? 0 : 2)) : k; // middle, bottom, top
@@ -444,6 +476,7 @@ void D3plotWriter::write_state(const D3plotState& s) {
       put_real(s.solid_active.empty() || s.solid_active[e] ? 1.0 : 0.0);
     for (std::size_t e = 0; e < nsh; ++e)
       put_real(s.shell_active.empty() || s.shell_active[e] ? 1.0 : 0.0);
+    for (std::size_t e = 0; e < nb; ++e) put_real(1.0); // trusses are not eroded
   }
   if (static_cast<std::int64_t>(buf_.size()) != state_words_ * opt_.word_bytes)
     fail(fmt::format("internal error: state of {} bytes, expected {}", buf_.size(),

@@ -48,6 +48,11 @@ struct D3plotGeometry {
   std::vector<std::array<std::int32_t, 4>> shell_nodes; ///< 0-based; triangles repeat node 3
   std::vector<std::int32_t> shell_part;                 ///< 0-based index into parts
   std::vector<GlobalId> shell_id;
+  /// Beams (NEL2): N1, N2 and the orientation node N3 (0-based), written as LS-DYNA's six
+  /// words N1 N2 N3 0 0 part.
+  std::vector<std::array<std::int32_t, 3>> beam_nodes;
+  std::vector<std::int32_t> beam_part; ///< 0-based index into parts
+  std::vector<GlobalId> beam_id;
   std::vector<D3plotPart> parts; ///< every part, in deck order
 };
 
@@ -74,6 +79,9 @@ struct D3plotState {
   std::vector<Real> shell_resultants; ///< 8 per shell: Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy
   std::vector<Real> shell_thickness;  ///< 1 per shell
   std::vector<Real> shell_energy;     ///< 1 per shell: internal energy density (may be empty)
+  // Beams (NV1D = 6: axial force, s and t shear, s and t moment, torsion): trusses have the
+  // axial force only, the other five are written as 0.
+  std::vector<Real> beam_force; ///< 1 per beam (empty = zeros)
   // Deletion flags (1 = active, 0 = deleted); empty = all active.
   std::vector<std::uint8_t> solid_active, shell_active;
 };

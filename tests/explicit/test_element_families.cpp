@@ -23,12 +23,18 @@ Model two_family_model() {
              "*PART\nblock\n1,1,1\n*SECTION_SOLID\n1,1\n*MAT_ELASTIC\n1,7.85e-9,210000.0,0.3\n"
              "*PART\nplate\n2,2,1\n*SECTION_SHELL\n2,2,0.8333,2\n1.0,1.0,1.0,1.0\n" +
                  hex_block_cards(2, 1, 1, 20, 10, 10, 1) +
-                 shell_grid_cards(3, 2, 30, 20, 2, 1001, 1001) + "*END\n");
+                 shell_grid_cards(3, 2, 30, 20, 2, 1001, 1001) +
+                 // two trusses from the block's corner node 1 out to nodes 2001, 2002
+                 "*PART\nwire\n3,3,1\n*SECTION_BEAM\n3,3\n2.0\n"
+                 "*NODE\n2001,-10.0,0.0,0.0\n2002,-20.0,5.0,0.0\n"
+                 "*ELEMENT_BEAM\n3001,3,1,2001\n3002,3,2001,2002\n*END\n");
   return read_deck((dir / "deck.k").string());
 }
 
 std::size_t model_count(const Model& m, int family) {
-  return family == SolidFamily::kIndex ? m.solids.size() : m.shells.size();
+  return family == SolidFamily::kIndex   ? m.solids.size()
+         : family == ShellFamily::kIndex ? m.shells.size()
+                                         : m.beams.size();
 }
 
 bool same_bits(std::span<const Real> a, std::span<const Real> b) {
@@ -44,6 +50,12 @@ ElementPassResult direct_kernel(SolidPart& sp, const NodalKinematics& k, CornerS
 ElementPassResult direct_kernel(ShellPart& sp, const NodalKinematics& k, CornerSpans c) {
   const ShellPassResult r =
       compute_shell_forces(sp.opt, sp.mat, sp.blk, 0, sp.blk.size(), k.x, k.v, k.w, k.dt, c.f, c.m);
+  return {r.min_dt, r.min_dt_element, -1};
+}
+
+ElementPassResult direct_kernel(TrussPart& tp, const NodalKinematics& k, CornerSpans c) {
+  const TrussPassResult r =
+      compute_truss_forces(tp.mat, tp.blk, 0, tp.blk.size(), k.x, k.v, k.dt, c.f);
   return {r.min_dt, r.min_dt_element, -1};
 }
 
@@ -67,8 +79,9 @@ TEST(ElementFamilies, CountsAndCornerLayoutAreTheDomains) {
     }
     EXPECT_EQ(n, model_count(m, F::kIndex)) << F::kName;
     EXPECT_GT(n, 0U);
-    const std::size_t corners =
-        F::kIndex == SolidFamily::kIndex ? d.n_solid_corners : d.n_shell_corners;
+    const std::size_t corners = F::kIndex == SolidFamily::kIndex   ? d.n_solid_corners
+                                : F::kIndex == ShellFamily::kIndex ? d.n_shell_corners
+                                                                   : d.n_truss_corners;
     EXPECT_EQ(corners, offset) << F::kName;
     total += n;
   });
@@ -76,6 +89,7 @@ TEST(ElementFamilies, CountsAndCornerLayoutAreTheDomains) {
   EXPECT_EQ(d.corner_f_solid.size(), 3 * d.n_solid_corners);
   EXPECT_EQ(d.corner_f_shell.size(), 3 * d.n_shell_corners);
   EXPECT_EQ(d.corner_m_shell.size(), 3 * d.n_shell_corners);
+  EXPECT_EQ(d.corner_f_truss.size(), 3 * d.n_truss_corners);
 }
 
 TEST(ElementFamilies, ForcesThroughTheInterfaceAreTheKernelsBitForBit) {

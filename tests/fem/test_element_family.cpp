@@ -54,7 +54,10 @@ struct SmallMesh {
 };
 
 TEST(ElementFamily, TableDescribesTheFamilies) {
-  ASSERT_EQ(kElementFamilies.size(), 2U);
+  ASSERT_EQ(kElementFamilies.size(), 3U);
+  EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].name, "truss");
+  EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].nodes, 2);
+  EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].corner_dofs, 3);
   EXPECT_EQ(kElementFamilies[SolidFamily::kIndex].name, "solid");
   EXPECT_EQ(kElementFamilies[ShellFamily::kIndex].name, "shell");
   EXPECT_EQ(kElementFamilies[SolidFamily::kIndex].nodes, 8);
@@ -63,7 +66,8 @@ TEST(ElementFamily, TableDescribesTheFamilies) {
   EXPECT_EQ(kElementFamilies[ShellFamily::kIndex].corner_dofs, 6);
   EXPECT_EQ(find_element_family("solid"), 0);
   EXPECT_EQ(find_element_family("shell"), 1);
-  EXPECT_EQ(find_element_family(""), 2);
+  EXPECT_EQ(find_element_family("truss"), 2);
+  EXPECT_EQ(find_element_family(""), 3);
   std::vector<std::string_view> seen;
   for_each_element_family([&](auto family) {
     using F = decltype(family);

@@ -164,7 +164,7 @@ TEST(ContactCost, WrongFractionsAreAnError) {
   HalfContactBlock b;
   b.o.contact_fraction_solid.pop_back();
   EXPECT_THROW(decompose(b.m, b.o), RuntimeError);
-  EXPECT_THROW(analyse_decomposition(b.m, Decomposition{2, std::vector<int>(160, 0), {}}, b.o),
+  EXPECT_THROW(analyse_decomposition(b.m, Decomposition{2, std::vector<int>(160, 0), {}, {}}, b.o),
                RuntimeError);
   HalfContactBlock n;
   n.o.contact_fraction_solid[3] = 1.5;

@@ -87,6 +87,9 @@ void apply_initial_velocities(const Model& model, Domain& d) {
     for (std::size_t e = 0; e < model.shells.size(); ++e)
       if (want.count(model.shells.part[e]))
         for (LocalId n : model.shells.nodes[e]) mark[n] = 1;
+    for (std::size_t e = 0; e < model.beams.size(); ++e)
+      if (want.count(model.beams.part[e]))
+        for (LocalId n : model.beams.nodes[e]) mark[n] = 1;
     std::vector<LocalId> out;
     for (std::size_t n = 0; n < d.nnode; ++n)
       if (mark[n]) out.push_back(static_cast<LocalId>(n));
@@ -441,6 +444,56 @@ Domain build_domain(const Model& model) {
     d.shells.push_back(std::move(sp));
   }
 
+  // --- trusses (*SECTION_BEAM ELFORM 3) ---
+  std::map<GlobalId, std::vector<std::size_t>> beam_by_part;
+  for (std::size_t e = 0; e < model.beams.size(); ++e)
+    beam_by_part[model.beams.part[e]].push_back(e);
+  for (const auto& [pid, elems] : beam_by_part) {
+    const PartSetup s = resolve_part(model, pid);
+    MaterialParams mp = make_material_params(*s.mat, model);
+    TrussPart tp;
+    tp.pid = pid;
+    tp.title = s.part->title;
+    tp.opt.nsm = s.sec->nsm;
+    tp.blk.conn.resize(elems.size());
+    tp.blk.area.resize(elems.size());
+    for (std::size_t k = 0; k < elems.size(); ++k) {
+      tp.blk.conn[k] = model.beams.nodes[elems[k]];
+      const Real a = model.beams.area[elems[k]];
+      tp.blk.area[k] = a > 0 ? a : s.sec->area;
+      if (!(tp.blk.area[k] > 0))
+        throw InputError(s.sec->loc,
+                         fmt::format("truss {} of part {} has area {} (*SECTION_BEAM "
+                                     "{} A must be > 0)",
+                                     model.beams.id[elems[k]], pid, tp.blk.area[k], s.sec->id));
+      tp.elem_id.push_back(model.beams.id[elems[k]]);
+      tp.model_index.push_back(elems[k]);
+    }
+    tp.blk.init(elems.size());
+    for (std::size_t k = 0; k < elems.size(); ++k) {
+      tp.blk.l0[k] = truss_length(tp.blk, k, d.x0);
+      if (!(tp.blk.l0[k] > 0))
+        throw InputError({}, fmt::format("truss {} of part {} has zero length (N1 = N2 or "
+                                         "coincident nodes)",
+                                         tp.elem_id[k], pid));
+    }
+    if (mp.law().rigid) {
+      const int b = rigid_body_for(s);
+      for (std::size_t k = 0; k < elems.size(); ++k)
+        for (LocalId n : tp.blk.conn[k]) {
+          d.mass[n] += 0.5 * (mp.ro * tp.blk.area[k] + tp.opt.nsm) * tp.blk.l0[k];
+          d.rigid_of[n] = b;
+        }
+      continue;
+    }
+    if (mp.hydro() || mp.hyperelastic())
+      throw InputError(s.mat->loc, fmt::format("{} {}: trusses (part {}) are not supported "
+                                               "(elastic and elastic-plastic materials are)",
+                                               mp.law().card, s.mat->id, pid));
+    tp.mat = std::move(mp);
+    d.trusses.push_back(std::move(tp));
+  }
+
   // --- masses of deformable elements, mass scaling ---
   for (auto& sp : d.solids) {
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
@@ -498,6 +551,13 @@ Domain build_domain(const Model& model) {
     off += ShellFamily::kNodes * sp.blk.size();
   }
   d.n_shell_corners = off;
+  off = 0;
+  for (auto& tp : d.trusses) {
+    tp.corner_offset = off;
+    off += TrussFamily::kNodes * tp.blk.size();
+  }
+  d.n_truss_corners = off;
+  d.corner_f_truss.assign(3 * d.n_truss_corners, 0.0);
   d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
   d.corner_f_shell.assign(3 * d.n_shell_corners, 0.0);
   d.corner_m_shell.assign(3 * d.n_shell_corners, 0.0);
@@ -520,6 +580,8 @@ Domain build_domain(const Model& model) {
             d.n_solid_corners);
   build_csr(d.shells, ShellFamily::kNodes, d.shell_corner_start, d.shell_corner_list,
             d.n_shell_corners);
+  build_csr(d.trusses, TrussFamily::kNodes, d.truss_corner_start, d.truss_corner_list,
+            d.n_truss_corners);
 
   // --- constraints ---
   for (const auto& s : model.spcs)
@@ -556,6 +618,7 @@ Domain build_domain(const Model& model) {
   for (std::size_t n = 0; n < nn; ++n) d.global_index[n] = static_cast<LocalId>(n);
   d.n_local_solid_corners = d.n_solid_corners;
   d.n_local_shell_corners = d.n_shell_corners;
+  d.n_local_truss_corners = d.n_truss_corners;
   return d;
 }
 

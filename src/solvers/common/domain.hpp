@@ -38,6 +38,18 @@ struct ShellPart {
   std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
 };
 
+struct TrussPart {
+  GlobalId pid = 0;
+  std::string title;
+  TrussOptions opt;
+  MaterialParams mat;
+  TrussBlock blk;
+  std::vector<GlobalId> elem_id;
+  std::vector<std::size_t> model_index; ///< index of each element in model.beams
+  std::size_t corner_offset = 0;
+  std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
+};
+
 /// What made a rigid body.
 enum class RigidKind : std::uint8_t {
   Part,      ///< a *MAT_RIGID part (with its *CONSTRAINED_EXTRA_NODES, merged followers)
@@ -96,14 +108,18 @@ struct Domain {
   // --- elements ---
   std::vector<SolidPart> solids;
   std::vector<ShellPart> shells;
+  std::vector<TrussPart> trusses;
   std::vector<RigidBody> bodies;
   std::size_t n_solid_corners = 0, n_shell_corners = 0;
   std::vector<Real> corner_f_solid; ///< 3 per solid corner
   std::vector<Real> corner_f_shell; ///< 3 per shell corner
   std::vector<Real> corner_m_shell; ///< 3 per shell corner
+  std::size_t n_truss_corners = 0;
+  std::vector<Real> corner_f_truss; ///< 3 per truss corner
   // node -> corners (CSR), fixed order: deterministic assembly for any thread count
   std::vector<std::int64_t> solid_corner_start, solid_corner_list;
   std::vector<std::int64_t> shell_corner_start, shell_corner_list;
+  std::vector<std::int64_t> truss_corner_start, truss_corner_list;
 
   const Model* model = nullptr;
   [[nodiscard]] std::size_t element_count() const;
@@ -117,11 +133,13 @@ struct Domain {
   std::vector<LocalId> global_index;
   /// Corners of this rank's own elements; ghost corners (other ranks' elements at shared
   /// nodes, received every cycle) follow them in the corner arrays.
-  std::size_t n_local_solid_corners = 0, n_local_shell_corners = 0;
+  std::size_t n_local_solid_corners = 0, n_local_shell_corners = 0, n_local_truss_corners = 0;
   struct Halo {
     int rank = 0;
     std::vector<std::int64_t> send_solid, send_shell; ///< local corner indices, global order
     std::size_t recv_solid = 0, recv_shell = 0;       ///< ghost corners received from rank
+    std::vector<std::int64_t> send_truss;
+    std::size_t recv_truss = 0;
   };
   std::vector<Halo> halo; ///< neighbours in increasing rank order
   [[nodiscard]] LocalId local_node(GlobalId deck_id) const {
@@ -144,6 +162,12 @@ inline std::vector<ShellPart>& parts_of(Domain& d, ShellFamily /*family*/) {
 inline const std::vector<ShellPart>& parts_of(const Domain& d, ShellFamily /*family*/) {
   return d.shells;
 }
+inline std::vector<TrussPart>& parts_of(Domain& d, TrussFamily /*family*/) {
+  return d.trusses;
+}
+inline const std::vector<TrussPart>& parts_of(const Domain& d, TrussFamily /*family*/) {
+  return d.trusses;
+}
 
 /// A part's corner values in the domain's corner arrays (forces; moments for shells).
 inline CornerSpans corner_spans_of(Domain& d, const SolidPart& part) {
@@ -156,6 +180,11 @@ inline CornerSpans corner_spans_of(Domain& d, const ShellPart& part) {
   return {{d.corner_f_shell.data() + 3 * part.corner_offset, n},
           {d.corner_m_shell.data() + 3 * part.corner_offset, n}};
 }
+inline CornerSpans corner_spans_of(Domain& d, const TrussPart& part) {
+  return {
+      {d.corner_f_truss.data() + 3 * part.corner_offset, TrussFamily::kNodes * 3 * part.blk.size()},
+      {}};
+}
 
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.
@@ -163,7 +192,7 @@ Domain build_domain(const Model& model);
 
 /// Element -> rank maps (per model.solids / model.shells entry).
 struct ElementRanks {
-  std::vector<int> solid, shell;
+  std::vector<int> solid, shell, beam;
 };
 
 /// This rank's part of a whole-model domain: its own elements (those touching nodes shared

@@ -64,7 +64,8 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
 
   // Element masses as build_domain lumps them (density scaling included), from the initial
   // coordinates: the element-corner masses of this rank's elements.
-  std::vector<ExactSum> added(part_legend_.size() + d.solids.size() + d.shells.size());
+  std::vector<ExactSum> added(part_legend_.size() + d.solids.size() + d.shells.size() +
+                              d.trusses.size());
   const Real dt2ms = std::abs(model.control.dt2ms);
   for (const SolidPart& sp : d.solids) {
     const std::size_t p = part_index(sp.pid);
@@ -105,6 +106,22 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
     }
     shell_corner_mass_.push_back(std::move(cm));
     shell_corner_inertia_.push_back(std::move(ci));
+  }
+  for (const TrussPart& tp : d.trusses) {
+    const std::size_t p = part_index(tp.pid);
+    truss_part_index_.push_back(p);
+    std::vector<Real> cm(2 * tp.blk.size());
+    for (std::size_t e = 0; e < tp.blk.size(); ++e) {
+      Real scale = 1.0;
+      if (dt2ms > 0) {
+        const Real dte = truss_critical_dt(tp.mat, tp.blk, e, d.x0);
+        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
+      }
+      const Real half = 0.5 * (tp.mat.ro * tp.blk.area[e] + tp.opt.nsm) * tp.blk.l0[e];
+      cm[2 * e] = cm[2 * e + 1] = scale * half;
+      added[p].add(2.0 * (scale - 1.0) * half);
+    }
+    truss_corner_mass_.push_back(std::move(cm));
   }
   for (const RigidBody& b : d.bodies) part_index(b.pid);
   added.resize(part_legend_.size());
@@ -182,6 +199,25 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
         q[kMass] += m;
       }
       add_part(shell_part_index_[s], q);
+    }
+  }
+  for (std::size_t s = 0; s < d.trusses.size(); ++s) {
+    const TrussPart& tp = d.trusses[s];
+    const std::vector<Real>& cm = truss_corner_mass_[s];
+    for (std::size_t e = 0; e < tp.blk.size(); ++e) {
+      Real q[kQuantities] = {tp.blk.e_int[e], 0, 0, 0, 0, 0, 0};
+      for (int a = 0; a < 2; ++a) {
+        const LocalId n = tp.blk.conn[e][a];
+        if (d.rigid_of[n] >= 0) continue;
+        const Real m = cm[2 * e + a];
+        const Real* v = &d.v[3 * n];
+        q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        q[kPx] += m * v[0];
+        q[kPy] += m * v[1];
+        q[kPz] += m * v[2];
+        q[kMass] += m;
+      }
+      add_part(truss_part_index_[s], q);
     }
   }
   std::map<GlobalId, std::size_t> index;

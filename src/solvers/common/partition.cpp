@@ -49,9 +49,25 @@ ShellBlock pick_block(const ShellBlock& b, const std::vector<std::size_t>& idx, 
   return o;
 }
 
+TrussBlock pick_block(const TrussBlock& b, const std::vector<std::size_t>& idx) {
+  TrussBlock o;
+  o.conn = pick(b.conn, idx, 1);
+  o.area = pick(b.area, idx, 1);
+  o.l0 = pick(b.l0, idx, 1);
+  o.sig = pick(b.sig, idx, 1);
+  o.back = pick(b.back, idx, 1);
+  o.eps_p = pick(b.eps_p, idx, 1);
+  o.e_int = pick(b.e_int, idx, 1);
+  o.e_hg = pick(b.e_hg, idx, 1);
+  o.force = pick(b.force, idx, 1);
+  o.failed = pick(b.failed, idx, 1);
+  return o;
+}
+
 /// Ranks (sorted, unique) whose deformable elements touch each node.
 std::vector<std::vector<int>> node_ranks(const Domain& g, const std::vector<int>& solid_rank,
-                                         const std::vector<int>& shell_rank) {
+                                         const std::vector<int>& shell_rank,
+                                         const std::vector<int>& truss_rank) {
   std::vector<std::vector<int>> out(g.nnode);
   auto add = [](std::vector<int>& v, int r) {
     if (std::find(v.begin(), v.end(), r) == v.end())
@@ -62,6 +78,8 @@ std::vector<std::vector<int>> node_ranks(const Domain& g, const std::vector<int>
       add(out[n], solid_rank[static_cast<std::size_t>(g.solid_corner_list[k])]);
     for (auto k = g.shell_corner_start[n]; k < g.shell_corner_start[n + 1]; ++k)
       add(out[n], shell_rank[static_cast<std::size_t>(g.shell_corner_list[k])]);
+    for (auto k = g.truss_corner_start[n]; k < g.truss_corner_start[n + 1]; ++k)
+      add(out[n], truss_rank[static_cast<std::size_t>(g.truss_corner_list[k])]);
   }
   return out;
 }
@@ -80,7 +98,12 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     for (std::size_t k = 0; k < sp.blk.size(); ++k)
       for (int a = 0; a < 4; ++a)
         shell_rank[sp.corner_offset + 4 * k + a] = er.shell[sp.model_index[k]];
-  const auto nranks_of = node_ranks(g, solid_rank, shell_rank);
+  std::vector<int> truss_rank(g.n_truss_corners);
+  for (const auto& tp : g.trusses)
+    for (std::size_t k = 0; k < tp.blk.size(); ++k)
+      for (int a = 0; a < 2; ++a)
+        truss_rank[tp.corner_offset + 2 * k + a] = er.beam[tp.model_index[k]];
+  const auto nranks_of = node_ranks(g, solid_rank, shell_rank, truss_rank);
   auto touches = [&](std::size_t n, int r) {
     return std::binary_search(nranks_of[n].begin(), nranks_of[n].end(), r);
   };
@@ -195,6 +218,35 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     d.shells.push_back(std::move(sp));
   }
   d.n_local_shell_corners = off;
+  std::vector<std::int64_t> truss_local(g.n_truss_corners, -1);
+  off = 0;
+  for (const auto& gp : g.trusses) {
+    auto [idx, nb] = order(
+        gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
+        [&](std::size_t k) {
+          for (LocalId n : gp.blk.conn[k])
+            if (shared(static_cast<std::size_t>(n))) return true;
+          return false;
+        });
+    TrussPart tp;
+    tp.pid = gp.pid;
+    tp.title = gp.title;
+    tp.opt = gp.opt;
+    tp.mat = gp.mat;
+    tp.blk = pick_block(gp.blk, idx);
+    tp.elem_id = pick(gp.elem_id, idx, 1);
+    tp.model_index = pick(gp.model_index, idx, 1);
+    tp.n_boundary = nb;
+    tp.corner_offset = off;
+    for (std::size_t k = 0; k < idx.size(); ++k)
+      for (int a = 0; a < 2; ++a) {
+        truss_local[gp.corner_offset + 2 * idx[k] + a] = static_cast<std::int64_t>(off + 2 * k + a);
+        tp.blk.conn[k][a] = local(tp.blk.conn[k][a]);
+      }
+    off += 2 * idx.size();
+    d.trusses.push_back(std::move(tp));
+  }
+  d.n_local_truss_corners = off;
 
   // --- halo: ghost corners received from / own corners sent to each neighbour, global order ---
   std::vector<int> neighbours;
@@ -205,7 +257,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
           neighbours.push_back(r);
   std::sort(neighbours.begin(), neighbours.end());
   std::vector<std::int64_t> solid_ghost(g.n_solid_corners, -1), shell_ghost(g.n_shell_corners, -1);
-  std::size_t ghost_solid = 0, ghost_shell = 0;
+  std::vector<std::int64_t> truss_ghost(g.n_truss_corners, -1);
+  std::size_t ghost_solid = 0, ghost_shell = 0, ghost_truss = 0;
   for (int s : neighbours) {
     Domain::Halo h;
     h.rank = s;
@@ -233,6 +286,14 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         if (mine && rc == h.rank) shell_ghost[c] = 1;
       }
     }
+    for (auto k = g.truss_corner_start[n]; k < g.truss_corner_start[n + 1]; ++k) {
+      const auto c = static_cast<std::size_t>(g.truss_corner_list[k]);
+      const int rc = truss_rank[c];
+      for (auto& h : d.halo) {
+        if (rc == me && touches(n, h.rank)) h.send_truss.push_back(truss_local[c]);
+        if (mine && rc == h.rank) truss_ghost[c] = 1;
+      }
+    }
   }
   // Ghost positions: per neighbour (increasing rank), global corner order.
   for (auto& h : d.halo) {
@@ -246,6 +307,11 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         shell_ghost[c] = -2 - static_cast<std::int64_t>(d.n_local_shell_corners + ghost_shell++);
         ++h.recv_shell;
       }
+    for (std::size_t c = 0; c < g.n_truss_corners; ++c)
+      if (truss_ghost[c] == 1 && truss_rank[c] == h.rank) {
+        truss_ghost[c] = -2 - static_cast<std::int64_t>(d.n_local_truss_corners + ghost_truss++);
+        ++h.recv_truss;
+      }
   }
   // Send lists in global corner order (local corner order puts boundary elements first, so it
   // is not global order): sort by global id.
@@ -258,7 +324,15 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     for (std::size_t c = 0; c < g.n_shell_corners; ++c)
       if (shell_local[c] >= 0)
         shell_global[static_cast<std::size_t>(shell_local[c])] = static_cast<std::int64_t>(c);
+    std::vector<std::int64_t> truss_global(d.n_local_truss_corners);
+    for (std::size_t c = 0; c < g.n_truss_corners; ++c)
+      if (truss_local[c] >= 0)
+        truss_global[static_cast<std::size_t>(truss_local[c])] = static_cast<std::int64_t>(c);
     for (auto& h : d.halo) {
+      std::sort(h.send_truss.begin(), h.send_truss.end(), [&](auto a, auto b) {
+        return truss_global[static_cast<std::size_t>(a)] <
+               truss_global[static_cast<std::size_t>(b)];
+      });
       std::sort(h.send_solid.begin(), h.send_solid.end(), [&](auto a, auto b) {
         return solid_global[static_cast<std::size_t>(a)] <
                solid_global[static_cast<std::size_t>(b)];
@@ -274,6 +348,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
   d.corner_f_shell.assign(3 * d.n_shell_corners, 0.0);
   d.corner_m_shell.assign(3 * d.n_shell_corners, 0.0);
+  d.n_truss_corners = d.n_local_truss_corners + ghost_truss;
+  d.corner_f_truss.assign(3 * d.n_truss_corners, 0.0);
 
   // --- node -> corner CSR in global corner order (own and ghost corners) ---
   auto build = [&](const std::vector<std::int64_t>& gstart, const std::vector<std::int64_t>& glist,
@@ -297,6 +373,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         d.solid_corner_list);
   build(g.shell_corner_start, g.shell_corner_list, shell_local, shell_ghost, d.shell_corner_start,
         d.shell_corner_list);
+  build(g.truss_corner_start, g.truss_corner_list, truss_local, truss_ghost, d.truss_corner_start,
+        d.truss_corner_list);
 
   // --- rigid bodies: replicated on every rank, nodes renumbered ---
   d.bodies = g.bodies;

@@ -11,8 +11,8 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   // ranks holding it, the lowest (kind, id) of a controlling element. A rank with an error
   // offers (-1, its rank): the lowest such rank reports.
   // The key of an element: its family's table index in the top bits, then its id.
-  constexpr int kFamilyShift = 62;
-  static_assert(kElementFamilies.size() <= 2, "the step key holds two families");
+  constexpr int kFamilyShift = 60; // ids below 2^60
+  static_assert(kElementFamilies.size() <= 7, "the step key holds seven families");
   const bool error = !local_error_.empty();
   const std::int64_t key =
       step_.limit.kind.empty()

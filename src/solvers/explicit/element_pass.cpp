@@ -96,6 +96,8 @@ void Integrator::exchange_begin() {
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_shell[3 * c + i];
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_m_shell[3 * c + i];
     }
+    for (std::int64_t c : h.send_truss)
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_truss[3 * c + i];
   }
   comms_.halo->begin();
 }
@@ -106,6 +108,7 @@ void Integrator::exchange_end() {
   const auto buf = comms_.halo->recv_buffer();
   std::size_t pos = 0;
   std::size_t gs = 3 * d_.n_local_solid_corners, gh = 3 * d_.n_local_shell_corners;
+  std::size_t gt = 3 * d_.n_local_truss_corners;
   for (const auto& h : d_.halo) {
     for (std::size_t k = 0; k < 3 * h.recv_solid; ++k) d_.corner_f_solid[gs++] = buf[pos++];
     for (std::size_t k = 0; k < h.recv_shell; ++k) {
@@ -113,6 +116,7 @@ void Integrator::exchange_end() {
       for (int i = 0; i < 3; ++i) d_.corner_m_shell[gh + i] = buf[pos++];
       gh += 3;
     }
+    for (std::size_t k = 0; k < 3 * h.recv_truss; ++k) d_.corner_f_truss[gt++] = buf[pos++];
   }
 }
 

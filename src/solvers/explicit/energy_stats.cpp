@@ -96,7 +96,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     s.vz = acc[kPz].result() / mass;
   }
   s.nodes = model_.nodes.size();
-  s.elements = model_.solids.size() + model_.shells.size();
+  s.elements = model_.solids.size() + model_.shells.size() + model_.beams.size();
   return s;
 }
 

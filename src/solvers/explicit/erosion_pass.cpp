@@ -51,6 +51,9 @@ void Integrator::init_erosion() {
       if (!seen) ++erosion_.node_live[static_cast<std::size_t>(nodes[a])];
     }
   }
+  // Trusses are not eroded: their nodes never become free.
+  for (const auto& nodes : model_.beams.nodes)
+    for (LocalId n : nodes) ++erosion_.node_live[static_cast<std::size_t>(n)];
 }
 
 bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,

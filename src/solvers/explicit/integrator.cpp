@@ -45,14 +45,17 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
     step_.part_of[SolidFamily::kIndex][model.solids.id[e]] = model.solids.part[e];
   for (std::size_t e = 0; e < model.shells.size(); ++e)
     step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
+  for (std::size_t e = 0; e < model.beams.size(); ++e)
+    step_.part_of[TrussFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
   rwalls_.state = make_rigid_walls(model, d_);
   init_erosion();
   std::vector<par::Exchange::Neighbour> nb;
   for (const auto& h : d_.halo)
-    nb.push_back({h.rank, 3 * h.send_solid.size() + 6 * h.send_shell.size(),
-                  3 * h.recv_solid + 6 * h.recv_shell});
+    nb.push_back({h.rank,
+                  3 * h.send_solid.size() + 6 * h.send_shell.size() + 3 * h.send_truss.size(),
+                  3 * h.recv_solid + 6 * h.recv_shell + 3 * h.recv_truss});
   if (!nb.empty()) comms_.halo = std::make_unique<par::Exchange>(comm_, std::move(nb));
 }
 

@@ -260,6 +260,11 @@ private:
                    std::vector<std::int64_t>& out) {
     return erode_shells(p, b, e, out);
   }
+  /// Trusses are not eroded.
+  bool erode_range(TrussFamily /*family*/, std::size_t /*p*/, std::size_t /*b*/, std::size_t /*e*/,
+                   std::vector<std::int64_t>& /*out*/) {
+    return false;
+  }
   /// Collective: the elements deleted on every rank in this pass, applied to the global state.
   void erosion_sync();
   /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).

@@ -53,6 +53,12 @@ void Integrator::assemble_and_accelerate(Real t) {
       f[1] -= c[1];
       f[2] -= c[2];
     }
+    for (std::int64_t k = d_.truss_corner_start[n]; k < d_.truss_corner_start[n + 1]; ++k) {
+      const Real* c = &d_.corner_f_truss[3 * d_.truss_corner_list[k]];
+      f[0] -= c[0];
+      f[1] -= c[1];
+      f[2] -= c[2];
+    }
     Real m[3] = {loads_.m[3 * n], loads_.m[3 * n + 1], loads_.m[3 * n + 2]};
     for (std::int64_t k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
       const std::int64_t c = 3 * d_.shell_corner_list[k];
@@ -244,6 +250,7 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
     };
     const auto own_solid = static_cast<std::int64_t>(d_.n_local_solid_corners);
     const auto own_shell = static_cast<std::int64_t>(d_.n_local_shell_corners);
+    const auto own_truss = static_cast<std::int64_t>(d_.n_local_truss_corners);
     for (LocalId n : body.nodes) {
       const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
                          d_.x[3 * n + 2] - body.xc[2]};
@@ -261,6 +268,9 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
         for (int i = 0; i < 3; ++i)
           acc[3 + i].add(-d_.corner_m_shell[3 * d_.shell_corner_list[k] + i]);
       }
+      for (auto k = d_.truss_corner_start[n]; k < d_.truss_corner_start[n + 1]; ++k)
+        if (d_.truss_corner_list[k] < own_truss)
+          add(r, &d_.corner_f_truss[3 * d_.truss_corner_list[k]], -1.0);
     }
   }
   return rb_acc;

@@ -402,6 +402,7 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
   s += fmt::format("  nodes            {}\n", model.nodes.size());
   s += fmt::format("  solid elements   {}\n", model.solids.size());
   s += fmt::format("  shell elements   {}\n", model.shells.size());
+  if (model.beams.size() > 0) s += fmt::format("  beam elements    {}\n", model.beams.size());
   s += fmt::format("  rigid bodies     {}\n", d.bodies.size());
   s += "  parts:\n";
   for (const auto& p : model.parts) {
@@ -414,7 +415,10 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
           : "?";
     s += fmt::format("    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
                      p.title.empty() ? "-" : p.title, p.mid, mat_name, p.secid,
-                     sec ? (sec->kind == SectionKind::Solid ? "solid" : "shell") : "?",
+                     !sec                              ? "?"
+                     : sec->kind == SectionKind::Solid ? "solid"
+                     : sec->kind == SectionKind::Shell ? "shell"
+                                                       : "beam",
                      sec ? sec->elform : 0);
   }
   s += fmt::format("  total mass       {:.6e}\n", d.physical_mass + d.added_mass);

@@ -187,6 +187,24 @@ void append_part_records(const Domain& d, const ShellPart& sp, bool previous_pos
     out.push_back(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
 }
 
+/// The output records of one part's elements (truss family): axial stress and force.
+void append_part_records(const Domain& /*d*/, const TrussPart& tp, bool /*previous_positions*/,
+                         Real /*dt*/, std::vector<ElementRecord>& out) {
+  for (std::size_t k = 0; k < tp.blk.size(); ++k) {
+    ElementRecord rec;
+    rec.shell = 2;
+    rec.index = static_cast<Real>(tp.model_index[k]);
+    rec.sig[0] = tp.blk.sig[k];
+    rec.eps_p = tp.blk.eps_p[k];
+    rec.e_int = tp.blk.e_int[k];
+    rec.resultants[0] = tp.blk.force[k];
+    out.push_back(rec);
+  }
+}
+
+/// VTK cell type of a two-node line.
+constexpr std::uint8_t kVtkLine = 3;
+
 } // namespace
 
 /// Every element's record, family after family (fem/element_family.hpp), parts in domain order.
@@ -305,8 +323,13 @@ void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector
   ds.shell_thickness.assign(nsh, 0.0);
   ds.shell_energy.assign(nsh, 0.0);
   ds.shell_active.assign(nsh, 1);
+  ds.beam_force.assign(model_.beams.size(), 0.0);
   for (const ElementRecord& r : elems) {
     const auto e = static_cast<std::size_t>(r.index);
+    if (r.shell == 2) {
+      ds.beam_force[e] = r.resultants[0];
+      continue;
+    }
     if (r.shell == 0) {
       for (int i = 0; i < 6; ++i) ds.solid_sig[6 * e + i] = r.sig[i];
       ds.solid_epsp[e] = r.eps_p;
@@ -346,9 +369,11 @@ void StateOutput::write_whole_vtu(Real t, const std::vector<NodeRecord>& nodes,
     disp[3 * n + 2] = pts[3 * n + 2] - model_.nodes.z[n];
   }
   const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
-  std::vector<Real> stress(6 * (ns + nsh), 0.0), epsp(ns + nsh, 0.0), pid, eid;
+  const std::size_t nb = model_.beams.size();
+  std::vector<Real> stress(6 * (ns + nsh + nb), 0.0), epsp(ns + nsh + nb, 0.0), pid, eid;
   for (const ElementRecord& r : elems) {
-    const std::size_t e = static_cast<std::size_t>(r.index) + (r.shell != 0 ? ns : 0);
+    const std::size_t e =
+        static_cast<std::size_t>(r.index) + (r.shell == 2 ? ns + nsh : (r.shell != 0 ? ns : 0));
     for (int i = 0; i < 6; ++i) stress[6 * e + i] = r.sig[i];
     epsp[e] = r.eps_p;
   }
@@ -369,6 +394,13 @@ void StateOutput::write_whole_vtu(Real t, const std::vector<NodeRecord>& nodes,
     g.types.push_back(tri ? 5 : 9);
     pid.push_back(static_cast<Real>(model_.shells.part[e]));
     eid.push_back(static_cast<Real>(model_.shells.id[e]));
+  }
+  for (std::size_t e = 0; e < nb; ++e) {
+    for (LocalId n : model_.beams.nodes[e]) g.connectivity.push_back(n);
+    g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
+    g.types.push_back(kVtkLine);
+    pid.push_back(static_cast<Real>(model_.beams.part[e]));
+    eid.push_back(static_cast<Real>(model_.beams.id[e]));
   }
   g.point_data.push_back({"displacement", 3, std::move(disp)});
   g.point_data.push_back({"velocity", 3, std::move(vel)});
@@ -427,6 +459,13 @@ void StateOutput::write_vtk_piece(const Domain& d, bool previous_positions, Real
       g.types.push_back(tri ? 5 : 9);
       cell_values(sp.pid, sp.elem_id[k], ns + sp.model_index[k]);
     }
+  const std::size_t nsh = model_.shells.size();
+  for (const auto& tp : d.trusses)
+    for (std::size_t k = 0; k < tp.blk.size(); ++k) {
+      for (LocalId n : tp.blk.conn[k]) g.connectivity.push_back(use(n));
+      g.types.push_back(kVtkLine);
+      cell_values(tp.pid, tp.elem_id[k], ns + nsh + tp.model_index[k]);
+    }
   // Rigid parts have no element blocks (their nodes follow the bodies, on every rank): rank 0
   // writes their elements, with zero stress as the one-rank .vtu has them.
   if (comm_.rank() == 0) {
@@ -459,6 +498,12 @@ void StateOutput::write_vtk_piece(const Domain& d, bool previous_positions, Real
       for (int a = 0; a < (tri ? 3 : 4); ++a) g.connectivity.push_back(local(cn[a]));
       g.types.push_back(tri ? 5 : 9);
       rigid_cell(model_.shells.part[e], model_.shells.id[e], ns + e);
+    }
+    for (std::size_t e = 0; e < model_.beams.size(); ++e) {
+      if (!rigid_part[model_.beams.part[e]]) continue;
+      for (LocalId n : model_.beams.nodes[e]) g.connectivity.push_back(local(n));
+      g.types.push_back(kVtkLine);
+      rigid_cell(model_.beams.part[e], model_.beams.id[e], ns + nsh + e);
     }
   }
   std::vector<Real> pts, disp, vel, nidx, nid;
@@ -532,6 +577,13 @@ void StateOutput::open_d3plot(bool append) {
     g.shell_part.push_back(index_of(model_.shells.part[e]));
   }
   g.shell_id = model_.shells.id;
+  for (std::size_t e = 0; e < model_.beams.size(); ++e) {
+    const auto& bn = model_.beams.nodes[e];
+    const LocalId n3 = model_.beams.n3[e];
+    g.beam_nodes.push_back({bn[0], bn[1], n3 == kInvalidLocal ? bn[0] : n3});
+    g.beam_part.push_back(index_of(model_.beams.part[e]));
+  }
+  g.beam_id = model_.beams.id;
   D3plotOptions o;
   o.word_bytes = opt_.d3plot_word_bytes;
   o.shell_layers = 3; // bottom, middle, top (see write_state); other MAXINT values write 3 too

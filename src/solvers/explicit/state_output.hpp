@@ -29,8 +29,9 @@ struct NodeRecord {
 
 /// What a plot state needs of one element (solids leave the shell fields zero).
 struct ElementRecord {
-  Real shell = 0; ///< 0 solid, 1 shell
-  Real index = 0; ///< index in model.solids / model.shells
+  Real shell = 0; ///< 0 solid, 1 shell, 2 truss (beam)
+  Real index = 0; ///< index in model.solids / model.shells / model.beams
+  /// Trusses: sig[0] the axial stress, resultants[0] the axial force.
   /// VTK stress: solids their stress; shells the mean of the through-thickness points in the
   /// element's local frame [xx yy 0 xy yz zx].
   Real sig[6] = {0, 0, 0, 0, 0, 0};
