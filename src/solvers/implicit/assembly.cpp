@@ -3,6 +3,7 @@
 // SparseSystem::assemble().
 #include <cmath>
 
+#include "prof/phase.hpp"
 #include "solvers/implicit/solver_impl.hpp"
 
 namespace parcae::implicit {
@@ -75,6 +76,8 @@ void ImplicitSolver::external_forces(double t, linalg::SparseSystem& sys) const 
 }
 
 void ImplicitSolver::assemble(Assemble what, double t, linalg::SparseSystem& sys) {
+  static const int phase = prof::phase_id("assembly");
+  prof::PhaseScope scope(phase);
   sys.zero_matrix();
   sys.zero_vector();
   std::vector<double> acc;
