@@ -400,21 +400,7 @@ void CfdSolver::write_checkpoint_now() {
 
 void CfdSolver::restore() {
   std::string error;
-  CheckpointInfo info;
-  try {
-    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  if (comm_.any(!error.empty()))
-    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
-  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
-  if (info.ranks != comm_.size())
-    throw RuntimeError(
-        fmt::format("checkpoint {} was written by {} rank(s); restart it with --np {}",
-                    info.dir.string(), info.ranks, info.ranks));
-  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
-  comm_.barrier();
+  const CheckpointInfo info = prepare_restart(comm_, opt_.restart_from, opt_.outdir);
   try {
     const auto file = info.dir / fmt::format("rank-{:05d}.bin", comm_.rank());
     StateArchive ar(read_checkpoint_file(file), file.string());

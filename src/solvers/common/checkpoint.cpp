@@ -362,4 +362,28 @@ void rewind_outputs(const fs::path& outdir, const CheckpointInfo& info) {
   }
 }
 
+CheckpointInfo prepare_restart(const par::Comm& comm, const fs::path& path, const fs::path& outdir,
+                               const std::function<void(const CheckpointInfo&)>& check) {
+  std::string error;
+  CheckpointInfo info;
+  try {
+    // Rank 0 checks every rank's file (present, complete, checksum) before anything is touched.
+    if (comm.rank() == 0) info = find_checkpoint(path);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (comm.any(!error.empty()))
+    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
+  if (comm.rank() != 0) info = find_checkpoint(path, /*verify=*/false);
+  if (info.ranks != comm.size())
+    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
+                                   "(--np {})",
+                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
+  if (check) check(info); // every rank has the same manifest: the same verdict
+  // Outputs back to their state at the checkpoint, before any writer opens them.
+  if (comm.rank() == 0) rewind_outputs(outdir, info);
+  comm.barrier();
+  return info;
+}
+
 } // namespace parcae

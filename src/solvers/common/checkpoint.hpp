@@ -12,6 +12,7 @@
 // After a checkpoint is complete, older ones are removed except the previous one.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -112,5 +113,14 @@ std::map<std::string, std::uint64_t> output_file_sizes(const std::filesystem::pa
 /// checkpoint and remove d3plot family members written after it, so the continued run appends
 /// exactly what an uninterrupted run would have written.
 void rewind_outputs(const std::filesystem::path& outdir, const CheckpointInfo& info);
+
+/// The start of every solver's restart (collective): rank 0 finds and verifies the checkpoint
+/// at `path` (find_checkpoint), the others read its manifest; a checkpoint written by another
+/// number of ranks is refused, and so is one that `check` (the solver's own test, e.g. of the
+/// model's size; it throws) refuses; only then rank 0 rewinds the outputs in `outdir`
+/// (rewind_outputs). Throws RuntimeError on every rank when the restart cannot go on.
+CheckpointInfo prepare_restart(const par::Comm& comm, const std::filesystem::path& path,
+                               const std::filesystem::path& outdir,
+                               const std::function<void(const CheckpointInfo&)>& check = {});
 
 } // namespace parcae

@@ -89,25 +89,7 @@ std::string Integrator::write_checkpoint_now(const LoopVars& lv) {
 }
 
 CheckpointInfo Integrator::prepare_restart() {
-  std::string error;
-  CheckpointInfo info;
-  try {
-    // Rank 0 checks every rank's file (present, complete, checksum) before anything is touched.
-    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  if (comm_.any(!error.empty()))
-    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
-  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
-  if (info.ranks != comm_.size())
-    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
-                                   "(--np {})",
-                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
-  // Outputs back to their state at the checkpoint, before any writer opens them.
-  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
-  comm_.barrier();
-  return info;
+  return parcae::prepare_restart(comm_, opt_.restart_from, opt_.outdir);
 }
 
 void Integrator::restore_checkpoint(const CheckpointInfo& info, LoopVars& lv) {

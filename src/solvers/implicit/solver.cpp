@@ -419,25 +419,13 @@ void ImplicitSolver::write_checkpoint_now() {
 
 void ImplicitSolver::restore_from_checkpoint() {
   std::string error;
-  CheckpointInfo info;
-  try {
-    if (comm_.rank() == 0) info = find_checkpoint(opt_.restart_from);
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  if (comm_.any(!error.empty()))
-    throw RuntimeError(error.empty() ? "restart failed on rank 0" : error);
-  if (comm_.rank() != 0) info = find_checkpoint(opt_.restart_from, /*verify=*/false);
-  if (info.ranks != comm_.size())
-    throw RuntimeError(fmt::format("checkpoint {} was written by {} rank(s); restart it on {} "
-                                   "(--np {})",
-                                   info.dir.string(), info.ranks, info.ranks, info.ranks));
-  if (info.fingerprint != static_cast<std::uint64_t>(map_.n_global))
-    throw RuntimeError(fmt::format("checkpoint {} is of a model with {} equations, this deck has "
-                                   "{}",
-                                   info.dir.string(), info.fingerprint, map_.n_global));
-  if (comm_.rank() == 0) rewind_outputs(opt_.outdir, info);
-  comm_.barrier();
+  const CheckpointInfo info =
+      prepare_restart(comm_, opt_.restart_from, opt_.outdir, [&](const CheckpointInfo& c) {
+        if (c.fingerprint != static_cast<std::uint64_t>(map_.n_global))
+          throw RuntimeError(fmt::format("checkpoint {} is of a model with {} equations, this "
+                                         "deck has {}",
+                                         c.dir.string(), c.fingerprint, map_.n_global));
+      });
   try {
     const auto file = info.dir / fmt::format("rank-{:05d}.bin", comm_.rank());
     StateArchive ar(read_checkpoint_file(file), file.string());
