@@ -175,7 +175,7 @@ def test_parcae_check(tmp_path):
         warned = [ln for ln in r.stdout.split("warnings:")[-1].splitlines() if ln.strip()]
         assert all(any(k in ln for k in PENDING) for ln in warned), r.stdout
     assert r.returncode == 0, r.stderr
-    assert f"{c['nodes']} nodes, {c['solids']} solids, 0 shells, 3 parts, 3 materials" in r.stdout
+    assert f"{c['nodes']} nodes, {c['solids']} solids, 0 shells, 0 beams, 3 parts, 3 materials" in r.stdout
     for kw in ("*SET_SEGMENT", "*BOUNDARY_SPC_SET", "*LOAD_NODE_SET"):
         assert kw in r.stdout
 
