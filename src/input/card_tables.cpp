@@ -363,10 +363,13 @@ std::vector<KeywordSpec> material_keywords() {
        .head = {title_card(),
                 {"Card 1", {I("MID").req(), R("RO"), R("PR"), R("A"), R("B"), R("REF")}},
                 {"Card 2", {R("SGL"), R("SW"), R("ST"), I("LCID")}}},
-       .summary = "Mooney-Rivlin rubber (hyperelastic, solids only): W = A(I1-3) + B(I2-3) + "
-                  "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. A + B must be "
-                  "positive, PR in (-1, 0.5). LCID > 0 (A and B fitted to a force-deflection "
-                  "curve) and REF = 1 are not supported; SGL, SW, ST are ignored.",
+       .summary = "Mooney-Rivlin rubber. Solids: hyperelastic W = A(I1-3) + B(I2-3) + "
+                  "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. Shells: an "
+                  "incompressible membrane (plane stress) on the logarithmic strain accumulated "
+                  "in the co-rotational frame, sigma_1 = 2(l1^2 - l3^2)(A + B l2^2), l3 = "
+                  "1/(l1 l2) (PR sets only the time step). A + B must be positive, PR in (-1, "
+                  "0.5). LCID > 0 (A and B fitted to a force-deflection curve) and REF = 1 are "
+                  "not supported; SGL, SW, ST are ignored.",
        .apply = apply_mat_mooney_rivlin},
       {.name = "*MAT_NULL",
        .aliases = {"*MAT_009"},
@@ -494,6 +497,19 @@ std::vector<KeywordSpec> control_keywords() {
                   "critical step l / (Q + sqrt(Q^2 + c^2)), Q = Q2 c + Q1 l |e|, is this "
                   "viscosity's stability limit also in flattened elements.",
        .apply = apply_control_bulk_viscosity},
+      {.name = "*CONTROL_DYNAMIC_RELAXATION",
+       .head = {{"Card 1",
+                 {I("NRCYCK", "250"), R("DRTOL", "0.001"), R("DRFCTR", "0.995"), R("DRTERM"),
+                  R("TSSFDR"), I("IRELAL"), R("EDTTL", "0.04"), I("IDRFLG")}}},
+       .ignore_extra = true,
+       .summary = "Dynamic relaxation (a damped phase before the transient that brings the "
+                  "model to rest under the loads of curves with SIDR 1 or 2 and the airbags): "
+                  "velocities scaled by DRFCTR every cycle; converged when the kinetic energy, "
+                  "checked every NRCYCK cycles, is below DRTOL times its peak, or at DRTERM; "
+                  "TSSFDR scales the step (0: TSSFAC). It runs when a *DEFINE_CURVE has SIDR 1 "
+                  "or 2 or IDRFLG = 1; IDRFLG < 0 and other values, IRELAL = 1 and EDTTL are not "
+                  "supported (IRELAL, EDTTL ignored with a warning).",
+       .apply = apply_control_dynamic_relaxation},
       {.name = "*CONTROL_ENERGY",
        .head = {{"Card 1", {I("HGEN", "1"), I("RWEN", "2"), I("SLNTEN", "1"), I("RYLEN", "1")}}},
        .ignore_extra = true,
@@ -616,7 +632,9 @@ std::vector<KeywordSpec> control_keywords() {
        .rows = {{"Point", {R("A1").w(20), R("O1").w(20)}}},
        .summary =
            "Load curves: x = SFA*(A1 + OFFA), y = SFO*(O1 + OFFO); SFA or SFO of 0 means 1. At "
-           "least one point; abscissae strictly increasing. SIDR, DATTYP, LCINT are ignored.",
+           "least one point; abscissae strictly increasing. SIDR 1 or 2 starts dynamic "
+           "relaxation (*CONTROL_DYNAMIC_RELAXATION), where curves of SIDR 0 give 0 and the "
+           "others are read at the relaxation time. DATTYP, LCINT are ignored.",
        .apply = apply_define_curve},
       {.name = "*DEFINE_BOX",
        .options = {"TITLE"},
@@ -841,8 +859,9 @@ std::vector<KeywordSpec> boundary_keywords() {
        .apply = apply_load_node_set},
       {.name = "*LOAD_BODY_X",
        .head = {{"Card 1", body_load_card()}},
-       .summary = "Body acceleration SF * curve(t) in x. LCIDDR and XC-ZC are ignored; CID must "
-                  "be 0.",
+       .summary = "Body acceleration SF * curve(t) in x; during dynamic relaxation SF * "
+                  "LCIDDR(t) (none when LCIDDR = 0, unless LCID has SIDR 1 or 2). XC-ZC are "
+                  "ignored; CID must be 0.",
        .apply = apply_load_body_x},
       {.name = "*LOAD_BODY_Y",
        .head = {{"Card 1", body_load_card()}},
@@ -852,6 +871,23 @@ std::vector<KeywordSpec> boundary_keywords() {
        .head = {{"Card 1", body_load_card()}},
        .summary = "As *LOAD_BODY_X, in z.",
        .apply = apply_load_body_z},
+      {.name = "*AIRBAG_SIMPLE_PRESSURE_VOLUME",
+       .options = {"ID"},
+       .head = {{"ID", {I("ABID"), Line("HEADING").w(70)}, "ID"},
+                {"Card 1",
+                 {I("SID").req(), I("SIDTYP"), I("RBID"), R("VSCA", "1.0"), R("PSCA", "1.0"),
+                  R("VINI"), R("MWD"), R("SPSF")}},
+                {"Card 2", {R("CN"), R("BETA", "1.0"), I("LCID"), I("LCIDDR")}}},
+       .summary = "A closed bag of shell parts (SIDTYP != 0: part set SID; normals may point in "
+                  "or out) whose pressure follows its volume V: p = BETA CN / (V/V0) with V0 "
+                  "the initial volume (CN < 0: -CN is a curve of CN over time), or p = "
+                  "LCID(V/V0); LCIDDR: CN over time during dynamic relaxation. The pressure acts "
+                  "on the shells (its work is external work); MWD damps the bag's nodes with F = "
+                  "-MWD m (v - v_cg) (their mass-weighted mean velocity). Segment sets "
+                  "(SIDTYP 0), RBID, VINI, SPSF and VSCA, PSCA other than 1 are not supported. "
+                  "The shells' normals are oriented consistently and outwards, as LS-DYNA "
+                  "does.",
+       .apply = apply_airbag_simple_pressure_volume},
       {.name = "*RIGIDWALL_PLANAR",
        .options = {"ID", "FINITE", "MOVING"},
        .head = {id_card("RWID"),

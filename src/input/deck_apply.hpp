@@ -19,6 +19,7 @@ void apply_control_timestep(const Block& b, DeckBuilder& d);
 void apply_control_hourglass(const Block& b, DeckBuilder& d);
 void apply_control_bulk_viscosity(const Block& b, DeckBuilder& d);
 void apply_control_energy(const Block& b, DeckBuilder& d);
+void apply_control_dynamic_relaxation(const Block& b, DeckBuilder& d);
 void apply_control_shell(const Block& b, DeckBuilder& d);
 void apply_control_mpp_decomposition_method(const Block& b, DeckBuilder& d);
 void apply_control_mpp_decomposition_transformation(const Block& b, DeckBuilder& d);
@@ -101,6 +102,7 @@ void apply_load_node_set(const Block& b, DeckBuilder& d);
 void apply_load_body_x(const Block& b, DeckBuilder& d);
 void apply_load_body_y(const Block& b, DeckBuilder& d);
 void apply_load_body_z(const Block& b, DeckBuilder& d);
+void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d);
 void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
 void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
 

@@ -336,10 +336,13 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
     fail(h.loc("NSBCS"), fmt::format("NSBCS = {} must not be negative", c.contact_nsbcs));
   for (std::string_view f : {"SFRIC", "DFRIC", "EDC"})
     if (h.real(f) < 0) fail(h.loc(f), fmt::format("{} = {} must not be negative", f, h.real(f)));
-  const std::string ignored = nonzero_list(
-      h, {"RWPNAL", "ISLCHK",  "PENOPT", "THKCHG",  "ORIEN",   "ENMASS", "USRSTR", "USRFRC",
-          "INTERM", "SSTHK",   "ECDT",   "TIEDPRJ", "VFC",     "TH",     "TH_SF",  "PEN_SF",
-          "FRCENG", "SKIPRWG", "OUTSEG", "SPOTSTP", "SPOTDEL", "SPOTHIN"});
+  c.contact_orien = h.integer("ORIEN") == 0 ? 1 : h.integer("ORIEN");
+  if (c.contact_orien < 1 || c.contact_orien > 4)
+    fail(h.loc("ORIEN"), fmt::format("ORIEN = {} must be 0 to 4", h.integer("ORIEN")));
+  const std::string ignored =
+      nonzero_list(h, {"RWPNAL", "ISLCHK", "PENOPT",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC",
+                       "INTERM", "SSTHK",  "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",
+                       "PEN_SF", "FRCENG", "SKIPRWG", "OUTSEG",  "SPOTSTP", "SPOTDEL", "SPOTHIN"});
   if (!ignored.empty()) note(d, b, b.loc, fmt::format("not supported (ignored): {}", ignored));
 }
 

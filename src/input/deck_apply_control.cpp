@@ -192,6 +192,27 @@ void apply_control_energy(const Block& b, DeckBuilder& d) {
   c.rylen = b.head.integer("RYLEN");
 }
 
+void apply_control_dynamic_relaxation(const Block& b, DeckBuilder& d) {
+  Controls& c = d.model.control;
+  const Fields& h = b.head;
+  c.dr_nrcyck = h.integer("NRCYCK") > 0 ? h.integer("NRCYCK") : 250;
+  c.dr_drtol = h.real("DRTOL") > 0 ? h.real("DRTOL") : 1e-3;
+  c.dr_drfctr = h.real("DRFCTR") > 0 ? h.real("DRFCTR") : 0.995;
+  c.dr_drterm = h.real("DRTERM");
+  c.dr_tssfdr = h.real("TSSFDR");
+  c.dr_idrflg = h.integer("IDRFLG");
+  if (c.dr_drfctr >= 1)
+    fail(h.loc("DRFCTR"), fmt::format("DRFCTR = {} must be below 1 (the velocities are scaled by "
+                                      "it every cycle)",
+                                      c.dr_drfctr));
+  if (c.dr_idrflg != 0 && c.dr_idrflg != 1)
+    fail(h.loc("IDRFLG"), fmt::format("IDRFLG = {} is not supported (0 and 1 are)", c.dr_idrflg));
+  if (h.integer("IRELAL") != 0)
+    d.model.notes.push_back({std::string(b.spec->name), h.loc("IRELAL"), false,
+                             "IRELAL = 1 (Papadrakakis' automatic relaxation) is not supported: "
+                             "the relaxation uses DRFCTR"});
+}
+
 void apply_control_shell(const Block& b, DeckBuilder& d) {
   Controls& c = d.model.control;
   c.shell_wrpang = b.head.real("WRPANG");
@@ -370,6 +391,9 @@ void apply_define_curve(const Block& b, DeckBuilder& d) {
   if (c.id <= 0) fail(c.loc, fmt::format("curve id LCID = {} must be positive", c.id));
   d.claim_id("curve", c.id, c.loc);
   if (b.has("TITLE")) c.title = h.text("TITLE");
+  c.sidr = h.integer("SIDR");
+  if (c.sidr < 0 || c.sidr > 2)
+    fail(h.loc("SIDR"), fmt::format("curve {}: SIDR = {} must be 0, 1 or 2", c.id, c.sidr));
   // As in LS-DYNA, a scale factor of 0 means 1.
   const double sfa = h.real("SFA") == 0 ? 1.0 : h.real("SFA");
   const double sfo = h.real("SFO") == 0 ? 1.0 : h.real("SFO");

@@ -104,7 +104,8 @@ void add_nodal_load(const Block& b, bool is_set, std::string_view field, DeckBui
 
 void add_body_load(const Block& b, int dir, DeckBuilder& d) {
   require_zero(b.head, "CID", "local coordinate systems are");
-  d.model.body_loads.push_back({dir, b.head.id("LCID"), b.head.real("SF"), b.head.loc("LCID")});
+  d.model.body_loads.push_back(
+      {dir, b.head.id("LCID"), b.head.real("SF"), b.head.id("LCIDDR"), b.head.loc("LCID")});
 }
 
 } // namespace
@@ -202,6 +203,44 @@ void apply_load_body_y(const Block& b, DeckBuilder& d) {
 }
 void apply_load_body_z(const Block& b, DeckBuilder& d) {
   add_body_load(b, 2, d);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Airbags
+
+void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Airbag a;
+  a.id = static_cast<GlobalId>(d.model.airbags.size() + 1);
+  if (b.has("ID")) {
+    if (h.id("ABID") != 0) a.id = h.id("ABID");
+    a.title = h.text("HEADING");
+  }
+  a.loc = h.loc("SID");
+  a.sid = h.id("SID");
+  if (h.integer("SIDTYP") == 0)
+    fail(h.loc("SIDTYP"), "SIDTYP = 0 (a segment set) is not supported: give the bag's shell "
+                          "parts as a part set (SIDTYP = 1)");
+  require_zero(h, "RBID", "airbags attached to rigid bodies are");
+  if (h.real("VINI") != 0)
+    fail(h.loc("VINI"), fmt::format("VINI = {}: an initial filled volume is not supported (must "
+                                    "be 0)",
+                                    h.real("VINI")));
+  if (h.real("SPSF") != 0)
+    fail(h.loc("SPSF"), fmt::format("SPSF = {}: stagnation pressure is not supported (must be 0)",
+                                    h.real("SPSF")));
+  for (const char* f : {"VSCA", "PSCA"})
+    if (h.real(f) != 0 && h.real(f) != 1)
+      fail(h.loc(f), fmt::format("{} = {} is not supported (1 is)", f, h.real(f)));
+  a.mwd = h.real("MWD");
+  if (a.mwd < 0) fail(h.loc("MWD"), fmt::format("MWD = {} must not be negative", a.mwd));
+  a.cn = h.real("CN");
+  a.beta = h.real("BETA") == 0 ? 1.0 : h.real("BETA");
+  a.lcid = h.id("LCID");
+  a.lciddr = h.id("LCIDDR");
+  if (a.lcid == 0 && a.cn == 0)
+    fail(h.loc("CN"), "CN = 0 and no LCID: the airbag would have no pressure");
+  d.model.airbags.push_back(std::move(a));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -74,6 +74,7 @@ public:
     check_motions();
     check_initial_velocities();
     check_loads();
+    check_airbags();
     resolve_segment_loads(d_);
     check_walls();
     check_constraint_references(m_);
@@ -116,11 +117,6 @@ private:
       const Material* mat = m_.find_material(p.mid);
       const auto sec = sections_.find(p.secid);
       check_part_eos(p, mat, sec != sections_.end() ? sec->second : nullptr);
-      if (mat && mat->kind == MaterialKind::MooneyRivlin && sec != sections_.end() &&
-          sec->second->kind == SectionKind::Shell)
-        fail(p.loc, fmt::format("part {}: *MAT_MOONEY-RIVLIN_RUBBER (material {}) is supported "
-                                "for solids only, and section {} is a shell section",
-                                p.id, mat->id, p.secid));
     }
   }
 
@@ -526,10 +522,32 @@ private:
         fail(l.loc,
              fmt::format("nodal load references curve LCID = {}, which is not defined", l.lcid));
     }
-    for (const BodyLoad& l : m_.body_loads)
+    for (const BodyLoad& l : m_.body_loads) {
       if (!has_curve(l.lcid))
         fail(l.loc,
              fmt::format("body load references curve LCID = {}, which is not defined", l.lcid));
+      check_curve(l.loc, "body load with LCIDDR", l.lcid, l.lciddr);
+    }
+  }
+
+  /// Airbags: the part set exists and holds shell parts only; the curves exist.
+  void check_airbags() const {
+    for (const Airbag& a : m_.airbags) {
+      const auto set = m_.part_sets.find(a.sid);
+      if (set == m_.part_sets.end()) missing(a.loc, "airbag", a.id, "part set", a.sid);
+      for (GlobalId pid : set->second.members) {
+        const auto part = parts_.find(pid);
+        if (part == parts_.end()) missing(a.loc, "airbag", a.id, "part", pid);
+        const auto sec = sections_.find(part->second->secid);
+        if (sec != sections_.end() && sec->second->kind != SectionKind::Shell)
+          fail(a.loc, fmt::format("airbag {}: part {} of part set {} is not a shell part (the "
+                                  "bag's surface is made of shells)",
+                                  a.id, pid, a.sid));
+      }
+      check_curve(a.loc, "airbag", a.id, a.lcid);
+      check_curve(a.loc, "airbag", a.id, a.lciddr);
+      if (a.cn < 0) check_curve(a.loc, "airbag (CN < 0)", a.id, static_cast<GlobalId>(-a.cn));
+    }
   }
 
   void check_walls() const {

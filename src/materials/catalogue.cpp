@@ -44,11 +44,13 @@ constexpr MaterialLaw kMaterialLaws[] = {
      .update_shell = update_j2_shell, .update_deviator = nullptr,
      .wave_speed = reference_wave_speed},
     {.kind = MaterialKind::MooneyRivlin, .card = "*MAT_MOONEY-RIVLIN_RUBBER", .number = "027",
-     .summary = "compressible Mooney-Rivlin rubber (hyperelastic), solids only",
-     .history = 0, .incremental = false, .plastic = false, .hyperelastic = true,
+     .summary = "Mooney-Rivlin rubber: compressible hyperelastic solids, incompressible "
+                "membrane shells",
+     .history = 3, // shells: the accumulated logarithmic strain (eps_xx, eps_yy, gamma_xy)
+     .incremental = false, .plastic = false, .hyperelastic = true,
      .hydrodynamic = false, .rigid = false,
      .prepare = prepare_mooney_rivlin, .update_solid = nullptr,
-     .update_shell = nullptr, .update_deviator = nullptr,
+     .update_shell = update_mooney_rivlin_shell, .update_deviator = nullptr,
      .wave_speed = reference_wave_speed},
     {.kind = MaterialKind::Null, .card = "*MAT_NULL", .number = "009",
      .summary = "EOS pressure, optional Newtonian viscosity, solids only",

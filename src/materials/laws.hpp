@@ -19,8 +19,11 @@ void prepare_rigid(const Material& mat, const Model& model, MaterialParams& m);
 // piecewise_linear.cpp: *MAT_PIECEWISE_LINEAR_PLASTICITY (024)
 void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m);
 
-// mooney_rivlin.cpp: *MAT_MOONEY-RIVLIN_RUBBER (027); its stress: hyperelastic_stress
+// mooney_rivlin.cpp: *MAT_MOONEY-RIVLIN_RUBBER (027); solids: hyperelastic_stress; shells: an
+// incompressible membrane on the accumulated logarithmic strain (back)
 void prepare_mooney_rivlin(const Material& mat, const Model& model, MaterialParams& m);
+Real update_mooney_rivlin_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                                Real back[3], Real& eps_p, Real& deps_zz);
 
 // null.cpp: *MAT_NULL (009)
 void prepare_null(const Material& mat, const Model& model, MaterialParams& m);

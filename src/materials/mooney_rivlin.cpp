@@ -1,4 +1,4 @@
-// *MAT_MOONEY-RIVLIN_RUBBER (027), solids only.
+// *MAT_MOONEY-RIVLIN_RUBBER (027) on solids and shells.
 //
 // Mooney-Rivlin (027) is hyperelastic: the stress is a function of the total deformation
 // gradient (hyperelastic_stress), not an incremental update. LS-DYNA's compressible form
@@ -6,6 +6,7 @@
 //   D = [A(5 nu - 2) + B(11 nu - 5)] / [2(1 - 2 nu)]
 // in the invariants of C = F^T F. C makes the reference state stress free; D gives the
 // small-strain bulk modulus K = 2G(1 + nu)/(3(1 - 2 nu)) of linear elasticity with G = 2(A + B).
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -104,6 +105,59 @@ Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]) {
   const Real iii = k.j * k.j;
   return m.mr_a * tc + m.mr_b * (2.0 * tc + i2c) +
          m.mr_c * (-k.iii_m1 * (iii + 1.0) / (iii * iii)) + m.mr_d * k.iii_m1 * k.iii_m1;
+}
+
+// Shells: an incompressible membrane (plane stress, sigma_zz = 0), as LS-DYNA treats rubber on
+// shells. The stretch is kept as the Hencky (logarithmic) strain of the point, accumulated from
+// the strain increments in the shell's co-rotational frame (back[0..2] = eps_xx, eps_yy,
+// gamma_xy), exact for stretches whose principal axes do not turn in that frame. From its
+// principal values e1, e2: lambda_i = exp(e_i), lambda_3 = 1 / (lambda_1 lambda_2), and the
+// incompressible Mooney-Rivlin Cauchy stresses with the pressure fixed by sigma_3 = 0:
+//   sigma_1 = 2 (lambda_1^2 - lambda_3^2)(A + B lambda_2^2),
+//   sigma_2 = 2 (lambda_2^2 - lambda_3^2)(A + B lambda_1^2).
+// At small strain sigma_1 = 4G(e1 + e2/2) with G = 2(A + B): plane-stress elasticity at nu =
+// 1/2. The transverse shears are elastic (G); the thickness follows incompressibility.
+//
+// The shell kernel's increment is d dt with d the rate of deformation at the end of the step:
+// along a principal direction deps = (l1 - l0) / l1, whose sum over steps misses ln(l / l0) by
+// about half the sum of deps^2, an error that an oscillating membrane accumulates. The exact
+// logarithmic increment along a principal direction is -ln(1 - deps): applied to the principal
+// values of the in-plane increment, exact for stretches that do not turn in the frame.
+Real update_mooney_rivlin_shell(const MaterialParams& m, const Real deps[5], Real /*dt*/,
+                                Real sig[5], Real back[3], Real& /*eps_p*/, Real& deps_zz) {
+  {
+    const Real a = deps[0], b = deps[1], c = 0.5 * deps[2];
+    const Real dm = 0.5 * (a + b), dh = 0.5 * (a - b);
+    const Real dr = std::sqrt(dh * dh + c * c);
+    const Real e1 = dm + dr, e2 = dm - dr;
+    Real f1 = e1, f2 = e2, q = 1.0;
+    if (e1 < 0.5 && e2 > -1.0) { // always in practice; else the plain increment
+      f1 = -std::log1p(-e1);
+      f2 = -std::log1p(-e2);
+      q = dr > 1e-300 ? (f1 - f2) / (2.0 * dr) : 1.0 / (1.0 - dm);
+    }
+    const Real fm = 0.5 * (f1 + f2);
+    back[0] += fm + q * (a - dm);
+    back[1] += fm + q * (b - dm);
+    back[2] += 2.0 * q * c;
+    // thickness: t (1 + deps_zz) = t exp(-(the in-plane logarithmic increments))
+    deps_zz = std::expm1(-(f1 + f2));
+  }
+  const Real exx = back[0], eyy = back[1], exy = 0.5 * back[2];
+  const Real mean = 0.5 * (exx + eyy), half = 0.5 * (exx - eyy);
+  const Real r = std::sqrt(half * half + exy * exy);
+  const Real l1 = std::exp(2.0 * (mean + r)), l2 = std::exp(2.0 * (mean - r)); // lambda^2
+  const Real l3 = std::exp(-4.0 * mean);                                       // lambda_3^2
+  const Real s1 = 2.0 * (l1 - l3) * (m.mr_a + m.mr_b * l2);
+  const Real s2 = 2.0 * (l2 - l3) * (m.mr_a + m.mr_b * l1);
+  const Real c2 = r > 0 ? half / r : 1.0, s2t = r > 0 ? exy / r : 0.0; // cos, sin of 2 theta
+  const Real sm = 0.5 * (s1 + s2), sd = 0.5 * (s1 - s2);
+  sig[0] = sm + sd * c2;
+  sig[1] = sm - sd * c2;
+  sig[2] = sd * s2t;
+  sig[3] += m.g * deps[3];
+  sig[4] += m.g * deps[4];
+  return 0.0;
 }
 
 } // namespace parcae

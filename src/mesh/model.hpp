@@ -171,6 +171,7 @@ struct Part {
 struct Curve {
   GlobalId id = 0;
   std::string title;
+  int sidr = 0; ///< SIDR: 0 transient only, 1 dynamic relaxation only, 2 both
   std::vector<Real> x, y;
   SourceLoc loc;
   /// Piecewise-linear interpolation, constant extrapolation beyond the ends.
@@ -288,6 +289,22 @@ struct BodyLoad {
   int dir = 2; ///< 0 x, 1 y, 2 z
   GlobalId lcid = 0;
   Real sf = 1.0;
+  GlobalId lciddr = 0; ///< LCIDDR: the curve during dynamic relaxation (0: not applied then)
+  SourceLoc loc;
+};
+
+/// *AIRBAG_SIMPLE_PRESSURE_VOLUME: a closed surface of shell parts whose pressure follows its
+/// volume, p = BETA * CN / (V / V0) (or LCID(V / V0)), with mass-weighted damping of the bag's
+/// nodes, F = -MWD m (v - v_cg).
+struct Airbag {
+  GlobalId id = 0;
+  std::string title;
+  GlobalId sid = 0;    ///< part set of the bag's shells (SIDTYP != 0)
+  Real cn = 0;         ///< CN (< 0: -CN is a curve of CN over time)
+  Real beta = 1;       ///< BETA
+  GlobalId lcid = 0;   ///< LCID: pressure over relative volume (instead of CN and BETA)
+  GlobalId lciddr = 0; ///< LCIDDR: CN over time during dynamic relaxation
+  Real mwd = 0;        ///< MWD: mass-weighted damping factor D [1/time]
   SourceLoc loc;
 };
 
@@ -477,6 +494,9 @@ struct Controls {
   int contact_ignore = 0;    ///< IGNORE: 0 move initially penetrating nodes, 1 keep an offset
   Real contact_sfric = 0, contact_dfric = 0, contact_edc = 0; ///< default FS, FD, DC
   int contact_shlthk = 0; ///< SHLTHK (stored; parcae always uses the shell thickness offsets)
+  /// ORIEN: automatic reorientation of the surfaces of non-automatic contacts at set-up (1: part
+  /// input, 2: part and segment input, 3: off for non-forming contacts, 4: off for forming)
+  int contact_orien = 1;
   bool contact_control_given = false;
   // *CONTROL_TIMESTEP
   Real dtinit = 0;
@@ -496,6 +516,14 @@ struct Controls {
   int rwen = 2;
   int slnten = 1;
   int rylen = 1;
+  // *CONTROL_DYNAMIC_RELAXATION: the relaxation phase runs when a curve has SIDR 1 or 2, or
+  // IDRFLG = 1
+  int dr_nrcyck = 250;    ///< NRCYCK: cycles between convergence checks
+  Real dr_drtol = 1e-3;   ///< DRTOL: kinetic energy ratio of convergence
+  Real dr_drfctr = 0.995; ///< DRFCTR: velocity scale per cycle
+  Real dr_drterm = 0;     ///< DRTERM: end of the relaxation phase (0: none)
+  Real dr_tssfdr = 0;     ///< TSSFDR: step scale during relaxation (0: TSSFAC)
+  int dr_idrflg = 0;      ///< IDRFLG: 1 = relax even without flagged curves
   // *CONTROL_SHELL
   Real shell_wrpang = 20;
   int shell_theory = 2;
@@ -614,6 +642,7 @@ struct Model {
   std::vector<BodyLoad> body_loads;
   std::vector<SegmentLoad> segment_loads; ///< *LOAD_SEGMENT, and _SET expanded per segment
   std::vector<RigidWall> rigid_walls;
+  std::vector<Airbag> airbags;
   std::map<GlobalId, SegmentSet> segment_sets;
   std::vector<ContactDef> contacts;
   std::vector<MatAddErosion> add_erosions; ///< *MAT_ADD_EROSION, at most one per material

@@ -266,3 +266,139 @@ TEST(Mat027, RotationOfStretchedStateRotatesTheStress) {
       for (int k = 0; k < 3; ++k) EXPECT_NEAR(got[i][k], expect[i][k], 1e-13 * scale);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shells: the incompressible membrane law (update_stress_shell) against closed forms. The shell
+// kernel passes strain increments in its co-rotational frame; here they are applied in steps
+// along a proportional path of logarithmic strain.
+
+namespace {
+
+struct ShellPoint {
+  Real sig[5] = {0, 0, 0, 0, 0};
+  Real back[3] = {0, 0, 0};
+  Real eps_p = 0, dzz_total = 0;
+  Real work = 0; ///< sum of the midpoint stress times the increments (per unit volume)
+};
+
+/// Applies the total in-plane logarithmic strain (exx, eyy, gxy) in n equal logarithmic steps
+/// as the shell kernel passes them: d dt at the end of each step, i.e. principal increments
+/// 1 - exp(-e/n) (the law turns them back into e/n).
+ShellPoint shell_path(const MaterialParams& m, Real exx, Real eyy, Real gxy, int n = 400) {
+  ShellPoint p;
+  const Real em = 0.5 * (exx + eyy), eh = 0.5 * (exx - eyy), ec = 0.5 * gxy;
+  const Real er = std::sqrt(eh * eh + ec * ec);
+  const Real g1 = -std::expm1(-(em + er) / n), g2 = -std::expm1(-(em - er) / n);
+  const Real gm = 0.5 * (g1 + g2), gq = er > 0 ? 0.5 * (g1 - g2) / er : 0.0;
+  const Real d[5] = {gm + gq * eh, gm - gq * eh, 2 * gq * ec, 0, 0};
+  for (int k = 0; k < n; ++k) {
+    Real old[5];
+    std::memcpy(old, p.sig, sizeof old);
+    Real dz = 0;
+    update_stress_shell(m, d, 1e-6, p.sig, p.back, p.eps_p, dz);
+    p.dzz_total += dz;
+    for (int c = 0; c < 3; ++c) p.work += 0.5 * (old[c] + p.sig[c]) * d[c] / (1 - 0.5 * d[c]);
+  }
+  return p;
+}
+
+} // namespace
+
+// Equibiaxial stretch lambda: sigma = 2 (lambda^2 - lambda^-4)(A + B lambda^2) (incompressible
+// membrane, sigma_zz = 0), and the thickness strain -2 ln(lambda). The law is a closed form of
+// the accumulated strain, so only the sum of the increments' rounding enters: 1e-12.
+TEST(Mat027Shell, EquibiaxialStretchMatchesClosedForm) {
+  const MaterialParams m = params(mat027_card(0.495));
+  for (const Real lambda : {0.8, 0.95, 1.01, 1.3, 2.0, 3.0}) {
+    const Real e = std::log(lambda);
+    const ShellPoint p = shell_path(m, e, e, 0.0);
+    const Real ref = 2 * (lambda * lambda - std::pow(lambda, -4)) * (kA + kB * lambda * lambda);
+    EXPECT_NEAR(p.sig[0], ref, 1e-12 * std::abs(ref) + 1e-15) << "lambda " << lambda;
+    EXPECT_NEAR(p.sig[1], ref, 1e-12 * std::abs(ref) + 1e-15) << "lambda " << lambda;
+    EXPECT_NEAR(p.sig[2], 0.0, 1e-14);
+    EXPECT_NEAR(p.dzz_total, -2 * e, 1e-2 * std::abs(e)); // sum of t-increments, not log
+  }
+}
+
+// Uniaxial stress: stretch lambda along x with the incompressible lateral contraction
+// lambda^-1/2: sigma_yy = 0 exactly and sigma_xx = 2 (lambda^2 - 1/lambda)(A + B/lambda), the
+// Cauchy form of the classical Mooney-Rivlin uniaxial law (the solid test's nominal stress
+// times lambda).
+TEST(Mat027Shell, UniaxialStressMatchesClosedForm) {
+  const MaterialParams m = params(mat027_card(0.495));
+  for (const Real lambda : {0.6, 0.9, 1.05, 1.5, 2.5}) {
+    const Real e = std::log(lambda);
+    const ShellPoint p = shell_path(m, e, -0.5 * e, 0.0);
+    const Real ref = 2 * (lambda * lambda - 1 / lambda) * (kA + kB / lambda);
+    EXPECT_NEAR(p.sig[0], ref, 1e-12 * std::abs(ref)) << "lambda " << lambda;
+    EXPECT_NEAR(p.sig[1], 0.0, 1e-12 * std::abs(ref)) << "lambda " << lambda;
+  }
+}
+
+// Small strain: plane-stress linear elasticity at nu = 1/2 (E = 3G, G = 2(A + B)):
+// sigma = 4G (e1 + e2 / 2), shear sigma_xy = G gamma_xy; transverse shear G gamma.
+TEST(Mat027Shell, SmallStrainLimitIsIncompressiblePlaneStress) {
+  const MaterialParams m = params(mat027_card(0.495));
+  const Real g = 2 * (kA + kB), e1 = 1e-7, e2 = -3e-8, gam = 5e-8;
+  ShellPoint p;
+  const Real d[5] = {e1, e2, gam, gam, -gam};
+  Real dz = 0;
+  update_stress_shell(m, d, 1e-6, p.sig, p.back, p.eps_p, dz);
+  EXPECT_NEAR(p.sig[0], 4 * g * (e1 + 0.5 * e2), 1e-6 * g * e1);
+  EXPECT_NEAR(p.sig[1], 4 * g * (e2 + 0.5 * e1), 1e-6 * g * e1);
+  EXPECT_NEAR(p.sig[2], g * gam, 1e-6 * g * e1);
+  EXPECT_DOUBLE_EQ(p.sig[3], g * gam);
+  EXPECT_DOUBLE_EQ(p.sig[4], -g * gam);
+  EXPECT_NEAR(dz, -(e1 + e2), 1e-12);
+}
+
+// The end-of-step increments of an oscillating stretch (the kernel's d dt) must not drift: a
+// membrane taken 200 times from stretch 1 to 1.3 and back in 10 steps each returns to zero
+// stress (the plain sum of the increments would have drifted by ~200 x 10 x 0.026^2 / 2).
+TEST(Mat027Shell, OscillatingStretchDoesNotRatchet) {
+  const MaterialParams m = params(mat027_card(0.495));
+  ShellPoint p;
+  for (int cyc = 0; cyc < 200; ++cyc)
+    for (int dir : {1, -1})
+      for (int k = 0; k < 10; ++k) {
+        const Real l0 = 1 + 0.03 * (dir > 0 ? k : 10 - k), l1 = l0 + 0.03 * dir;
+        const Real e = (l1 - l0) / l1; // end-of-step rate times dt, equibiaxial
+        const Real d[5] = {e, e, 0, 0, 0};
+        Real dz = 0;
+        update_stress_shell(m, d, 1e-6, p.sig, p.back, p.eps_p, dz);
+      }
+  EXPECT_NEAR(p.back[0], 0.0, 1e-12);
+  EXPECT_NEAR(p.sig[0], 0.0, 1e-9);
+}
+
+// A stretch along axes turned by theta in the shell plane: the stress is the principal stress
+// turned by theta (sigma = R diag(s1, s2) R^T), whatever the angle.
+TEST(Mat027Shell, TurnedStretchTurnsTheStress) {
+  const MaterialParams m = params(mat027_card(0.495));
+  const Real e1 = std::log(1.6), e2 = std::log(0.9);
+  const Real l1 = 1.6 * 1.6, l2 = 0.81, l3 = 1 / (l1 * l2);
+  const Real s1 = 2 * (l1 - l3) * (kA + kB * l2), s2 = 2 * (l2 - l3) * (kA + kB * l1);
+  for (const Real th : {0.0, 0.3, 0.7854, 1.2, 2.5}) {
+    const Real c = std::cos(th), s = std::sin(th);
+    const Real exx = c * c * e1 + s * s * e2, eyy = s * s * e1 + c * c * e2;
+    const Real gxy = 2 * c * s * (e1 - e2);
+    const ShellPoint p = shell_path(m, exx, eyy, gxy);
+    EXPECT_NEAR(p.sig[0], c * c * s1 + s * s * s2, 1e-12 * s1) << "theta " << th;
+    EXPECT_NEAR(p.sig[1], s * s * s1 + c * c * s2, 1e-12 * s1) << "theta " << th;
+    EXPECT_NEAR(p.sig[2], c * s * (s1 - s2), 1e-12 * s1) << "theta " << th;
+  }
+}
+
+// The membrane is hyperelastic: the work of the Cauchy stress on the logarithmic strain
+// increments (volume constant) equals the stored energy W = A(I1 - 3) + B(I2 - 3) of the
+// incompressible stretch (lambda1, lambda2, 1/(lambda1 lambda2)), up to the midpoint rule's
+// O(h^2) error: 400 steps to a stretch of 2 give ~1e-5 relative; tolerance 1e-4.
+TEST(Mat027Shell, WorkEqualsStoredEnergy) {
+  const MaterialParams m = params(mat027_card(0.495));
+  for (const auto& [a1, a2] : {std::pair{2.0, 1.0}, {1.5, 1.5}, {0.8, 1.4}}) {
+    const ShellPoint p = shell_path(m, std::log(a1), std::log(a2), 0.0);
+    const Real l1 = a1 * a1, l2 = a2 * a2, l3 = 1 / (l1 * l2);
+    const Real w = kA * (l1 + l2 + l3 - 3) + kB * (1 / l1 + 1 / l2 + 1 / l3 - 3);
+    EXPECT_NEAR(p.work, w, 1e-4 * w) << a1 << " x " << a2;
+  }
+}

@@ -9,8 +9,9 @@
 //    thickness above the die, z = 0.5: forming contacts leave out the rigid tool's thickness
 //    under *CONTROL_CONTACT SHLTHK 0 or 1) by more than 1e-3 mm (the static penetration is ~2e-6
 //    mm; 1e-3 allows for the dynamic overshoot of the suddenly applied load by far).
-// The same deck with *CONTACT_NODES_TO_SURFACE (non-automatic: the die is taken as ordered)
-// lets the blank through where the die faces away: the check can fail.
+// The same deck with *CONTACT_NODES_TO_SURFACE and *CONTROL_CONTACT ORIEN = 3 (non-automatic,
+// no reorientation: the die is taken as ordered) lets the blank through where the die faces
+// away: the check can fail. At the default ORIEN = 1 the plain contact reorients the die too.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -121,9 +122,23 @@ TEST(FormingContact, BlankRestsOnAnInconsistentlyOrientedDie) {
   EXPECT_LT(o.min_z, kBlankZ); // the load did bring it into contact
 }
 
-TEST(FormingContact, NonFormingContactLetsTheBlankThrough) {
-  const Outcome o = run_forming("*CONTACT_NODES_TO_SURFACE", "forming_plain");
-  // the blank is pushed through where the die faces away: either the run stops or blank nodes
-  // end up below the die (the bound the forming contact keeps is broken by far)
+// With *CONTROL_CONTACT ORIEN = 3 (no reorientation for non-forming contacts) a plain
+// NODES_TO_SURFACE takes the die as ordered and lets the blank through where the die faces
+// away: either the run stops or blank nodes end up below the die.
+TEST(FormingContact, NonFormingContactWithoutReorientationLetsTheBlankThrough) {
+  const Outcome o = run_forming("*CONTROL_CONTACT\n       0.1         0         0         0"
+                                "         0         0         3\n*CONTACT_NODES_TO_SURFACE",
+                                "forming_plain");
   if (o.ok) EXPECT_LT(o.min_z, 0.0);
+}
+
+// At LS-DYNA's default ORIEN = 1 the die, given by parts, is reoriented at set-up like the
+// forming contact's, consistently and facing the blank: the blank rests on it, at the sum of
+// the half thicknesses (a plain contact keeps the rigid die's: 0.5 + 0.5; the initial overlap is
+// moved out), and carries the load (1 %, as above).
+TEST(FormingContact, NonFormingContactReorientsPartInput) {
+  const Outcome o = run_forming("*CONTACT_NODES_TO_SURFACE", "forming_orien");
+  ASSERT_TRUE(o.ok) << o.error;
+  EXPECT_GT(o.min_z, 1.0 - 1e-3);
+  EXPECT_NEAR(o.mean_force, o.applied, 0.01 * o.applied);
 }

@@ -394,6 +394,29 @@ ContactModel build_contact_model(const Model& model) {
         }
       }
     }
+    // Non-automatic contacts take the side of their segments' normals: LS-DYNA reorients the
+    // surfaces given by parts (and by segment sets with ORIEN = 2) at set-up, consistently over
+    // each connected patch and facing the other side's nodes (forming contacts: above).
+    if (!c.automatic && !c.forming && c.kind != ContactDef::Kind::SingleSurface &&
+        model.control.contact_orien <= 2) {
+      auto oriented = [&](int styp) {
+        return styp == 2 || styp == 3 || (styp == 0 && model.control.contact_orien == 2);
+      };
+      auto surface_nodes = [](const contact::Surface& surf) {
+        std::vector<LocalId> nodes;
+        for (const auto& sg : surf.seg) nodes.insert(nodes.end(), sg.begin(), sg.end());
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        return nodes;
+      };
+      const std::vector<LocalId> sec_nodes = c.kind == ContactDef::Kind::SurfaceToSurface
+                                                 ? surface_nodes(ifc.secondary)
+                                                 : ifc.secondary_nodes;
+      const std::vector<LocalId> main_nodes = surface_nodes(ifc.main);
+      if (oriented(c.mstyp)) contact::orient_toward(ifc.main, sec_nodes, x);
+      if (c.kind == ContactDef::Kind::SurfaceToSurface && oriented(c.sstyp))
+        contact::orient_toward(ifc.secondary, main_nodes, x);
+    }
     cm.interfaces.push_back(std::move(ifc));
     cm.defs.push_back(&c);
     cm.life.push_back(std::move(life));

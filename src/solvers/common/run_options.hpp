@@ -52,6 +52,7 @@ struct RunSummary {
   bool interrupted = false;    ///< stopped on request (signal) after writing a checkpoint
   std::string last_checkpoint; ///< directory of the last checkpoint written (empty if none)
   int restarted_from_cycle = -1;
+  int relaxation_cycles = 0; ///< cycles of the dynamic relaxation phase (0: none)
 };
 
 } // namespace parcae

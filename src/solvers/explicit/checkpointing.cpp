@@ -27,6 +27,14 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   ar.pod(step_.limit.part);
   ar.pod(loads_.work);
   ar.pod(rwalls_.work);
+  for (auto& bag : airbags_.bags) {
+    ar.pod(bag.volume);
+    ar.pod(bag.pressure);
+    ar.pod(bag.vcg);
+    ar.pod(bag.prev_volume);
+    ar.pod(bag.prev_pressure);
+    ar.pod(bag.have_prev);
+  }
   bool has_hist = out_.hist != nullptr;
   ar.pod(has_hist);
   if (has_hist != (out_.hist != nullptr))

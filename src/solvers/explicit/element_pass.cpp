@@ -2,6 +2,8 @@
 // while the halo exchange is in flight) and the local step limit.
 #include "solvers/explicit/integrator.hpp"
 
+#include <type_traits>
+
 namespace parcae::explicit_detail {
 
 /// The controlling element so far, if dte (element elem of part part, family family of the
@@ -42,6 +44,9 @@ void Integrator::compute_family_elements(Family family, bool boundary, Real dt) 
       // it, in element order).
       res[c] = Family::compute_forces(sp.opt, sp.mat, sp.blk, b, e, kin, corners,
                                       opt_.use_reference_kernels);
+      if constexpr (std::is_same_v<Family, ShellFamily>)
+        if (!airbags_.bag_of_part.empty() && airbags_.bag_of_part[p] >= 0)
+          add_airbag_pressure(p, b, e, corners);
       if (erosion_.on && erode_range(family, p, b, e, gone[c])) {
         // the step of the elements left (the kernel's rule: first smallest in element order)
         res[c].min_dt = 1e300;

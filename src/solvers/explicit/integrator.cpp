@@ -51,6 +51,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   loads_.m.assign(3 * d_.nnode, 0.0);
   rwalls_.state = make_rigid_walls(model, d_);
   init_erosion();
+  init_airbags();
   std::vector<par::Exchange::Neighbour> nb;
   for (const auto& h : d_.halo)
     nb.push_back({h.rank,

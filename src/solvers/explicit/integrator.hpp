@@ -149,6 +149,29 @@ struct ContactCoupling {
   std::unique_ptr<SleoutWriter> sleout;
 };
 
+/// Airbags (*AIRBAG_SIMPLE_PRESSURE_VOLUME, airbag_pass.cpp): each bag's volume from the shells
+/// of its parts (each rank sums its own elements), its pressure on those shells (added to their
+/// corner forces, so it travels with the halo exchange) and the damping of its nodes. One extra
+/// reduction per cycle, only in decks with airbags.
+struct AirbagCoupling {
+  struct Bag {
+    const Airbag* def = nullptr;
+    std::vector<LocalId> nodes; ///< this rank's nodes of the bag (owned and ghosts), ascending
+    Real v0 = 0;                ///< initial volume (> 0)
+    Real sign = 1;              ///< +1: the shells' normals point out of the bag, -1: in
+    Real volume = 0, pressure = 0;
+    std::array<Real, 3> vcg{0, 0, 0}; ///< mass-weighted mean velocity of the bag's nodes
+    Real prev_volume = 0, prev_pressure = 0;
+    bool have_prev = false;
+  };
+  std::vector<Bag> bags;
+  std::vector<int> bag_of_part; ///< per shell part of the domain: its bag, -1 none
+  /// per shell part of the domain and element: +1 / -1, the orientation that closes the bag
+  std::vector<std::vector<std::int8_t>> face_sign;
+  std::unique_ptr<par::CycleReduction> reduce;
+  bool damped = false; ///< some bag has MWD > 0
+};
+
 /// Element erosion (erosion.hpp). Every rank keeps the global state (which model elements are
 /// alive, which nodes lost all their elements) so that contact surfaces and free nodes are the
 /// same on every rank.
@@ -205,10 +228,31 @@ private:
   void take_checkpoint(); ///< collective: write_checkpoint_now and log it
   void write_contact_histories(Real t);
 
+  /// Load curve id at t (no curve: 1). Dynamic relaxation (relaxing_) applies only curves with
+  /// SIDR 1 or 2, the transient only those with SIDR 0 or 2; the others give 0.
   Real curve(GlobalId id, Real t) const {
     if (id == 0) return 1.0;
-    return loads_.curves.at(id)->eval(t);
+    const Curve* c = loads_.curves.at(id);
+    if (relaxing_ ? c->sidr == 0 : c->sidr == 1) return 0.0;
+    return c->eval(t);
   }
+  /// A curve read whatever its SIDR (LCIDDR fields: curves for the relaxation phase).
+  Real raw_curve(GlobalId id, Real t) const { return loads_.curves.at(id)->eval(t); }
+  // --- airbags (airbag_pass.cpp) ---
+  void init_airbags();
+  /// Collective (decks with airbags): every bag's volume, pressure and mean velocity at the
+  /// current positions and velocities.
+  void airbag_update(Real t);
+  /// Pressure forces of bag shells [b, e) of shell part p added to their corners.
+  void add_airbag_pressure(std::size_t p, std::size_t b, std::size_t e, CornerSpans corners);
+  /// Mass-weighted damping of the bags' nodes into loads_.f.
+  void airbag_damping();
+  /// Work of the bags' pressure over the velocity update (this rank's shells; loads_.work).
+  void airbag_work(const std::vector<Real>& v_old, Real dt_avg);
+  // --- dynamic relaxation (solver.cpp) ---
+  [[nodiscard]] bool wants_relaxation() const;
+  /// The damped relaxation phase before the transient (*CONTROL_DYNAMIC_RELAXATION).
+  void relax();
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
   void compute_elements(bool boundary, Real dt);
   template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
@@ -292,6 +336,8 @@ private:
   std::string local_error_;
   ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
   ErosionState erosion_;     ///< element deletion
+  AirbagCoupling airbags_;   ///< control volumes
+  bool relaxing_ = false;    ///< in the dynamic relaxation phase
 };
 
 } // namespace parcae::explicit_detail

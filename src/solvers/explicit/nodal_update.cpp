@@ -23,7 +23,8 @@ std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
 }
 
 void Integrator::external_forces(Real t) {
-  if (model_.nodal_loads.empty() && model_.body_loads.empty()) return; // stay zero
+  if (model_.nodal_loads.empty() && model_.body_loads.empty() && !airbags_.damped)
+    return; // stay zero
   std::fill(loads_.f.begin(), loads_.f.end(), 0.0);
   std::fill(loads_.m.begin(), loads_.m.end(), 0.0);
   for (const auto& ld : model_.nodal_loads) {
@@ -34,9 +35,11 @@ void Integrator::external_forces(Real t) {
     }
   }
   for (const auto& bl : model_.body_loads) {
-    const Real acc = bl.sf * curve(bl.lcid, t);
+    const Real acc =
+        bl.sf * (relaxing_ && bl.lciddr != 0 ? raw_curve(bl.lciddr, t) : curve(bl.lcid, t));
     for (std::size_t n = 0; n < d_.nnode; ++n) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
   }
+  if (airbags_.damped) airbag_damping();
 }
 
 void Integrator::assemble_and_accelerate(Real t) {
@@ -81,8 +84,9 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
   // The previous half-step velocities, needed only where loads or constraints do work
   // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
-  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty();
-  const bool track = loads || !model_.motions.empty() || !rwalls_.state.empty();
+  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty() || airbags_.damped;
+  const bool track =
+      loads || !model_.motions.empty() || !rwalls_.state.empty() || !airbags_.bags.empty();
   // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces
   // (of the last force pass, reduced by cycle_reduce), before the nodal update, so that released
   // nodes move as free nodes from this step on.
@@ -203,6 +207,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         if (fe != 0) loads_.work.add(dt_avg * fe * 0.5 * (v_old[3 * n + i] + d_.v[3 * n + i]));
       }
     }
+  if (!airbags_.bags.empty()) airbag_work(v_old, dt_avg);
   // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
   // by cycle_reduce), then the motion. Failed welds (inactive) are skipped.
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {

@@ -70,6 +70,19 @@ void Integrator::setup() {
   } catch (const Unstable& u) {
     throw RuntimeError("the initial state is invalid: " + u.message);
   }
+  if (!restarting && wants_relaxation()) {
+    relax();
+    // The transient starts from the relaxed state: its first force pass, with the transient's
+    // loads.
+    try {
+      airbag_update(0.0);
+      element_pass(0.0);
+      assemble_and_accelerate(0.0);
+      cycle_reduce(std::nullopt);
+    } catch (const Unstable& u) {
+      throw RuntimeError("the relaxed state is invalid: " + u.message);
+    }
+  }
   const Real dt_crit0 = step_.limit.dt;
   Real dt = c.tssfac * dt_crit0;
   if (c.dtinit > 0) dt = std::min(dt, c.dtinit);
@@ -156,6 +169,140 @@ void Integrator::setup() {
   run_.cycle_sleep_us = sleep_us ? std::atol(sleep_us) : 0L;
 }
 
+bool Integrator::wants_relaxation() const {
+  if (model_.control.dr_idrflg == 1) return true;
+  return std::any_of(model_.curves.begin(), model_.curves.end(),
+                     [](const Curve& c) { return c.sidr == 1 || c.sidr == 2; });
+}
+
+// Dynamic relaxation (LS-DYNA's explicit relaxation phase): the cycle of the transient with the
+// relaxation loads (curves of SIDR 1 or 2, LCIDDR curves, airbags) and every velocity scaled by
+// DRFCTR each cycle, until the kinetic energy, checked every NRCYCK cycles, has fallen below
+// DRTOL times its peak (or DRTERM). The displacements and stresses it reaches are the
+// transient's initial state; the velocities start again from the initial ones and the energy
+// accounts from zero. Nothing is written during the phase but its log lines.
+void Integrator::relax() {
+  const Controls& c = model_.control;
+  std::ostream* log = opt_.log;
+  const std::vector<Real> v_init = d_.v, w_init = d_.w;
+  std::vector<std::array<Real, 3>> bv_init, bw_init;
+  for (const RigidBody& b : d_.bodies) {
+    bv_init.push_back(b.v);
+    bw_init.push_back(b.omega);
+  }
+  std::fill(d_.v.begin(), d_.v.end(), 0.0);
+  std::fill(d_.w.begin(), d_.w.end(), 0.0);
+  for (RigidBody& b : d_.bodies) b.v = b.omega = {0, 0, 0};
+  relaxing_ = true;
+  // The relaxation loads (the set-up's force pass had the transient's).
+  airbag_update(0.0);
+  element_pass(0.0);
+  assemble_and_accelerate(0.0);
+  cycle_reduce(std::nullopt);
+  const Real tss = c.dr_tssfdr > 0 ? c.dr_tssfdr : c.tssfac;
+  const int nrcyck = std::max(1, c.dr_nrcyck);
+  // A phase that never converges stops after this many checks (with a warning), so that a deck
+  // cannot hang in it.
+  constexpr int kMaxChecks = 400;
+  Real t = 0, dt_old = 0, ke_peak = 0, ke = 0;
+  int cycle = 0;
+  bool converged = false;
+  if (log)
+    *log << fmt::format("\ndynamic relaxation (DRTOL {}, DRFCTR {}, check every {} cycles)\n",
+                        c.dr_drtol, c.dr_drfctr, nrcyck);
+  auto kinetic_energy = [&] {
+    ExactSum acc;
+    for (std::size_t n = 0; n < d_.nnode; ++n) {
+      if (!d_.owned[n] || d_.rigid_of[n] >= 0) continue;
+      for (int i = 0; i < 3; ++i) acc.add(0.5 * d_.mass[n] * d_.v[3 * n + i] * d_.v[3 * n + i]);
+    }
+    if (comm_.rank() == 0)
+      for (const RigidBody& b : d_.bodies)
+        if (b.active) acc.add(rigid_body_kinetic_energy(b));
+    return comm_.sum(acc).result();
+  };
+  try {
+    while (true) {
+      const bool no_limit = !std::isfinite(step_.limit.dt) || step_.limit.dt >= 1e299;
+      if (no_limit) break; // nothing deformable to relax
+      const Real dt = tss * step_.limit.dt;
+      const Real dt_avg = cycle == 0 ? 0.5 * dt : 0.5 * (dt_old + dt);
+      bodies_.weld_cycle = cycle;
+      update_velocities(dt_avg, dt, t);
+      for (std::size_t n = 0; n < d_.nnode; ++n) {
+        if (d_.rigid_of[n] >= 0) continue;
+        for (int i = 0; i < 3; ++i) {
+          d_.v[3 * n + i] *= c.dr_drfctr;
+          d_.w[3 * n + i] *= c.dr_drfctr;
+          d_.x[3 * n + i] += dt * d_.v[3 * n + i];
+        }
+      }
+      for (RigidBody& b : d_.bodies)
+        for (int i = 0; i < 3; ++i) {
+          b.v[i] *= c.dr_drfctr;
+          b.omega[i] *= c.dr_drfctr;
+        }
+      t += dt;
+      ++cycle;
+      dt_old = dt;
+      erosion_.t_pass = t;
+      airbag_update(t);
+      element_pass(dt);
+      if (!contacts_.state.empty()) contact_pass(cycle, t, dt);
+      assemble_and_accelerate(t);
+      cycle_reduce(std::nullopt);
+      if (cycle % nrcyck != 0) continue;
+      check_finite(cycle);
+      if (comm_.any(!local_error_.empty()))
+        throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values"
+                                            : local_error_};
+      ke = kinetic_energy();
+      ke_peak = std::max(ke_peak, ke);
+      const Real ratio = ke_peak > 0 ? ke / ke_peak : 0.0;
+      if (log)
+        *log << fmt::format("  relaxation cycle {:>8}  time {:.5e}  kinetic energy {:.5e}  "
+                            "ratio {:.3e}\n",
+                            cycle, t, ke, ratio)
+             << std::flush;
+      if (ratio < c.dr_drtol) {
+        converged = true;
+        break;
+      }
+      if (c.dr_drterm > 0 && t >= c.dr_drterm) break;
+      if (cycle >= kMaxChecks * nrcyck) break;
+    }
+  } catch (const Unstable& u) {
+    throw RuntimeError("dynamic relaxation failed: " + u.message);
+  }
+  if (log)
+    *log << fmt::format("  relaxation {} after {} cycles (time {:.5e}){}\n",
+                        converged ? "converged" : "ended", cycle, t,
+                        converged || (c.dr_drterm > 0 && t >= c.dr_drterm)
+                            ? ""
+                            : fmt::format(": not converged after {} checks (warning)", kMaxChecks))
+         << std::flush;
+  relaxing_ = false;
+  d_.v = v_init;
+  d_.w = w_init;
+  for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
+    d_.bodies[b].v = bv_init[b];
+    d_.bodies[b].omega = bw_init[b];
+  }
+  // The transient's energy accounts start at zero (the stored strain energy stays internal
+  // energy).
+  loads_.work = ExactSum{};
+  rwalls_.work = ExactSum{};
+  for (auto& bag : airbags_.bags) bag.have_prev = false;
+  // Contact: the transient counts its cycles from 0 again; search at its first cycle, and its
+  // interface energies start at zero.
+  for (auto& cs : contacts_.state) {
+    cs.last_search_cycle = -1;
+    cs.search_due_next = 1;
+    cs.e_interface = cs.e_friction = cs.e_secondary = cs.e_main = ExactSum{};
+  }
+  run_.sum.relaxation_cycles = cycle;
+}
+
 void Integrator::print_progress(int cycle, Real t, Real dtc, const GlobalStats& s) const {
   const Real endtim = model_.control.endtim;
   const Real el = std::chrono::duration<Real>(RunState::clock::now() - run_.t_start).count();
@@ -238,6 +385,7 @@ bool Integrator::advance() {
     ++cycle;
     dt_old = dt_new;
     erosion_.t_pass = t;
+    airbag_update(t);
     element_pass(dt_new);
     if (!contacts_.state.empty()) contact_pass(cycle, t, dt_new);
     assemble_and_accelerate(t);
