@@ -195,6 +195,12 @@ struct Pass {
   std::vector<Real> tie_shape;         ///< its shape functions at the tie point (4 per node)
   std::vector<Real> tie_gap;           ///< distance along the segment's mean normal
   std::vector<Real> node_area;         ///< the node's share of its own surface's area
+  /// per cycle: 1 = the node's force is its tie's; the reactions on the segment's corners are
+  /// then tie_corner (3 per corner, 4 corners per node) instead of -shape x force: the tie's
+  /// energy 1/2 k |q - p - gap n|^2 also depends on the segment's normal, whose derivative
+  /// adds corner forces that sum to zero (the tie conserves energy and angular momentum).
+  std::vector<std::uint8_t> tie_now;
+  std::vector<Real> tie_corner;
   // per-cycle results per node (the gather reads these)
   std::vector<LocalId> seg_of; ///< segment in contact this cycle (-1)
   std::vector<Real> fn;        ///< force on the node (3 per node)

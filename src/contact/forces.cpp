@@ -167,6 +167,58 @@ void make_tie(Pass& ps, std::size_t k, LocalId e, const std::array<Real, 4>& N, 
   ps.tie_gap[k] = gap;
 }
 
+// The tie's corner forces: with r = q - p - gap n (F = -k r on the node), the energy
+// 1/2 k |r|^2 gives on corner a  k N_a r + k (dc/dx_a)^T w, w = gap (I - n n^T) r / |c|, where
+// c = A x B is the unnormalised mean normal (quads: A = x2 - x0, B = x3 - x1; triangles: A =
+// x1 - x0, B = x2 - x0): dc = dA x B + A x dB.
+void tie_corner_forces(const Segment& c, std::span<const Real> x, Real gap, Real kp, const Real* F,
+                       const Real* N, Real* out) {
+  const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
+  const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
+  const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
+  const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
+  const bool tri = c[2] == c[3];
+  Real A[3], B[3];
+  for (int i = 0; i < 3; ++i) {
+    A[i] = tri ? p1[i] - p0[i] : p2[i] - p0[i];
+    B[i] = tri ? p2[i] - p0[i] : p3[i] - p1[i];
+  }
+  const Real C[3] = {A[1] * B[2] - A[2] * B[1], A[2] * B[0] - A[0] * B[2],
+                     A[0] * B[1] - A[1] * B[0]};
+  const Real lc = std::sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2]);
+  Real w[3] = {0, 0, 0};
+  if (lc > 0 && gap != 0) {
+    const Real r[3] = {-F[0] / kp, -F[1] / kp, -F[2] / kp};
+    const Real n[3] = {C[0] / lc, C[1] / lc, C[2] / lc};
+    const Real rn = r[0] * n[0] + r[1] * n[1] + r[2] * n[2];
+    for (int i = 0; i < 3; ++i) w[i] = gap * (r[i] - rn * n[i]) / lc;
+  }
+  auto cross = [](const Real* u, const Real* v, Real* o) {
+    o[0] = u[1] * v[2] - u[2] * v[1];
+    o[1] = u[2] * v[0] - u[0] * v[2];
+    o[2] = u[0] * v[1] - u[1] * v[0];
+  };
+  Real bw[3], aw[3];
+  cross(B, w, bw);
+  cross(A, w, aw);
+  Real extra[4][3];
+  for (int i = 0; i < 3; ++i) {
+    if (tri) {
+      extra[0][i] = aw[i] - bw[i];
+      extra[1][i] = bw[i];
+      extra[2][i] = -aw[i];
+      extra[3][i] = 0;
+    } else {
+      extra[0][i] = -bw[i];
+      extra[1][i] = aw[i];
+      extra[2][i] = bw[i];
+      extra[3][i] = -aw[i];
+    }
+  }
+  for (int a = 0; a < 4; ++a)
+    for (int i = 0; i < 3; ++i) out[3 * a + i] = -N[a] * F[i] + kp * extra[a][i];
+}
+
 } // namespace
 
 std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x) {
@@ -304,6 +356,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       const std::size_t k = static_cast<std::size_t>(ki);
       if (!ps.is_mine(k)) continue;
       const LocalId node = ps.nodes[k];
+      if (!ps.tie_now.empty()) ps.tie_now[k] = 0;
       auto clear = [&]() {
         ps.seg_of[k] = kInvalidLocal;
         ps.tracked[k] = kInvalidLocal;
@@ -329,6 +382,8 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
           const Real kp = pair_stiffness(ifc, st, ps, node, e, mass);
           Real F[3];
           for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
+          tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],
+                            &ps.tie_corner[12 * k]);
           bool failed = false;
           if (p.tiebreak >= 2 && p.nfls > 0 && p.sfls > 0) {
             // the node's side of the segment; a pull away from it is tension
@@ -342,6 +397,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
             failed = (sn / p.nfls) * (sn / p.nfls) + (ss / p.sfls) * (ss / p.sfls) >= 1;
           }
           if (!failed) {
+            ps.tie_now[k] = 1;
             ps.seg_of[k] = e;
             for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
             for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = ps.tie_shape[4 * k + a];
@@ -532,10 +588,14 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
       for (int i = 0; i < 3; ++i) st.f_now[sn + i] += F[i];
       const Segment& c = s.seg[static_cast<std::size_t>(e)];
       const int na = c[2] == c[3] ? 3 : 4;
+      const bool tie = !ps.tie_now.empty() && ps.tie_now[k] != 0;
       for (int a = 0; a < na; ++a) {
         const Real w = ps.shape[4 * k + a];
         const auto sa = 3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
-        for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
+        if (tie) // (the MPP gather sends these with weight -1: the same sum)
+          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= -1.0 * ps.tie_corner[12 * k + 3 * a + i];
+        else
+          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
       }
       for (int i = 0; i < 3; ++i) {
         (nsec ? rs : rm)[i] += F[i];

@@ -157,6 +157,8 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
       ps.tie_seg.assign(n, kInvalidLocal);
       ps.tie_shape.assign(4 * n, 0.0);
       ps.tie_gap.assign(n, 0.0);
+      ps.tie_now.assign(n, 0);
+      ps.tie_corner.assign(12 * n, 0.0);
       // Each node's share of the area of its own surface's segments (tie stresses); a node that
       // is on no segment of it (a listed node) takes the mean segment area of the other side.
       const Surface& own =

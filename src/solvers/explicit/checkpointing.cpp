@@ -52,6 +52,8 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
       ar.vec(ps.tie_shape);
       ar.vec(ps.tie_gap);
       ar.vec(ps.node_area);
+      ar.vec(ps.tie_now);
+      ar.vec(ps.tie_corner);
       ar.vec(ps.flag);
       ar.pod(ps.on_main);
       ar.pod(ps.sf);
