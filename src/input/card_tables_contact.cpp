@@ -61,7 +61,8 @@ namespace {
 
 constexpr std::string_view kContactCommon =
     " CID: the _ID/_TITLE card (blank or 0: the contact's 1-based position among all contacts; "
-    "ids must be unique). Set types SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
+    "a repeated id is replaced by the next id no contact uses, with a warning). Set types "
+    "SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
     "(SSTYP of NODES_TO_SURFACE only), 5 all parts (SSTYP of SINGLE_SURFACE only); other types "
     "are errors. FS = FD = 0 take SFRIC/DFRIC of *CONTROL_CONTACT, DC = 0 takes EDC; FS, FD < 0 "
     "and BT, DT < 0 are errors; BT = 0 and DT = 0 mean 0 and 1e20. SFS, SFM, SFST, SFMT, FSF, "
