@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -210,4 +211,51 @@ TEST(PrescribedRotation, FreeOutsideBirthAndDeathAndMeasuredFromBirth) {
   EXPECT_LT(axial_err, 1e-9);
   ASSERT_GT(mom_after.size(), 10u);
   for (double p : mom_after) EXPECT_NEAR(p, mom_death, 1e-9 * mom_death);
+}
+
+TEST(PrescribedRotation, AngularVelocityAndAccelerationCurves) {
+  // DOF 11 about (x, y) = (5, -3): VAD 0 with a constant angular velocity w (the angle w t) and
+  // VAD 1 with a constant angular acceleration a from rest (the angle a t^2 / 2). Central
+  // differences are exact for both (the step is constant: trusses of fixed length), so the
+  // angle at the end is exact to round-off of the steps (1e-9 rad, with the angular velocity
+  // recovered each step from the node's last move); the radius is kept (1e-12).
+  // the rates as the 10-column fields hold them
+  const double w = std::stod(fmt::format("{:10.4e}", kHalfPi7 / kEnd));
+  const double a = std::stod(fmt::format("{:10.4e}", 2 * kHalfPi7 / (kEnd * kEnd)));
+  for (int vad : {0, 1}) {
+    SCOPED_TRACE(fmt::format("VAD {}", vad));
+    const Model m =
+        deck("pmrotva", block(0.0, 0.0, 0.0) +
+                            "*DEFINE_CURVE\n         2\n                 0.0"
+                            "                 1.0\n                 1.0"
+                            "                 1.0\n"
+                            "*BOUNDARY_PRESCRIBED_MOTION_SET\n" +
+                            fmt::format("         5        11{:10d}         2{:10.4e}\n", vad,
+                                        vad == 0 ? w : a) +
+                            "       5.0      -3.0\n");
+    RunOptions opt = options("pmrotva_run");
+    double radius_err = 0, angle_err = 0, t_last = 0;
+    opt.on_cycle = [&](const Domain& d, const GlobalStats& s) {
+      t_last = s.time;
+      const double theta = vad == 0 ? w * s.time : 0.5 * a * s.time * s.time;
+      angle_err = 0;
+      for (std::size_t n = 0; n < d.nnode; ++n) {
+        const double* x = &d.x[3 * n];
+        const double* x0 = &d.x0[3 * n];
+        const double r = std::hypot(x[0] - 5.0, x[1] + 3.0);
+        const double r0 = std::hypot(x0[0] - 5.0, x0[1] + 3.0);
+        radius_err = std::max(radius_err, std::abs(r - r0) / r0);
+        double dphi = std::atan2(x[1] + 3.0, x[0] - 5.0) - std::atan2(x0[1] + 3.0, x0[0] - 5.0);
+        while (dphi < -kPi) dphi += 2 * kPi;
+        while (dphi > kPi) dphi -= 2 * kPi;
+        angle_err = std::max(angle_err, std::abs(dphi - theta));
+      }
+      return true;
+    };
+    const RunSummary sum = run_explicit(m, opt);
+    ASSERT_TRUE(sum.normal_termination) << sum.error;
+    EXPECT_GE(t_last, kEnd);
+    EXPECT_LT(radius_err, 1e-12);
+    EXPECT_LT(angle_err, 1e-9);
+  }
 }

@@ -261,9 +261,15 @@ void Integrator::rotate_about_axis(const PrescribedMotion& pm, Real t, Real dt_a
     const std::size_t k = 3 * static_cast<std::size_t>(n);
     const Real u1 = d_.x[k + i1] - pm.offset1, u2 = d_.x[k + i2] - pm.offset2;
     Real dth = dtheta;
-    if (pm.vad == MotionKind::Acceleration) { // angular velocity from the node's last step
-      const Real r2 = u1 * u1 + u2 * u2;
-      const Real w_old = r2 > 0 ? (u1 * v_old[k + i2] - u2 * v_old[k + i1]) / r2 : 0.0;
+    if (pm.vad == MotionKind::Acceleration) {
+      // angular velocity of the node's last step: the angle between its positions at t - dt_old
+      // and t (dt_old = 2 dt_avg - dt_new; the first cycle: at rest in the plane)
+      const Real dt_old = 2 * dt_avg - dt_new;
+      Real w_old = 0;
+      if (dt_old > 0) {
+        const Real p1 = u1 - dt_old * v_old[k + i1], p2 = u2 - dt_old * v_old[k + i2];
+        w_old = std::atan2(p1 * u2 - p2 * u1, p1 * u1 + p2 * u2) / dt_old;
+      }
       dth = (w_old + dt_avg * f(t)) * (t1 - t0);
     }
     const Real c = std::cos(dth), s = std::sin(dth);
