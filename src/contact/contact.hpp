@@ -84,6 +84,19 @@ struct ContactParams {
   /// Blow-up: penetration > blowup_factor * segment size, or a jump of the penetration by more
   /// than jump_factor * segment size within one cycle.
   Real blowup_factor = 1.0, jump_factor = 0.5;
+  /// Tiebreak (*CONTACT_..._TIEBREAK OPTION; 0: an ordinary contact). A tied node is held by a
+  /// penalty spring (the pair stiffness, normal and tangential alike) at a material point of its
+  /// segment (the shape functions and the distance along the segment's normal at the moment
+  /// it was tied). Nodes initially in contact (gap within tie_tolerance of the segment size) are
+  /// tied at their initial distance by every option.
+  ///   1: nodes that come into contact later stick too (at the contact surface); never fail.
+  ///   2: only the initially tied nodes; a tie fails when (sigma_n / nfls)^2 + (sigma_s /
+  ///      sfls)^2 >= 1 (sigma_n: tension only; stresses = tie force / the node's share of its
+  ///      surface's area); a failed node is in ordinary contact from then on.
+  ///   3: as 1, with the failure criterion of 2.
+  int tiebreak = 0;
+  Real nfls = 0, sfls = 0;
+  Real tie_tolerance = 0.01;
 };
 
 /// A segment surface. thickness: full shell thickness of each segment (0 for solid faces);
@@ -176,6 +189,18 @@ struct Pass {
   std::vector<Real> pen_prev;            ///< penetration at the previous cycle (>= 0)
   std::vector<Real> offset;              ///< IGNORE=1 initial penetration offset
   std::vector<std::uint8_t> released;    ///< released by PENMAX (until separation)
+  // tiebreak (ContactParams::tiebreak != 0; empty otherwise)
+  std::vector<std::uint8_t> tie_state; ///< 0 free, 1 tied, 2 tie failed (ordinary contact)
+  std::vector<LocalId> tie_seg;        ///< the segment a tied node is held to
+  std::vector<Real> tie_shape;         ///< its shape functions at the tie point (4 per node)
+  std::vector<Real> tie_gap;           ///< distance along the segment's mean normal
+  std::vector<Real> node_area;         ///< the node's share of its own surface's area
+  /// per cycle: 1 = the node's force is its tie's; the reactions on the segment's corners are
+  /// then tie_corner (3 per corner, 4 corners per node) instead of -shape x force: the tie's
+  /// energy 1/2 k |q - p - gap n|^2 also depends on the segment's normal, whose derivative
+  /// adds corner forces that sum to zero (the tie conserves energy and angular momentum).
+  std::vector<std::uint8_t> tie_now;
+  std::vector<Real> tie_corner;
   // per-cycle results per node (the gather reads these)
   std::vector<LocalId> seg_of; ///< segment in contact this cycle (-1)
   std::vector<Real> fn;        ///< force on the node (3 per node)
@@ -272,6 +297,7 @@ struct PenetrationRecord {
 
 struct ContactStatus {
   bool ok = true;                          ///< false: blow-up (the solver stops)
+  std::int64_t ties_failed = 0;            ///< tiebreak: ties that failed this cycle
   std::vector<PenetrationRecord> released; ///< released by PENMAX/XPENE this cycle (warning)
   std::vector<PenetrationRecord> blowup;   ///< too deep / sudden jump (error)
   std::int64_t active_pairs = 0;
@@ -283,6 +309,12 @@ struct ContactStatus {
 /// (the offset shrinks when the node moves out). Returns the list (for the report).
 std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, ContactState& st,
                                                     std::span<Real> x);
+
+/// Tiebreak: ties every node of the interface that is in contact with a segment in x (its gap,
+/// the distance less the contact thicknesses, at most p.tie_tolerance x the segment size) at its
+/// present distance. Call after init_state (before initial_penetrations, which then leaves the
+/// tied nodes alone). Returns the number of tied nodes (all passes).
+std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x);
 
 /// Release depth (PENMAX/XPENE rule) of a segment of a pass.
 Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg);

@@ -131,7 +131,132 @@ Real seg_size(const Surface& s, LocalId seg) {
   return std::sqrt(s.area0[static_cast<std::size_t>(seg)]);
 }
 
+// Tiebreak: the unit mean normal of a segment, (x2 - x0) x (x3 - x1) (triangles: (x1 - x0) x
+// (x2 - x0), the same orientation), and the point with shape functions N.
+std::array<Real, 3> mean_normal(const Segment& c, std::span<const Real> x) {
+  const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
+  const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
+  const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
+  const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
+  Real a[3], b[3];
+  for (int i = 0; i < 3; ++i) {
+    a[i] = c[2] == c[3] ? p1[i] - p0[i] : p2[i] - p0[i];
+    b[i] = c[2] == c[3] ? p2[i] - p0[i] : p3[i] - p1[i];
+  }
+  std::array<Real, 3> n{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                        a[0] * b[1] - a[1] * b[0]};
+  const Real l = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (l > 0)
+    for (Real& v : n) v /= l;
+  return n;
+}
+
+std::array<Real, 3> point_at(const Segment& c, const Real* N, std::span<const Real> x) {
+  std::array<Real, 3> p{0, 0, 0};
+  const int na = c[2] == c[3] ? 3 : 4;
+  for (int a = 0; a < na; ++a)
+    for (int i = 0; i < 3; ++i) p[i] += N[a] * x[3 * static_cast<std::size_t>(c[a]) + i];
+  return p;
+}
+
+// Ties node k of a pass to segment e at shape functions N and distance gap along the mean normal.
+void make_tie(Pass& ps, std::size_t k, LocalId e, const std::array<Real, 4>& N, Real gap) {
+  ps.tie_state[k] = 1;
+  ps.tie_seg[k] = e;
+  for (int a = 0; a < 4; ++a) ps.tie_shape[4 * k + a] = N[a];
+  ps.tie_gap[k] = gap;
+}
+
+// The tie's corner forces: with r = q - p - gap n (F = -k r on the node), the energy
+// 1/2 k |r|^2 gives on corner a  k N_a r + k (dc/dx_a)^T w, w = gap (I - n n^T) r / |c|, where
+// c = A x B is the unnormalised mean normal (quads: A = x2 - x0, B = x3 - x1; triangles: A =
+// x1 - x0, B = x2 - x0): dc = dA x B + A x dB.
+void tie_corner_forces(const Segment& c, std::span<const Real> x, Real gap, Real kp, const Real* F,
+                       const Real* N, Real* out) {
+  const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
+  const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
+  const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
+  const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
+  const bool tri = c[2] == c[3];
+  Real A[3], B[3];
+  for (int i = 0; i < 3; ++i) {
+    A[i] = tri ? p1[i] - p0[i] : p2[i] - p0[i];
+    B[i] = tri ? p2[i] - p0[i] : p3[i] - p1[i];
+  }
+  const Real C[3] = {A[1] * B[2] - A[2] * B[1], A[2] * B[0] - A[0] * B[2],
+                     A[0] * B[1] - A[1] * B[0]};
+  const Real lc = std::sqrt(C[0] * C[0] + C[1] * C[1] + C[2] * C[2]);
+  Real w[3] = {0, 0, 0};
+  if (lc > 0 && gap != 0) {
+    const Real r[3] = {-F[0] / kp, -F[1] / kp, -F[2] / kp};
+    const Real n[3] = {C[0] / lc, C[1] / lc, C[2] / lc};
+    const Real rn = r[0] * n[0] + r[1] * n[1] + r[2] * n[2];
+    for (int i = 0; i < 3; ++i) w[i] = gap * (r[i] - rn * n[i]) / lc;
+  }
+  auto cross = [](const Real* u, const Real* v, Real* o) {
+    o[0] = u[1] * v[2] - u[2] * v[1];
+    o[1] = u[2] * v[0] - u[0] * v[2];
+    o[2] = u[0] * v[1] - u[1] * v[0];
+  };
+  Real bw[3], aw[3];
+  cross(B, w, bw);
+  cross(A, w, aw);
+  Real extra[4][3];
+  for (int i = 0; i < 3; ++i) {
+    if (tri) {
+      extra[0][i] = aw[i] - bw[i];
+      extra[1][i] = bw[i];
+      extra[2][i] = -aw[i];
+      extra[3][i] = 0;
+    } else {
+      extra[0][i] = -bw[i];
+      extra[1][i] = aw[i];
+      extra[2][i] = bw[i];
+      extra[3][i] = -aw[i];
+    }
+  }
+  for (int a = 0; a < 4; ++a)
+    for (int i = 0; i < 3; ++i) out[3 * a + i] = -N[a] * F[i] + kp * extra[a][i];
+}
+
 } // namespace
+
+std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x) {
+  if (ifc.p.tiebreak == 0) return 0;
+  std::size_t count = 0;
+  for (Pass& ps : st.passes) {
+    const Surface& s = surface_of(ifc, ps);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (!ifc.node_on(ps.nodes[k]) || ps.tie_state[k] != 0) continue;
+      PairEval best;
+      LocalId best_seg = kInvalidLocal;
+      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
+        const LocalId e = ps.cand_seg[static_cast<std::size_t>(j)];
+        const PairEval r = eval_pair(ifc, ps, k, e, x, false);
+        if (!r.pr.inside) continue;
+        // in contact: the gap (-pen) within the tolerance, not deeper than the release depth
+        if (r.pen < -ifc.p.tie_tolerance * seg_size(s, e) || r.pen > release_depth(ifc, ps, e))
+          continue;
+        if (best_seg == kInvalidLocal || std::abs(r.pen) < std::abs(best.pen) ||
+            (std::abs(r.pen) == std::abs(best.pen) && e < best_seg)) {
+          best = r;
+          best_seg = e;
+        }
+      }
+      if (best_seg == kInvalidLocal) continue;
+      const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
+      const std::array<Real, 3> nm = mean_normal(c, x);
+      const std::array<Real, 3> pt = point_at(c, best.pr.n.data(), x);
+      const Real* q = &x[3 * static_cast<std::size_t>(ps.nodes[k])];
+      const Real gap = (q[0] - pt[0]) * nm[0] + (q[1] - pt[1]) * nm[1] + (q[2] - pt[2]) * nm[2];
+      make_tie(ps, k, best_seg, best.pr.n, gap);
+      ps.tracked[k] = best_seg;
+      ps.contact_side[k] = static_cast<std::int8_t>(best.side);
+      ++count;
+    }
+  }
+  return count;
+}
 
 bool nodes_are_secondary(const Interface& ifc, const Pass& ps) {
   return ps.on_main || ifc.p.type == ContactType::single_surface;
@@ -231,6 +356,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       const std::size_t k = static_cast<std::size_t>(ki);
       if (!ps.is_mine(k)) continue;
       const LocalId node = ps.nodes[k];
+      if (!ps.tie_now.empty()) ps.tie_now[k] = 0;
       auto clear = [&]() {
         ps.seg_of[k] = kInvalidLocal;
         ps.tracked[k] = kInvalidLocal;
@@ -240,6 +366,49 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
         for (int i = 0; i < 3; ++i) ps.ft[3 * k + i] = 0;
       };
       if (!alive || !ifc.node_on(node)) {
+        clear();
+        continue;
+      }
+      if (!ps.tie_state.empty() && ps.tie_state[k] == 1) {
+        // Tied: a penalty spring (normal and tangential) to the tie point of its segment.
+        const LocalId e = ps.tie_seg[k];
+        const auto ue = static_cast<std::size_t>(e);
+        const Segment& c = s.seg[ue];
+        // (MPP: the tied segment is the node's tracked one, whose nodes the plan imports)
+        if (s.active.empty() || s.active[ue]) {
+          const std::array<Real, 3> nm = mean_normal(c, x);
+          const std::array<Real, 3> pt = point_at(c, &ps.tie_shape[4 * k], x);
+          const Real* q = &x[3 * static_cast<std::size_t>(node)];
+          const Real kp = pair_stiffness(ifc, st, ps, node, e, mass);
+          Real F[3];
+          for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
+          tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],
+                            &ps.tie_corner[12 * k]);
+          bool failed = false;
+          if (p.tiebreak >= 2 && p.nfls > 0 && p.sfls > 0) {
+            // the node's side of the segment; a pull away from it is tension
+            const Real dir = ps.tie_gap[k] < 0 ? -1.0 : 1.0;
+            const Real fnn = F[0] * nm[0] + F[1] * nm[1] + F[2] * nm[2];
+            Real fs2 = 0;
+            for (int i = 0; i < 3; ++i) fs2 += (F[i] - fnn * nm[i]) * (F[i] - fnn * nm[i]);
+            const Real area = ps.node_area[k];
+            const Real sn = std::max<Real>(-dir * fnn, 0) / area;
+            const Real ss = std::sqrt(fs2) / area;
+            failed = (sn / p.nfls) * (sn / p.nfls) + (ss / p.sfls) * (ss / p.sfls) >= 1;
+          }
+          if (!failed) {
+            ps.tie_now[k] = 1;
+            ps.seg_of[k] = e;
+            for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
+            for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = ps.tie_shape[4 * k + a];
+            ps.tracked[k] = e;
+            ps.pen_prev[k] = 0;
+            continue;
+          }
+        }
+        // failed (or its segment eroded): an ordinary contact from the next cycle on
+        ps.tie_state[k] = 2;
+        flag[k] = 3;
         clear();
         continue;
       }
@@ -371,6 +540,16 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
           F[i] += ft[i];
         }
       }
+      if ((p.tiebreak == 1 || p.tiebreak == 3) && ps.tie_state[k] == 0) {
+        // sticks from now on, at the contact surface where it touched (the penalty force of
+        // this cycle goes on as the tie's)
+        const std::array<Real, 3> nm = mean_normal(c, x);
+        const Real dot =
+            best.pr.normal[0] * nm[0] + best.pr.normal[1] * nm[1] + best.pr.normal[2] * nm[2];
+        const Real sgn = best.side * (dot >= 0 ? 1.0 : -1.0);
+        make_tie(ps, k, best_seg, best.pr.n,
+                 sgn * (ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(best_seg)]));
+      }
       ps.seg_of[k] = best_seg;
       for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
       for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = best.pr.n[a];
@@ -379,6 +558,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       ps.pen_prev[k] = best.pen;
     }
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (flag[k] == 3) ++status.ties_failed;
       if (flag[k] == 1)
         status.released.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
       else if (flag[k] == 2)
@@ -408,10 +588,14 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
       for (int i = 0; i < 3; ++i) st.f_now[sn + i] += F[i];
       const Segment& c = s.seg[static_cast<std::size_t>(e)];
       const int na = c[2] == c[3] ? 3 : 4;
+      const bool tie = !ps.tie_now.empty() && ps.tie_now[k] != 0;
       for (int a = 0; a < na; ++a) {
         const Real w = ps.shape[4 * k + a];
         const auto sa = 3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
-        for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
+        if (tie) // (the MPP gather sends these with weight -1: the same sum)
+          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= -1.0 * ps.tie_corner[12 * k + 3 * a + i];
+        else
+          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
       }
       for (int i = 0; i < 3; ++i) {
         (nsec ? rs : rm)[i] += F[i];
@@ -485,6 +669,7 @@ std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, Contac
     const Surface& s = surface_of(ifc, ps);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
       if (!ifc.node_on(ps.nodes[k])) continue;
+      if (!ps.tie_state.empty() && ps.tie_state[k] == 1) continue; // tied where it is
       PairEval best;
       LocalId best_seg = kInvalidLocal;
       auto consider = [&](LocalId e) {

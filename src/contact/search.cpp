@@ -152,6 +152,33 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     ps.seg_of.assign(n, kInvalidLocal);
     ps.fn.assign(3 * n, 0.0);
     ps.shape.assign(4 * n, 0.0);
+    if (p.tiebreak != 0) {
+      ps.tie_state.assign(n, 0);
+      ps.tie_seg.assign(n, kInvalidLocal);
+      ps.tie_shape.assign(4 * n, 0.0);
+      ps.tie_gap.assign(n, 0.0);
+      ps.tie_now.assign(n, 0);
+      ps.tie_corner.assign(12 * n, 0.0);
+      // Each node's share of the area of its own surface's segments (tie stresses); a node that
+      // is on no segment of it (a listed node) takes the mean segment area of the other side.
+      const Surface& own =
+          on_main || p.type == ContactType::single_surface ? ifc.secondary : ifc.main;
+      ps.node_area.assign(n, 0.0);
+      for (std::size_t e = 0; e < own.size(); ++e) {
+        const Segment& c = own.seg[e];
+        const int nv = c[2] == c[3] ? 3 : 4;
+        for (int a = 0; a < nv; ++a) {
+          const auto it = std::lower_bound(ps.nodes.begin(), ps.nodes.end(), c[a]);
+          if (it != ps.nodes.end() && *it == c[a])
+            ps.node_area[static_cast<std::size_t>(it - ps.nodes.begin())] += own.area0[e] / nv;
+        }
+      }
+      Real mean = 0;
+      for (Real a : s.area0) mean += a;
+      if (!s.area0.empty()) mean /= static_cast<Real>(s.area0.size());
+      for (Real& a : ps.node_area)
+        if (!(a > 0)) a = mean;
+    }
     st.passes.push_back(std::move(ps));
   };
   auto half_t_of = [&](const Surface& s, bool main_side) {

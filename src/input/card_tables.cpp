@@ -806,8 +806,16 @@ std::vector<KeywordSpec> boundary_keywords() {
                   "VAD 0 or 1). VAD 0 velocity, 1 acceleration, 2 displacement (of a rigid "
                   "part: of its centre of mass from its initial position); VAD 3 and 4 are not "
                   "supported. DEATH 0 means never (the default). Card 2 (|DOF| 9-11, VAD 4) is "
-                  "read; DOF 9-11 are not supported (error). With _ID every record starts with "
-                  "its ID card.",
+                  "read. DOF 9, 10, 11 (nodes and node sets): the nodes rotate about an axis "
+                  "parallel to x, y, z through (OFFSET1, OFFSET2) = (y, z), (z, x), (x, y), "
+                  "right-handed; their distance from the axis is kept (radial motion "
+                  "prescribed), the motion along the axis is free. The curve gives the angle "
+                  "(VAD 2, radians), the angular velocity (0) or acceleration (1) and is read "
+                  "from BIRTH on, starting at its first abscissa (LS-DYNA: the motion is "
+                  "activated at BIRTH starting from the initial abscissa of the curve): "
+                  "theta(t) = SF f(t - BIRTH + x_1); the nodes turn by theta(t) - theta(BIRTH) "
+                  "from where they are at BIRTH. -9, -10, -11 (radial motion free) are not "
+                  "supported. With _ID every record starts with its ID card.",
        .apply = apply_motion_node},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_SET",
        .options = {"ID"},

@@ -9,7 +9,7 @@ namespace parcae::io {
 
 using namespace card_fields;
 
-std::vector<CardSpec> contact_cards(bool with_id, bool eroding) {
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding, bool tiebreak) {
   std::vector<CardSpec> cards{
       {"Card 1",
        {I("SSID"), I("MSID"), I("SSTYP"), I("MSTYP"), I("SBOXID"), I("MBOXID"), I("SPR"), I("MPR")},
@@ -46,6 +46,13 @@ std::vector<CardSpec> contact_cards(bool with_id, bool eroding) {
   if (eroding) // *CONTACT_ERODING_...: the eroding card follows card 3
     cards.insert(cards.begin() + 3,
                  CardSpec{"Eroding card", {I("ISYM_ER"), I("EROSOP"), I("IADJ")}, "", true});
+  if (tiebreak) // *CONTACT_..._TIEBREAK: card 4 follows card 3 (required)
+    cards.insert(cards.begin() + 3, CardSpec{"Card 4 (tiebreak)",
+                                             {I("OPTION"), R("NFLS"), R("SFLS"), R("PARAM"),
+                                              R("ERATEN"), R("ERATES"), R("CT2CN", "1.0"), R("CN")},
+                                             "",
+                                             false,
+                                             true});
   if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
   return cards;
 }
@@ -54,7 +61,8 @@ namespace {
 
 constexpr std::string_view kContactCommon =
     " CID: the _ID/_TITLE card (blank or 0: the contact's 1-based position among all contacts; "
-    "ids must be unique). Set types SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
+    "a repeated id is replaced by the next id no contact uses, with a warning). Set types "
+    "SSTYP/MSTYP: 0 segment set, 2 part set, 3 part, 4 node set "
     "(SSTYP of NODES_TO_SURFACE only), 5 all parts (SSTYP of SINGLE_SURFACE only); other types "
     "are errors. FS = FD = 0 take SFRIC/DFRIC of *CONTROL_CONTACT, DC = 0 takes EDC; FS, FD < 0 "
     "and BT, DT < 0 are errors; BT = 0 and DT = 0 mean 0 and 1e20. SFS, SFM, SFST, SFMT, FSF, "
@@ -119,6 +127,38 @@ std::vector<KeywordSpec> contact_keywords() {
               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID",
               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TITLE", s2s_auto,
               apply_contact_automatic_surface_to_surface);
+  static const std::string s2s_tiebreak =
+      "Automatic surface-to-surface contact with tiebreak (card 4 after card 3: OPTION, NFLS, "
+      "SFLS, PARAM, ERATEN, ERATES, CT2CN, CN). A tied node is held by a penalty spring (the "
+      "contact's penalty stiffness, normal and tangential) at the point of the segment where it "
+      "was tied. Nodes initially in contact (the gap, distance less the contact thicknesses, "
+      "within 1 % of the segment size) are tied where they are. OPTION 1: nodes that come into "
+      "contact later stick too, at the contact surface; ties never fail (NFLS, SFLS are not used; "
+      "any value). OPTION 2: the initial ties fail when (sigma_n/NFLS)^2 + (sigma_s/SFLS)^2 >= 1 "
+      "(sigma_n tension only; stresses = the tie force over the node's share of its surface's "
+      "area); a failed node is in ordinary contact. OPTION 3: as 1, with the failure of 2. "
+      "OPTION 2 and 3 need NFLS > 0 and SFLS > 0. Other OPTIONs are errors; PARAM, ERATEN, "
+      "ERATES, CT2CN and CN are not used (warning when set). Restart keeps the ties. " +
+      s2s;
+  const auto add_tiebreak = [&](std::string_view name, std::string_view id_name,
+                                std::string_view title_name, ApplyFn apply) {
+    out.push_back({.name = name,
+                   .head = contact_cards(false, false, true),
+                   .ignore_extra = true,
+                   .summary = s2s_tiebreak,
+                   .apply = apply});
+    out.push_back({.name = id_name,
+                   .aliases = {title_name},
+                   .head = contact_cards(true, false, true),
+                   .ignore_extra = true,
+                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
+                              "contact id) and HEADING (its title).",
+                   .apply = apply});
+  };
+  add_tiebreak("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK",
+               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK_ID",
+               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK_TITLE",
+               apply_contact_automatic_surface_to_surface_tiebreak);
   add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID",
               "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_TITLE", n2s_auto,
               apply_contact_automatic_nodes_to_surface);

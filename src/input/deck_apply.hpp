@@ -132,7 +132,7 @@ std::string beam_formulation_message(const Section& s, GlobalId pid);
 std::vector<KeywordSpec> contact_keywords();
 /// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
 /// _ID / _TITLE card (CID, HEADING) first; eroding: the eroding card after card 3.
-std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false);
+std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false, bool tiebreak = false);
 
 // card_tables_forming.cpp: sheet-metal forming keywords (joined in build_table()): *MAT_037,
 // *CONTACT_FORMING_..., adaptivity and springback cards (accepted with a warning)
@@ -165,6 +165,7 @@ void resolve_segment_loads(DeckBuilder& d);
 // deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
 void apply_contact_automatic_single(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_surface_to_surface_tiebreak(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_single(const Block& b, DeckBuilder& d);
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);

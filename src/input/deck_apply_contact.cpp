@@ -262,6 +262,30 @@ void apply_contact_automatic_single(const Block& b, DeckBuilder& d) {
 void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::SurfaceToSurface, true);
 }
+void apply_contact_automatic_surface_to_surface_tiebreak(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::SurfaceToSurface, true);
+  const Fields& h = b.head;
+  ContactDef& c = d.model.contacts.back();
+  c.tiebreak_option = h.integer("OPTION");
+  c.nfls = h.real("NFLS");
+  c.sfls = h.real("SFLS");
+  c.tb_param = h.real("PARAM");
+  if (c.tiebreak_option < 1 || c.tiebreak_option > 3)
+    fail(h.loc("OPTION"),
+         fmt::format("OPTION = {}: tiebreak response not supported (1: nodes in contact stick "
+                     "for good; 2: nodes initially in contact tied until NFLS/SFLS failure; 3: "
+                     "as 1 with that failure)",
+                     c.tiebreak_option));
+  if (c.tiebreak_option >= 2)
+    for (std::string_view f : {"NFLS", "SFLS"})
+      if (!(h.real(f) > 0))
+        fail(h.loc(f), fmt::format("{} = {}: OPTION = {} needs a positive failure stress", f,
+                                   h.real(f), c.tiebreak_option));
+  for (std::string_view f : {"PARAM", "ERATEN", "ERATES", "CN"})
+    warn_unless(d, b, f, 0, "not used by the tiebreak options supported");
+  if (h.real("CT2CN") != 0)
+    warn_unless(d, b, "CT2CN", 1, "not used by the tiebreak options supported");
+}
 void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, true);
 }
@@ -389,12 +413,24 @@ public:
 
   void run() {
     check_segment_sets();
+    // Ids must be unique for the outputs (rcforc, sleout). Decks that repeat a CID (LS-PrePost
+    // copies of one contact card: the paperboard folding box has three contacts with CID 4 and
+    // nine with CID 5) run in LS-DYNA; a repeated id is replaced by the next id that no
+    // contact uses, with a warning.
     std::map<GlobalId, const ContactDef*> ids;
+    GlobalId next_free = 1;
+    for (const ContactDef& c : m_.contacts) next_free = std::max(next_free, c.id + 1);
     for (ContactDef& c : m_.contacts) {
-      if (const auto [it, fresh] = ids.emplace(c.id, &c); !fresh)
-        fail(c.loc, fmt::format("duplicate contact id {} (also used by the contact at {}); "
-                                "contacts without a CID are numbered by their position",
-                                c.id, it->second->loc.str()));
+      if (const auto it = ids.find(c.id); it != ids.end()) {
+        m_.notes.push_back(
+            {c.keyword, c.loc, false,
+             fmt::format("duplicate contact id {} (also used by the contact at {}; contacts "
+                         "without a CID are numbered by their position): this contact is "
+                         "numbered {} in the outputs",
+                         c.id, it->second->loc.str(), next_free)});
+        c.id = next_free++;
+      }
+      ids.emplace(c.id, &c);
       check_surface(c, false);
       if (c.kind != ContactDef::Kind::SingleSurface) check_surface(c, true);
       const Controls& ctl = m_.control;

@@ -48,11 +48,18 @@ int motion_dof(const Fields& row, MotionTarget target) {
                            "velocity, or 1, angular acceleration)");
     return dof;
   }
-  const int a = dof < 0 ? -dof : dof;
-  if (a >= 9 && a <= 11)
-    fail(row.loc("DOF"), fmt::format("DOF = {} (rotation of the nodes about an axis through "
-                                     "OFFSET1, OFFSET2) is not supported",
-                                     dof));
+  if (dof >= -11 && dof <= -9)
+    fail(row.loc("DOF"), fmt::format("DOF = {} (rotation about an axis with radial motion "
+                                     "permitted) is not supported (use {}: radial motion "
+                                     "prescribed)",
+                                     dof, -dof));
+  if (dof >= 9 && dof <= 11) {
+    if (target == MotionTarget::Rigid)
+      fail(row.loc("DOF"), fmt::format("DOF = {} (rotation of nodes about an axis through OFFSET1, "
+                                       "OFFSET2) is supported for nodes and node sets only",
+                                       dof));
+    return dof;
+  }
   return checked_dof(row);
 }
 
@@ -83,6 +90,8 @@ void add_motion(const Block& b, MotionTarget target, std::string_view field, Dec
     m.sf = row.real("SF");
     m.death = row.real("DEATH") > 0 ? row.real("DEATH") : 1.0e28; // 0 (blank): never
     m.birth = row.real("BIRTH");
+    m.offset1 = row.real("OFFSET1");
+    m.offset2 = row.real("OFFSET2");
     m.loc = row.loc(field);
     d.model.motions.push_back(m);
   }

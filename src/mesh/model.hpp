@@ -208,6 +208,9 @@ struct PrescribedMotion {
   Real birth = 0.0;
   GlobalId vid = 0;                 ///< *DEFINE_VECTOR of DOF 4, -4, 8
   std::array<Real, 3> dir{0, 0, 0}; ///< its unit direction (global), set when resolved
+  /// DOF 9, 10, 11 (rotation of the nodes about an axis parallel to x, y, z): the axis passes
+  /// through (OFFSET1, OFFSET2) = (y, z), (z, x), (x, y) respectively (card 2).
+  Real offset1 = 0, offset2 = 0;
   SourceLoc loc;
 };
 
@@ -351,6 +354,10 @@ struct ContactDef {
   /// surface oriented automatically: consistently over each connected patch, facing the
   /// secondary (blank) nodes.
   bool forming = false;
+  /// *CONTACT_[AUTOMATIC_]SURFACE_TO_SURFACE_TIEBREAK: card 4 (OPTION, NFLS, SFLS, PARAM);
+  /// tiebreak_option 0 = not a tiebreak contact.
+  int tiebreak_option = 0;
+  Real nfls = 0, sfls = 0, tb_param = 0;
 };
 
 /// *MAT_ADD_EROSION: failure criteria added to material MID (elements erode when NCS of the

@@ -1,6 +1,6 @@
 // *BOUNDARY_* and *DEFINE_VECTOR cards in the manual's layout (full-width fixed fields, as
 // LS-PrePost writes them): _ID records (an ID card before each record's data), card 2 of
-// *BOUNDARY_PRESCRIBED_MOTION (|DOF| 9-11 or VAD 4), DOF 4 / 8 with a vector.
+// *BOUNDARY_PRESCRIBED_MOTION (|DOF| 9-11: OFFSET1/OFFSET2, or VAD 4), DOF 4 / 8 with a vector.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -64,20 +64,55 @@ TEST(BoundaryCards, PrescribedMotionIdRecordsAndCard2) {
   EXPECT_EQ(m.motions[3].target_id, 8);
 }
 
-TEST(BoundaryCards, Dof9To11ReadsCard2AndIsOneClearError) {
-  // The paperboard folding box layout: card 2 (OFFSET1 OFFSET2 MRB NODE1 NODE2) follows card 1
-  // for DOF 10; the error names DOF at its line (not an unreadable ID card).
-  const std::string msg =
-      read_error(with_sets("*PARAMETER\nR creasew2      0.25\n"
-                           "*BOUNDARY_PRESCRIBED_MOTION_SET_ID\n"
-                           "         1folding left plate\n"
-                           "         1        10         2         1       1.0         0"
-                           "       1.0       0.0\n"
-                           "&creasew2 -&creasew2         0         0         0\n"
-                           "         2second\n"
-                           "         2         1         2         1       1.0\n"));
-  EXPECT_NE(msg.find("deck.k:36"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("DOF = 10 (rotation of the nodes about an axis"), std::string::npos) << msg;
+TEST(BoundaryCards, Dof9To11ReadCard2Offsets) {
+  // The paperboard folding box layout (LS-PrePost, Boundary_v5.K): card 2 (OFFSET1 OFFSET2 MRB
+  // NODE1 NODE2) follows card 1 for DOF 9-11, with negated parameters; DEATH is a parameter.
+  const Model m = read_text(with_sets("*PARAMETER\nR creasew2      0.25\nR finfold       2.1\n"
+                                      "*BOUNDARY_PRESCRIBED_MOTION_SET_ID\n"
+                                      "         1folding left plate\n"
+                                      "         1        10         2         1       1.0         0"
+                                      "&finfold         0.0\n"
+                                      "&creasew2 -&creasew2         0         0         0\n"
+                                      "         5folding top plate\n"
+                                      "         2         9         2         1      -1.0         0"
+                                      "       3.1       1.0\n"
+                                      "-&creasew2      81.0         0         0         0\n"
+                                      "         6\n"
+                                      "         2        11         0         1       2.0\n"
+                                      "       1.5      -2.5\n"
+                                      "         7after\n"
+                                      "         1         1         2         1       1.0\n"));
+  ASSERT_EQ(m.motions.size(), 4u);
+  EXPECT_EQ(m.motions[0].dof, 10);
+  EXPECT_DOUBLE_EQ(m.motions[0].death, 2.1);
+  EXPECT_DOUBLE_EQ(m.motions[0].birth, 0.0);
+  EXPECT_DOUBLE_EQ(m.motions[0].offset1, 0.25);
+  EXPECT_DOUBLE_EQ(m.motions[0].offset2, -0.25);
+  EXPECT_EQ(m.motions[1].dof, 9);
+  EXPECT_DOUBLE_EQ(m.motions[1].sf, -1.0);
+  EXPECT_DOUBLE_EQ(m.motions[1].birth, 1.0);
+  EXPECT_DOUBLE_EQ(m.motions[1].offset1, -0.25);
+  EXPECT_DOUBLE_EQ(m.motions[1].offset2, 81.0);
+  EXPECT_EQ(m.motions[2].dof, 11);
+  EXPECT_EQ(m.motions[2].vad, MotionKind::Velocity);
+  EXPECT_DOUBLE_EQ(m.motions[2].offset1, 1.5);
+  EXPECT_DOUBLE_EQ(m.motions[2].offset2, -2.5);
+  EXPECT_EQ(m.motions[3].dof, 1); // no card 2 for DOF 1
+  EXPECT_DOUBLE_EQ(m.motions[3].offset1, 0.0);
+}
+
+TEST(BoundaryCards, Dof9To11RadialFreeAndRigidAreClearErrors) {
+  const std::string neg = read_error(with_sets("*BOUNDARY_PRESCRIBED_MOTION_SET\n"
+                                               "         1       -10         2         1\n"
+                                               "       1.0       2.0\n"));
+  EXPECT_NE(neg.find("deck.k:"), std::string::npos) << neg;
+  EXPECT_NE(neg.find("DOF = -10 (rotation about an axis with radial motion permitted)"),
+            std::string::npos)
+      << neg;
+  const std::string rigid = read_error(with_sets("*BOUNDARY_PRESCRIBED_MOTION_RIGID\n"
+                                                 "         1        11         2         1\n"
+                                                 "       1.0       2.0\n"));
+  EXPECT_NE(rigid.find("for nodes and node sets only"), std::string::npos) << rigid;
 }
 
 TEST(BoundaryCards, Dof4ReadsTheVector) {

@@ -77,6 +77,72 @@ TEST(ContactCards, SurfaceToSurfaceFixedFormatWithIdAndAllCards) {
   EXPECT_FALSE(has_note(m, "SPR")) << "SPR/MPR are ignored without a warning";
 }
 
+TEST(ContactCards, TiebreakCard4FromThePaperboardLayout) {
+  // Boundary_v5.K of the paperboard folding box (LS-PrePost): card 4 (OPTION NFLS SFLS PARAM
+  // ERATEN ERATES CT2CN CN) after card 3, OPTION 1 with NFLS = SFLS = 0.
+  const Model m = read_text(plate_deck(
+      "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK_ID\n"
+      "         4tibebreak contact\n"
+      "         2         1         3         3         0         0         0         0\n"
+      "       0.0       0.0       0.0       0.0       0.0         0       0.01.00000E20\n"
+      "       1.0       1.0       0.0       0.0       1.0       1.0       1.0       1.0\n"
+      "         1       0.0       0.0       0.0       0.0       0.0       0.0       0.0\n"
+      "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK\n" +
+      fixed({"2", "1", "3", "3"}) + fixed({}) + fixed({}) +
+      fixed({"3", "25.0", "12.5", "", "", "", "", ""}) + fixed({"1", "0.2"})));
+  ASSERT_EQ(m.contacts.size(), 2u);
+  const ContactDef& a = m.contacts[0];
+  EXPECT_EQ(a.id, 4);
+  EXPECT_EQ(a.kind, Kind::SurfaceToSurface);
+  EXPECT_TRUE(a.automatic);
+  EXPECT_EQ(a.ssid, 2);
+  EXPECT_EQ(a.msid, 1);
+  EXPECT_EQ(a.tiebreak_option, 1);
+  EXPECT_DOUBLE_EQ(a.nfls, 0.0);
+  EXPECT_DOUBLE_EQ(a.sfls, 0.0);
+  EXPECT_DOUBLE_EQ(a.dt, 1e20);
+  const ContactDef& b = m.contacts[1];
+  EXPECT_EQ(b.tiebreak_option, 3);
+  EXPECT_DOUBLE_EQ(b.nfls, 25.0);
+  EXPECT_DOUBLE_EQ(b.sfls, 12.5);
+  EXPECT_EQ(b.soft, 1); // card A after card 4
+  EXPECT_DOUBLE_EQ(b.sofscl, 0.2);
+  EXPECT_FALSE(has_note(m, "CT2CN")) << "0 and 1 (the default) are not warned about";
+}
+
+TEST(ContactCards, RepeatedContactIdsAreRenumberedWithAWarning) {
+  // The paperboard deck repeats CID 4 (three tiebreak contacts) and 5: the later contacts take
+  // the next ids no contact uses (here 8, 9: above the largest, 7), with a warning each.
+  const std::string card = fixed({"2", "1", "3", "3"}) + fixed({}) + fixed({});
+  const Model m =
+      read_text(plate_deck("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID\n         4a\n" + card +
+                           "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID\n" + "         4b\n" + card +
+                           "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID\n         7c\n" + card +
+                           "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE\n" + card));
+  ASSERT_EQ(m.contacts.size(), 4u);
+  EXPECT_EQ(m.contacts[0].id, 4);
+  EXPECT_EQ(m.contacts[1].id, 8);
+  EXPECT_EQ(m.contacts[2].id, 7);
+  EXPECT_EQ(m.contacts[3].id, 9); // its position (4) is taken: the next free id
+  EXPECT_TRUE(has_note(m, "duplicate contact id 4"));
+  EXPECT_TRUE(has_note(m, "numbered 8 in the outputs"));
+}
+
+TEST(ContactCards, TiebreakOptionsNotSupportedAreErrorsAtTheField) {
+  auto deck = [](const std::string& card4) {
+    return plate_deck("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK\n" +
+                      fixed({"2", "1", "3", "3"}) + fixed({}) + fixed({}) + card4);
+  };
+  const std::string opt = read_error(deck(fixed({"9", "1.0", "1.0"})));
+  EXPECT_NE(opt.find("deck.k:"), std::string::npos) << opt;
+  EXPECT_NE(opt.find("OPTION = 9: tiebreak response not supported"), std::string::npos) << opt;
+  const std::string nfls = read_error(deck(fixed({"2", "0.0", "1.0"})));
+  EXPECT_NE(nfls.find("NFLS = 0: OPTION = 2 needs a positive failure stress"), std::string::npos)
+      << nfls;
+  const Model m = read_text(deck(fixed({"2", "1.0", "2.0", "0.5"})));
+  EXPECT_TRUE(has_note(m, "PARAM = 0.5: not used"));
+}
+
 TEST(ContactCards, BlankFieldsTakeTheManualDefaults) {
   const Model m = read_text(plate_deck("*CONTACT_SURFACE_TO_SURFACE\n1,2,3,3\n\n\n"));
   ASSERT_EQ(m.contacts.size(), 1u);

@@ -295,6 +295,9 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.birth = def.bt;
   p.death = def.dt > 0 ? def.dt : 1e20;
   p.penmax = def.penmax;
+  p.tiebreak = def.tiebreak_option;
+  p.nfls = def.nfls;
+  p.sfls = def.sfls;
   p.xpene = c.contact_xpene;
   // Bucket sort every 25 cycles unless BSORT / NSBCS say otherwise; in between, local tracking,
   // and a new sort as soon as some node moved more than half the capture margin (adaptive), so

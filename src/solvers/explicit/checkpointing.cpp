@@ -55,6 +55,13 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
       ar.vec(ps.adj_start);
       ar.vec(ps.contact_side);
       ar.vec(ps.released);
+      ar.vec(ps.tie_state); // tiebreak (empty for other contacts)
+      ar.vec(ps.tie_seg);
+      ar.vec(ps.tie_shape);
+      ar.vec(ps.tie_gap);
+      ar.vec(ps.node_area);
+      ar.vec(ps.tie_now);
+      ar.vec(ps.tie_corner);
       ar.vec(ps.flag);
       ar.pod(ps.on_main);
       ar.pod(ps.sf);

@@ -24,6 +24,13 @@ void Integrator::build_contacts(Domain& global) {
     const auto& ifc = contacts_.model.interfaces[i];
     const ContactDef& def = *contacts_.model.defs[i];
     contacts_.state.push_back(contact::init_state(ifc, nc, contacts_.cx));
+    if (ifc.p.tiebreak != 0) {
+      const std::size_t tied =
+          contact::tie_initial_contacts(ifc, contacts_.state.back(), contacts_.cx);
+      contacts_.report.push_back(fmt::format("  contact {} ({}): tiebreak OPTION {}: {} node(s) "
+                                             "initially in contact tied",
+                                             def.id, def.keyword, ifc.p.tiebreak, tied));
+    }
     const std::vector<Real> before = contacts_.cx;
     const auto pen = contact::initial_penetrations(ifc, contacts_.state.back(), contacts_.cx);
     if (pen.empty()) continue;

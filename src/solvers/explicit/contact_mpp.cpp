@@ -435,8 +435,8 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
       for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
         const LocalId e = ps.seg_of[k];
         if (!ps.mine[k] || e == kInvalidLocal) continue;
-        const Real* f = &ps.fn[3 * k];
-        auto emit = [&](LocalId target, int a, Real w) {
+        const Real* fk = &ps.fn[3 * k];
+        auto emit = [&](LocalId target, int a, Real w, const Real* f) {
           for (auto j = hold_start_[sz(target)]; j < hold_start_[sz(target) + 1]; ++j) {
             const auto r = static_cast<std::size_t>(hold_rank_[static_cast<std::size_t>(j)]);
             auto& b = send[static_cast<std::size_t>(send_index_[r])];
@@ -445,11 +445,16 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
                       static_cast<double>(k), static_cast<double>(a), w, f[0], f[1], f[2]});
           }
         };
-        emit(ps.nodes[k], 0, 0.0);
+        emit(ps.nodes[k], 0, 0.0, fk);
         const Segment& c = seg[sz(e)];
         const int na = c[2] == c[3] ? 3 : 4;
+        // a tie's corner forces are whole vectors (weight -1), as in contact::assemble_contacts
+        const bool tie = !ps.tie_now.empty() && ps.tie_now[k] != 0;
         for (int a = 0; a < na; ++a)
-          emit(c[static_cast<std::size_t>(a)], a + 1, ps.shape[4 * k + sz(a)]);
+          if (tie)
+            emit(c[static_cast<std::size_t>(a)], a + 1, -1.0, &ps.tie_corner[12 * k + 3 * sz(a)]);
+          else
+            emit(c[static_cast<std::size_t>(a)], a + 1, ps.shape[4 * k + sz(a)], fk);
       }
     }
   }

@@ -254,6 +254,8 @@ private:
   /// The damped relaxation phase before the transient (*CONTROL_DYNAMIC_RELAXATION).
   void relax();
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
+  void rotate_about_axis(const PrescribedMotion& pm, Real t, Real dt_avg, Real dt_new,
+                         const std::vector<Real>& v_old);
   void compute_elements(bool boundary, Real dt);
   template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
   void consider_step(Real dte, int family, std::string_view name, GlobalId elem, GlobalId part);

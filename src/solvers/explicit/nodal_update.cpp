@@ -1,5 +1,6 @@
 // Nodal update of the explicit cycle: applied loads, force assembly and accelerations, velocity
 // update with rigid bodies, welds, prescribed motion, constraints and rigid walls.
+#include <algorithm>
 #include <cmath>
 
 #include "solvers/explicit/integrator.hpp"
@@ -119,6 +120,10 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   std::vector<std::vector<DirectedMotion>> presc_dir(d_.bodies.size());
   for (const auto& pm : model_.motions) {
     if (t + dt_new < pm.birth || t > pm.death) continue;
+    if (pm.dof >= 9 && pm.dof <= 11) {
+      rotate_about_axis(pm, t, dt_avg, dt_new, v_old);
+      continue;
+    }
     // DOF 4 / -4: translation along the unit vector dir; 8: rotation about it (rigid bodies).
     const bool directed = pm.dof == 4 || pm.dof == -4 || pm.dof == 8;
     const bool rot = (pm.dof >= 5 && pm.dof <= 7) || pm.dof == 8;
@@ -232,6 +237,55 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         w_res += dt_avg * (force[i] * 0.5 * (v_b[i] + body.v[i]) +
                            moment[i] * 0.5 * (w_b[i] + body.omega[i]));
       loads_.work.add(rigid_body_kinetic_energy(body) - ke_old - w_res);
+    }
+  }
+}
+
+// DOF 9, 10, 11: rotation about an axis parallel to x, y, z through (OFFSET1, OFFSET2) in the
+// plane of the other two axes, (i1, i2) = (y, z), (z, x), (x, y); right-handed. The curve is
+// read from BIRTH on, starting at its first abscissa (LS-DYNA activates the motion at BIRTH
+// "starting from the initial abscissa value of the curve"). Each node turns about the axis by
+// the step's angle increment from where it is at t, so its distance from the axis stays what it
+// was at BIRTH (radial motion prescribed) and the angle turned since BIRTH is theta(t) -
+// theta(BIRTH); the velocity along the axis stays free. The in-plane velocity is the central
+// difference (x_target(t + dt) - x(t)) / dt; the constraint's work is external work.
+void Integrator::rotate_about_axis(const PrescribedMotion& pm, Real t, Real dt_avg, Real dt_new,
+                                   const std::vector<Real>& v_old) {
+  const int ax = pm.dof - 9, i1 = (ax + 1) % 3, i2 = (ax + 2) % 3;
+  const Real x_first = pm.lcid == 0 ? 0.0 : loads_.curves.at(pm.lcid)->x.front();
+  auto f = [&](Real s) {
+    return pm.sf * curve(pm.lcid, x_first + std::max<Real>(s - pm.birth, 0.0));
+  };
+  const Real t0 = std::max(t, pm.birth), t1 = t + dt_new;
+  Real dtheta = 0; // VAD 2 and 0: the same for every node
+  if (pm.vad == MotionKind::Displacement)
+    dtheta = f(t1) - f(t0);
+  else if (pm.vad == MotionKind::Velocity)
+    dtheta = f(0.5 * (t0 + t1)) * (t1 - t0);
+  for (LocalId n : nodes_of(pm.target == MotionTarget::NodeSet, pm.target_id)) {
+    const std::size_t k = 3 * static_cast<std::size_t>(n);
+    const Real u1 = d_.x[k + i1] - pm.offset1, u2 = d_.x[k + i2] - pm.offset2;
+    Real dth = dtheta;
+    if (pm.vad == MotionKind::Acceleration) {
+      // angular velocity of the node's last step: the angle between its positions at t - dt_old
+      // and t (dt_old = 2 dt_avg - dt_new; the first cycle: at rest in the plane)
+      const Real dt_old = 2 * dt_avg - dt_new;
+      Real w_old = 0;
+      if (dt_old > 0) {
+        const Real p1 = u1 - dt_old * v_old[k + i1], p2 = u2 - dt_old * v_old[k + i2];
+        w_old = std::atan2(p1 * u2 - p2 * u1, p1 * u1 + p2 * u2) / dt_old;
+      }
+      dth = (w_old + dt_avg * f(t)) * (t1 - t0);
+    }
+    const Real c = std::cos(dth), s = std::sin(dth);
+    const Real target[2] = {pm.offset1 + (c * u1 - s * u2), pm.offset2 + (s * u1 + c * u2)};
+    const int comp[2] = {i1, i2};
+    for (int j = 0; j < 2; ++j) {
+      const std::size_t kk = k + static_cast<std::size_t>(comp[j]);
+      const Real vfree = d_.v[kk];
+      const Real vnew = (target[j] - d_.x[kk]) / dt_new;
+      d_.v[kk] = vnew;
+      if (d_.owned[n]) loads_.work.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[kk] + vnew));
     }
   }
 }
