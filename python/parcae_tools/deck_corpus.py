@@ -80,11 +80,21 @@ CORPUS: List[Deck] = [
          added_reason="the file has no *PART (pydyna's writer dropped them); its script "
                       "examples/Metalforming/metalforming.py defines part i with section i and "
                       "material i: those five *PART cards are added by a wrapper deck"),
-    Deck("paperboard_foldingbox", "Foldingbox5-Main.k", "paperboard box folded and crushed"),
+    Deck("paperboard_foldingbox", "Foldingbox5-Main.k", "paperboard box folded and crushed",
+         band=(0.98, 1.02),
+         band_reason="external work in the balance: the prescribed rotations fold the box and "
+                     "the plate crushes it; ratio 1.0004 to t = 2, then about +1.5 % when the "
+                     "flaps, pressed 0.5 mm into the front panel by the deck's own motions and "
+                     "held by tiebreak ties, are released at t = 2.2 (stiff tie modes; a third "
+                     "of the step cuts that error about 5x)"),
     Deck("bolted_connection_b_explicit", "mainboltbexpl.k", "bolted connection with pretension"),
     Deck("rubber_ball_rigidwall", "bouncyball_v2.k", "rubber ball bouncing on a rigid wall"),
     Deck("lstc_thick_offset_contact", "thick.k", "shell thickness-offset contact test"),
-    Deck("lstc_airfilled_sphere_drop", "airfilled.sphere.k", "air-filled rubber sphere drop"),
+    Deck("lstc_airfilled_sphere_drop", "airfilled.sphere.k", "air-filled rubber sphere drop",
+         band=(0.99, 1.01),
+         band_reason="external work in the balance: gravity, the bag's gas work p dV and its "
+                     "mass-weighted damping; the sphere is inflated by dynamic relaxation first "
+                     "(its strain energy is the initial energy)"),
     Deck("wb_block_on_plate_elastic", "test.k", "block hitting a plate, tetrahedra and shells",
          end_time=2.0e-4,
          end_reason="the deck asks for TSSFAC 0.1 and 10 ms: about 1.3 M cycles; its first "

@@ -56,10 +56,13 @@ struct ContactParams {
   bool automatic = true;
   Real fs = 0, fd = 0, dc = 0; ///< mu = fd + (fs - fd) exp(-dc |v_rel_t|)
   Real vc = 0;                 ///< viscous friction: |f_t| <= vc * A_segment (0: off)
-  Real vdc = 0;            ///< viscous normal damping, percent of critical (0: off; see forces.cpp)
-  Real sfs = 1, sfm = 1;   ///< penalty scale factors for secondary / main segments
-  Real slsfac = 0.1;       ///< *CONTROL_CONTACT SLSFAC
-  int soft = 0;            ///< 0: k from the element; 1: max(SOFT=0 k, mass/time-step k)
+  Real vdc = 0;          ///< viscous normal damping, percent of critical (0: off; see forces.cpp)
+  Real sfs = 1, sfm = 1; ///< penalty scale factors for secondary / main segments
+  Real slsfac = 0.1;     ///< *CONTROL_CONTACT SLSFAC
+  int soft = 0;          ///< 0: k from the element; 1: max(SOFT=0 k, mass/time-step k)
+  /// *CONTROL_CONTACT PENOPT: 1 the smaller of the segment's stiffness and the node's (from its
+  /// own surface's segments; LS-DYNA's default), 2 the segment's
+  int penopt = 1;
   Real sofscl = 0.1;       ///< SOFT=1 scale factor
   Real sfst = 1, sfmt = 1; ///< contact thickness = shell thickness * sfst (secondary), sfmt
   Real sst = 0, mst = 0;   ///< explicit contact thickness (> 0 overrides the shell's)
@@ -169,9 +172,12 @@ struct Interface {
 struct Pass {
   std::vector<LocalId> nodes;    ///< searching nodes, ascending
   std::vector<Real> node_half_t; ///< half contact thickness per node
-  bool on_main = true;           ///< segments searched: ifc.main (true) or ifc.secondary
-  std::vector<Real> seg_half_t;  ///< half contact thickness per segment
-  Real sf = 1;                   ///< penalty scale factor of these segments
+  /// per node: its own stiffness (the smallest scaled k0 of the segments of its own surface
+  /// holding it; 0: on none, e.g. listed nodes), bounding the pair stiffness under PENOPT 1
+  std::vector<Real> node_k;
+  bool on_main = true;          ///< segments searched: ifc.main (true) or ifc.secondary
+  std::vector<Real> seg_half_t; ///< half contact thickness per segment
+  Real sf = 1;                  ///< penalty scale factor of these segments
   // candidates (CSR over `nodes`, segments ascending)
   std::vector<std::int64_t> cand_start;
   std::vector<LocalId> cand_seg;

@@ -284,6 +284,14 @@ Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps
   const ContactParams& p = ifc.p;
   const Surface& s = surface_of(ifc, ps);
   Real k = p.slsfac * ps.sf * s.k0[static_cast<std::size_t>(seg)];
+  if (p.penopt == 1 && !ps.node_k.empty()) {
+    // PENOPT 1: the smaller of the segment's and the node's own stiffness (a soft surface on a
+    // stiff one gets the soft one's; the stiff one's would need a far smaller step)
+    const auto kn = static_cast<std::size_t>(
+        std::lower_bound(ps.nodes.begin(), ps.nodes.end(), node) - ps.nodes.begin());
+    if (kn < ps.nodes.size() && ps.nodes[kn] == node && ps.node_k[kn] > 0)
+      k = std::min(k, p.slsfac * ps.node_k[kn]);
+  }
   if (p.soft == 1 && st.dt_c > 0) {
     const Segment& c = s.seg[static_cast<std::size_t>(seg)];
     Real mmin = mass[static_cast<std::size_t>(c[0])];

@@ -141,6 +141,23 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     for (std::size_t e = 0; e < s.size(); ++e)
       ps.seg_half_t[e] = seg_contact_half_t(p, s, e, on_main);
     ps.sf = on_main ? p.sfm : p.sfs;
+    {
+      // the nodes' own stiffness: their own surface (the other side, or the same surface in a
+      // single-surface contact), scaled by that side's factor
+      const bool own_main = !on_main && p.type != ContactType::single_surface;
+      const Surface& own = own_main ? ifc.main : ifc.secondary;
+      const Real own_sf = own_main ? p.sfm : p.sfs;
+      ps.node_k.assign(ps.nodes.size(), 0.0);
+      if (own.k0.size() == own.size())
+        for (std::size_t e = 0; e < own.size(); ++e)
+          for (LocalId a : own.seg[e]) {
+            const auto it = std::lower_bound(ps.nodes.begin(), ps.nodes.end(), a);
+            if (it == ps.nodes.end() || *it != a) continue;
+            Real& k = ps.node_k[static_cast<std::size_t>(it - ps.nodes.begin())];
+            const Real ke = own_sf * own.k0[e];
+            k = k > 0 ? std::min(k, ke) : ke;
+          }
+    }
     build_adjacency(s, ps);
     const std::size_t n = ps.nodes.size();
     ps.tracked.assign(n, kInvalidLocal);

@@ -880,7 +880,7 @@ std::vector<KeywordSpec> boundary_keywords() {
        .summary = "As *LOAD_BODY_X, in z.",
        .apply = apply_load_body_z},
       {.name = "*AIRBAG_SIMPLE_PRESSURE_VOLUME",
-       .options = {"ID"},
+       .options = {"ID", "#"},
        .head = {{"ID", {I("ABID"), Line("HEADING").w(70)}, "ID"},
                 {"Card 1",
                  {I("SID").req(), I("SIDTYP"), I("RBID"), R("VSCA", "1.0"), R("PSCA", "1.0"),
@@ -894,7 +894,8 @@ std::vector<KeywordSpec> boundary_keywords() {
                   "-MWD m (v - v_cg) (their mass-weighted mean velocity). Segment sets "
                   "(SIDTYP 0), RBID, VINI, SPSF and VSCA, PSCA other than 1 are not supported. "
                   "The shells' normals are oriented consistently and outwards, as LS-DYNA "
-                  "does.",
+                  "does. A numeric option (*AIRBAG_SIMPLE_PRESSURE_VOLUME_1, older decks) is "
+                  "the airbag id.",
        .apply = apply_airbag_simple_pressure_volume},
       {.name = "*RIGIDWALL_PLANAR",
        .options = {"ID", "FINITE", "MOVING"},
@@ -1016,7 +1017,11 @@ options_after(std::string_view keyword, std::string_view name, const KeywordSpec
     rest.remove_prefix(1);
     const std::size_t end = rest.find('_');
     const std::string_view opt = rest.substr(0, end);
-    if (std::find(spec.options.begin(), spec.options.end(), opt) == spec.options.end())
+    // "#" among the options: a number (the id suffix of older *AIRBAG decks)
+    const bool number =
+        !opt.empty() && opt.find_first_not_of("0123456789") == opt.npos &&
+        std::find(spec.options.begin(), spec.options.end(), "#") != spec.options.end();
+    if (!number && std::find(spec.options.begin(), spec.options.end(), opt) == spec.options.end())
       return std::nullopt;
     options.emplace_back(opt);
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);

@@ -363,10 +363,15 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
   c.contact_orien = h.integer("ORIEN") == 0 ? 1 : h.integer("ORIEN");
   if (c.contact_orien < 1 || c.contact_orien > 4)
     fail(h.loc("ORIEN"), fmt::format("ORIEN = {} must be 0 to 4", h.integer("ORIEN")));
+  c.contact_penopt = h.integer("PENOPT") == 0 ? 1 : h.integer("PENOPT");
+  if (c.contact_penopt != 1 && c.contact_penopt != 2)
+    fail(h.loc("PENOPT"), fmt::format("PENOPT = {} is not supported (1: the smaller of the "
+                                      "segment's and the node's stiffness, 2: the segment's)",
+                                      h.integer("PENOPT")));
   const std::string ignored =
-      nonzero_list(h, {"RWPNAL", "ISLCHK", "PENOPT",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC",
-                       "INTERM", "SSTHK",  "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",
-                       "PEN_SF", "FRCENG", "SKIPRWG", "OUTSEG",  "SPOTSTP", "SPOTDEL", "SPOTHIN"});
+      nonzero_list(h, {"RWPNAL", "ISLCHK",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC", "INTERM",
+                       "SSTHK",  "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",  "PEN_SF",
+                       "FRCENG", "SKIPRWG", "OUTSEG",  "SPOTSTP", "SPOTDEL", "SPOTHIN"});
   if (!ignored.empty()) note(d, b, b.loc, fmt::format("not supported (ignored): {}", ignored));
 }
 

@@ -221,6 +221,9 @@ void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
   Airbag a;
   a.id = static_cast<GlobalId>(d.model.airbags.size() + 1);
+  for (const std::string& opt : b.options) // *AIRBAG_..._<n>: the id (older decks)
+    if (!opt.empty() && opt.find_first_not_of("0123456789") == std::string::npos)
+      a.id = std::stoll(opt);
   if (b.has("ID")) {
     if (h.id("ABID") != 0) a.id = h.id("ABID");
     a.title = h.text("HEADING");

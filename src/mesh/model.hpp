@@ -504,6 +504,9 @@ struct Controls {
   /// ORIEN: automatic reorientation of the surfaces of non-automatic contacts at set-up (1: part
   /// input, 2: part and segment input, 3: off for non-forming contacts, 4: off for forming)
   int contact_orien = 1;
+  /// PENOPT: penalty stiffness of a node against a segment (1: the smaller of the segment's and
+  /// the node's own segments', 2: the segment's)
+  int contact_penopt = 1;
   bool contact_control_given = false;
   // *CONTROL_TIMESTEP
   Real dtinit = 0;

@@ -64,3 +64,15 @@ TEST(DynamicRelaxationCards, ControlCardAndCurveFlag) {
                                          "       3.0\n*DEFINE_CURVE\n         5         3\n0,1\n"));
   EXPECT_NE(bad.find("SIDR = 3"), std::string::npos) << bad;
 }
+
+// Older decks append the airbag id to the keyword (*AIRBAG_SIMPLE_PRESSURE_VOLUME_1, the public
+// air-filled sphere deck); other suffixes stay unsupported keywords.
+TEST(AirbagCards, NumericSuffixIsTheId) {
+  const Model m =
+      read_text(bag("*AIRBAG_SIMPLE_PRESSURE_VOLUME_7\n         3         1\n       3.0\n"));
+  ASSERT_EQ(m.airbags.size(), 1u);
+  EXPECT_EQ(m.airbags[0].id, 7);
+  const std::string e =
+      read_error(bag("*AIRBAG_SIMPLE_PRESSURE_VOLUME_X\n         3         1\n       3.0\n"));
+  EXPECT_NE(e.find("unsupported keyword"), std::string::npos) << e;
+}

@@ -287,6 +287,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.sfm = def.sfm;
   p.slsfac = c.contact_slsfac;
   p.soft = def.soft;
+  p.penopt = c.contact_penopt;
   p.sofscl = def.sofscl > 0 ? def.sofscl : 0.1;
   p.sfst = def.sfst;
   p.sfmt = def.sfmt;

@@ -249,6 +249,9 @@ private:
   void airbag_damping();
   /// Work of the bags' pressure over the velocity update (this rank's shells; loads_.work).
   void airbag_work(const std::vector<Real>& v_old, Real dt_avg);
+  /// The forces of a cycle at the new positions (time t, step dt): airbags, elements with the
+  /// halo exchange, contact, loads and accelerations. Collective.
+  void force_pass(int cycle, Real t, Real dt);
   // --- dynamic relaxation (solver.cpp) ---
   [[nodiscard]] bool wants_relaxation() const;
   /// The damped relaxation phase before the transient (*CONTROL_DYNAMIC_RELAXATION).

@@ -169,6 +169,14 @@ void Integrator::setup() {
   run_.cycle_sleep_us = sleep_us ? std::atol(sleep_us) : 0L;
 }
 
+void Integrator::force_pass(int cycle, Real t, Real dt) {
+  erosion_.t_pass = t;
+  airbag_update(t);
+  element_pass(dt);
+  if (!contacts_.state.empty()) contact_pass(cycle, t, dt);
+  assemble_and_accelerate(t);
+}
+
 bool Integrator::wants_relaxation() const {
   if (model_.control.dr_idrflg == 1) return true;
   return std::any_of(model_.curves.begin(), model_.curves.end(),
@@ -245,11 +253,7 @@ void Integrator::relax() {
       t += dt;
       ++cycle;
       dt_old = dt;
-      erosion_.t_pass = t;
-      airbag_update(t);
-      element_pass(dt);
-      if (!contacts_.state.empty()) contact_pass(cycle, t, dt);
-      assemble_and_accelerate(t);
+      force_pass(cycle, t, dt);
       cycle_reduce(std::nullopt);
       if (cycle % nrcyck != 0) continue;
       check_finite(cycle);
@@ -384,11 +388,7 @@ bool Integrator::advance() {
     t += dt_new;
     ++cycle;
     dt_old = dt_new;
-    erosion_.t_pass = t;
-    airbag_update(t);
-    element_pass(dt_new);
-    if (!contacts_.state.empty()) contact_pass(cycle, t, dt_new);
-    assemble_and_accelerate(t);
+    force_pass(cycle, t, dt_new);
     // The cycle's one reduction; every kAgreeEvery cycles it carries the ranks' (local) stop
     // and checkpoint requests.
     std::optional<std::int64_t> flags;
