@@ -231,9 +231,13 @@ std::vector<KeywordSpec> contact_keywords() {
        .ignore_extra = true,
        .summary = "Defaults for every contact (model.control.contact_*): SLSFAC (0 means 0.1), "
                   "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), and SFRIC, DFRIC, "
-                  "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0). "
-                  "The other fields are ignored (one warning listing those that differ from "
-                  "their defaults); cards 5 and later are skipped.",
+                  "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0), "
+                  "PENOPT (0/1: the pair stiffness is the smaller of the segment's and the "
+                  "node's own; 2: the segment's; 3-5 are taken as 2 with a warning) and ORIEN "
+                  "(0/1: the part input of non-automatic contacts is reoriented at set-up, "
+                  "consistently and facing the other side; 2: segment sets too; 3, 4: off). The "
+                  "other fields are ignored (one warning listing those that differ from their "
+                  "defaults); cards 5 and later are skipped.",
        .apply = apply_control_contact},
       {.name = "*SET_SEGMENT",
        .options = {"TITLE"},

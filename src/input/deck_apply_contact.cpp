@@ -364,10 +364,15 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
   if (c.contact_orien < 1 || c.contact_orien > 4)
     fail(h.loc("ORIEN"), fmt::format("ORIEN = {} must be 0 to 4", h.integer("ORIEN")));
   c.contact_penopt = h.integer("PENOPT") == 0 ? 1 : h.integer("PENOPT");
-  if (c.contact_penopt != 1 && c.contact_penopt != 2)
-    fail(h.loc("PENOPT"), fmt::format("PENOPT = {} is not supported (1: the smaller of the "
-                                      "segment's and the node's stiffness, 2: the segment's)",
-                                      h.integer("PENOPT")));
+  if (c.contact_penopt < 1 || c.contact_penopt > 5)
+    fail(h.loc("PENOPT"), fmt::format("PENOPT = {} must be 0 to 5", h.integer("PENOPT")));
+  if (c.contact_penopt > 2) { // the node-based (area or mass weighted) stiffness options
+    note(d, b, h.loc("PENOPT"),
+         fmt::format("PENOPT = {} (node-based penalty stiffness) is not supported: the "
+                     "segment's stiffness is used (PENOPT 2)",
+                     c.contact_penopt));
+    c.contact_penopt = 2;
+  }
   const std::string ignored =
       nonzero_list(h, {"RWPNAL", "ISLCHK",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC", "INTERM",
                        "SSTHK",  "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",  "PEN_SF",

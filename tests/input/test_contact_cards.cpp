@@ -280,6 +280,25 @@ TEST(ContactCards, ControlContactCardOneOnlyAndFixedFormat) {
   EXPECT_FALSE(has_note(m, "ISLCHK")) << "defaults are not warned about";
 }
 
+// PENOPT and ORIEN (card 1, fields 5 and 7): LS-DYNA's defaults 1; PENOPT 3-5 (node-based
+// weighted stiffness) fall back to 2 with a warning; ORIEN 3 switches the reorientation off.
+TEST(ContactCards, ControlContactPenoptAndOrien) {
+  const Model d = read_text(plate_deck("*CONTROL_CONTACT\n" + fixed({"0.1"})));
+  EXPECT_EQ(d.control.contact_penopt, 1);
+  EXPECT_EQ(d.control.contact_orien, 1);
+  const Model m =
+      read_text(plate_deck("*CONTROL_CONTACT\n" + fixed({"0.1", "", "", "", "2", "", "3"})));
+  EXPECT_EQ(m.control.contact_penopt, 2);
+  EXPECT_EQ(m.control.contact_orien, 3);
+  EXPECT_FALSE(has_note(m, "PENOPT"));
+  const Model w = read_text(plate_deck("*CONTROL_CONTACT\n" + fixed({"0.1", "", "", "", "4"})));
+  EXPECT_EQ(w.control.contact_penopt, 2);
+  EXPECT_TRUE(has_note(w, "PENOPT = 4"));
+  const std::string e =
+      read_error(plate_deck("*CONTROL_CONTACT\n" + fixed({"0.1", "", "", "", "", "", "7"})));
+  EXPECT_NE(e.find("ORIEN = 7"), std::string::npos) << e;
+}
+
 TEST(ContactCards, NoControlContact) {
   const Model m = read_text(plate_deck(""));
   EXPECT_FALSE(m.control.contact_control_given);
