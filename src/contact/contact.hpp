@@ -172,7 +172,7 @@ struct Interface {
 struct Pass {
   std::vector<LocalId> nodes;    ///< searching nodes, ascending
   std::vector<Real> node_half_t; ///< half contact thickness per node
-  /// per node: its own stiffness (the smallest scaled k0 of the segments of its own surface
+  /// per node: its own stiffness (the largest scaled k0 of the segments of its own surface
   /// holding it; 0: on none, e.g. listed nodes), bounding the pair stiffness under PENOPT 1
   std::vector<Real> node_k;
   bool on_main = true;          ///< segments searched: ifc.main (true) or ifc.secondary

@@ -142,8 +142,9 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
       ps.seg_half_t[e] = seg_contact_half_t(p, s, e, on_main);
     ps.sf = on_main ? p.sfm : p.sfs;
     {
-      // the nodes' own stiffness: their own surface (the other side, or the same surface in a
-      // single-surface contact), scaled by that side's factor
+      // the nodes' own stiffness: the stiffest segment holding them on their own surface (the
+      // other side, or the same surface in a single-surface contact), scaled by that side's
+      // factor; the largest, so that like meets like at the segment's stiffness
       const bool own_main = !on_main && p.type != ContactType::single_surface;
       const Surface& own = own_main ? ifc.main : ifc.secondary;
       const Real own_sf = own_main ? p.sfm : p.sfs;
@@ -154,8 +155,7 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
             const auto it = std::lower_bound(ps.nodes.begin(), ps.nodes.end(), a);
             if (it == ps.nodes.end() || *it != a) continue;
             Real& k = ps.node_k[static_cast<std::size_t>(it - ps.nodes.begin())];
-            const Real ke = own_sf * own.k0[e];
-            k = k > 0 ? std::min(k, ke) : ke;
+            k = std::max(k, own_sf * own.k0[e]);
           }
     }
     build_adjacency(s, ps);
