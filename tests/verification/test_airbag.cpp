@@ -269,8 +269,7 @@ std::string drop_deck(int penopt) {
 // (LS-DYNA's default) the pair stiffness is the smaller of the plate segment's and the rubber
 // node's, so the contact is as stiff as the rubber and the bag lands, bounces and comes to rest
 // at the rubber's time step: energy balanced within 0.5 % (measured 0.26 %), no node below the
-// plate by more than
-// the contact thicknesses, the step at the end at least half the first. Under PENOPT 2 (the
+// plate by more than the contact thicknesses, the step at the end at least half the first. Under PENOPT 2 (the
 // plate's stiffness, 4 orders larger) the same drop is unstable: the run stops or the energy
 // balance is broken by far (the check can fail).
 TEST(Airbag, SoftBagOnStiffPlateUsesTheSmallerStiffness) {
