@@ -341,9 +341,11 @@ inline const Surface& surface_of(const Interface& ifc, const Pass& ps) {
 /// count for the secondary surface, the reactions on the segments for the main one).
 bool nodes_are_secondary(const Interface& ifc, const Pass& ps);
 
-/// Penalty stiffness of a pair (SOFT=0 or SOFT=1 rule).
+/// Penalty stiffness of a pair (SOFT=0 or SOFT=1 rule, PENOPT). index: the node's place in
+/// ps.nodes when the caller knows it (the force loops), else looked up.
 Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
-                    LocalId seg, std::span<const Real> mass);
+                    LocalId seg, std::span<const Real> mass,
+                    std::size_t index = static_cast<std::size_t>(-1));
 
 /// Contact forces at time t (positions x, half-step velocities v, lumped masses, step dt).
 /// Adds them to f (3 per node), updates friction history, energies and resultants. OpenMP

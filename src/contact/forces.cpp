@@ -280,15 +280,18 @@ Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
 }
 
 Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
-                    LocalId seg, std::span<const Real> mass) {
+                    LocalId seg, std::span<const Real> mass, std::size_t index) {
   const ContactParams& p = ifc.p;
   const Surface& s = surface_of(ifc, ps);
   Real k = p.slsfac * ps.sf * s.k0[static_cast<std::size_t>(seg)];
   if (p.penopt == 1 && !ps.node_k.empty()) {
     // PENOPT 1: the smaller of the segment's and the node's own stiffness (a soft surface on a
     // stiff one gets the soft one's; the stiff one's would need a far smaller step)
-    const auto kn = static_cast<std::size_t>(
-        std::lower_bound(ps.nodes.begin(), ps.nodes.end(), node) - ps.nodes.begin());
+    const auto kn =
+        index < ps.nodes.size() && ps.nodes[index] == node
+            ? index
+            : static_cast<std::size_t>(std::lower_bound(ps.nodes.begin(), ps.nodes.end(), node) -
+                                       ps.nodes.begin());
     if (kn < ps.nodes.size() && ps.nodes[kn] == node && ps.node_k[kn] > 0)
       k = std::min(k, p.slsfac * ps.node_k[kn]);
   }
@@ -387,7 +390,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
           const std::array<Real, 3> nm = mean_normal(c, x);
           const std::array<Real, 3> pt = point_at(c, &ps.tie_shape[4 * k], x);
           const Real* q = &x[3 * static_cast<std::size_t>(node)];
-          const Real kp = pair_stiffness(ifc, st, ps, node, e, mass);
+          const Real kp = pair_stiffness(ifc, st, ps, node, e, mass, k);
           Real F[3];
           for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
           tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],
@@ -508,7 +511,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       }
       off = std::min(off, best.pen);
       const Real pen_eff = best.pen - off;
-      const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass);
+      const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass, k);
       Real fnorm = kp * pen_eff;
       Real nv[3];
       for (int i = 0; i < 3; ++i) nv[i] = best.side * best.pr.normal[i];
@@ -657,7 +660,7 @@ void contact_forces_reference(const Interface& ifc, const ContactState& st, std:
       }
       if (best_seg == kInvalidLocal) continue;
       const Real pen_eff = best.pen - std::min(ps.offset[k], best.pen);
-      const Real kp = pair_stiffness(ifc, st, ps, ps.nodes[k], best_seg, mass);
+      const Real kp = pair_stiffness(ifc, st, ps, ps.nodes[k], best_seg, mass, k);
       const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
       for (int i = 0; i < 3; ++i) {
         const Real F = kp * pen_eff * best.side * best.pr.normal[i];
