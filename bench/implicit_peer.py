@@ -136,6 +136,11 @@ def main():
     ap.add_argument("--workdir", default="/var/tmp/parcae-implicit-peer")
     ap.add_argument("-o", "--output", default=os.path.join(HERE, "implicit_peer.json"))
     args = ap.parse_args()
+    if not args.skip_ccx and not (os.path.isfile(args.ccx) and os.access(args.ccx, os.X_OK)):
+        print(f"implicit_peer: CalculiX not found at {args.ccx}: install it with "
+              "scripts/setup_peers.sh (Debian calculix-ccx), pass --ccx PATH, or --skip-ccx",
+              file=sys.stderr)
+        return 2
     work = os.path.abspath(args.workdir)
     os.makedirs(work, exist_ok=True)
     spec = gen.cylinder_spec(args.scale)

@@ -270,7 +270,7 @@ def write_ccx(mesh: CylinderMesh, path: str, element: str = "C3D8") -> None:
         forces = top_ring_forces(s)
         f.write("*STEP\n*STATIC\n*BOUNDARY\nNBASE,1,3\n"
                 "** axial tension on the top: consistent nodal forces per ring of nodes\n*CLOAD\n")
-        f.write("".join(f"NTOP{i},3,{forces[i]!r}\n" for i in range(s.n_rings)))
+        f.write("".join(f"NTOP{i},3,{float(forces[i])!r}\n" for i in range(s.n_rings)))
         f.write("** internal pressure on the bore: face 6 (nodes 4-8-5-1) of the inner solids\n"
                 "*DLOAD\n")
         f.write("".join(f"{int(e)},P6,{s.pressure}\n" for e in mesh.bore_elements.tolist()))
