@@ -163,6 +163,12 @@ struct Interface {
   /// its elements eroded); empty = all take part. Like Surface::active, the solver may change it
   /// at any cycle: a switched-off node is searched but gets no contact (its history is cleared).
   std::vector<std::uint8_t> node_active;
+  /// Optional, per node index: the rigid body that carries the node (-1: deformable); empty =
+  /// all deformable. A node and a segment carried by the same body never move relative to each
+  /// other, so they are never paired (LS-DYNA likewise skips contact within a rigid body); the
+  /// search also leaves out nodes that are not near any other body's segments. Only bodies that
+  /// stay rigid for the whole run (not welds, which can fail) may be given.
+  std::vector<int> node_body;
   [[nodiscard]] bool node_on(LocalId n) const {
     return node_active.empty() || node_active[static_cast<std::size_t>(n)] != 0;
   }
@@ -175,7 +181,10 @@ struct Pass {
   /// per node: its own stiffness (the largest scaled k0 of the segments of its own surface
   /// holding it; 0: on none, e.g. listed nodes), bounding the pair stiffness under PENOPT 1
   std::vector<Real> node_k;
-  bool on_main = true;          ///< segments searched: ifc.main (true) or ifc.secondary
+  bool on_main = true; ///< segments searched: ifc.main (true) or ifc.secondary
+  /// rigid body carrying each node / all nodes of each segment (-1: none); both empty when the
+  /// interface has no rigid bodies (Interface::node_body)
+  std::vector<int> node_body, seg_body;
   std::vector<Real> seg_half_t; ///< half contact thickness per segment
   Real sf = 1;                  ///< penalty scale factor of these segments
   // candidates (CSR over `nodes`, segments ascending)

@@ -94,9 +94,12 @@ inline bool contains(const Segment& c, LocalId n) {
 }
 
 // The candidate predicate shared by the bucket and the all-pairs search.
-inline bool is_candidate(const Pass& ps, std::size_t k, const Segment& c, LocalId node,
-                         const Real* q, const Real lo[3], const Real hi[3], Real node_r) {
+inline bool is_candidate(const Pass& ps, std::size_t k, std::size_t e, const Segment& c,
+                         LocalId node, const Real* q, const Real lo[3], const Real hi[3],
+                         Real node_r) {
   if (contains(c, node)) return false;
+  if (!ps.seg_body.empty() && ps.node_body[k] >= 0 && ps.node_body[k] == ps.seg_body[e])
+    return false;
   for (int i = 0; i < 3; ++i)
     if (q[i] < lo[i] - node_r || q[i] > hi[i] + node_r) return false;
   return !in_neighbourhood(ps, k, c);
@@ -157,6 +160,22 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
             Real& k = ps.node_k[static_cast<std::size_t>(it - ps.nodes.begin())];
             k = std::max(k, own_sf * own.k0[e]);
           }
+    }
+    if (!ifc.node_body.empty()) {
+      auto body = [&](LocalId n) { return ifc.node_body[static_cast<std::size_t>(n)]; };
+      ps.node_body.resize(ps.nodes.size());
+      for (std::size_t k = 0; k < ps.nodes.size(); ++k) ps.node_body[k] = body(ps.nodes[k]);
+      ps.seg_body.resize(s.size());
+      for (std::size_t e = 0; e < s.size(); ++e) {
+        const int b = body(s.seg[e][0]);
+        bool same = b >= 0;
+        for (int a = 1; a < 4 && same; ++a) same = body(s.seg[e][a]) == b;
+        ps.seg_body[e] = same ? b : -1;
+      }
+      // nothing rigid in this pass: no body tests in the search
+      const bool any =
+          std::any_of(ps.seg_body.begin(), ps.seg_body.end(), [](int b) { return b >= 0; });
+      if (!any) ps.node_body.clear(), ps.seg_body.clear();
     }
     build_adjacency(s, ps);
     const std::size_t n = ps.nodes.size();
@@ -409,12 +428,56 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
       a ^= a >> 32;
       return a & mask;
     };
+    // Rigid bodies: a node carried by a body can only touch the segments of other bodies (or
+    // deformable ones); it is sorted in only when it lies in the box around those (one box per
+    // body, at most kBodyBoxes of them, else every node is sorted in).
+    constexpr std::size_t kBodyBoxes = 64;
+    struct BodyBox {
+      int body;
+      Real lo[3], hi[3];
+    };
+    std::vector<BodyBox> boxes;
+    bool filter = !ps.seg_body.empty();
+    if (filter) {
+      for (std::size_t e = 0; e < ns && filter; ++e) {
+        if (!ps.available(static_cast<LocalId>(e))) continue;
+        Real lo[3], hi[3];
+        seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin + node_r_max, lo, hi);
+        const int b = ps.seg_body[e];
+        auto it =
+            std::find_if(boxes.begin(), boxes.end(), [b](const BodyBox& q) { return q.body == b; });
+        if (it == boxes.end()) {
+          if (boxes.size() == kBodyBoxes) {
+            filter = false;
+            break;
+          }
+          boxes.push_back({b, {lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}});
+          continue;
+        }
+        for (int i = 0; i < 3; ++i) {
+          it->lo[i] = std::min(it->lo[i], lo[i]);
+          it->hi[i] = std::max(it->hi[i], hi[i]);
+        }
+      }
+    }
+    auto near_other_body = [&](std::size_t i, const Real* q) {
+      const int b = ps.node_body[i];
+      if (b < 0) return true;
+      for (const BodyBox& q_box : boxes)
+        if (q_box.body != b && q[0] >= q_box.lo[0] && q[0] <= q_box.hi[0] && q[1] >= q_box.lo[1] &&
+            q[1] <= q_box.hi[1] && q[2] >= q_box.lo[2] && q[2] <= q_box.hi[2])
+          return true;
+      return false;
+    };
     std::vector<std::uint64_t> bucket_of(nn);
     std::vector<std::int64_t> bstart(tsize + 1, 0);
+    std::vector<std::uint8_t> sorted_in(nn, 0);
     // (MPP: only this rank's nodes are sorted in, so only they get candidates)
     std::size_t n_in = 0;
     for (std::size_t i = 0; i < nn; ++i) {
       if (!ps.is_mine(i)) continue;
+      if (filter && !near_other_body(i, &x[3 * static_cast<std::size_t>(ps.nodes[i])])) continue;
+      sorted_in[i] = 1;
       const auto g = 3 * static_cast<std::size_t>(ps.nodes[i]);
       bucket_of[i] = hash(cell(x[g]), cell(x[g + 1]), cell(x[g + 2]));
       ++bstart[bucket_of[i] + 1];
@@ -425,12 +488,12 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     {
       std::vector<std::int64_t> pos(bstart.begin(), bstart.end() - 1);
       for (std::size_t i = 0; i < nn; ++i)
-        if (ps.is_mine(i))
+        if (sorted_in[i] != 0)
           bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
     }
     // per segment: count, then fill (same traversal twice: deterministic)
     auto visit = [&](std::size_t e, auto&& emit) {
-      if (!ps.available(static_cast<LocalId>(e))) return;
+      if (n_in == 0 || !ps.available(static_cast<LocalId>(e))) return;
       Real lo[3], hi[3];
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
       std::uint64_t bl[27];
@@ -452,7 +515,7 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
           const LocalId k = bnodes[static_cast<std::size_t>(j)];
           const LocalId node = ps.nodes[static_cast<std::size_t>(k)];
           const Real* qx = &x[3 * static_cast<std::size_t>(node)];
-          if (is_candidate(ps, static_cast<std::size_t>(k), s.seg[e], node, qx, lo, hi,
+          if (is_candidate(ps, static_cast<std::size_t>(k), e, s.seg[e], node, qx, lo, hi,
                            ps.node_half_t[static_cast<std::size_t>(k)]))
             emit(k);
         }
@@ -497,7 +560,7 @@ void all_pairs_search(const Interface& ifc, ContactState& st, std::span<const Re
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
       for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
         const Real* qx = &x[3 * static_cast<std::size_t>(ps.nodes[k])];
-        if (is_candidate(ps, k, s.seg[e], ps.nodes[k], qx, lo, hi, ps.node_half_t[k]))
+        if (is_candidate(ps, k, e, s.seg[e], ps.nodes[k], qx, lo, hi, ps.node_half_t[k]))
           seg_nodes.push_back(static_cast<LocalId>(k));
       }
       seg_start[e + 1] = static_cast<std::int64_t>(seg_nodes.size());

@@ -404,6 +404,61 @@ TEST(ContactSearch, BucketEqualsAllPairs) {
     }
 }
 
+// Rigid bodies: a node and a segment carried by the same body are never paired; every other
+// pair of the plain search stays, and the bucket search (which also leaves out the nodes far
+// from other bodies) still equals the all-pairs loop.
+TEST(ContactSearch, RigidBodiesSkipTheirOwnPairs) {
+  for (ContactType type : {ContactType::surface_to_surface, ContactType::single_surface}) {
+    Soup s = random_soup(7, 600, 0, type, true);
+    const std::size_t nnode = s.x.size() / 3;
+    const ContactState plain = init_state(s.ifc, nnode, s.x);
+    // each segment owns its nodes (random_soup): segments e % 4 == 0 stay deformable, the
+    // others are carried by one of three bodies
+    s.ifc.node_body.assign(nnode, -1);
+    auto all_segs = [&](auto&& fn) {
+      LocalId e = 0;
+      for (const Surface* f : {&s.ifc.main, &s.ifc.secondary})
+        for (const Segment& c : f->seg) fn(c, e++);
+    };
+    all_segs([&](const Segment& c, LocalId e) {
+      if (e % 4 != 0)
+        for (LocalId n : c) s.ifc.node_body[static_cast<std::size_t>(n)] = e % 3;
+    });
+    ContactState a = init_state(s.ifc, nnode, s.x);
+    ContactState b = a;
+    all_pairs_search(s.ifc, b, s.x);
+    std::size_t kept = 0, dropped = 0;
+    for (std::size_t p = 0; p < a.passes.size(); ++p) {
+      EXPECT_EQ(a.passes[p].cand_start, b.passes[p].cand_start);
+      EXPECT_EQ(a.passes[p].cand_seg, b.passes[p].cand_seg);
+      const Pass& pp = plain.passes[p];
+      const Pass& pa = a.passes[p];
+      const Surface& f = pp.on_main ? s.ifc.main : s.ifc.secondary;
+      for (std::size_t k = 0; k < pp.nodes.size(); ++k) {
+        std::vector<LocalId> expect;
+        for (std::int64_t j = pp.cand_start[k]; j < pp.cand_start[k + 1]; ++j) {
+          const LocalId e = pp.cand_seg[static_cast<std::size_t>(j)];
+          const int nb = s.ifc.node_body[static_cast<std::size_t>(pp.nodes[k])];
+          bool same = nb >= 0;
+          for (LocalId q : f.seg[static_cast<std::size_t>(e)])
+            same = same && s.ifc.node_body[static_cast<std::size_t>(q)] == nb;
+          if (same) {
+            ++dropped;
+          } else {
+            expect.push_back(e);
+            ++kept;
+          }
+        }
+        const std::vector<LocalId> got(pa.cand_seg.begin() + pa.cand_start[k],
+                                       pa.cand_seg.begin() + pa.cand_start[k + 1]);
+        EXPECT_EQ(got, expect) << "pass " << p << " node " << pp.nodes[k];
+      }
+    }
+    EXPECT_GT(kept, 50u); // not vacuous: pairs across bodies remain, pairs within are dropped
+    EXPECT_GT(dropped, 10u);
+  }
+}
+
 // Local tracking: with a single search at t = 0 and a tiny margin, a node pushed across a row
 // of 10 segments stays in contact: it walks to the neighbouring segments.
 TEST(ContactSearch, LocalTrackingAcrossSegments) {

@@ -20,6 +20,21 @@ void Integrator::build_contacts(Domain& global) {
     }
     contacts_.cm[k] = global.mass[n];
   }
+  // The rigid body carrying each contact node (bodies that stay rigid: not welds, which fail):
+  // pairs within one body are never searched.
+  {
+    std::vector<int> body(nc, -1);
+    bool any = false;
+    for (std::size_t k = 0; k < nc; ++k) {
+      const int b = global.rigid_of[static_cast<std::size_t>(contacts_.model.node_model[k])];
+      if (b >= 0 && !global.bodies[static_cast<std::size_t>(b)].can_fail()) {
+        body[k] = b;
+        any = true;
+      }
+    }
+    if (any)
+      for (auto& ifc : contacts_.model.interfaces) ifc.node_body = body;
+  }
   for (std::size_t i = 0; i < contacts_.model.interfaces.size(); ++i) {
     const auto& ifc = contacts_.model.interfaces[i];
     const ContactDef& def = *contacts_.model.defs[i];
