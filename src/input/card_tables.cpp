@@ -254,7 +254,8 @@ std::vector<KeywordSpec> mesh_keywords() {
        .options = {"TITLE"},
        .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
        .min_rows = 1,
-       .summary = "Solid sections. AET is ignored.",
+       .summary = "Solid sections. AET is ignored. The explicit solver runs ELFORM 2, -1 and -2 "
+                  "(fully integrated selective-reduced hexahedra) as ELFORM 1, with a warning.",
        .apply = apply_section_solid},
       {.name = "*SECTION_SHELL",
        .options = {"TITLE"},
@@ -484,7 +485,8 @@ std::vector<KeywordSpec> control_keywords() {
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
-       .summary = "Default hourglass type and coefficient.",
+       .summary = "Default hourglass type and coefficient. IHQ 8 (warping stiffness of the fully "
+                  "integrated shell, which runs as ELFORM 2) is the stiffness form IHQ 4.",
        .apply = apply_control_hourglass},
       {.name = "*CONTROL_BULK_VISCOSITY",
        .head = {{"Card 1",

@@ -631,12 +631,14 @@ private:
         check_implicit_formulation(p, s);
         continue;
       }
-      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
+      if (s.kind == SectionKind::Solid && fully_integrated_hexahedron(s.elform))
+        note_fully_integrated_solid(s, p);
+      else if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
-                                "as degenerate hexahedra) and the constant-strain tetrahedron "
-                                "(ELFORM 10); ten-node and nodal-pressure tetrahedra (ELFORM 13, "
-                                "16, 17) are not available",
+                                "as degenerate hexahedra; ELFORM 2, -1 and -2 run as 1) and the "
+                                "constant-strain tetrahedron (ELFORM 10); ten-node and "
+                                "nodal-pressure tetrahedra (ELFORM 13, 16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
       if (s.kind == SectionKind::Shell && s.elform == 16)
@@ -666,6 +668,18 @@ private:
                               "hexahedron (ELFORM 2) and the enhanced-strain hexahedron that "
                               "does not lock in bending (ELFORM 18, elastic materials)",
                               s.id, p.id, s.elform));
+  }
+
+  /// ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) are run as the one-point
+  /// hexahedron with the part's hourglass control: one warning per section.
+  void note_fully_integrated_solid(const Section& s, const Part& p) const {
+    if (!elform16_noted_.insert(s.id).second) return;
+    m_.notes.push_back({"*SECTION_SOLID", s.loc, false,
+                        fmt::format("section {} (part {}): ELFORM {} (fully integrated "
+                                    "selective-reduced hexahedron) is run as the one-point "
+                                    "hexahedron (ELFORM 1, with the hourglass control of the "
+                                    "part)",
+                                    s.id, p.id, s.elform)});
   }
 
   /// ELFORM 16 (fully integrated shell) is run as the Belytschko-Tsay shell: one warning per

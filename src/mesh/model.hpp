@@ -122,6 +122,12 @@ struct Eos {
 
 enum class SectionKind : std::uint8_t { Solid, Shell, Beam };
 
+/// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra): the explicit
+/// solver runs them as the one-point hexahedron (ELFORM 1) with the part's hourglass control.
+inline bool fully_integrated_hexahedron(int elform) {
+  return elform == 2 || elform == -1 || elform == -2;
+}
+
 struct Section {
   GlobalId id = 0;
   SectionKind kind = SectionKind::Solid;
@@ -521,6 +527,7 @@ struct Controls {
   // *CONTROL_HOURGLASS
   int ihq = 1;
   Real qh = 0.1;
+  SourceLoc hourglass_loc; ///< the card (errors about IHQ)
   // *CONTROL_ENERGY
   int hgen = 1; ///< LS-DYNA default 1 (not computed); parcae always computes and reports it
   int rwen = 2;

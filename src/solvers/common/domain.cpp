@@ -63,9 +63,13 @@ void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& 
     qm = s.hg->qm;
   }
   if (ihq == 0) ihq = 1;
+  // IHQ 8 (LS-DYNA: warping stiffness of the fully integrated shell ELFORM 16, which parcae runs
+  // as the Belytschko-Tsay shell) is the stiffness form, type 4, for every element.
+  if (ihq == 8) ihq = 4;
   if (ihq < 1 || ihq > 5) {
-    const SourceLoc loc = s.hg ? s.hg->loc : SourceLoc{};
-    throw InputError(loc, fmt::format("hourglass type IHQ={} is not supported (1-5 are)", ihq));
+    const SourceLoc loc = s.hg ? s.hg->loc : model.control.hourglass_loc;
+    throw InputError(loc,
+                     fmt::format("hourglass type IHQ={} is not supported (1-5 and 8 are)", ihq));
   }
 }
 
@@ -356,9 +360,10 @@ Domain build_domain(const Model& model) {
       throw InputError(s.mat->loc, fmt::format("{} {}: solids (part {}) are not supported; "
                                                "shells only",
                                                mp.law().card, s.mat->id, pid));
-    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10)
+    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10 &&
+        !fully_integrated_hexahedron(s.sec->elform)) // 2, -1, -2: run as 1
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
-                                               "(1 and 10 are)",
+                                               "(1 and 10 are; 2, -1, -2 run as 1)",
                                                s.sec->id, s.sec->elform));
     SolidPart sp;
     sp.pid = pid;
