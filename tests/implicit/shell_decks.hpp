@@ -16,7 +16,8 @@ struct Plate {
   double e = 210e9, nu = 0.3, rho = 7850;
   bool clamped = false;
   int nip = 2;
-  std::string controls = "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n";
+  /// Linear (NSOLVR 1): the references are linear plate theory.
+  std::string controls = "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n*CONTROL_IMPLICIT_SOLUTION\n1\n";
   [[nodiscard]] int node(int i, int j) const { return 1 + i + (n + 1) * j; }
 };
 
@@ -70,7 +71,8 @@ struct Strip {
   bool fix_inplane = false; ///< uy = 0 everywhere (no in-plane bending modes)
   int id_offset = 0;        ///< added to node and element ids
   int pid = 1;              ///< part, section, material id
-  std::string controls = "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n";
+  /// Linear (NSOLVR 1) unless a test asks for Newton (geometrically nonlinear: co-rotational).
+  std::string controls = "*CONTROL_IMPLICIT_GENERAL\n1,1.0\n*CONTROL_IMPLICIT_SOLUTION\n1\n";
   [[nodiscard]] int node(int i, int j) const { return id_offset + 1 + i + (nx + 1) * j; }
 };
 

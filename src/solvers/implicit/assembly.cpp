@@ -176,8 +176,9 @@ void ImplicitSolver::assemble_shells(Assemble what, const std::vector<double>& a
       continue;
     }
     const ShellVector ue = gather(e, u_);
+    // Nonlinear runs: co-rotational (large rotations), as the hexahedra are total Lagrangian.
     shell4_forces(x, ue, e.section, law, e.old, e.now, e.stress, e.eps, f,
-                  what == Assemble::Tangent ? &k : nullptr);
+                  what == Assemble::Tangent ? &k : nullptr, large_strain_);
     if (!acc.empty()) {
       shell4_mass(x, law.rho, e.section.thickness, m);
       const ShellVector ae = gather(e, acc);

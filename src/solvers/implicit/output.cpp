@@ -56,7 +56,13 @@ std::vector<double> ImplicitSolver::all_shells() const {
   std::vector<double> send;
   for (const ShellElement& e : shells_) {
     send.push_back(static_cast<double>(e.model_index));
-    const ShellFrame fr = shell4_frame(coords(e));
+    // Stresses to global axes through the current element frame (the co-rotational one in
+    // nonlinear runs; the same as the initial one to first order in linear runs).
+    ShellCoords xc = coords(e);
+    const ShellVector ue = gather(e, u_n_);
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i) xc[a * 3 + i] += ue[a * 6 + i];
+    const ShellFrame fr = shell4_frame(xc);
     const int nip = e.section.nip;
     const double t = e.section.thickness;
     std::array<double, 10> zeta{}, wz{};

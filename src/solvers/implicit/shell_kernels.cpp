@@ -142,16 +142,68 @@ ShellFrame shell4_frame(const ShellCoords& x) {
 void shell4_forces(const ShellCoords& x, const ShellVector& u, const ShellSection& sec,
                    const PointLaw& law, std::span<const PlanePointState> old,
                    std::span<PlanePointState> now, std::span<ShellPoint> stress,
-                   std::span<ShellPoint> strain, ShellVector& f, ShellMatrix* k) {
+                   std::span<ShellPoint> strain, ShellVector& f, ShellMatrix* k,
+                   bool corotational) {
   const ShellFrame fr = shell4_frame(x);
-  const ShellVector ul = to_local(fr, u);
+  ShellVector fl{};
+  if (!corotational) {
+    const ShellVector ul = to_local(fr, u);
+    ShellMatrix kl{};
+    shell4_local(fr, ul, sec, law, old, now, stress, strain, fl, k ? &kl : nullptr);
+    f = to_global(fr, fl);
+    if (k) matrix_to_global(fr, kl, *k);
+    return;
+  }
+  // Co-rotational: local deformational dofs u_l(u) (shell_corot.cpp), the linear MITC4 on them,
+  // f = J^T f_l and K = J^T K_l J + sum_i f_l,i d2 u_l,i / du2 (J and the second derivatives by
+  // forward-mode differentiation of u_l: exact, no finite differences).
+  ShellVector ul{};
+  shell4_corotational_dofs(x, fr, u, ul);
+  ShellMatrix kl{};
+  shell4_local(fr, ul, sec, law, old, now, stress, strain, fl, k ? &kl : nullptr);
+  ShellMatrix jac{};
+  if (!k) {
+    shell4_corotational_jacobian(x, fr, u, jac, nullptr, nullptr);
+  } else {
+    ShellMatrix hess{};
+    shell4_corotational_jacobian(x, fr, u, jac, &fl, &hess);
+    // K = J^T K_l J + H.
+    ShellMatrix kj{}; // K_l J
+    for (int r = 0; r < 24; ++r)
+      for (int m = 0; m < 24; ++m) {
+        const double v = kl[r * 24 + m];
+        if (v == 0) continue;
+        for (int c = 0; c < 24; ++c) kj[r * 24 + c] += v * jac[m * 24 + c];
+      }
+    *k = hess;
+    for (int m = 0; m < 24; ++m)
+      for (int r = 0; r < 24; ++r) {
+        const double v = jac[m * 24 + r];
+        if (v == 0) continue;
+        for (int c = 0; c < 24; ++c) (*k)[r * 24 + c] += v * kj[m * 24 + c];
+      }
+  }
+  for (int c = 0; c < 24; ++c) {
+    double v = 0;
+    for (int m = 0; m < 24; ++m) v += jac[m * 24 + c] * fl[m];
+    f[c] = v;
+  }
+}
+
+void shell4_local(const ShellFrame& fr, const ShellVector& ul, const ShellSection& sec,
+                  const PointLaw& law, std::span<const PlanePointState> old,
+                  std::span<PlanePointState> now, std::span<ShellPoint> stress,
+                  std::span<ShellPoint> strain, ShellVector& fl, ShellMatrix* kl_out) {
   const int nip = sec.nip;
   const double t = sec.thickness;
   std::array<double, 10> zeta{}, wz{};
   shell_thickness_rule(nip, sec.lobatto, std::span<double>(zeta.data(), nip),
                        std::span<double>(wz.data(), nip));
-  ShellVector fl{};
-  ShellMatrix kl{};
+  fl.fill(0);
+  ShellMatrix scratch{};
+  ShellMatrix& kl = kl_out ? *kl_out : scratch;
+  kl.fill(0);
+  ShellMatrix* k = kl_out;
   const double gs = sec.shrf * law.shear();
   // Tying points of MITC4: gamma_xi at (0, -1), (0, 1); gamma_eta at (-1, 0), (1, 0).
   const auto gxb = covariant_shear(fr, 0, -1, 0), gxd = covariant_shear(fr, 0, 1, 0);
@@ -258,8 +310,6 @@ void shell4_forces(const ShellCoords& x, const ShellVector& u, const ShellSectio
           for (int c = 0; c < 24; ++c) kl[r * 24 + c] += kd * ga[r] * ga[c];
     }
   }
-  f = to_global(fr, fl);
-  if (k) matrix_to_global(fr, kl, *k);
 }
 
 void shell4_mass(const ShellCoords& x, double rho, double thickness, ShellMatrix& m) {

@@ -10,11 +10,12 @@
 //     midpoints), so that thin shells do not lock; elastic, times the section's SHRF;
 //   - a drilling penalty 1/2 k_d A/4 sum_a (theta_z,a - omega)^2, omega = 1/2 (v,x - u,y) at the
 //     centre, k_d = 1e-3 G t: it keeps flat meshes non-singular and is zero for rigid motions.
-// Geometry: small displacements (the frame and the strains are those of the initial geometry);
-// geometric nonlinearity (co-rotational frame) is not implemented, nonlinear runs with shells
-// are material-nonlinear only. Warped elements are projected onto their mean plane. Triangles
-// are quads with N3 = N4 (degenerate MITC4). Nodal order as LS-DYNA (N1-N4 counter-clockwise
-// about the normal).
+// Geometry: small displacements (frame and strains of the initial geometry) in linear runs;
+// co-rotational (element frame following the nodes, nodal total rotation vectors, the linear
+// MITC4 on the deformational part: large rotations, small strains) in nonlinear runs, with
+// the tangent differentiated exactly (forward mode) through the kinematics. Warped elements are
+// projected onto their mean plane. Triangles are quads with N3 = N4 (degenerate MITC4). Nodal order
+// as LS-DYNA (N1-N4 counter-clockwise about the normal).
 #include <array>
 #include <span>
 
@@ -52,11 +53,39 @@ ShellFrame shell4_frame(const ShellCoords& x);
 
 /// Internal force (global), consistent tangent (when k != nullptr), updated point states and
 /// local stresses / strains. old, now, stress, strain: shell4_points(nip) each (strain may be
-/// empty).
+/// empty). corotational: geometrically nonlinear (large rotations, small strains), the rotation
+/// dofs of u being each node's total rotation vector; otherwise small displacements.
 void shell4_forces(const ShellCoords& x, const ShellVector& u, const ShellSection& sec,
                    const PointLaw& law, std::span<const PlanePointState> old,
                    std::span<PlanePointState> now, std::span<ShellPoint> stress,
-                   std::span<ShellPoint> strain, ShellVector& f, ShellMatrix* k);
+                   std::span<ShellPoint> strain, ShellVector& f, ShellMatrix* k,
+                   bool corotational = false);
+
+/// The linear MITC4 in the element frame fr: local dofs ul (6 per node: u v w theta_x theta_y
+/// theta_z of the frame), local force fl and stiffness (when kl != nullptr).
+void shell4_local(const ShellFrame& fr, const ShellVector& ul, const ShellSection& sec,
+                  const PointLaw& law, std::span<const PlanePointState> old,
+                  std::span<PlanePointState> now, std::span<ShellPoint> stress,
+                  std::span<ShellPoint> strain, ShellVector& fl, ShellMatrix* kl);
+
+// --- Co-rotational kinematics (shell_corot.cpp) ---
+// The element frame follows the current nodes (the same construction as shell4_frame: e1 along
+// the mean N1-N2 direction, e3 normal to the diagonals); each node's rotation is R_a =
+// exp([psi_a]x) of its total rotation vector psi_a (the rotation dofs, updated additively by
+// Newton: a parametrisation, singular only at |psi| = 2 pi). The local deformational dofs are
+//   d_a = R_e (x_a - c) - R_e0 (X_a - c0)            (translations, element frame)
+//   theta_a = axial(R_d - R_d^T) / 2, R_d = R_e R_a R_e0^T   (rotations)
+// and feed the linear MITC4 (small strains, large rotations). Nodal moments are conjugate to
+// psi (exact for rotations about a fixed axis).
+
+/// u_l(u).
+void shell4_corotational_dofs(const ShellCoords& x0, const ShellFrame& fr0, const ShellVector& u,
+                              ShellVector& ul);
+/// J = d u_l / d u (row major, J[i * 24 + j] = d u_l,i / d u_j) and, when w != nullptr,
+/// hess = sum_i w_i d2 u_l,i / du2.
+void shell4_corotational_jacobian(const ShellCoords& x0, const ShellFrame& fr0,
+                                  const ShellVector& u, ShellMatrix& jac, const ShellVector* w,
+                                  ShellMatrix* hess);
 
 /// Consistent mass: rho t N_a N_b for the translations and rho t^3 / 12 N_a N_b for each of the
 /// three rotations (isotropic rotary inertia, drilling included), 2x2 Gauss.

@@ -261,15 +261,16 @@ void ImplicitSolver::setup() {
                          : lin_.method == linalg::SolverMethod::CgGamg ? "CG + GAMG"
                                                                        : "CG + BoomerAMG";
     *opt_.log << fmt::format(
-        "implicit {}: {} nodes, {} hexahedra ({} ELFORM 18, {} ELFORM 2), {} shells (MITC4, "
-        "small displacements), {} equations on {} rank(s)\n  linear solver {}{}; {}; end time "
+        "implicit {}: {} nodes, {} hexahedra ({} ELFORM 18, {} ELFORM 2), {} shells (MITC4{}), {} "
+        "equations on {} rank(s)\n  linear solver {}{}; {}; end time "
         "{}, first step {}{}\n",
         eigen_     ? "eigenvalue analysis"
         : dynamic_ ? "Newmark dynamics"
                    : "statics",
         model_.nodes.size(), model_.solids.size(), all18,
         static_cast<std::int64_t>(model_.solids.size()) - all18, model_.shells.size(),
-        map_.n_global, comm_.size(), method,
+        large_strain_ ? ", co-rotational" : ", small displacements", map_.n_global, comm_.size(),
+        method,
         lin_.method != linalg::SolverMethod::Direct ? ""
         : lin_.out_of_core             ? fmt::format(", out of core into {}", scratch_run_)
         : lin_.in_core_limit_bytes > 0 ? fmt::format(", out of core above {:.0f} MB into {}",
