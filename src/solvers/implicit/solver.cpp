@@ -54,6 +54,9 @@ void ImplicitSolver::setup() {
     throw InputError(model_.control.implicit.general_loc,
                      "contacts, rigid walls and body loads are not supported by the implicit "
                      "solver");
+  std::vector<std::uint8_t> shell_node(model_.nodes.size(), 0);
+  for (const auto& nodes : model_.shells.nodes)
+    for (LocalId n : nodes) shell_node[n] = 1;
   for (const NodalLoad& l : model_.nodal_loads) {
     if (l.dof >= 1 && l.dof <= 3) continue;
     if (l.dof < 5 || l.dof > 7)
@@ -68,10 +71,7 @@ void ImplicitSolver::setup() {
       ids = it->second.members;
     for (GlobalId id : ids) {
       const LocalId n = model_.node_index(id);
-      bool shell = false;
-      for (std::size_t e = 0; e < model_.shells.size() && !shell; ++e)
-        for (LocalId m : model_.shells.nodes[e]) shell = shell || m == n;
-      if (!shell)
+      if (n == kInvalidLocal || !shell_node[n])
         throw InputError(l.loc, fmt::format("nodal load DOF {} (a moment) on node {}: the node "
                                             "belongs to no shell, so it has no rotations in the "
                                             "implicit solver",
