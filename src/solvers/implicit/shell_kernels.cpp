@@ -155,8 +155,9 @@ void shell4_forces(const ShellCoords& x, const ShellVector& u, const ShellSectio
     return;
   }
   // Co-rotational: local deformational dofs u_l(u) (shell_corot.cpp), the linear MITC4 on them,
-  // f = J^T f_l and K = J^T K_l J + sum_i f_l,i d2 u_l,i / du2 (J and the second derivatives by
-  // forward-mode differentiation of u_l: exact, no finite differences).
+  // f = J^T f_l and K = J^T K_l J + sum_i f_l,i d2 u_l,i / du2 (J by forward-mode
+  // differentiation of u_l, the second derivatives by the product rule on its structure: exact,
+  // no finite differences).
   ShellVector ul{};
   shell4_corotational_dofs(x, fr, u, ul);
   ShellMatrix kl{};

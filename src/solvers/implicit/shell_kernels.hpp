@@ -86,6 +86,11 @@ void shell4_corotational_dofs(const ShellCoords& x0, const ShellFrame& fr0, cons
 void shell4_corotational_jacobian(const ShellCoords& x0, const ShellFrame& fr0,
                                   const ShellVector& u, ShellMatrix& jac, const ShellVector* w,
                                   ShellMatrix* hess);
+/// The same by second-order forward mode through the whole of u_l (dual numbers of dual
+/// numbers, ~30 times slower): the reference the test compares shell4_corotational_jacobian to.
+void shell4_corotational_jacobian_reference(const ShellCoords& x0, const ShellFrame& fr0,
+                                            const ShellVector& u, ShellMatrix& jac,
+                                            const ShellVector* w, ShellMatrix* hess);
 
 /// Consistent mass: rho t N_a N_b for the translations and rho t^3 / 12 N_a N_b for each of the
 /// three rotations (isotropic rotary inertia, drilling included), 2x2 Gauss.
