@@ -127,10 +127,10 @@ void ImplicitSolver::setup() {
     for (int a = 0; a < 8; ++a) el.node[a] = local(model_.solids.nodes[e][a]);
     elems_.push_back(el);
   }
-  // Shells (MITC4): the ranks of the decomposition, or all on rank 0.
+  // Shells (MITC4): the ranks of the decomposition, or all on rank 0. Every rank checks every
+  // shell (the same error everywhere, no rank left waiting in a collective).
   for (std::size_t e = 0; e < model_.shells.size(); ++e) {
-    if (shell_ranks && (*shell_ranks)[e] != comm_.rank()) continue;
-    if (!shell_ranks && comm_.rank() != 0) continue;
+    const bool mine = shell_ranks ? (*shell_ranks)[e] == comm_.rank() : comm_.rank() == 0;
     const Part* p = model_.find_part(model_.shells.part[e]);
     const Section* s = model_.find_section(p->secid);
     const auto where = [&] { return fmt::format("*SECTION_SHELL {} (part {})", s->id, p->id); };
@@ -173,6 +173,7 @@ void ImplicitSolver::setup() {
       throw InputError(s->loc, fmt::format("{}: shell {} has no thickness (T1..T4 or "
                                            "*ELEMENT_SHELL_THICKNESS)",
                                            where(), model_.shells.id[e]));
+    if (!mine) continue;
     for (int a = 0; a < 4; ++a) el.node[a] = local(model_.shells.nodes[e][a]);
     const auto np = static_cast<std::size_t>(shell4_points(el.section.nip));
     el.old.assign(np, {});
