@@ -268,7 +268,8 @@ std::vector<KeywordSpec> mesh_keywords() {
                   I("EDGSET")}}},
        .min_rows = 1,
        .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
-                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0.",
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0. In implicit "
+                  "decks (IMFLAG 1) ELFORM 0, 2 and 16 run as the MITC4 shell (docs/implicit.md).",
        .apply = apply_section_shell},
       {.name = "*HOURGLASS",
        .options = {"TITLE"},

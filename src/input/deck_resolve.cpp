@@ -652,16 +652,23 @@ private:
   }
 
   /// The implicit solver's elements: hexahedra ELFORM 2 (fully integrated) and 18 (enhanced
-  /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used.
+  /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used; shells ELFORM 0,
+  /// 2 and 16 (all run as the implicit solver's MITC4 shell).
   void check_implicit_formulation(const Part& p, const Section& s) const {
     if (s.kind == SectionKind::Beam)
       fail(s.loc, fmt::format("*SECTION_BEAM {} (part {}): beams are not supported by the "
-                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
+                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18, or "
+                              "shells",
                               s.id, p.id));
-    if (s.kind == SectionKind::Shell)
-      fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): shells are not supported by the "
-                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
-                              s.id, p.id));
+    if (s.kind == SectionKind::Shell) {
+      if (s.elform != 0 && s.elform != 2 && s.elform != 16)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported by the "
+                                "implicit solver (IMFLAG = 1): its shell is the MITC4 "
+                                "(Reissner-Mindlin, assumed transverse shear), used for ELFORM "
+                                "0, 2 and 16",
+                                s.id, p.id, s.elform));
+      return;
+    }
     if (s.elform != 2 && s.elform != 18)
       fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported by the "
                               "implicit solver (IMFLAG = 1): it has the fully integrated "
