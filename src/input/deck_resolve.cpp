@@ -127,7 +127,10 @@ private:
     const bool hydro = material_needs_eos(mat->kind);
     if (p.eosid != 0 && !d_.defined("eos", p.eosid))
       missing(p.loc, "part", p.id, "equation of state", p.eosid);
-    if (hydro && p.eosid == 0)
+    // *MAT_NULL beams: mass only (YM, PR for the contact stiffness), no equation of state
+    const bool null_beam =
+        mat->kind == MaterialKind::Null && sec != nullptr && sec->kind == SectionKind::Beam;
+    if (hydro && p.eosid == 0 && !null_beam)
       fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
                               mat->id));
     if (!hydro && p.eosid != 0)
@@ -622,8 +625,8 @@ private:
     for (const Part& p : m_.parts) {
       if (!used_parts_.count(p.id)) continue;
       const Section& s = *sections_.at(p.secid);
-      // Beams: rigid ones too (their mass comes from the truss area A).
-      if (s.kind == SectionKind::Beam && s.elform != 3)
+      // Beams: rigid ones too (their mass comes from the truss area A or the section).
+      if (s.kind == SectionKind::Beam && s.elform != 3 && s.elform != 1 && s.elform != 9)
         fail(s.elform_loc, beam_formulation_message(s, p.id));
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
@@ -631,7 +634,9 @@ private:
         check_implicit_formulation(p, s);
         continue;
       }
-      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
+      if (s.kind == SectionKind::Solid && s.elform == -1) note_elform_minus1(s, p);
+      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10 &&
+          s.elform != -1)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
                                 "as degenerate hexahedra) and the constant-strain tetrahedron "
@@ -676,6 +681,16 @@ private:
                         fmt::format("section {} (part {}): ELFORM 16 (fully integrated shell) "
                                     "is run as the Belytschko-Tsay shell (ELFORM 2, one point "
                                     "in the plane, with the hourglass control of the part)",
+                                    s.id, p.id)});
+  }
+
+  void note_elform_minus1(const Section& s, const Part& p) const {
+    if (!elform16_noted_.insert(s.id).second) return;
+    m_.notes.push_back({"*SECTION_SOLID", s.loc, false,
+                        fmt::format("section {} (part {}): ELFORM -1 (fully integrated "
+                                    "selectively reduced hexahedron for poor aspect ratios) is "
+                                    "run as the one-point hexahedron (ELFORM 1, with the "
+                                    "hourglass control of the part)",
                                     s.id, p.id)});
   }
 
