@@ -536,6 +536,11 @@ void StateOutput::write_vtk_piece(const Domain& d, bool previous_positions, Real
       rigid_cell(model_.beams.part[e], model_.beams.id[e], ns + nsh + e);
     }
   }
+  // Nodes no element uses (beam orientation nodes N3, free nodes) live on rank 0, which writes
+  // them as points without cells (the one-rank .vtu has every node).
+  if (comm_.rank() == 0)
+    for (std::size_t n = 0; n < d.nnode; ++n)
+      if (piece_of[n] < 0 && d.owned[n]) use(static_cast<LocalId>(n));
   std::vector<Real> pts, disp, vel, nidx, nid;
   for (LocalId n : nodes) {
     const auto i3 = 3 * static_cast<std::size_t>(n);
