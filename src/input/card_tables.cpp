@@ -254,7 +254,9 @@ std::vector<KeywordSpec> mesh_keywords() {
        .options = {"TITLE"},
        .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
        .min_rows = 1,
-       .summary = "Solid sections. AET is ignored.",
+       .summary = "Solid sections: ELFORM 1 (and 0) one-point hexahedra, 10 tetrahedra; -1 "
+                  "(fully integrated for poor aspect ratios) runs as 1 with a warning. AET is "
+                  "ignored.",
        .apply = apply_section_solid},
       {.name = "*SECTION_SHELL",
        .options = {"TITLE"},
@@ -485,7 +487,8 @@ std::vector<KeywordSpec> control_keywords() {
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
-       .summary = "Default hourglass type and coefficient.",
+       .summary = "Default hourglass type and coefficient: IHQ 1-5; 8 (the warping stiffness "
+                  "of the fully integrated shells, which run as one-point elements) runs as 4.",
        .apply = apply_control_hourglass},
       {.name = "*CONTROL_BULK_VISCOSITY",
        .head = {{"Card 1",

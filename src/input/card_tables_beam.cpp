@@ -129,9 +129,10 @@ std::vector<KeywordSpec> beam_keywords() {
                  {R("EFAIL"), R("NRR"), R("NRS"), R("NRT"), R("MRR"), R("MSS"), R("MTT"), R("NF")},
                  "",
                  true}},
-       .summary = "Spot weld material on integrated beams (ELFORM 1, 9): elastic E PR, von "
-                  "Mises plasticity on the beam's axial and shear stresses with the yield "
-                  "stress SIGY + EH eps_p. The failure fields (TFAIL, EFAIL, NRR NRS NRT MRR "
+       .summary = "Spot weld material on beams (integrated ELFORM 1, 9: von Mises plasticity on "
+                  "the axial and shear stresses; trusses) and solids (the J2 update): elastic E "
+                  "PR, yield stress SIGY + EH eps_p (isotropic hardening); shells are refused. The "
+                  "failure fields (TFAIL, EFAIL, NRR NRS NRT MRR "
                   "MSS MTT, NF) and DT (weld mass scaling) are not implemented: a nonzero value "
                   "is refused.",
        .apply = apply_mat_spotweld},

@@ -1,7 +1,9 @@
-// *MAT_SPOTWELD (100) on integrated beams: elastic (E, PR), von Mises plasticity on the beam's
-// axial and transverse shear stresses with the yield stress SIGY + EH eps_p (EH: the plastic
-// hardening modulus, as the manual defines it). The failure fields are read by the reader, which
-// refuses nonzero ones (not implemented); DT (mass scaling of the weld) likewise.
+// *MAT_SPOTWELD (100): elastic (E, PR), von Mises plasticity with the yield stress
+// SIGY + EH eps_p (EH: the plastic hardening modulus, as the manual defines it), isotropic. On
+// integrated beams the beam kernel returns the axial and transverse shear stresses
+// (fem/beam.cpp); solid welds use the shared J2 update (update_j2_solid). The failure fields are
+// read by the reader, which refuses nonzero ones (not implemented); DT (mass scaling of the weld)
+// likewise.
 #include <string>
 
 #include <fmt/format.h>

@@ -295,14 +295,13 @@ static void add_integrated_beams(const Model& model, const PartSetup& s, GlobalI
     mp.nu = s.mat->pr;
   } else {
     mp = make_material_params(*s.mat, model);
-    if (!mp.law().rigid && !(mp.kind == MaterialKind::Elastic || mp.plastic()))
+    const MaterialKind k = mp.kind;
+    if (!mp.law().rigid && k != MaterialKind::Elastic && k != MaterialKind::PlasticKinematic &&
+        k != MaterialKind::PiecewiseLinear && k != MaterialKind::Spotweld)
       throw InputError(s.mat->loc,
                        fmt::format("{} {}: integrated beams (part {}, *SECTION_BEAM {} ELFORM {}) "
                                    "are not supported (*MAT_001, 003, 024, 100 and *MAT_NULL are)",
                                    mp.law().card, s.mat->id, pid, sec.id, sec.elform));
-    if (mp.kind == MaterialKind::TransverselyAnisotropic)
-      throw InputError(s.mat->loc, fmt::format("*MAT_037 {}: beams (part {}) are not supported",
-                                               s.mat->id, pid));
   }
   // LS-DYNA: TS2 and TT2 default to TS1 and TT1; tapered sections use the mean dimensions at the
   // one axial integration point (the midpoint).
@@ -487,6 +486,10 @@ Domain build_domain(const Model& model) {
       throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
                                                "state): shells (part {}) are not supported; "
                                                "solids only",
+                                               s.mat->id, pid));
+    if (mp.kind == MaterialKind::Spotweld)
+      throw InputError(s.mat->loc, fmt::format("*MAT_SPOTWELD {}: shells (part {}) are not "
+                                               "supported; beams (ELFORM 1, 3, 9) and solids only",
                                                s.mat->id, pid));
     if (mp.law().update_shell == nullptr) // e.g. *MAT_027, *MAT_012
       throw InputError(s.mat->loc, fmt::format("{} {}: shells (part {}) are not supported; "
