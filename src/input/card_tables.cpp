@@ -380,11 +380,12 @@ std::vector<KeywordSpec> material_keywords() {
                 {"Card 1",
                  {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"), R("YM"),
                   R("PR")}}},
-       .summary = "Null material with an equation of state (solids only; *PART EOSID required): "
+       .summary = "Null material. Solids: with an equation of state (*PART EOSID required): "
                   "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
-                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. TEROD and CEROD "
-                  "(erosion) are not supported (warning when set) and YM, PR (null shells and "
-                  "beams) are ignored.",
+                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. Integrated beams "
+                  "(ELFORM 1, 9): mass only, no stiffness and no EOS (LS-DYNA's null beams for "
+                  "contact; YM and PR are kept for the contact stiffness). TEROD and CEROD "
+                  "(erosion) are not supported (warning when set).",
        .apply = apply_mat_null},
       {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
        .aliases = {"*MAT_010"},

@@ -490,6 +490,8 @@ void apply_mat_null(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
   Material m = new_hydro_material(b, MaterialKind::Null, d);
   m.null_mu = h.real("MU");
+  m.e = h.real("YM"); // null shells and beams: contact stiffness only
+  m.pr = h.real("PR");
   if (!(m.null_mu >= 0))
     fail(h.loc("MU"),
          fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));

@@ -127,7 +127,10 @@ private:
     const bool hydro = material_needs_eos(mat->kind);
     if (p.eosid != 0 && !d_.defined("eos", p.eosid))
       missing(p.loc, "part", p.id, "equation of state", p.eosid);
-    if (hydro && p.eosid == 0)
+    // *MAT_NULL beams: mass only (YM, PR for the contact stiffness), no equation of state
+    const bool null_beam =
+        mat->kind == MaterialKind::Null && sec != nullptr && sec->kind == SectionKind::Beam;
+    if (hydro && p.eosid == 0 && !null_beam)
       fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
                               mat->id));
     if (!hydro && p.eosid != 0)
@@ -622,8 +625,8 @@ private:
     for (const Part& p : m_.parts) {
       if (!used_parts_.count(p.id)) continue;
       const Section& s = *sections_.at(p.secid);
-      // Beams: rigid ones too (their mass comes from the truss area A).
-      if (s.kind == SectionKind::Beam && s.elform != 3)
+      // Beams: rigid ones too (their mass comes from the truss area A or the section).
+      if (s.kind == SectionKind::Beam && s.elform != 3 && s.elform != 1 && s.elform != 9)
         fail(s.elform_loc, beam_formulation_message(s, p.id));
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;

@@ -43,8 +43,9 @@ struct ShellTable {
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
 
-/// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node, is kept for outputs (a
-/// truss does not use it). Only trusses (*SECTION_BEAM ELFORM 3) are computed.
+/// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node (the s axis lies in the
+/// plane of N1 N2 N3; trusses do not use it). Trusses (*SECTION_BEAM ELFORM 3) and integrated
+/// beams (ELFORM 1 and 9) are computed.
 struct BeamTable {
   std::vector<GlobalId> id;
   std::vector<GlobalId> part;
@@ -141,7 +142,10 @@ struct Section {
   std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
   Real nloc = 0;                     ///< reference surface location (0 = mid)
   // --- beam (*SECTION_BEAM) ---
-  int cst = 0;          ///< cross-section type (integrated beams)
+  int cst = 0; ///< cross-section type (integrated beams): 0 rectangular, 1 tubular
+  /// Integrated beams (ELFORM 1, 9): section dimensions at N1 and N2 (CST 0: thickness in s and
+  /// t; CST 1: outer and inner diameter). qr_irid above is the beam's QR (0 / blank: 2).
+  Real ts1 = 0, ts2 = 0, tt1 = 0, tt2 = 0;
   Real area = 0;        ///< A: cross-section area (trusses, resultant beams)
   Real nsm = 0;         ///< NSM: non-structural mass per unit length (beams)
   SourceLoc elform_loc; ///< where ELFORM was read (messages)
@@ -629,6 +633,18 @@ struct Controls {
 
 /// Something the reader saw and did not use (warning), or could not use (error unless
 /// --ignore-unsupported).
+/// *INITIAL_AXIAL_FORCE_BEAM: the axial force of the beams of set BSID follows SCALE * LCID(t)
+/// while the curve runs (until its last abscissa, or until it returns to zero); then the beams
+/// go on from the stress they have. KBEND 0: every point gets the same axial stress (no bending
+/// stiffness while the force is imposed); 1: the force is imposed keeping the bending stresses.
+struct InitialAxialForceBeam {
+  GlobalId bsid = 0;
+  GlobalId lcid = 0;
+  Real scale = 1;
+  int kbend = 0;
+  SourceLoc loc;
+};
+
 struct KeywordNote {
   std::string keyword;
   SourceLoc loc;
@@ -667,6 +683,7 @@ struct Model {
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
+  std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order
   std::vector<KeywordNote> notes;         ///< unsupported / ignored keywords
