@@ -369,7 +369,28 @@ EdgeStatus edge_contact_forces(const EdgeSet& es, EdgeState& st, std::span<const
     }
     for (int i = 0; i < 3; ++i) nk[i] = n[i];
     const Real kp = edge_pair_stiffness(es, st, a, b, mass);
-    const Real fnorm = kp * pen;
+    Real fnorm = kp * pen;
+    if (p.vdc > 0 && kp > 0 && !mass.empty()) {
+      // VDC: viscous normal damping, VDC percent of critical for the two contact points (the
+      // node-to-surface rule of forces.cpp with the edges' weighted masses at P and Q): c =
+      // VDC/100 2 min(m_P, m_Q) omega, omega = sqrt(k (m_P + m_Q) / (m_P m_Q)); the normal
+      // force stays compressive.
+      auto m = [&](LocalId q) { return mass[static_cast<std::size_t>(q)]; };
+      const Real mp = (1 - c.s) * m(ea[0]) + c.s * m(ea[1]);
+      const Real mq = (1 - c.t) * m(eb[0]) + c.t * m(eb[1]);
+      if (mp > 0 && mq > 0) {
+        Real vn = 0;
+        for (int i = 0; i < 3; ++i) {
+          auto vel = [&](LocalId q) { return v[3 * static_cast<std::size_t>(q) + i]; };
+          vn += ((1 - c.s) * vel(ea[0]) + c.s * vel(ea[1]) - (1 - c.t) * vel(eb[0]) -
+                 c.t * vel(eb[1])) *
+                n[i];
+        }
+        const Real omega = std::sqrt(kp * (mp + mq) / (mp * mq));
+        const Real cdamp = p.vdc / 100.0 * 2.0 * std::min(mp, mq) * omega;
+        fnorm = std::max<Real>(fnorm - cdamp * vn, 0);
+      }
+    }
     Real F[3] = {fnorm * n[0], fnorm * n[1], fnorm * n[2]};
     if (friction && kp > 0) {
       Real vr[3];

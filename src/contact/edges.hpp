@@ -24,8 +24,9 @@
 // at P and at Q has no moment about any point: linear and angular momentum are conserved
 // exactly by the normal force. Friction (Coulomb, mu = FD + (FS - FD) exp(-DC |v_t|)) is an
 // elastic stick force updated with the tangential relative velocity at (P, Q) and capped at
-// mu k d (the node-to-surface rule of forces.cpp). Forces go to the nodes with the weights
-// (1 - s, s) and (1 - t, t).
+// mu k d (the node-to-surface rule of forces.cpp); VDC adds viscous normal damping (percent of
+// critical, forces.cpp's rule). Forces go to the nodes with the weights (1 - s, s) and
+// (1 - t, t).
 //
 // Determinism: the pairs are evaluated one after the other in their sorted order and the
 // forces gathered in that order: the result depends on the data only (any thread count); the
@@ -45,6 +46,7 @@ using Edge = std::array<LocalId, 2>;
 
 struct EdgeParams {
   Real fs = 0, fd = 0, dc = 0; ///< mu = fd + (fs - fd) exp(-dc |v_t|)
+  Real vdc = 0;                ///< viscous normal damping, percent of critical (0: off)
   int soft = 0;                ///< 1: k = max(SOFT 0 k, sofscl 0.5 m / dt_c^2)
   Real sofscl = 0.1;
   Real birth = 0, death = 1e20;

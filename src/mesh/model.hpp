@@ -135,7 +135,10 @@ struct Section {
   std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
   Real nloc = 0;                     ///< reference surface location (0 = mid)
   // --- beam (*SECTION_BEAM) ---
-  int cst = 0;          ///< cross-section type (integrated beams)
+  int cst = 0; ///< cross-section type (integrated beams): 0 rectangular, 1 tubular
+  /// Integrated beams (ELFORM 1, 9): section dimensions at N1 and N2 (CST 0: thickness in s and
+  /// t; CST 1: outer and inner diameter). qr_irid above is the beam's QR (0 / blank: 2).
+  Real ts1 = 0, ts2 = 0, tt1 = 0, tt2 = 0;
   Real area = 0;        ///< A: cross-section area (trusses, resultant beams)
   Real nsm = 0;         ///< NSM: non-structural mass per unit length (beams)
   SourceLoc elform_loc; ///< where ELFORM was read (messages)
@@ -164,6 +167,9 @@ struct Part {
   GlobalId mid = 0;
   GlobalId hgid = 0;  ///< 0: use *CONTROL_HOURGLASS defaults
   GlobalId eosid = 0; ///< *EOS of a hydrodynamic material (0: none)
+  /// *PART_CONTACT OPTT: optional contact thickness (0: none); used by the beam edges of
+  /// *CONTACT_AUTOMATIC_GENERAL.
+  Real contact_optt = 0;
   SourceLoc loc;
 };
 
@@ -358,6 +364,11 @@ struct ContactDef {
   /// tiebreak_option 0 = not a tiebreak contact.
   int tiebreak_option = 0;
   Real nfls = 0, sfls = 0, tb_param = 0;
+  /// *CONTACT_AUTOMATIC_GENERAL (kind SingleSurface, automatic): the beams of the parts are in
+  /// edge-to-edge contact (capsules of radius half the contact thickness).
+  bool general = false;
+  /// _MPP card 1 CPARM8 (AUTOMATIC_GENERAL): 1 or 2 = no beam-to-beam contact within a part.
+  int cparm8 = 0;
 };
 
 /// *MAT_ADD_EROSION: failure criteria added to material MID (elements erode when NCS of the
