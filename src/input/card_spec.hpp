@@ -59,7 +59,8 @@ class Fields;
 struct CardSpec {
   std::string_view label{}; ///< shown in the docs: "Card 1", "Title", "Point", ...
   std::vector<FieldSpec> fields{};
-  std::string_view when{}; ///< option that must be on the keyword ("TITLE"); "" = always
+  /// option that must be on the keyword ("TITLE"; "ID|TITLE": one of them); "" = always
+  std::string_view when{};
   /// May be left out even though it has required fields. A card without required fields may
   /// always be left out when the keyword's data ends before it (the next line starts a
   /// keyword): its fields take their defaults, as in LS-DYNA.

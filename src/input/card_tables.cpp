@@ -47,7 +47,16 @@ std::string FieldSpec::default_text() const {
 }
 
 bool CardSpec::active(const std::vector<std::string>& options) const {
-  return when.empty() || std::find(options.begin(), options.end(), when) != options.end();
+  // "ID|TITLE": any of the options
+  std::string_view rest = when;
+  if (rest.empty()) return true;
+  while (!rest.empty()) {
+    const std::size_t bar = rest.find('|');
+    const std::string_view one = rest.substr(0, bar);
+    if (std::find(options.begin(), options.end(), one) != options.end()) return true;
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+  }
+  return false;
 }
 
 bool CardSpec::may_be_omitted() const {
@@ -244,11 +253,14 @@ std::vector<KeywordSpec> mesh_keywords() {
                  {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
                  "CONTACT"}},
        .min_rows = 1,
-       .summary = "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
-                  "material (*MAT_NULL, 010, 015; required there, refused elsewhere); GRAV, "
-                  "ADPOPT, TMID are ignored. `_TITLE` is accepted and changes nothing (the heading "
-                  "card is always read). `_CONTACT`: the part's contact card is read and ignored "
-                  "(a warning when a field is nonzero; the *CONTACT cards' values are used).",
+       .summary =
+           "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
+           "material (*MAT_NULL, 010, 015; required there, refused elsewhere); GRAV, "
+           "ADPOPT, TMID are ignored. `_TITLE` is accepted and changes nothing (the heading "
+           "card is always read). `_CONTACT`: the part's contact card is read; OPTT (contact "
+           "thickness) is used by the beams of *CONTACT_AUTOMATIC_GENERAL, the other "
+           "fields are ignored (a warning when one is nonzero; the *CONTACT cards' values "
+           "are used).",
        .apply = apply_part},
       {.name = "*SECTION_SOLID",
        .options = {"TITLE"},

@@ -1,5 +1,6 @@
 // Card tables of the contact keywords: *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE,
-// SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE], *CONTROL_CONTACT and *SET_SEGMENT. The
+// SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE], *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE]
+// [_MPP], *CONTROL_CONTACT and *SET_SEGMENT. The
 // apply functions are in deck_apply_contact.cpp; cross references are checked in
 // deck_resolve.cpp (check_contacts).
 #include "input/card_spec.hpp"
@@ -162,6 +163,50 @@ std::vector<KeywordSpec> contact_keywords() {
   add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID",
               "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_TITLE", n2s_auto,
               apply_contact_automatic_nodes_to_surface);
+  {
+    // *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE][_MPP]: the ID card first, then the MPP card, then
+    // cards 1-3 and the optional cards (LS-DYNA's order).
+    std::vector<CardSpec> cards = contact_cards(false);
+    cards.insert(cards.begin(),
+                 CardSpec{"MPP card 1 (_MPP)",
+                          {I("IGNORE_MPP"), I("BCKT", "200"), I("LCBCKT"), I("NS2TRK", "3"),
+                           I("INITITR", "2"), R("PARMAX", "1.0005"), S("UNUSED_MPP"), I("CPARM8")},
+                          "MPP"});
+    cards.insert(cards.begin(),
+                 CardSpec{"ID (_ID or _TITLE)", {I("CID"), Line("HEADING")}, "ID|TITLE"});
+    static const std::string general =
+        "Automatic general contact; parcae computes its beam-to-beam part (edge-to-edge "
+        "contact of the beams of SSID: part set, part, or all parts with SSID = 0 / SSTYP "
+        "5). Every beam is a capsule around its axis (a cylinder with round ends) of "
+        "diameter = the contact thickness: SST (card 3) when > 0, else *PART_CONTACT OPTT "
+        "of its part when > 0, else the section's (ELFORM 1, 4, 5, 9, 11: TS1; trusses and "
+        "resultant beams: sqrt(A), as LS-DYNA), times SFST unless SST or OPTT is given. "
+        "Beams that share a node are never paired; MPP card CPARM8 = 1 or 2 leaves out "
+        "pairs within one part. Penalty stiffness per beam SLSFAC x SFS x E A / L (E of "
+        "the part's material, *MAT_NULL's E for null beams), the pair's the smaller "
+        "(SOFT = 1: at least SOFSCL 0.5 m / dt^2, m the smallest of the four nodal "
+        "masses); Coulomb friction FS FD DC and viscous damping VDC as in the other "
+        "contacts (at the pair's closest points). Pairs that overlap "
+        "at the start keep the overlap as an offset (no force until they go deeper). "
+        "BSORT (or *CONTROL_CONTACT NSBCS, default 25) sets the search interval; a search "
+        "also runs when a node moved half the capture margin. MST, SFM, SFMT have no "
+        "effect (single surface); MSID/MSTYP are ignored (warning when MSID is set). "
+        "Shells and solids in SSID get their node-to-surface part, LS-DYNA's "
+        "AUTOMATIC_SINGLE_SURFACE over those parts (the same interface as that keyword; "
+        "rcforc and sleout add the beams' forces and energies to its line); beam nodes "
+        "against shell or solid faces (and shell edges against beams) are not computed. "
+        "The MPP "
+        "card's IGNORE, BCKT, LCBCKT, NS2TRK, INITITR, PARMAX are read and ignored; MPP "
+        "card 2 is not read. Card C IGNORE is not used (initial overlaps are always "
+        "offsets). Other fields as in the other contacts:" +
+        std::string(kContactCommon);
+    out.push_back({.name = "*CONTACT_AUTOMATIC_GENERAL",
+                   .options = {"ID", "TITLE", "MPP"},
+                   .head = cards,
+                   .ignore_extra = true,
+                   .summary = general,
+                   .apply = apply_contact_automatic_general});
+  }
   add_contact(out, "*CONTACT_SINGLE_SURFACE", "*CONTACT_SINGLE_SURFACE_ID",
               "*CONTACT_SINGLE_SURFACE_TITLE", single, apply_contact_single);
   add_contact(out, "*CONTACT_SURFACE_TO_SURFACE", "*CONTACT_SURFACE_TO_SURFACE_ID",

@@ -166,6 +166,7 @@ void resolve_segment_loads(DeckBuilder& d);
 
 // deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
 void apply_contact_automatic_single(const Block& b, DeckBuilder& d);
+void apply_contact_automatic_general(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_surface_to_surface_tiebreak(const Block& b, DeckBuilder& d);
 void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);

@@ -1,6 +1,6 @@
 // Apply functions: *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE, SURFACE_TO_SURFACE,
-// NODES_TO_SURFACE}[_ID|_TITLE], *CONTROL_CONTACT, *SET_SEGMENT; and the check of the contacts'
-// references once the whole deck is read (check_contacts).
+// NODES_TO_SURFACE}[_ID|_TITLE], *CONTACT_AUTOMATIC_GENERAL, *CONTROL_CONTACT, *SET_SEGMENT; and
+// the check of the contacts' references once the whole deck is read (check_contacts).
 //
 // Behaviour choices (documented in docs/keywords.md through the card tables):
 // - Set types are checked when the card is read (InputError at SSTYP / MSTYP); the sets and
@@ -259,6 +259,22 @@ std::string nonzero_list(const Fields& h, std::initializer_list<std::string_view
 void apply_contact_automatic_single(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::SingleSurface, true);
 }
+void apply_contact_automatic_general(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  if (!h.blank("SSTYP") && h.integer("SSTYP") == 0 && h.id("SSID") != 0)
+    fail(h.loc("SSTYP"), "SSTYP = 0: a segment set has no beams; *CONTACT_AUTOMATIC_GENERAL "
+                         "takes a part set (2), a part (3) or all parts (5, or SSID = 0)");
+  apply_contact(b, d, Kind::SingleSurface, true);
+  ContactDef& c = d.model.contacts.back();
+  c.general = true;
+  if (b.has("MPP")) {
+    c.cparm8 = h.integer("CPARM8");
+    if (c.cparm8 < 0 || c.cparm8 > 2)
+      fail(h.loc("CPARM8"), fmt::format("CPARM8 = {}: supported values are 0, 1 and 2 (1, 2: no "
+                                        "beam-to-beam contact within a part)",
+                                        c.cparm8));
+  }
+}
 void apply_contact_automatic_surface_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::SurfaceToSurface, true);
 }
@@ -419,6 +435,7 @@ public:
     for (const Section& s : m_.sections) sections_.emplace(s.id, &s);
     for (GlobalId pid : m_.solids.part) ++elements_[pid];
     for (GlobalId pid : m_.shells.part) ++elements_[pid];
+    for (GlobalId pid : m_.beams.part) ++beams_[pid];
   }
 
   void run() {
@@ -457,6 +474,12 @@ private:
   std::unordered_map<GlobalId, const Part*> parts_;
   std::unordered_map<GlobalId, const Section*> sections_;
   std::unordered_map<GlobalId, std::size_t> elements_;
+  std::unordered_map<GlobalId, std::size_t> beams_; ///< beams per part (AUTOMATIC_GENERAL)
+
+  /// Whether part pid has elements the contact uses (AUTOMATIC_GENERAL: beams too).
+  bool has_elements(const ContactDef& c, GlobalId pid) const {
+    return elements_.count(pid) != 0 || (c.general && beams_.count(pid) != 0);
+  }
 
   void check_segment_sets() const {
     for (const auto& [sid, s] : m_.segment_sets)
@@ -522,7 +545,7 @@ private:
       bool any = false;
       for (GlobalId pid : it->second.members) {
         const Part& p = part(c, loc, field, pid);
-        if (elements_.count(pid) == 0) continue;
+        if (!has_elements(c, pid)) continue;
         any = true;
         check_thickness(c, loc, p, thick);
       }
@@ -533,7 +556,7 @@ private:
     }
     case 3: {
       const Part& p = part(c, loc, field, id);
-      if (elements_.count(id) == 0)
+      if (!has_elements(c, id))
         fail(loc,
              fmt::format("{}: part {} ({}) has no elements (empty surface)", what(c), id, field));
       check_thickness(c, loc, p, thick);
@@ -549,7 +572,8 @@ private:
       break;
     }
     case 5: {
-      if (elements_.empty()) fail(loc, fmt::format("{}: the model has no elements", what(c)));
+      if (elements_.empty() && !(c.general && !beams_.empty()))
+        fail(loc, fmt::format("{}: the model has no elements", what(c)));
       for (const Part& p : m_.parts)
         if (elements_.count(p.id)) check_thickness(c, loc, p, thick);
       break;

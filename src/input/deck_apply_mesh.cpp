@@ -140,8 +140,14 @@ void apply_part(const Block& b, DeckBuilder& d) {
     if (p.eosid < 0)
       fail(row.loc("EOSID"),
            fmt::format("part {}: EOSID = {} must not be negative", p.id, p.eosid));
+    if (b.has("CONTACT")) {
+      p.contact_optt = row.real("OPTT");
+      if (p.contact_optt < 0)
+        fail(row.loc("OPTT"),
+             fmt::format("part {}: OPTT = {} must not be negative", p.id, p.contact_optt));
+    }
     if (b.has("CONTACT"))
-      for (std::string_view f : {"FS", "FD", "DC", "VC", "OPTT", "SFT", "SSF", "CPARM8"})
+      for (std::string_view f : {"FS", "FD", "DC", "VC", "SFT", "SSF", "CPARM8"})
         if (row.real(f) != 0)
           d.model.notes.push_back({std::string(b.spec->name), row.loc(f), false,
                                    fmt::format("part {}: _CONTACT {} = {} ignored (the *CONTACT "

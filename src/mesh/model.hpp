@@ -174,6 +174,9 @@ struct Part {
   GlobalId mid = 0;
   GlobalId hgid = 0;  ///< 0: use *CONTROL_HOURGLASS defaults
   GlobalId eosid = 0; ///< *EOS of a hydrodynamic material (0: none)
+  /// *PART_CONTACT OPTT: optional contact thickness (0: none); used by the beam edges of
+  /// *CONTACT_AUTOMATIC_GENERAL.
+  Real contact_optt = 0;
   SourceLoc loc;
 };
 
@@ -368,6 +371,11 @@ struct ContactDef {
   /// tiebreak_option 0 = not a tiebreak contact.
   int tiebreak_option = 0;
   Real nfls = 0, sfls = 0, tb_param = 0;
+  /// *CONTACT_AUTOMATIC_GENERAL (kind SingleSurface, automatic): the beams of the parts are in
+  /// edge-to-edge contact (capsules of radius half the contact thickness).
+  bool general = false;
+  /// _MPP card 1 CPARM8 (AUTOMATIC_GENERAL): 1 or 2 = no beam-to-beam contact within a part.
+  int cparm8 = 0;
 };
 
 /// *MAT_ADD_EROSION: failure criteria added to material MID (elements erode when NCS of the

@@ -1,5 +1,7 @@
 // Contact parameters from the deck (contact_setup.hpp): the contact's own card C IGNORE
-// overrides *CONTROL_CONTACT's; blank takes it.
+// overrides *CONTROL_CONTACT's; blank takes it. *CONTACT_AUTOMATIC_GENERAL: the beams' contact
+// diameters (SST, OPTT, section) and stiffness, CPARM8, and the single-surface interface of the
+// set's shells and solids.
 #include <gtest/gtest.h>
 
 #include "../input/keyword_test_util.hpp"
@@ -26,6 +28,66 @@ TEST(ContactParams, IgnoreFromCardCOverridesControlContact) {
   EXPECT_EQ(ignore_of(control0, ",1"), 1);
   EXPECT_EQ(ignore_of(control0, ",2"), 1);
   EXPECT_EQ(ignore_of(control1, ",0"), 1) << "0 takes *CONTROL_CONTACT's";
+}
+
+/// Three truss parts (A = 16: sqrt(A) = 4; beams 10 long) in part set 9: part 1 plain, part 2
+/// with *PART_CONTACT OPTT = 3, part 3 a two-beam chain; E = 2e5, SLSFAC 0.1.
+std::string beam_contact_deck(const std::string& card3, const std::string& mpp = "") {
+  return cube_deck("*NODE\n11,0,0,5\n12,10,0,5\n21,0,5,5\n22,10,5,5\n31,0,9,5\n32,10,9,5\n"
+                   "33,20,9,5\n*ELEMENT_BEAM\n1,11,11,12\n2,12,21,22\n3,13,31,32\n4,13,32,33\n"
+                   "*PART\nplain\n11,2,2\n*PART_CONTACT\nthick\n12,2,2\n,,,,3.0\n"
+                   "*PART\nchain\n13,2,2\n*SECTION_BEAM\n2,3\n16.0\n"
+                   "*MAT_ELASTIC\n2,7.85e-9,2.0e5,0.3\n*SET_PART_LIST\n9\n11,12,13\n" +
+                   std::string(mpp.empty() ? "*CONTACT_AUTOMATIC_GENERAL\n"
+                                           : "*CONTACT_AUTOMATIC_GENERAL_MPP\n" + mpp + "\n") +
+                   "9,,2\n\n" + card3 + "\n");
+}
+
+TEST(BeamContactSetup, DiameterFromSstOpttOrSectionAndStiffnessFromEAOverL) {
+  {
+    // no SST: part 1 and 3 sqrt(A) x SFST (SFST = 2 doubles it), part 2 its OPTT (not scaled)
+    const Model m = read_text(beam_contact_deck(",,,,2.0"));
+    const ContactModel cm = build_contact_model(m);
+    ASSERT_EQ(cm.edge_sets.size(), 1u);
+    EXPECT_TRUE(cm.interfaces.empty()) << "beams only: no surface interface";
+    const contact::EdgeSet& es = cm.edge_sets[0];
+    ASSERT_EQ(es.size(), 4u);
+    EXPECT_DOUBLE_EQ(es.radius[0], 0.5 * 4.0 * 2.0);
+    EXPECT_DOUBLE_EQ(es.radius[1], 0.5 * 3.0);
+    EXPECT_DOUBLE_EQ(es.radius[2], 0.5 * 4.0 * 2.0);
+    // k = SLSFAC SFS E A / L = 0.1 x 1 x 2e5 x 16 / 10
+    EXPECT_DOUBLE_EQ(es.k0[0], 0.1 * 2.0e5 * 16 / 10);
+    EXPECT_FALSE(es.exclude_same_group);
+  }
+  {
+    // SST overrides everything; SFS scales the stiffness
+    const Model m = read_text(beam_contact_deck("3.0,,0.8"));
+    const contact::EdgeSet es = build_contact_model(m).edge_sets.at(0);
+    for (Real r : es.radius) EXPECT_DOUBLE_EQ(r, 0.4);
+    EXPECT_DOUBLE_EQ(es.k0[3], 3.0 * 0.1 * 2.0e5 * 16 / 10);
+  }
+  {
+    // CPARM8 = 2: no pairs within a part
+    const Model m = read_text(beam_contact_deck("", ",,,,,,,2"));
+    const contact::EdgeSet es = build_contact_model(m).edge_sets.at(0);
+    EXPECT_TRUE(es.exclude_same_group);
+    EXPECT_EQ(es.group[2], 13);
+    EXPECT_EQ(es.group[3], 13);
+  }
+}
+
+TEST(BeamContactSetup, ShellsAndSolidsOfTheSetGetASingleSurfaceInterface) {
+  // the cube (part 1) in the set too: its faces are a single-surface interface of the same card
+  const std::string deck = beam_contact_deck("").replace(
+      beam_contact_deck("").find("*SET_PART_LIST\n9\n11,12,13"),
+      std::string("*SET_PART_LIST\n9\n11,12,13").size(), "*SET_PART_LIST\n9\n11,12,13,1");
+  const Model m = read_text(deck);
+  const ContactModel cm = build_contact_model(m);
+  ASSERT_EQ(cm.interfaces.size(), 1u);
+  EXPECT_EQ(cm.interfaces[0].p.type, contact::ContactType::single_surface);
+  EXPECT_EQ(cm.interfaces[0].secondary.size(), 6u) << "the cube's six faces";
+  ASSERT_EQ(cm.edge_sets.size(), 1u);
+  EXPECT_EQ(cm.defs[0], cm.edge_defs[0]);
 }
 
 } // namespace

@@ -436,6 +436,89 @@ TEST(ContactCards, ZeroThicknessAllowedWithContactThickness) {
   EXPECT_NE(msg.find("zero-thickness shells in contact 1: part 3"), std::string::npos) << msg;
 }
 
+/// The cube plus two truss parts (part 100: one beam, part 310: two beams, *PART_CONTACT OPTT
+/// 10 and 0.5) and part set 10013 = {100, 310}, as in the public bolted-connection deck.
+std::string beam_deck(const std::string& extra) {
+  return cube_deck("*NODE\n11,0,0,5\n12,0,0,15\n21,-1,-1,0\n22,1,-1,0\n23,1,1,0\n"
+                   "*ELEMENT_BEAM\n1,100,11,12\n2,310,21,22\n3,310,22,23\n"
+                   "*PART_CONTACT\nbolt\n100,2,1\n,,,,10.0\n"
+                   "*PART_CONTACT\nhole lining\n310,2,1\n,,,,0.5\n"
+                   "*SECTION_BEAM\n2,3\n10.0\n*SET_PART_LIST\n10013\n100,310\n" +
+                   extra);
+}
+
+TEST(ContactCards, AutomaticGeneralMppIdInThePublicDeckLayout) {
+  // The bolted connection deck's card, verbatim: ID card, MPP card 1 (CPARM8 = 2 in columns
+  // 71-80), card 1 (SSID 10013, SSTYP 2), card 2 (FS FD DC, VDC = 20), card 3, card A.
+  const std::string card =
+      "*CONTACT_AUTOMATIC_GENERAL_MPP_ID\n"
+      "     10013 Beam Contact\n"
+      "                                                                               2\n"
+      "     10013                   2                                                  \n"
+      "      0.15       0.1       1.0                20.0                 0.0     1e+20\n"
+      "       1.0       1.0       0.0       0.0       1.0       1.0       1.0       1.0\n"
+      "         1       0.1                                                            \n";
+  const Model m = read_text(beam_deck(card));
+  ASSERT_EQ(m.contacts.size(), 1u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_TRUE(c.general);
+  EXPECT_TRUE(c.automatic);
+  EXPECT_EQ(c.kind, Kind::SingleSurface);
+  EXPECT_EQ(c.id, 10013);
+  EXPECT_EQ(c.title, "Beam Contact");
+  EXPECT_EQ(c.cparm8, 2);
+  EXPECT_EQ(c.ssid, 10013);
+  EXPECT_EQ(c.sstyp, 2);
+  EXPECT_EQ(c.ssid_loc.line, c.loc.line + 3) << "card 1 follows the ID and MPP cards";
+  EXPECT_DOUBLE_EQ(c.fs, 0.15);
+  EXPECT_DOUBLE_EQ(c.fd, 0.1);
+  EXPECT_DOUBLE_EQ(c.dc, 1.0);
+  EXPECT_DOUBLE_EQ(c.vdc, 20.0);
+  EXPECT_DOUBLE_EQ(c.dt, 1e20);
+  EXPECT_EQ(c.soft, 1);
+  EXPECT_DOUBLE_EQ(c.sofscl, 0.1);
+  EXPECT_DOUBLE_EQ(m.find_part(100)->contact_optt, 10.0);
+  EXPECT_DOUBLE_EQ(m.find_part(310)->contact_optt, 0.5);
+  EXPECT_FALSE(has_note(m, "OPTT")) << "OPTT is used, not ignored";
+  // the other spellings: plain, _ID, _TITLE, _MPP, _ID_MPP (the same cards, ID and MPP cards
+  // present only with their options)
+  const Model plain = read_text(beam_deck("*CONTACT_AUTOMATIC_GENERAL\n10013,,2\n\n\n"));
+  EXPECT_TRUE(plain.contacts.at(0).general);
+  EXPECT_EQ(plain.contacts.at(0).id, 1);
+  EXPECT_EQ(plain.contacts.at(0).cparm8, 0);
+  const Model titled =
+      read_text(beam_deck("*CONTACT_AUTOMATIC_GENERAL_TITLE\n         7 lining\n10013,,2\n\n\n"));
+  EXPECT_EQ(titled.contacts.at(0).id, 7);
+  const Model mpp =
+      read_text(beam_deck("*CONTACT_AUTOMATIC_GENERAL_MPP\n,,,,,,,1\n10013,,2\n\n\n"));
+  EXPECT_EQ(mpp.contacts.at(0).cparm8, 1);
+  const Model id_mpp =
+      read_text(beam_deck("*CONTACT_AUTOMATIC_GENERAL_ID_MPP\n8\n,,,,,,,2\n10013,,2\n\n\n"));
+  EXPECT_EQ(id_mpp.contacts.at(0).id, 8);
+  EXPECT_EQ(id_mpp.contacts.at(0).cparm8, 2);
+  // all parts: SSID = 0
+  const Model all = read_text(beam_deck("*CONTACT_AUTOMATIC_GENERAL\n\n\n\n"));
+  EXPECT_EQ(all.contacts.at(0).sstyp, 5);
+}
+
+TEST(ContactCards, AutomaticGeneralErrors) {
+  // a segment set has no beams
+  std::string msg = read_error(beam_deck("*SET_SEGMENT\n7\n5,6,7,8\n"
+                                         "*CONTACT_AUTOMATIC_GENERAL\n7,,0\n\n\n"));
+  EXPECT_NE(msg.find("SSTYP = 0: a segment set has no beams"), std::string::npos) << msg;
+  msg = read_error(beam_deck("*CONTACT_AUTOMATIC_GENERAL_MPP\n,,,,,,,3\n10013,,2\n\n\n"));
+  EXPECT_NE(msg.find("CPARM8 = 3"), std::string::npos) << msg;
+  // the other variants of general contact stay unsupported, with the keyword named
+  for (const std::string kw : {"*CONTACT_AUTOMATIC_GENERAL_INTERIOR", "*CONTACT_GENERAL",
+                               "*CONTACT_AUTOMATIC_GENERAL_TIEBREAK"}) {
+    msg = read_error(beam_deck(kw + "\n10013,,2\n\n\n"));
+    EXPECT_NE(msg.find(kw), std::string::npos) << msg;
+  }
+  // a part without beams, shells or solids is still an empty surface
+  msg = read_error(beam_deck("*PART\nempty\n5,2,1\n*CONTACT_AUTOMATIC_GENERAL\n5,,3\n\n\n"));
+  EXPECT_NE(msg.find("has no elements"), std::string::npos) << msg;
+}
+
 } // namespace
 } // namespace parcae::test
 

@@ -1,7 +1,9 @@
 #include "solvers/common/contact_setup.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <numbers>
 #include <set>
 
 #include <fmt/format.h>
@@ -15,6 +17,7 @@ namespace {
 /// What one side of a contact is made of, in model indices.
 struct SideSpec {
   std::vector<std::size_t> shells, solids;      ///< model element indices
+  std::vector<std::size_t> beams;               ///< model beam indices (AUTOMATIC_GENERAL only)
   std::vector<std::array<LocalId, 4>> segments; ///< segment-set segments (model node indices)
   std::vector<LocalId> nodes;                   ///< node set (model node indices)
 };
@@ -82,6 +85,9 @@ public:
       if (pids.count(m_.shells.part[e])) s.shells.push_back(e);
     for (std::size_t e = 0; e < m_.solids.size(); ++e)
       if (pids.count(m_.solids.part[e])) s.solids.push_back(e);
+    if (c.general)
+      for (std::size_t e = 0; e < m_.beams.size(); ++e)
+        if (pids.count(m_.beams.part[e])) s.beams.push_back(e);
     return s;
   }
 
@@ -94,6 +100,8 @@ public:
     for (const auto& q : s.segments)
       for (LocalId n : q) out.push_back(n);
     for (LocalId n : s.nodes) out.push_back(n);
+    for (std::size_t e : s.beams)
+      for (LocalId n : m_.beams.nodes[e]) out.push_back(n);
   }
 
   /// Model elements (solid index, or nsolid + shell index) holding every node of segment q
@@ -325,7 +333,7 @@ ContactModel build_contact_model(const Model& model) {
     if (!single) s.main = b.side(c, c.msid, c.mstyp, c.msid_loc, false);
     const bool nts = c.kind == ContactDef::Kind::NodesToSurface;
     const bool sec_empty = s.sec.shells.empty() && s.sec.solids.empty() && s.sec.segments.empty() &&
-                           s.sec.nodes.empty();
+                           s.sec.nodes.empty() && s.sec.beams.empty();
     const bool main_empty =
         s.main.shells.empty() && s.main.solids.empty() && s.main.segments.empty();
     if (sec_empty)
@@ -357,6 +365,15 @@ ContactModel build_contact_model(const Model& model) {
   }
   for (std::size_t i = 0; i < model.contacts.size(); ++i) {
     const ContactDef& c = model.contacts[i];
+    if (c.general) {
+      // the beams' edge-to-edge contact; shells and solids: a single-surface interface below
+      const SideSpec& sec = sides[i].sec;
+      if (!sec.beams.empty()) {
+        cm.edge_sets.push_back(beam_edge_set(model, c, sec.beams, compact, x));
+        cm.edge_defs.push_back(&c);
+      }
+      if (sec.shells.empty() && sec.solids.empty()) continue;
+    }
     contact::Interface ifc;
     ifc.p = contact_params(c, model.control);
     const Sides& s = sides[i];
@@ -432,6 +449,73 @@ ContactModel build_contact_model(const Model& model) {
   for (std::size_t i = 0; i < cm.interfaces.size(); ++i)
     update_contact_life(cm, i, cm.interfaces[i], solid_alive, shell_alive, node_free);
   return cm;
+}
+
+contact::EdgeSet beam_edge_set(const Model& model, const ContactDef& def,
+                               std::span<const std::size_t> beams, std::span<const LocalId> compact,
+                               std::span<const Real> x) {
+  contact::EdgeSet es;
+  const Controls& ctl = model.control;
+  es.p.fs = def.fs;
+  es.p.fd = def.fd;
+  es.p.dc = def.dc;
+  es.p.vdc = def.vdc;
+  es.p.soft = def.soft;
+  es.p.sofscl = def.sofscl > 0 ? def.sofscl : 0.1;
+  es.p.birth = def.bt;
+  es.p.death = def.dt > 0 ? def.dt : 1e20;
+  es.p.search_interval =
+      def.bsort > 0 ? def.bsort : (ctl.contact_nsbcs > 0 ? ctl.contact_nsbcs : 25);
+  es.exclude_same_group = def.cparm8 >= 1;
+  const SourceLoc& loc = def.ssid_loc.line ? def.ssid_loc : def.loc;
+  for (std::size_t e : beams) {
+    const Part* part = model.find_part(model.beams.part[e]);
+    const Section* sec = part ? model.find_section(part->secid) : nullptr;
+    const Material* mat = part ? model.find_material(part->mid) : nullptr;
+    const GlobalId eid = model.beams.id[e];
+    // the cross-section area (stiffness) and its contact diameter
+    Real area = model.beams.area[e] > 0 ? model.beams.area[e] : (sec ? sec->area : 0.0);
+    const bool integrated = sec && (sec->elform == 1 || sec->elform == 4 || sec->elform == 5 ||
+                                    sec->elform == 9 || sec->elform == 11);
+    Real section_d = 0;
+    if (integrated && sec->ts1 > 0) {
+      section_d = sec->ts1;
+      if (sec->cst == 1)
+        area = 0.25 * std::numbers::pi * (sec->ts1 * sec->ts1 - sec->tt1 * sec->tt1);
+      else if (sec->tt1 > 0)
+        area = sec->ts1 * sec->tt1;
+    } else if (area > 0) {
+      section_d = std::sqrt(area); // LS-DYNA: trusses and resultant beams
+    }
+    Real d = 0;
+    if (def.sst > 0)
+      d = def.sst;
+    else if (part && part->contact_optt > 0)
+      d = part->contact_optt;
+    else
+      d = section_d * def.sfst;
+    if (!(d > 0))
+      throw InputError(loc, fmt::format("contact {}: beam {} (part {}) has no contact thickness: "
+                                        "give SST on the contact card, OPTT on *PART_CONTACT, or "
+                                        "the section's dimensions",
+                                        def.id, eid, model.beams.part[e]));
+    if (!(area > 0)) area = 0.25 * std::numbers::pi * d * d;
+    const LocalId a = compact[static_cast<std::size_t>(model.beams.nodes[e][0])];
+    const LocalId b = compact[static_cast<std::size_t>(model.beams.nodes[e][1])];
+    Real len2 = 0;
+    for (int i = 0; i < 3; ++i) {
+      const Real dd =
+          x[3 * static_cast<std::size_t>(b) + i] - x[3 * static_cast<std::size_t>(a) + i];
+      len2 += dd * dd;
+    }
+    const Real len = std::sqrt(len2);
+    const Real young = mat ? mat->e : 0.0;
+    es.edge.push_back({a, b});
+    es.radius.push_back(0.5 * d);
+    es.k0.push_back(len > 0 ? ctl.contact_slsfac * def.sfs * young * area / len : 0.0);
+    es.group.push_back(model.beams.part[e]);
+  }
+  return es;
 }
 
 void update_contact_life(const ContactModel& cm, std::size_t i, contact::Interface& ifc,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "contact/contact.hpp"
+#include "contact/edges.hpp"
 #include "mesh/model.hpp"
 
 namespace parcae {
@@ -34,6 +35,11 @@ struct ContactModel {
   std::vector<contact::Interface> interfaces; ///< node and segment indices are compact
   std::vector<const ContactDef*> defs;        ///< the deck card of each interface
   std::vector<InterfaceLife> life;            ///< per interface
+  /// *CONTACT_AUTOMATIC_GENERAL: the beam edges of each such card (compact node indices), and
+  /// the card. A card whose part set also holds shells or solids has, in addition, a
+  /// single-surface interface over those in `interfaces` (the same card in `defs`).
+  std::vector<contact::EdgeSet> edge_sets;
+  std::vector<const ContactDef*> edge_defs;
 };
 
 /// Recompute the active flags of the interface's segments and nodes from the live elements
@@ -53,5 +59,14 @@ ContactModel build_contact_model(const Model& model);
 
 /// The contact parameters of a card, with *CONTROL_CONTACT defaults.
 contact::ContactParams contact_params(const ContactDef& def, const Controls& control);
+
+/// The beam edges of a *CONTACT_AUTOMATIC_GENERAL card over model beams `beams` (model node
+/// indices mapped through `compact`; x: the compact positions). Contact diameter: SST > 0, else
+/// *PART_CONTACT OPTT > 0, else the section's (integrated beams ELFORM 1, 4, 5, 9, 11: TS1;
+/// trusses and resultant beams: sqrt(A), LS-DYNA's rule) x SFST. Stiffness SLSFAC SFS E A / L.
+/// Throws InputError (the card's SSID) for a beam without a contact thickness.
+contact::EdgeSet beam_edge_set(const Model& model, const ContactDef& def,
+                               std::span<const std::size_t> beams, std::span<const LocalId> compact,
+                               std::span<const Real> x);
 
 } // namespace parcae

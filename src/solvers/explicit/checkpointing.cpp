@@ -83,6 +83,26 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(cs.resultant_secondary);
     ar.pod(cs.resultant_main);
   }
+  // beam edge contacts: candidates and their history (friction, normals, offsets), energies
+  std::uint64_t nedge = contacts_.edge_state.size();
+  ar.pod(nedge);
+  if (nedge != contacts_.edge_state.size())
+    throw RuntimeError("the checkpoint and this run differ in their beam contacts");
+  for (auto& es : contacts_.edge_state) {
+    ar.vec(es.nodes);
+    ar.vec(es.cand);
+    for (auto* v : {&es.ft, &es.normal, &es.offset, &es.x_search, &es.f_prev, &es.f_now})
+      ar.vec(*v);
+    ar.vec(es.touching);
+    ar.pod(es.margin);
+    ar.pod(es.dt_c);
+    ar.pod(es.last_search_cycle);
+    ar.pod(es.n_searches);
+    ar.pod(es.e_interface);
+    ar.pod(es.e_friction);
+    ar.pod(es.resultant_a);
+    ar.pod(es.resultant_b);
+  }
   out_.plot.visit_state(ar);
   ar.expect_end();
 }

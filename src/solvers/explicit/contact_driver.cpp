@@ -6,7 +6,7 @@ namespace parcae::explicit_detail {
 
 void Integrator::build_contacts(Domain& global) {
   contacts_.model = build_contact_model(model_);
-  if (contacts_.model.interfaces.empty()) return;
+  if (contacts_.model.interfaces.empty() && contacts_.model.edge_sets.empty()) return;
   const std::size_t nc = contacts_.model.node_model.size();
   contacts_.cx.resize(3 * nc);
   contacts_.cv.resize(3 * nc);
@@ -32,9 +32,36 @@ void Integrator::build_contacts(Domain& global) {
         any = true;
       }
     }
-    if (any)
+    if (any) {
       for (auto& ifc : contacts_.model.interfaces) ifc.node_body = body;
+      for (auto& es : contacts_.model.edge_sets) es.node_body = body;
+    }
   }
+  // Beam edges: the first search; pairs that overlap at the start keep the overlap as an
+  // offset.
+  contacts_.ex = contacts_.cx;
+  contacts_.ev = contacts_.cv;
+  contacts_.ef.assign(3 * nc, 0.0);
+  for (std::size_t i = 0; i < contacts_.model.edge_sets.size(); ++i) {
+    const contact::EdgeSet& es = contacts_.model.edge_sets[i];
+    contacts_.edge_state.push_back(contact::init_edges(es, contacts_.cx));
+    const contact::EdgeState& st = contacts_.edge_state.back();
+    contacts_.edge_nodes.insert(contacts_.edge_nodes.end(), st.nodes.begin(), st.nodes.end());
+    std::size_t overlapping = 0;
+    Real deepest = 0;
+    for (Real o : st.offset)
+      if (o > 0) ++overlapping, deepest = std::max(deepest, o);
+    if (overlapping > 0) {
+      const ContactDef& def = *contacts_.model.edge_defs[i];
+      contacts_.report.push_back(
+          fmt::format("  contact {} ({}): {} beam pair(s) overlap initially, deepest {:.4e}: "
+                      "kept as offsets",
+                      def.id, def.keyword, overlapping, deepest));
+    }
+  }
+  std::sort(contacts_.edge_nodes.begin(), contacts_.edge_nodes.end());
+  contacts_.edge_nodes.erase(std::unique(contacts_.edge_nodes.begin(), contacts_.edge_nodes.end()),
+                             contacts_.edge_nodes.end());
   for (std::size_t i = 0; i < contacts_.model.interfaces.size(); ++i) {
     const auto& ifc = contacts_.model.interfaces[i];
     const ContactDef& def = *contacts_.model.defs[i];
@@ -92,7 +119,9 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
   }
   PhaseScope p(force_phase);
   std::vector<contact::ContactStatus> status(contacts_.state.size());
-  if (contacts_.mpp) {
+  if (contacts_.state.empty()) {
+    // beam edges only
+  } else if (contacts_.mpp) {
     for (std::size_t i = 0; i < contacts_.state.size(); ++i)
       status[i] = contact::evaluate_contacts(contacts_.model.interfaces[i], contacts_.state[i],
                                              contacts_.cx, contacts_.cv, contacts_.cm, t, dt);
@@ -108,7 +137,7 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
           contact::contact_forces(contacts_.model.interfaces[i], contacts_.state[i], contacts_.cx,
                                   contacts_.cv, contacts_.cm, t, dt, contacts_.cf);
   }
-  if (!contacts_.mpp) {
+  if (!contacts_.mpp && !contacts_.state.empty()) {
     report_contact_status(status, cycle);
     // The next cycle's searches, decided as the MPP run decides them (contact_mpp.cpp).
     for (std::size_t i = 0; i < contacts_.state.size(); ++i) {
@@ -117,10 +146,74 @@ void Integrator::contact_pass(int cycle, Real t, Real dt) {
                                contact::largest_predicted_move(st, contacts_.cx, contacts_.cv, dt));
     }
   }
+  if (!contacts_.edge_state.empty()) edge_pass(cycle, t, dt);
+  // The total contact force of every local contact node: the surface contacts' (complete on
+  // every rank holding the node), then the beam edges' (every rank computes them all).
+  const bool edges = !contacts_.edge_state.empty();
   for (LocalId k : contacts_.local_list) {
     const auto l = static_cast<std::size_t>(contacts_.local[static_cast<std::size_t>(k)]);
-    for (int i = 0; i < 3; ++i)
-      contacts_.f[3 * l + i] = contacts_.cf[3 * static_cast<std::size_t>(k) + i];
+    for (int i = 0; i < 3; ++i) {
+      const std::size_t c = 3 * static_cast<std::size_t>(k) + i;
+      contacts_.f[3 * l + i] = edges ? contacts_.cf[c] + contacts_.ef[c] : contacts_.cf[c];
+    }
+  }
+}
+
+void Integrator::edge_pass(int cycle, Real t, Real dt) {
+  // MPP: the positions and velocities of all edge nodes on every rank, each sent by its owner
+  // (index, x, v: 7 values per node, one allgatherv per cycle); values are copied, never summed,
+  // so every rank has the one-rank run's bits. Cost: O(edge nodes) traffic and every rank
+  // computes every pair, which suits the small beam sets of bolts and hole linings (thousands
+  // of edges); a large beam model would want the distributed search of contact_mpp.cpp.
+  if (comm_.size() > 1) {
+    std::vector<double> mine;
+    mine.reserve(7 * contacts_.edge_owned.size());
+    for (LocalId k : contacts_.edge_owned) {
+      const auto c = 3 * static_cast<std::size_t>(k);
+      mine.push_back(static_cast<double>(k));
+      for (int i = 0; i < 3; ++i) mine.push_back(contacts_.cx[c + i]);
+      for (int i = 0; i < 3; ++i) mine.push_back(contacts_.cv[c + i]);
+    }
+    const std::vector<double> all = comm_.allgatherv(mine);
+    if (all.size() != 7 * contacts_.edge_nodes.size())
+      throw RuntimeError(fmt::format("beam contact: {} edge nodes gathered, {} expected (every "
+                                     "edge node must be owned by one rank)",
+                                     all.size() / 7, contacts_.edge_nodes.size()));
+    for (std::size_t j = 0; j < all.size(); j += 7) {
+      const auto c = 3 * static_cast<std::size_t>(all[j]);
+      for (int i = 0; i < 3; ++i) {
+        contacts_.ex[c + i] = all[j + 1 + i];
+        contacts_.ev[c + i] = all[j + 4 + i];
+      }
+    }
+  } else {
+    for (LocalId k : contacts_.edge_nodes) {
+      const auto c = 3 * static_cast<std::size_t>(k);
+      for (int i = 0; i < 3; ++i) {
+        contacts_.ex[c + i] = contacts_.cx[c + i];
+        contacts_.ev[c + i] = contacts_.cv[c + i];
+      }
+    }
+  }
+  std::fill(contacts_.ef.begin(), contacts_.ef.end(), 0.0);
+  for (std::size_t i = 0; i < contacts_.edge_state.size(); ++i) {
+    const contact::EdgeSet& es = contacts_.model.edge_sets[i];
+    contact::EdgeState& st = contacts_.edge_state[i];
+    contact::edge_search_if_due(es, st, contacts_.ex, cycle);
+    const contact::EdgeStatus s = contact::edge_contact_forces(es, st, contacts_.ex, contacts_.ev,
+                                                               contacts_.cm, t, dt, contacts_.ef);
+    if (!s.ok) { // every rank sees the same pairs: all throw together
+      const ContactDef& def = *contacts_.model.edge_defs[i];
+      auto beam_nodes = [&](LocalId e) {
+        const contact::Edge& ed = es.edge[static_cast<std::size_t>(e)];
+        return fmt::format("{}-{}", model_.nodes.id[contacts_.model.node_model[ed[0]]],
+                           model_.nodes.id[contacts_.model.node_model[ed[1]]]);
+      };
+      throw Unstable{fmt::format("contact {} ({}) blew up in cycle {}: the beams on nodes {} and "
+                                 "{} overlap by {:.3e}, nearly their whole radii",
+                                 def.id, def.keyword, cycle, beam_nodes(s.blowup[0]),
+                                 beam_nodes(s.blowup[1]), s.blowup_depth)};
+    }
   }
 }
 
@@ -152,6 +245,16 @@ void Integrator::write_contact_histories(Real t) {
   if (!contacts_.rcforc) return;
   InterfaceState s;
   s.time = t;
+  // Beam edge contacts: with the surface interface of their card when it has one, else their
+  // own entry (after the surface interfaces, as in the legend). Every rank has their energies.
+  auto add_edges = [&](InterfaceForce& f, const contact::EdgeState& es) {
+    for (int i = 0; i < 3; ++i) {
+      f.secondary[i] += es.resultant_a[i];
+      f.main[i] += es.resultant_b[i];
+    }
+    f.e_secondary += es.e_interface.result();
+    f.e_friction += es.e_friction.result();
+  };
   for (std::size_t i = 0; i < contacts_.state.size(); ++i) {
     const auto& cs = contacts_.state[i];
     InterfaceForce f;
@@ -161,6 +264,19 @@ void Integrator::write_contact_histories(Real t) {
     f.e_secondary = contacts_.mpp ? energies[i].secondary : cs.e_secondary.result();
     f.e_main = contacts_.mpp ? energies[i].main : cs.e_main.result();
     f.e_friction = contacts_.mpp ? energies[i].friction : cs.e_friction.result();
+    for (std::size_t j = 0; j < contacts_.edge_state.size(); ++j)
+      if (contacts_.model.edge_defs[j] == contacts_.model.defs[i])
+        add_edges(f, contacts_.edge_state[j]);
+    s.interfaces.push_back(f);
+  }
+  for (std::size_t j = 0; j < contacts_.edge_state.size(); ++j) {
+    const ContactDef* def = contacts_.model.edge_defs[j];
+    if (std::find(contacts_.model.defs.begin(), contacts_.model.defs.end(), def) !=
+        contacts_.model.defs.end())
+      continue;
+    InterfaceForce f;
+    f.id = def->id;
+    add_edges(f, contacts_.edge_state[j]);
     s.interfaces.push_back(f);
   }
   contacts_.rcforc->write(s);

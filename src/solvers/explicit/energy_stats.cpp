@@ -72,6 +72,13 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     acc[kSliding].add(cs.e_interface);
     acc[kFriction].add(cs.e_friction);
   }
+  // beam edge contacts: every rank holds the whole energies (all ranks compute every pair):
+  // rank 0's count
+  if (comm_.rank() == 0)
+    for (const auto& es : contacts_.edge_state) {
+      acc[kSliding].add(es.e_interface);
+      acc[kFriction].add(es.e_friction);
+    }
   comm_.sum(acc);
   s.kinetic = acc[kKe].result();
   s.internal = acc[kIe].result();

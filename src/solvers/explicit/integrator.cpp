@@ -22,7 +22,14 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
         d_.local_of_global.empty()
             ? contacts_.model.node_model[k]
             : d_.local_of_global[static_cast<std::size_t>(contacts_.model.node_model[k])];
-  if (!contacts_.state.empty()) contacts_.f.assign(3 * d_.nnode, 0.0);
+  if (contacts_.any()) contacts_.f.assign(3 * d_.nnode, 0.0);
+  // MPP beam edges: the edge nodes this rank owns (it sends their positions each cycle)
+  if (comm_.size() > 1)
+    for (LocalId k : contacts_.edge_nodes) {
+      const LocalId l = contacts_.local[static_cast<std::size_t>(k)];
+      if (l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)])
+        contacts_.edge_owned.push_back(k);
+    }
   for (std::size_t k = 0; k < contacts_.local.size(); ++k)
     if (contacts_.local[k] != kInvalidLocal)
       contacts_.local_list.push_back(static_cast<LocalId>(k));

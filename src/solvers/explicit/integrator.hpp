@@ -142,8 +142,16 @@ struct ContactCoupling {
   std::vector<LocalId> local_list; ///< compact nodes on this rank, ascending
   std::unique_ptr<MppContact> mpp; ///< MPP: contact distributed over the ranks
   int pending_cycle = -1; ///< MPP: cycle of a contact pass whose statuses await cycle_reduce
-  std::vector<Real> cx, cv, cm, cf;     ///< compact positions, velocities, masses, forces
-  std::vector<Real> f;                  ///< contact force per local node (3 each)
+  std::vector<Real> cx, cv, cm, cf; ///< compact positions, velocities, masses, forces
+  std::vector<Real> f;              ///< contact force per local node (3 each)
+  /// Beam edge-to-edge contact (*CONTACT_AUTOMATIC_GENERAL, contact/edges.hpp), one state per
+  /// model.edge_sets entry. Over the compact numbering: ex, ev hold the positions and velocities
+  /// of every edge node on every rank (MPP: gathered each cycle, edge_pass), ef the edge forces.
+  std::vector<contact::EdgeState> edge_state;
+  std::vector<Real> ex, ev, ef;
+  std::vector<LocalId> edge_nodes; ///< compact nodes of the edge sets, ascending
+  std::vector<LocalId> edge_owned; ///< MPP: those this rank owns
+  [[nodiscard]] bool any() const { return !state.empty() || !edge_state.empty(); }
   std::vector<std::string> report;      ///< initial penetrations, for the log
   std::unique_ptr<RcforcWriter> rcforc; ///< rank 0, runs with contact
   std::unique_ptr<SleoutWriter> sleout;
@@ -282,6 +290,9 @@ private:
   void build_contacts(Domain& global);
   /// Contact forces at time t (positions x^n, velocities v^{n-1/2}, step dt) into contacts_.f.
   void contact_pass(int cycle, Real t, Real dt);
+  /// The beam edge contacts of this cycle into contacts_.ef (every rank computes all of them
+  /// from the gathered edge nodes: the same forces bitwise at any rank count).
+  void edge_pass(int cycle, Real t, Real dt);
   /// Blow-ups (Unstable) and releases (log) of the contact pass of this cycle.
   void report_contact_status(const std::vector<contact::ContactStatus>& status, int cycle);
   /// Everything that evolves in time (domain and integrator state), for checkpoints.

@@ -97,6 +97,10 @@ void Integrator::setup() {
     if (!contacts_.model.interfaces.empty())
       *log << fmt::format("  contacts         {} interface(s), {} contact nodes\n",
                           contacts_.model.interfaces.size(), contacts_.model.node_model.size());
+    for (std::size_t i = 0; i < contacts_.model.edge_sets.size(); ++i)
+      *log << fmt::format("  beam contact     contact {}: {} beam edges, {} candidate pairs\n",
+                          contacts_.model.edge_defs[i]->id, contacts_.model.edge_sets[i].size(),
+                          contacts_.edge_state[i].cand.size());
     for (const auto& line : contacts_.report) *log << line << "\n";
     *log << std::flush;
   }
@@ -105,7 +109,7 @@ void Integrator::setup() {
     out_.glstat = std::make_unique<GlstatWriter>((fs::path(opt_.outdir) / "glstat").string(),
                                                  c.title, restarting);
     if (!rwalls_.state.empty()) out_.glstat->set_rigidwall_output(true);
-    if (!contacts_.state.empty()) out_.glstat->set_friction_output(true);
+    if (contacts_.any()) out_.glstat->set_friction_output(true);
   }
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
   out_.plot.open(d_, restarting);
@@ -119,9 +123,14 @@ void Integrator::setup() {
   st.initial_total = st.total;
   sum.initial = st;
   run_.e0 = st.total;
-  if (!contacts_.state.empty() && comm_.rank() == 0) {
+  if (contacts_.any() && comm_.rank() == 0) {
     std::vector<LegendEntry> legend;
     for (const ContactDef* def : contacts_.model.defs) legend.push_back({def->id, def->title});
+    // beam edge contacts: their own entry unless their card has a surface interface too
+    for (const ContactDef* def : contacts_.model.edge_defs)
+      if (std::find(contacts_.model.defs.begin(), contacts_.model.defs.end(), def) ==
+          contacts_.model.defs.end())
+        legend.push_back({def->id, def->title});
     contacts_.rcforc = std::make_unique<RcforcWriter>((fs::path(opt_.outdir) / "rcforc").string(),
                                                       c.title, legend, restarting);
     contacts_.sleout = std::make_unique<SleoutWriter>((fs::path(opt_.outdir) / "sleout").string(),
@@ -174,7 +183,7 @@ void Integrator::force_pass(int cycle, Real t, Real dt) {
   airbag_update(t);
   update_axial_forces(t);
   element_pass(dt);
-  if (!contacts_.state.empty()) contact_pass(cycle, t, dt);
+  if (contacts_.any()) contact_pass(cycle, t, dt);
   assemble_and_accelerate(t);
 }
 
@@ -304,6 +313,10 @@ void Integrator::relax() {
     cs.last_search_cycle = -1;
     cs.search_due_next = 1;
     cs.e_interface = cs.e_friction = cs.e_secondary = cs.e_main = ExactSum{};
+  }
+  for (auto& es : contacts_.edge_state) {
+    es.last_search_cycle = -1000000; // a search at the first cycle
+    es.e_interface = es.e_friction = ExactSum{};
   }
   run_.sum.relaxation_cycles = cycle;
 }
