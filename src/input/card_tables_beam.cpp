@@ -112,9 +112,10 @@ std::vector<KeywordSpec> beam_keywords() {
                   "integrated beams lies in the plane of N1 N2 N3, towards N3; N3 = 0: the "
                   "global axis least aligned with the beam, orthogonalised). `_THICKNESS`: "
                   "PARM1 is the truss area (0: the section's A); nonzero PARM values are refused "
-                  "for integrated beams. `_ORIENTATION` is read and unused (VX VY VZ); "
-                  "`_OFFSET` is read, nonzero offsets are refused. Releases (RT1 RR1 RT2 RR2) "
-                  "and LOCAL are ignored. `_SCALAR` (discrete "
+                  "for integrated beams. `_OFFSET` is read, nonzero offsets are refused. Releases "
+                  "(RT1 RR1 RT2 RR2) "
+                  "and the _ORIENTATION vector are refused for integrated beams (ignored by "
+                  "trusses); LOCAL is ignored. `_SCALAR` (discrete "
                   "beams), `_SECTION`, `_PID`, `_WARPAGE` and `_ELBOW` are read and "
                   "refused (`_SCALR` is not read).",
        .apply = apply_element_beam},

@@ -129,6 +129,12 @@ void apply_element_beam(const Block& b, DeckBuilder& d) {
     for (std::string_view f : {"N1", "N2"})
       if (row.id(f) == 0) fail(row.loc(f), fmt::format("beam element {}: {} is blank", e.id, f));
     e.n3 = row.id("N3");
+    for (std::string_view f : {"RT1", "RR1", "RT2", "RR2"})
+      if (e.unsupported_field.empty() && row.integer(f) != 0)
+        e.unsupported_field = fmt::format("{} = {} (releases)", f, row.integer(f));
+    if (b.has("ORIENTATION") && e.unsupported_field.empty() &&
+        (row.real("VX") != 0 || row.real("VY") != 0 || row.real("VZ") != 0))
+      e.unsupported_field = "VX VY VZ (_ORIENTATION: give N3)";
     if (b.has("THICKNESS")) {
       e.area = row.real("PARM1");
       if (e.area < 0)

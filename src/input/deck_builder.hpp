@@ -43,6 +43,9 @@ struct PendingBeam {
   std::array<GlobalId, 2> nodes{};
   GlobalId n3 = 0;
   Real area = 0; ///< _THICKNESS PARM1 (0: the section's A)
+  /// Set fields that integrated beams do not support (refused there, ignored by trusses):
+  /// "RT1" .. "RR2" (releases), "VX" (the _ORIENTATION vector); empty when none.
+  std::string unsupported_field;
   SrcRef src;
 };
 

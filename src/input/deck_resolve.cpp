@@ -207,7 +207,12 @@ private:
     BeamTable& t = m_.beams;
     for (const PendingBeam& e : d_.beams) {
       const SourceLoc loc = d_.loc(e.src, "*ELEMENT_BEAM");
-      element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
+      const Part& part = element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
+      const int elform = sections_.at(part.secid)->elform;
+      if (!e.unsupported_field.empty() && (elform == 1 || elform == 9))
+        fail(loc, fmt::format("beam element {}: {} is not supported for integrated beams "
+                              "(ELFORM {})",
+                              e.id, e.unsupported_field, elform));
       t.id.push_back(e.id);
       t.part.push_back(e.pid);
       t.nodes.push_back(local_nodes(loc, "beam element", e.id, e.nodes));

@@ -123,6 +123,22 @@ TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
   const std::string tt = read_error(beam_deck("         2         1       1.0         2         0\n"
                                               "       2.0       2.0\n"));
   EXPECT_NE(tt.find("TT1 = 0 must be positive"), std::string::npos) << tt;
+  // releases and the _ORIENTATION vector: refused for integrated beams, ignored by trusses
+  const std::string integrated = "         2         1       1.0         2         0\n"
+                                 "       2.0       2.0       1.0\n";
+  const std::string rel = read_error(
+      beam_deck(integrated, "",
+                "   45000       2       1       2       3       0       1       0       0\n"));
+  EXPECT_NE(rel.find("RR1 = 1 (releases) is not supported for integrated beams"), std::string::npos)
+      << rel;
+  EXPECT_EQ(read_error(beam_deck(kTrussSection, "",
+                                 "   45000       2       1       2       3       0       1\n")),
+            "");
+  const std::string ori =
+      read_error(beam_deck(integrated, "_ORIENTATION",
+                           "   45000       2       1       2\n       0.0       1.0       0.0\n"));
+  EXPECT_NE(ori.find("VX VY VZ (_ORIENTATION: give N3) is not supported"), std::string::npos)
+      << ori;
 }
 
 // The bolt of the public deck bolted_connection_b_explicit (DYNAmore, ../shared/decks), its
