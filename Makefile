@@ -82,9 +82,11 @@ contact-bench: build
 
 # The public-deck corpus (../shared/decks): check and run every deck at np 1 and 2, write
 # bench/deck_corpus.json and docs/deck_corpus.md (python/tests/test_deck_corpus.py checks both).
+# `make corpus ONLY="deck_folder ..."` reruns those decks and keeps the other rows.
 corpus: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.deck_corpus run --parcae $(PARCAE) \
-	  --decks ../shared/decks --json bench/deck_corpus.json --table docs/deck_corpus.md
+	  --decks ../shared/decks --json bench/deck_corpus.json --table docs/deck_corpus.md \
+	  $(if $(ONLY),--only $(ONLY))
 
 # Reader speed: `parcae check` on a generated 1 M-hexahedron deck (140 MB), median of 3.
 reader-bench: build

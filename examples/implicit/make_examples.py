@@ -94,6 +94,47 @@ def cylinder(name, header, nr=24, nt=24, a=0.1, b=0.2, t=0.01, p=100e6, g=1.15, 
     (path or HERE / (name + ".k")).write_text("".join(s))
 
 
+def shell_plate(name, header, n=16, a=1.0, t=0.01, q=1000.0, nip=3):
+    """Simply supported square plate (hard support: w and the edge twist held) of MITC4 shells
+    under uniform pressure q (acting in -z), two load steps."""
+    node = lambda i, j: 1 + i + (n + 1) * j
+    s = [header, "*KEYWORD\n*TITLE\n%s\n" % name,
+         "*CONTROL_TERMINATION\n1.0\n*CONTROL_IMPLICIT_GENERAL\n$   IMFLAG       DT0\n"
+         "         1       0.5\n*NODE\n"]
+    for j in range(n + 1):
+        for i in range(n + 1):
+            s.append("%8d%16.9e%16.9e%16.9e\n" % (node(i, j), a * i / n, a * j / n, 0.0))
+    s.append("*ELEMENT_SHELL\n")
+    e = 1
+    for j in range(n):
+        for i in range(n):
+            s.append("%8d%8d%8d%8d%8d%8d\n" % (e, 1, node(i, j), node(i + 1, j),
+                                                node(i + 1, j + 1), node(i, j + 1)))
+            e += 1
+    s.append("*PART\nplate\n         1         1         1\n"
+             "*SECTION_SHELL\n$    SECID    ELFORM      SHRF       NIP\n"
+             "         1        16  0.833333%10d\n%10.4g%10.4g%10.4g%10.4g\n" % (nip, t, t, t, t))
+    s.append("*MAT_ELASTIC\n$      MID        RO         E        PR\n"
+             "         1    7850.0   2.1E+11       0.3\n")
+    s.append("$ edges: w = 0, the twist along the edge and the in-plane motion held\n"
+             "*BOUNDARY_SPC_NODE\n$      NID       CID      DOFX      DOFY      DOFZ     DOFRX"
+             "     DOFRY     DOFRZ\n")
+    for j in range(n + 1):
+        for i in range(n + 1):
+            xe, ye = i in (0, n), j in (0, n)
+            if xe or ye:
+                s.append("%10d%10d%10d%10d%10d%10d%10d%10d\n" % (node(i, j), 0, 1, 1, 1,
+                                                                  1 if xe else 0, 1 if ye else 0, 1))
+    s.append("$ every shell's face (normal +z: a positive pressure pushes in -z)\n*SET_SEGMENT\n1\n")
+    for j in range(n):
+        for i in range(n):
+            s.append("%d,%d,%d,%d\n" % (node(i, j), node(i + 1, j), node(i + 1, j + 1),
+                                        node(i, j + 1)))
+    s.append("*DEFINE_CURVE\n1\n0.0,0.0\n1.0,1.0\n*LOAD_SEGMENT_SET\n$     SSID      LCID        SF\n"
+             "         1         1%10.4g\n*END\n" % q)
+    (HERE / (name + ".k")).write_text("".join(s))
+
+
 def hdr(name, what):
     return ("$ %s: %s\n$ Run: build/release/bin/parcae run examples/implicit/%s.k [--np 2] "
             "[--scratch DIR] [-o OUTDIR]\n$ (made by examples/implicit/make_examples.py)\n"
@@ -134,6 +175,10 @@ cantilever("plastic_bending",
                     "      SIGY      ETAN\n         1    7850.0   2.1E+11       0.3   2.5E+08"
                     "       0.0\n$ card 2 (C, P, LCSS)\n       0.0       0.0       100\n"
                     "*DEFINE_CURVE\n100\n0.0,2.5e8\n0.01,3.0e8\n0.1,4.0e8\n1.0,6.0e8\n")
+shell_plate("shell_plate",
+            hdr("shell_plate", "simply supported 1 x 1 m steel plate, t = 10 mm, 16 x 16 MITC4 "
+                "shells under 1 kPa; Kirchhoff (Timoshenko & Woinowsky-Krieger): centre "
+                "deflection 0.00406 q a^4 / D = 0.211 mm"))
 if len(sys.argv) > 1:
     # make_examples.py --bench NR NT NZ OUT.k [LSOLVR ABSMEM]: a bigger cylinder for timings.
     nr, nt, nz = (int(v) for v in sys.argv[2:5])

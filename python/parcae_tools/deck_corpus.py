@@ -273,7 +273,9 @@ def render_table(data: dict) -> str:
                    f"{r1.get('cycles', '')} | {ratio} | {ident} | {walls} | {ratio_c} |")
     md = data.get("metadata", {})
     out += ["", f"Measured {md.get('date', '?')} on {md.get('cpu_model') or '?'} "
-            f"({md.get('cores', '?')} cores), git {str(md.get('git_revision') or '?')[:10]}."]
+            f"({md.get('cores', '?')} cores), git {str(md.get('git_revision') or '?')[:10]}"
+            + (f" (rerun of {', '.join(md['rerun_only'])}; the other rows are from the "
+               "previous full run)" if md.get("rerun_only") else "") + "."]
     return "\n".join(out) + "\n"
 
 
@@ -297,6 +299,15 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"deck_corpus: no corpus at {decks} (../shared/decks)", file=sys.stderr)
             return 2
         data = run_corpus(os.path.abspath(a.parcae), decks, only=a.only)
+        old = pathlib.Path(a.json)
+        if a.only and old.exists():
+            # A partial rerun replaces those decks' entries and keeps the others (in corpus
+            # order); the metadata says which decks were rerun.
+            fresh = {e["folder"]: e for e in data["decks"]}
+            kept = {e["folder"]: e for e in json.loads(old.read_text()).get("decks", [])}
+            kept.update(fresh)
+            data["decks"] = [kept[d.folder] for d in CORPUS if d.folder in kept]
+            data["metadata"]["rerun_only"] = sorted(fresh)
         pathlib.Path(a.json).write_text(json.dumps(data, indent=1) + "\n")
         if a.table:
             pathlib.Path(a.table).write_text(render_table(data))

@@ -6,6 +6,9 @@ it is missing), for the examples of examples/implicit at np = 1:
   t = 0, 0.5, 1 and the mean element stresses present.
 - cantilever_modes: one d3eigv state per mode, its time the frequency of eigout's table (to the
   4-byte word's precision, 1e-6 relative).
+- shell_plate: MITC4 shells in the d3plot: 256 shells with 3 layers of stresses and the
+  thickness; the centre deflection of the last state within 1 % of Kirchhoff's 0.00406 q a^4 / D
+  (the tolerance of the C++ plate test), bottom and top bending stresses of opposite sign.
 """
 import json
 import os
@@ -34,6 +37,10 @@ if disp is not None:
 out["ids"] = d.arrays[ArrayType.node_ids].tolist()
 s = d.arrays.get(ArrayType.element_solid_stress)
 out["nstress"] = 0 if s is None else int(s.shape[1])
+sh = d.arrays.get(ArrayType.element_shell_stress)
+if sh is not None:
+    out["shell_stress"] = sh[-1].tolist()
+    out["shell_thickness"] = d.arrays[ArrayType.element_shell_thickness][-1].tolist()
 print(json.dumps(out))
 """
 
@@ -75,3 +82,22 @@ def test_modes_d3eigv_matches_eigout():
         cycles = [float(r[3]) for r in rows if len(r) == 5 and r[0].isdigit()]
         assert len(cycles) == 6
         assert d["t"] == pytest.approx(cycles, rel=1e-6)
+
+
+def test_shell_plate_d3plot():
+    with tempfile.TemporaryDirectory() as tmp:
+        run(ROOT / "examples" / "implicit" / "shell_plate.k", tmp)
+        d = read(pathlib.Path(tmp) / "d3plot")
+        assert d["t"] == pytest.approx([0.0, 0.5, 1.0])
+        assert len(d["shell_stress"]) == 256
+        assert len(d["shell_stress"][0]) == 3  # bottom, middle, top
+        assert d["shell_thickness"] == pytest.approx([0.01] * 256, rel=1e-6)
+        # Centre node of the 17 x 17 grid: id 145.
+        c = d["ids"].index(145)
+        w = d["x"][-1][c][2] - d["x"][0][c][2]
+        dplate = 2.1e11 * 0.01 ** 3 / (12 * (1 - 0.3 ** 2))
+        assert -w == pytest.approx(0.00406 * 1000.0 / dplate, rel=0.01)
+        # Under the pressure (-z) the plate sags: sigma_xx > 0 at the bottom, < 0 at the top
+        # near the centre (element 120 touches the centre node).
+        bottom, top = d["shell_stress"][119][0][0], d["shell_stress"][119][2][0]
+        assert bottom > 0 > top

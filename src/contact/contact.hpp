@@ -230,10 +230,17 @@ struct Pass {
   [[nodiscard]] bool available(LocalId e) const {
     return seg_avail.empty() || seg_avail[static_cast<std::size_t>(e)] != 0;
   }
-  // scratch (per cycle)
+  // scratch (per cycle; valid for the nodes in `live` only)
   std::vector<Real> diss, flag_depth;
   std::vector<std::uint8_t> flag;
   std::vector<LocalId> flag_seg;
+  /// The nodes the force kernel visits (this rank's, ascending): those with candidates, a
+  /// tracked segment or a tie. Every other node is out of contact and stays so until the next
+  /// search, so it is skipped. Rebuilt when stale (set_stale() after a search, a restart, a
+  /// change of `mine` or of the tracking outside the force kernel).
+  std::vector<LocalId> live;
+  bool live_valid = false;
+  void set_stale() { live_valid = false; }
 };
 
 /// Single surface: whether segment c touches the neighbourhood of pass node k (a segment that

@@ -225,6 +225,7 @@ std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::sp
   if (ifc.p.tiebreak == 0) return 0;
   std::size_t count = 0;
   for (Pass& ps : st.passes) {
+    ps.set_stale();
     const Surface& s = surface_of(ifc, ps);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
       if (!ifc.node_on(ps.nodes[k]) || ps.tie_state[k] != 0) continue;
@@ -331,6 +332,21 @@ Real damped_normal_force(Real vdc, Real kp, Real fnorm, LocalId node, const Segm
 
 } // namespace
 
+namespace {
+void refresh_live(Pass& ps) {
+  if (ps.live_valid) return;
+  ps.live.clear();
+  for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+    if (!ps.is_mine(k)) continue;
+    const bool cand = !ps.cand_start.empty() && ps.cand_start[k + 1] > ps.cand_start[k];
+    const bool held = ps.tracked[k] != kInvalidLocal || ps.seg_of[k] != kInvalidLocal ||
+                      (!ps.tie_state.empty() && ps.tie_state[k] == 1);
+    if (cand || held) ps.live.push_back(static_cast<LocalId>(k));
+  }
+  ps.live_valid = true;
+}
+} // namespace
+
 ContactStatus contact_forces(const Interface& ifc, ContactState& st, std::span<const Real> x,
                              std::span<const Real> v, std::span<const Real> mass, Real t, Real dt,
                              std::span<Real> f) {
@@ -351,21 +367,27 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
   for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
     Pass& ps = st.passes[pi];
     const Surface& s = surface_of(ifc, ps);
-    const std::int64_t nn = static_cast<std::int64_t>(ps.nodes.size());
+    refresh_live(ps);
+    const std::int64_t nn = static_cast<std::int64_t>(ps.live.size());
     auto& diss = ps.diss;
     auto& flag = ps.flag; // 1 released, 2 blow-up
     auto& flag_depth = ps.flag_depth;
     auto& flag_seg = ps.flag_seg;
-    diss.assign(ps.nodes.size(), 0.0);
-    flag.assign(ps.nodes.size(), 0);
-    flag_depth.assign(ps.nodes.size(), 0.0);
-    flag_seg.assign(ps.nodes.size(), kInvalidLocal);
+    if (diss.size() != ps.nodes.size()) {
+      diss.assign(ps.nodes.size(), 0.0);
+      flag.assign(ps.nodes.size(), 0);
+      flag_depth.assign(ps.nodes.size(), 0.0);
+      flag_seg.assign(ps.nodes.size(), kInvalidLocal);
+    }
     // Threads only when there is more than one chunk: a parallel region costs a fork and a
     // barrier per pass, more than a small interface's whole work on a busy machine.
 #pragma omp parallel for schedule(dynamic, 512) if (nn > 512)
     for (std::int64_t ki = 0; ki < nn; ++ki) {
-      const std::size_t k = static_cast<std::size_t>(ki);
-      if (!ps.is_mine(k)) continue;
+      const auto k = static_cast<std::size_t>(ps.live[static_cast<std::size_t>(ki)]);
+      diss[k] = 0;
+      flag[k] = 0;
+      flag_depth[k] = 0;
+      flag_seg[k] = kInvalidLocal;
       const LocalId node = ps.nodes[k];
       if (!ps.tie_now.empty()) ps.tie_now[k] = 0;
       auto clear = [&]() {
@@ -568,15 +590,16 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       ps.contact_side[k] = static_cast<std::int8_t>(best.side);
       ps.pen_prev[k] = best.pen;
     }
-    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+    for (LocalId kl : ps.live) {
+      const auto k = static_cast<std::size_t>(kl);
       if (flag[k] == 3) ++status.ties_failed;
       if (flag[k] == 1)
         status.released.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
       else if (flag[k] == 2)
         status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
-      if (ps.is_mine(k) && ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
+      if (ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
+      st.e_friction.add(diss[k]);
     }
-    st.e_friction.add(diss);
   }
   status.ok = status.blowup.empty();
   return status;
@@ -590,7 +613,10 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
   for (const Pass& ps : st.passes) {
     const Surface& s = surface_of(ifc, ps);
     const bool nsec = nodes_are_secondary(ifc, ps);
-    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+    // (the nodes in contact are among the live ones, ascending: the same order as all nodes)
+    const std::size_t nk = ps.live_valid ? ps.live.size() : ps.nodes.size();
+    for (std::size_t i = 0; i < nk; ++i) {
+      const std::size_t k = ps.live_valid ? static_cast<std::size_t>(ps.live[i]) : i;
       const LocalId e = ps.seg_of[k];
       if (e == kInvalidLocal) continue;
       const Real* F = &ps.fn[3 * k];
@@ -680,6 +706,7 @@ std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, Contac
   std::vector<PenetrationRecord> out;
   for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
     Pass& ps = st.passes[pi];
+    ps.set_stale();
     const Surface& s = surface_of(ifc, ps);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
       if (!ifc.node_on(ps.nodes[k])) continue;

@@ -108,6 +108,7 @@ inline bool is_candidate(const Pass& ps, std::size_t k, std::size_t e, const Seg
 // Transpose segment-major candidate lists into the pass's node-major CSR (segments ascending).
 void set_candidates(Pass& ps, const std::vector<std::int64_t>& seg_start,
                     const std::vector<LocalId>& seg_nodes) {
+  ps.set_stale();
   const std::size_t nn = ps.nodes.size();
   ps.cand_start.assign(nn + 1, 0);
   for (LocalId k : seg_nodes) ++ps.cand_start[static_cast<std::size_t>(k) + 1];

@@ -18,6 +18,7 @@ enum class MaterialKind : std::uint8_t {
   JohnsonCook,             ///< *MAT_JOHNSON_COOK (015): J2 plasticity + EOS pressure
   IsotropicElasticPlastic, ///< *MAT_ISOTROPIC_ELASTIC_PLASTIC (012): J2, linear hardening
   TransverselyAnisotropic, ///< *MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC (037): Hill, shells
+  Spotweld,                ///< *MAT_SPOTWELD (100): J2, linear isotropic hardening EH; beams
 };
 
 /// Whether the law takes its pressure from the part's equation of state (*PART EOSID required).
@@ -29,6 +30,6 @@ constexpr bool material_needs_eos(MaterialKind kind) {
 }
 
 /// The last kind: the catalogue has one row per kind up to this one (checked at compile time).
-inline constexpr MaterialKind kLastMaterialKind = MaterialKind::TransverselyAnisotropic;
+inline constexpr MaterialKind kLastMaterialKind = MaterialKind::Spotweld;
 
 } // namespace parcae

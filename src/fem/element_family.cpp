@@ -83,4 +83,25 @@ LumpedMass<2> TrussFamily::lump_mass(const Options& opt, const MaterialParams& m
   return m;
 }
 
+ElementPassResult BeamFamily::compute_forces(const Options& /*opt*/, const MaterialParams& mat,
+                                             Block& blk, std::size_t begin, std::size_t end,
+                                             const NodalKinematics& k, CornerSpans corners,
+                                             bool /*reference*/) {
+  const BeamPassResult r =
+      compute_beam_forces(mat, blk, begin, end, k.x, k.v, k.w, k.dt, corners.f, corners.m);
+  return {r.min_dt, r.min_dt_element, -1};
+}
+
+LumpedMass<2> BeamFamily::lump_mass(const Options& /*opt*/, const MaterialParams& mat, Block& blk,
+                                    std::size_t e, std::span<const Real> x, Real scale) {
+  LumpedMass<2> m;
+  blk.l0[e] = beam_length(blk, e, x);
+  Real mass = 0, inertia = 0;
+  beam_lumped_mass(blk.sec, mat, blk.l0[e], mass, inertia);
+  m.mass = {scale * mass, scale * mass};
+  m.inertia = {scale * inertia, scale * inertia};
+  m.added = {(scale - 1.0) * mass, (scale - 1.0) * mass};
+  return m;
+}
+
 } // namespace parcae

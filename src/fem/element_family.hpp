@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "core/types.hpp"
+#include "fem/beam.hpp"
 #include "fem/hex8.hpp"
 #include "fem/shell_bt.hpp"
 #include "fem/truss.hpp"
@@ -136,6 +137,33 @@ struct TrussFamily {
                                       std::size_t e, std::span<const Real> x, Real scale);
 };
 
+/// Integrated beams (*SECTION_BEAM ELFORM 1 and 9, fem/beam): 2 nodes, forces and moments.
+struct BeamFamily {
+  using Options = BeamOptions;
+  using Block = BeamBlock;
+  static constexpr std::string_view kName = "beam";
+  static constexpr int kIndex = 3;
+  static constexpr int kNodes = 2;
+  static constexpr int kCornerDofs = 6;     ///< forces and moments
+  static constexpr bool kChecksStep = true; ///< a zero-length beam has a zero step: an error
+  static ElementPassResult compute_forces(const Options& opt, const MaterialParams& mat, Block& blk,
+                                          std::size_t begin, std::size_t end,
+                                          const NodalKinematics& k, CornerSpans corners,
+                                          bool reference);
+  /// 2 / the element's largest free-free frequency at coordinates x.
+  static Real critical_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                          std::span<const Real> x) {
+    return beam_critical_dt(mat, blk, e, x);
+  }
+  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
+                         std::span<const Real> x) {
+    return beam_critical_dt(mat, blk, e, x);
+  }
+  /// Lumped mass (rho A + NSM) L0 / 2 and rotary inertia per node, times the scaling factor.
+  static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
+                                      std::size_t e, std::span<const Real> x, Real scale);
+};
+
 /// One row of the family table, for code that needs the layout at run time.
 struct ElementFamilyInfo {
   std::string_view name;
@@ -148,15 +176,16 @@ template <class Family> constexpr ElementFamilyInfo describe_element_family() {
 }
 
 /// The families, in table order (kIndex).
-inline constexpr std::array<ElementFamilyInfo, 3> kElementFamilies{
+inline constexpr std::array<ElementFamilyInfo, 4> kElementFamilies{
     describe_element_family<SolidFamily>(), describe_element_family<ShellFamily>(),
-    describe_element_family<TrussFamily>()};
+    describe_element_family<TrussFamily>(), describe_element_family<BeamFamily>()};
 
 /// Calls fn(Family{}) for every family, in table order.
 template <class Fn> void for_each_element_family(Fn&& fn) {
   fn(SolidFamily{});
   fn(ShellFamily{});
   fn(TrussFamily{});
+  fn(BeamFamily{});
 }
 
 /// Table position of the family named name; kElementFamilies.size() when there is none.

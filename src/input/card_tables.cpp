@@ -266,7 +266,8 @@ std::vector<KeywordSpec> mesh_keywords() {
        .options = {"TITLE"},
        .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
        .min_rows = 1,
-       .summary = "Solid sections. AET is ignored.",
+       .summary = "Solid sections. AET is ignored. The explicit solver runs ELFORM 2, -1 and -2 "
+                  "(fully integrated selective-reduced hexahedra) as ELFORM 1, with a warning.",
        .apply = apply_section_solid},
       {.name = "*SECTION_SHELL",
        .options = {"TITLE"},
@@ -279,7 +280,8 @@ std::vector<KeywordSpec> mesh_keywords() {
                   I("EDGSET")}}},
        .min_rows = 1,
        .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
-                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0.",
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0. In implicit "
+                  "decks (IMFLAG 1) ELFORM 0, 2 and 16 run as the MITC4 shell (docs/implicit.md).",
        .apply = apply_section_shell},
       {.name = "*HOURGLASS",
        .options = {"TITLE"},
@@ -390,11 +392,12 @@ std::vector<KeywordSpec> material_keywords() {
                 {"Card 1",
                  {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"), R("YM"),
                   R("PR")}}},
-       .summary = "Null material with an equation of state (solids only; *PART EOSID required): "
+       .summary = "Null material. Solids: with an equation of state (*PART EOSID required): "
                   "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
-                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. TEROD and CEROD "
-                  "(erosion) are not supported (warning when set) and YM, PR (null shells and "
-                  "beams) are ignored.",
+                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. Integrated beams "
+                  "(ELFORM 1, 9): mass only, no stiffness and no EOS (LS-DYNA's null beams for "
+                  "contact; YM and PR are kept for the contact stiffness). TEROD and CEROD "
+                  "(erosion) are not supported (warning when set).",
        .apply = apply_mat_null},
       {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
        .aliases = {"*MAT_010"},
@@ -496,7 +499,8 @@ std::vector<KeywordSpec> control_keywords() {
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
-       .summary = "Default hourglass type and coefficient.",
+       .summary = "Default hourglass type and coefficient. IHQ 8 (warping stiffness of the fully "
+                  "integrated shell, which runs as ELFORM 2) is the stiffness form IHQ 4.",
        .apply = apply_control_hourglass},
       {.name = "*CONTROL_BULK_VISCOSITY",
        .head = {{"Card 1",

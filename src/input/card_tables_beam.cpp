@@ -1,7 +1,8 @@
 // Card tables of the beam keywords: *SECTION_BEAM (card 2 by ELFORM, as in the LS-DYNA keyword
-// manual), *ELEMENT_BEAM with its option cards, *SET_BEAM. Only trusses (ELFORM 3) are computed;
-// the other formulations are read so that real decks parse, and refused with one message
-// (beam_formulation_message) when a part with elements uses them. Apply functions in
+// manual), *ELEMENT_BEAM with its option cards, *SET_BEAM, *MAT_SPOTWELD and
+// *INITIAL_AXIAL_FORCE_BEAM. Trusses (ELFORM 3) and integrated beams (ELFORM 1, 9) are
+// computed; the other formulations are read so that real decks parse, and refused with one
+// message (beam_formulation_message) when a part with elements uses them. Apply functions in
 // deck_apply_beam.cpp.
 #include "input/card_parser.hpp"
 #include "input/card_spec.hpp"
@@ -72,11 +73,18 @@ std::vector<KeywordSpec> beam_keywords() {
        .min_rows = 1,
        .summary = "Beam sections. Card 2 depends on ELFORM (as in the manual: A RAMPT STRESS for "
                   "the truss, TS1 TS2 TT1 TT2 NSLOC NTLOC for integrated beams, A ISS ITT J SA "
-                  "IST for resultant beams, VOL INER CID CA ... for discrete beams). Only the "
-                  "truss (ELFORM 3: axial force, area A) is computed; a part with elements and "
-                  "another ELFORM is refused at its section. NSM (mass per unit length) is "
-                  "lumped with rho A; SHRF, QR/IRID, CST, SCOOR, NAUPD, RAMPT and STRESS are "
-                  "ignored for trusses.",
+                  "IST for resultant beams, VOL INER CID CA ... for discrete beams). Computed: "
+                  "the truss (ELFORM 3: axial force, area A) and the integrated beams ELFORM 1 "
+                  "(Hughes-Liu, run as a co-rotational Timoshenko beam with the same one-point "
+                  "axial rule and cross-section integration) and 9 (spot weld beam, same "
+                  "kinematics): CST 0 rectangular (TS, TT thicknesses in s and t) and 1 tubular "
+                  "(TS outer, TT inner diameter, 0 = solid; TS2/TT2 0 = TS1/TT1, tapers use the "
+                  "mean), QR 1 (one point), 2 (2x2 Gauss, default), 3 (3x3 Gauss), 4 (3x3 "
+                  "Lobatto), 5 (4x4 Gauss); circles: the rule in r^2 times 8 angles. Other CST, "
+                  "user rules (QR < 0) and nonzero NSLOC/NTLOC are refused; SHRF scales the "
+                  "transverse shear modulus. A part with elements and another ELFORM is "
+                  "refused at its section. NSM (mass per unit length) is lumped with rho A; "
+                  "SCOOR, NAUPD, PRINT, RAMPT and STRESS are ignored.",
        .apply = apply_section_beam},
       {.name = "*ELEMENT_BEAM",
        .options = {"THICKNESS", "SCALAR", "SECTION", "PID", "OFFSET", "ORIENTATION", "WARPAGE",
@@ -100,14 +108,45 @@ std::vector<KeywordSpec> beam_keywords() {
                 {"Warpage (_WARPAGE)", {I("SN1"), I("SN2")}, "WARPAGE"},
                 {"Elbow (_ELBOW)", {I("MN")}, "ELBOW"}},
        .stream_rows = true,
-       .summary = "Beam elements (two nodes N1 N2; N3, the orientation node, is kept for d3plot "
-                  "and unused by a truss). `_THICKNESS`: PARM1 is the truss area (0: the "
-                  "section's A). `_ORIENTATION` is read and unused (a truss has no orientation); "
+       .summary = "Beam elements (two nodes N1 N2; N3, the orientation node: the s axis of "
+                  "integrated beams lies in the plane of N1 N2 N3, towards N3; N3 = 0: the "
+                  "global axis least aligned with the beam, orthogonalised). `_THICKNESS`: "
+                  "PARM1 is the truss area (0: the section's A); nonzero PARM values are refused "
+                  "for integrated beams. `_ORIENTATION` is read and unused (VX VY VZ); "
                   "`_OFFSET` is read, nonzero offsets are refused. Releases (RT1 RR1 RT2 RR2) "
-                  "and LOCAL are ignored (a truss has no rotational dofs). `_SCALAR` (discrete "
+                  "and LOCAL are ignored. `_SCALAR` (discrete "
                   "beams), `_SECTION`, `_PID`, `_WARPAGE` and `_ELBOW` are read and "
                   "refused (`_SCALR` is not read).",
        .apply = apply_element_beam},
+      {.name = "*MAT_SPOTWELD",
+       .aliases = {"*MAT_100"},
+       .options = {"TITLE"},
+       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"},
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("E"), R("PR"), R("SIGY"), R("EH"), R("DT"),
+                  R("TFAIL")}},
+                {"Card 2",
+                 {R("EFAIL"), R("NRR"), R("NRS"), R("NRT"), R("MRR"), R("MSS"), R("MTT"), R("NF")},
+                 "",
+                 true}},
+       .summary = "Spot weld material on beams (integrated ELFORM 1, 9: von Mises plasticity on "
+                  "the axial and shear stresses; trusses) and solids (the J2 update): elastic E "
+                  "PR, yield stress SIGY + EH eps_p (isotropic hardening); shells are refused. The "
+                  "failure fields (TFAIL, EFAIL, NRR NRS NRT MRR "
+                  "MSS MTT, NF) and DT (weld mass scaling) are not implemented: a nonzero value "
+                  "is refused.",
+       .apply = apply_mat_spotweld},
+      {.name = "*INITIAL_AXIAL_FORCE_BEAM",
+       .rows = {{"Card 1", {I("BSID").req(), I("LCID").req(), R("SCALE", "1.0"), I("KBEND")}}},
+       .summary = "Bolt pretension in integrated beams (ELFORM 1 or 9; LS-DYNA names ELFORM 9 "
+                  "with *MAT_100): while the curve LCID runs (up to its last abscissa, or until "
+                  "it returns to zero) the axial force of the beams of set BSID is SCALE * "
+                  "LCID(t); afterwards each beam goes on from the stress it has (the force is "
+                  "held as long as the bolt's length does not change). KBEND 0: every "
+                  "integration point gets the same axial stress (no bending stiffness while "
+                  "the force is imposed); 1: the force is imposed keeping the bending stresses; 2 "
+                  "(beams lined up) is refused.",
+       .apply = apply_initial_axial_force_beam},
       {.name = "*SET_BEAM",
        .aliases = {"*SET_BEAM_LIST"},
        .options = {"TITLE"},

@@ -123,6 +123,8 @@ std::vector<KeywordSpec> beam_keywords();
 void apply_section_beam(const Block& b, DeckBuilder& d);
 void apply_element_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam(const Block& b, DeckBuilder& d);
+void apply_mat_spotweld(const Block& b, DeckBuilder& d);
+void apply_initial_axial_force_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam_generate(const Block& b, DeckBuilder& d);
 /// The error for a beam section of a formulation parcae does not compute (all but ELFORM 3),
 /// used by part pid.

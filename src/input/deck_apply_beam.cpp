@@ -44,7 +44,8 @@ std::string_view beam_formulation_name(int elform) {
 
 std::string beam_formulation_message(const Section& s, GlobalId pid) {
   return fmt::format("*SECTION_BEAM {} (part {}): ELFORM {} ({}) is not supported: parcae has "
-                     "the truss only (ELFORM 3: axial force, area A)",
+                     "the truss (ELFORM 3: axial force, area A) and the integrated beams "
+                     "ELFORM 1 (Hughes-Liu) and 9 (spot weld beam)",
                      s.id, pid, s.elform, beam_formulation_name(s.elform));
 }
 
@@ -67,6 +68,44 @@ void apply_section_beam(const Block& b, DeckBuilder& d) {
       s.area = row.real("A");
       if (s.area < 0)
         fail(row.loc("A"), fmt::format("*SECTION_BEAM {}: negative area A = {}", s.id, s.area));
+    }
+    if (s.elform == 1 || s.elform == 9) {
+      s.qr_irid = row.integer("QR/IRID");
+      s.ts1 = row.real("TS1");
+      s.ts2 = row.real("TS2");
+      s.tt1 = row.real("TT1");
+      s.tt2 = row.real("TT2");
+      if (s.qr_irid < 0 || s.qr_irid > 5)
+        fail(row.loc("QR/IRID"),
+             fmt::format("*SECTION_BEAM {}: QR = {} is not supported (1: one point, 2: 2x2 "
+                         "Gauss, 3: 3x3 Gauss, 4: 3x3 Lobatto, 5: 4x4 Gauss; user-defined rules "
+                         "QR < 0 are not available)",
+                         s.id, s.qr_irid));
+      if (s.cst != 0 && s.cst != 1)
+        fail(row.loc("CST"), fmt::format("*SECTION_BEAM {}: CST = {} is not supported (0: "
+                                         "rectangular, 1: tubular)",
+                                         s.id, s.cst));
+      for (std::string_view f : {"TS1", "TS2", "TT1", "TT2"})
+        if (row.real(f) < 0)
+          fail(row.loc(f), fmt::format("*SECTION_BEAM {}: negative {} = {}", s.id, f, row.real(f)));
+      if (!(s.ts1 > 0))
+        fail(row.loc("TS1"), fmt::format("*SECTION_BEAM {}: TS1 = {} must be positive "
+                                         "(ELFORM {})",
+                                         s.id, s.ts1, s.elform));
+      if (s.cst == 0 && !(s.tt1 > 0))
+        fail(row.loc("TT1"), fmt::format("*SECTION_BEAM {}: TT1 = {} must be positive for a "
+                                         "rectangular section (CST 0)",
+                                         s.id, s.tt1));
+      if (s.cst == 1 && !(s.tt1 < s.ts1 && (s.tt2 == 0 || s.tt2 < (s.ts2 > 0 ? s.ts2 : s.ts1))))
+        fail(row.loc("TT1"), fmt::format("*SECTION_BEAM {}: the inner diameter TT must be "
+                                         "smaller than the outer TS (CST 1)",
+                                         s.id));
+      if (s.elform == 1)
+        for (std::string_view f : {"NSLOC/PRINT", "NTLOC"})
+          if (row.real(f) != 0)
+            fail(row.loc(f), fmt::format("*SECTION_BEAM {}: {} = {}: offset reference axes are "
+                                         "not supported",
+                                         s.id, f == "NTLOC" ? "NTLOC" : "NSLOC", row.real(f)));
     }
     d.claim_id("section", s.id, s.loc);
     d.model.sections.push_back(std::move(s));
@@ -105,6 +144,65 @@ void apply_element_beam(const Block& b, DeckBuilder& d) {
     e.src = d.ref(row.file(), row.line());
     d.claim_id("beam element", e.id, e.src, "*ELEMENT_BEAM");
     d.beams.push_back(e);
+  }
+}
+
+void apply_mat_spotweld(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m;
+  m.id = h.id("MID");
+  m.kind = MaterialKind::Spotweld;
+  m.title = b.has("TITLE") ? h.text("TITLE") : std::string();
+  m.loc = h.loc("MID");
+  m.ro = h.real("RO");
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  m.sigy = h.real("SIGY");
+  m.eh = h.real("EH");
+  if (m.id <= 0) fail(m.loc, fmt::format("material id MID = {} must be positive", m.id));
+  if (!(m.ro > 0))
+    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  if (!(m.sigy > 0))
+    fail(h.loc("SIGY"),
+         fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
+  if (!(m.eh >= 0))
+    fail(h.loc("EH"),
+         fmt::format("material {}: hardening modulus EH = {} must not be negative", m.id, m.eh));
+  for (std::string_view f :
+       {"DT", "TFAIL", "EFAIL", "NRR", "NRS", "NRT", "MRR", "MSS", "MTT", "NF"})
+    if (h.real(f) != 0)
+      fail(h.loc(f), fmt::format("material {}: {} = {}: the spot weld's {} is not implemented "
+                                 "(leave it blank)",
+                                 m.id, f, h.real(f), f == "DT" ? "mass scaling" : "failure"));
+  d.claim_id("material", m.id, m.loc);
+  d.model.materials.push_back(m);
+}
+
+void apply_initial_axial_force_beam(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    InitialAxialForceBeam af;
+    af.bsid = row.id("BSID");
+    af.lcid = row.id("LCID");
+    af.scale = row.real("SCALE");
+    af.kbend = row.integer("KBEND");
+    af.loc = row.loc("BSID");
+    if (af.bsid <= 0) fail(af.loc, fmt::format("beam set BSID = {} must be positive", af.bsid));
+    if (af.lcid <= 0)
+      fail(row.loc("LCID"), fmt::format("load curve LCID = {} must be positive (the axial force "
+                                        "follows it)",
+                                        af.lcid));
+    if (af.kbend == 2)
+      fail(row.loc("KBEND"), "KBEND = 2 (several beams lined up with a prescribed axial force) is "
+                             "not supported (0 and 1 are)");
+    if (af.kbend != 0 && af.kbend != 1)
+      fail(row.loc("KBEND"), fmt::format("KBEND = {} must be 0, 1 or 2", af.kbend));
+    d.model.axial_force_beams.push_back(af);
   }
 }
 

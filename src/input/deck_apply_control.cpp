@@ -174,6 +174,7 @@ void apply_control_timestep(const Block& b, DeckBuilder& d) {
 
 void apply_control_hourglass(const Block& b, DeckBuilder& d) {
   d.model.control.ihq = b.head.integer("IHQ");
+  d.model.control.hourglass_loc = b.head.loc("IHQ");
   d.model.control.qh = b.head.real("QH");
 }
 

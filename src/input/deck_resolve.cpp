@@ -127,7 +127,10 @@ private:
     const bool hydro = material_needs_eos(mat->kind);
     if (p.eosid != 0 && !d_.defined("eos", p.eosid))
       missing(p.loc, "part", p.id, "equation of state", p.eosid);
-    if (hydro && p.eosid == 0)
+    // *MAT_NULL beams: mass only (YM, PR for the contact stiffness), no equation of state
+    const bool null_beam =
+        mat->kind == MaterialKind::Null && sec != nullptr && sec->kind == SectionKind::Beam;
+    if (hydro && p.eosid == 0 && !null_beam)
       fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
                               mat->id));
     if (!hydro && p.eosid != 0)
@@ -622,8 +625,8 @@ private:
     for (const Part& p : m_.parts) {
       if (!used_parts_.count(p.id)) continue;
       const Section& s = *sections_.at(p.secid);
-      // Beams: rigid ones too (their mass comes from the truss area A).
-      if (s.kind == SectionKind::Beam && s.elform != 3)
+      // Beams: rigid ones too (their mass comes from the truss area A or the section).
+      if (s.kind == SectionKind::Beam && s.elform != 3 && s.elform != 1 && s.elform != 9)
         fail(s.elform_loc, beam_formulation_message(s, p.id));
       const Material* mat = m_.find_material(p.mid);
       if (mat && mat->kind == MaterialKind::Rigid) continue;
@@ -631,12 +634,14 @@ private:
         check_implicit_formulation(p, s);
         continue;
       }
-      if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
+      if (s.kind == SectionKind::Solid && fully_integrated_hexahedron(s.elform))
+        note_fully_integrated_solid(s, p);
+      else if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
-                                "as degenerate hexahedra) and the constant-strain tetrahedron "
-                                "(ELFORM 10); ten-node and nodal-pressure tetrahedra (ELFORM 13, "
-                                "16, 17) are not available",
+                                "as degenerate hexahedra; ELFORM 2, -1 and -2 run as 1) and the "
+                                "constant-strain tetrahedron (ELFORM 10); ten-node and "
+                                "nodal-pressure tetrahedra (ELFORM 13, 16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
       if (s.kind == SectionKind::Shell && s.elform == 16)
@@ -650,22 +655,41 @@ private:
   }
 
   /// The implicit solver's elements: hexahedra ELFORM 2 (fully integrated) and 18 (enhanced
-  /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used.
+  /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used; shells ELFORM 0,
+  /// 2 and 16 (all run as the implicit solver's MITC4 shell).
   void check_implicit_formulation(const Part& p, const Section& s) const {
     if (s.kind == SectionKind::Beam)
       fail(s.loc, fmt::format("*SECTION_BEAM {} (part {}): beams are not supported by the "
-                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
+                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18, or "
+                              "shells",
                               s.id, p.id));
-    if (s.kind == SectionKind::Shell)
-      fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): shells are not supported by the "
-                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18",
-                              s.id, p.id));
+    if (s.kind == SectionKind::Shell) {
+      if (s.elform != 0 && s.elform != 2 && s.elform != 16)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported by the "
+                                "implicit solver (IMFLAG = 1): its shell is the MITC4 "
+                                "(Reissner-Mindlin, assumed transverse shear), used for ELFORM "
+                                "0, 2 and 16",
+                                s.id, p.id, s.elform));
+      return;
+    }
     if (s.elform != 2 && s.elform != 18)
       fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported by the "
                               "implicit solver (IMFLAG = 1): it has the fully integrated "
                               "hexahedron (ELFORM 2) and the enhanced-strain hexahedron that "
                               "does not lock in bending (ELFORM 18, elastic materials)",
                               s.id, p.id, s.elform));
+  }
+
+  /// ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) are run as the one-point
+  /// hexahedron with the part's hourglass control: one warning per section.
+  void note_fully_integrated_solid(const Section& s, const Part& p) const {
+    if (!elform16_noted_.insert(s.id).second) return;
+    m_.notes.push_back({"*SECTION_SOLID", s.loc, false,
+                        fmt::format("section {} (part {}): ELFORM {} (fully integrated "
+                                    "selective-reduced hexahedron) is run as the one-point "
+                                    "hexahedron (ELFORM 1, with the hourglass control of the "
+                                    "part)",
+                                    s.id, p.id, s.elform)});
   }
 
   /// ELFORM 16 (fully integrated shell) is run as the Belytschko-Tsay shell: one warning per

@@ -97,6 +97,15 @@ constexpr MaterialLaw kMaterialLaws[] = {
      .prepare = prepare_transversely_anisotropic, .update_solid = nullptr,
      .update_shell = update_transversely_anisotropic_shell, .update_deviator = nullptr,
      .wave_speed = reference_wave_speed},
+    {.kind = MaterialKind::Spotweld, .card = "*MAT_SPOTWELD", .number = "100",
+     .summary = "spot welds and bolts: von Mises plasticity with linear isotropic hardening EH "
+                "(beams: on the axial and shear stresses; solid welds: the J2 update)",
+     .history = 1, // effective plastic strain
+     .incremental = true, .plastic = true, .hyperelastic = false,
+     .hydrodynamic = false, .rigid = false,
+     .prepare = prepare_spotweld, .update_solid = update_j2_solid,
+     .update_shell = nullptr, .update_deviator = nullptr,
+     .wave_speed = reference_wave_speed},
     // clang-format on
 };
 

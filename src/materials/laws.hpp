@@ -47,6 +47,7 @@ Real update_isotropic_elastic_plastic_solid(const MaterialParams& m, const Real 
 
 // transversely_anisotropic.cpp: *MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC (037), shells only
 void prepare_transversely_anisotropic(const Material& mat, const Model& model, MaterialParams& m);
+void prepare_spotweld(const Material& mat, const Model& model, MaterialParams& m);
 Real update_transversely_anisotropic_shell(const MaterialParams& m, const Real deps[5], Real dt,
                                            Real sig[5], Real back[3], Real& eps_p, Real& deps_zz);
 

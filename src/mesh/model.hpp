@@ -43,8 +43,9 @@ struct ShellTable {
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
 
-/// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node, is kept for outputs (a
-/// truss does not use it). Only trusses (*SECTION_BEAM ELFORM 3) are computed.
+/// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node (the s axis lies in the
+/// plane of N1 N2 N3; trusses do not use it). Trusses (*SECTION_BEAM ELFORM 3) and integrated
+/// beams (ELFORM 1 and 9) are computed.
 struct BeamTable {
   std::vector<GlobalId> id;
   std::vector<GlobalId> part;
@@ -121,6 +122,12 @@ struct Eos {
 };
 
 enum class SectionKind : std::uint8_t { Solid, Shell, Beam };
+
+/// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra): the explicit
+/// solver runs them as the one-point hexahedron (ELFORM 1) with the part's hourglass control.
+inline bool fully_integrated_hexahedron(int elform) {
+  return elform == 2 || elform == -1 || elform == -2;
+}
 
 struct Section {
   GlobalId id = 0;
@@ -532,6 +539,7 @@ struct Controls {
   // *CONTROL_HOURGLASS
   int ihq = 1;
   Real qh = 0.1;
+  SourceLoc hourglass_loc; ///< the card (errors about IHQ)
   // *CONTROL_ENERGY
   int hgen = 1; ///< LS-DYNA default 1 (not computed); parcae always computes and reports it
   int rwen = 2;
@@ -633,6 +641,18 @@ struct Controls {
 
 /// Something the reader saw and did not use (warning), or could not use (error unless
 /// --ignore-unsupported).
+/// *INITIAL_AXIAL_FORCE_BEAM: the axial force of the beams of set BSID follows SCALE * LCID(t)
+/// while the curve runs (until its last abscissa, or until it returns to zero); then the beams
+/// go on from the stress they have. KBEND 0: every point gets the same axial stress (no bending
+/// stiffness while the force is imposed); 1: the force is imposed keeping the bending stresses.
+struct InitialAxialForceBeam {
+  GlobalId bsid = 0;
+  GlobalId lcid = 0;
+  Real scale = 1;
+  int kbend = 0;
+  SourceLoc loc;
+};
+
 struct KeywordNote {
   std::string keyword;
   SourceLoc loc;
@@ -671,6 +691,7 @@ struct Model {
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
+  std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order
   std::vector<KeywordNote> notes;         ///< unsupported / ignored keywords

@@ -417,6 +417,7 @@ void D3plotWriter::write_state(const D3plotState& s) {
   check("solid_active", s.solid_active.size(), ns, true);
   check("shell_active", s.shell_active.size(), nsh, true);
   check("beam_force", s.beam_force.size(), nb, true);
+  check("beam_resultants", s.beam_resultants.size(), 5 * nb, true);
 
   // A new member when this state (and the member's end marker) would pass the family size.
   if (fp_ && words_in_file_ > 0 && words_in_file_ + state_words_ + 1 > family_limit_)
@@ -453,7 +454,8 @@ void D3plotWriter::write_state(const D3plotState& s) {
   }
   for (std::size_t e = 0; e < nb; ++e) {
     put_real(s.beam_force.empty() ? 0.0 : s.beam_force[e]);
-    for (int i = 0; i < 5; ++i) put_real(0.0);
+    for (int i = 0; i < 5; ++i)
+      put_real(s.beam_resultants.empty() ? 0.0 : s.beam_resultants[5 * e + i]);
   }
   for (std::size_t e = 0; e < nsh; ++e) {
     for (std::size_t k = 0; k < L; ++k) {

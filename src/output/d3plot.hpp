@@ -80,8 +80,10 @@ struct D3plotState {
   std::vector<Real> shell_thickness;  ///< 1 per shell
   std::vector<Real> shell_energy;     ///< 1 per shell: internal energy density (may be empty)
   // Beams (NV1D = 6: axial force, s and t shear, s and t moment, torsion): trusses have the
-  // axial force only, the other five are written as 0.
+  // axial force only, the other five are written as 0; integrated beams all six.
   std::vector<Real> beam_force; ///< 1 per beam (empty = zeros)
+  /// 5 per beam: s and t shear, s and t moment, torsion (empty = zeros; trusses: zeros)
+  std::vector<Real> beam_resultants;
   // Deletion flags (1 = active, 0 = deleted); empty = all active.
   std::vector<std::uint8_t> solid_active, shell_active;
 };

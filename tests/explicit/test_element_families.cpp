@@ -3,6 +3,7 @@
 // the family interface on the domain's parts is bitwise the direct kernel call.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -27,14 +28,20 @@ Model two_family_model() {
                  // two trusses from the block's corner node 1 out to nodes 2001, 2002
                  "*PART\nwire\n3,3,1\n*SECTION_BEAM\n3,3\n2.0\n"
                  "*NODE\n2001,-10.0,0.0,0.0\n2002,-20.0,5.0,0.0\n"
-                 "*ELEMENT_BEAM\n3001,3,1,2001\n3002,3,2001,2002\n*END\n");
+                 "*ELEMENT_BEAM\n3001,3,1,2001\n3002,3,2001,2002\n"
+                 // two integrated beams (ELFORM 1, tube) on from node 2002
+                 "*PART\nrod\n4,4,1\n*SECTION_BEAM\n4,1,1.0,2,1\n3.0,3.0,1.0,1.0\n"
+                 "*NODE\n2003,-30.0,5.0,2.0\n2004,-40.0,8.0,2.0\n"
+                 "*ELEMENT_BEAM\n4001,4,2002,2003\n4002,4,2003,2004\n*END\n");
   return read_deck((dir / "deck.k").string());
 }
 
 std::size_t model_count(const Model& m, int family) {
-  return family == SolidFamily::kIndex   ? m.solids.size()
-         : family == ShellFamily::kIndex ? m.shells.size()
-                                         : m.beams.size();
+  if (family == SolidFamily::kIndex) return m.solids.size();
+  if (family == ShellFamily::kIndex) return m.shells.size();
+  // trusses are part 3, integrated beams part 4
+  const GlobalId pid = family == TrussFamily::kIndex ? 3 : 4;
+  return static_cast<std::size_t>(std::count(m.beams.part.begin(), m.beams.part.end(), pid));
 }
 
 bool same_bits(std::span<const Real> a, std::span<const Real> b) {
@@ -50,6 +57,12 @@ ElementPassResult direct_kernel(SolidPart& sp, const NodalKinematics& k, CornerS
 ElementPassResult direct_kernel(ShellPart& sp, const NodalKinematics& k, CornerSpans c) {
   const ShellPassResult r =
       compute_shell_forces(sp.opt, sp.mat, sp.blk, 0, sp.blk.size(), k.x, k.v, k.w, k.dt, c.f, c.m);
+  return {r.min_dt, r.min_dt_element, -1};
+}
+
+ElementPassResult direct_kernel(BeamPart& bp, const NodalKinematics& k, CornerSpans c) {
+  const BeamPassResult r =
+      compute_beam_forces(bp.mat, bp.blk, 0, bp.blk.size(), k.x, k.v, k.w, k.dt, c.f, c.m);
   return {r.min_dt, r.min_dt_element, -1};
 }
 
@@ -81,7 +94,8 @@ TEST(ElementFamilies, CountsAndCornerLayoutAreTheDomains) {
     EXPECT_GT(n, 0U);
     const std::size_t corners = F::kIndex == SolidFamily::kIndex   ? d.n_solid_corners
                                 : F::kIndex == ShellFamily::kIndex ? d.n_shell_corners
-                                                                   : d.n_truss_corners;
+                                : F::kIndex == TrussFamily::kIndex ? d.n_truss_corners
+                                                                   : d.n_beam_corners;
     EXPECT_EQ(corners, offset) << F::kName;
     total += n;
   });
@@ -90,6 +104,8 @@ TEST(ElementFamilies, CountsAndCornerLayoutAreTheDomains) {
   EXPECT_EQ(d.corner_f_shell.size(), 3 * d.n_shell_corners);
   EXPECT_EQ(d.corner_m_shell.size(), 3 * d.n_shell_corners);
   EXPECT_EQ(d.corner_f_truss.size(), 3 * d.n_truss_corners);
+  EXPECT_EQ(d.corner_f_beam.size(), 3 * d.n_beam_corners);
+  EXPECT_EQ(d.corner_m_beam.size(), 3 * d.n_beam_corners);
 }
 
 TEST(ElementFamilies, ForcesThroughTheInterfaceAreTheKernelsBitForBit) {

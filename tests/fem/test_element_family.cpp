@@ -54,7 +54,10 @@ struct SmallMesh {
 };
 
 TEST(ElementFamily, TableDescribesTheFamilies) {
-  ASSERT_EQ(kElementFamilies.size(), 3U);
+  ASSERT_EQ(kElementFamilies.size(), 4U);
+  EXPECT_EQ(kElementFamilies[BeamFamily::kIndex].name, "beam");
+  EXPECT_EQ(kElementFamilies[BeamFamily::kIndex].nodes, 2);
+  EXPECT_EQ(kElementFamilies[BeamFamily::kIndex].corner_dofs, 6);
   EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].name, "truss");
   EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].nodes, 2);
   EXPECT_EQ(kElementFamilies[TrussFamily::kIndex].corner_dofs, 3);
@@ -67,7 +70,8 @@ TEST(ElementFamily, TableDescribesTheFamilies) {
   EXPECT_EQ(find_element_family("solid"), 0);
   EXPECT_EQ(find_element_family("shell"), 1);
   EXPECT_EQ(find_element_family("truss"), 2);
-  EXPECT_EQ(find_element_family(""), 3);
+  EXPECT_EQ(find_element_family("beam"), 3);
+  EXPECT_EQ(find_element_family(""), 4);
   std::vector<std::string_view> seen;
   for_each_element_family([&](auto family) {
     using F = decltype(family);

@@ -41,7 +41,9 @@ ImplicitResult run_text(const std::string& text, const par::Comm& comm, Implicit
   if (comm.size() > 1) {
     DecompOptions d;
     d.nparts = comm.size();
-    ranks.solid = decompose(model, d).solid_rank;
+    const Decomposition dec = decompose(model, d);
+    ranks.solid = dec.solid_rank;
+    ranks.shell = dec.shell_rank; // examples/implicit/shell_plate.k
     opt.ranks = &ranks;
   }
   if (outdir) *outdir = opt.outdir;

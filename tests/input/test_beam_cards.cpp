@@ -70,17 +70,16 @@ TEST(BeamCards, ElementOptions) {
 }
 
 // Card 2 of every formulation is read by its layout (so that decks with other beams parse);
-// the formulation is refused at the ELFORM field when a part with elements uses it.
+// the formulations parcae does not compute are refused at the ELFORM field when a part with
+// elements uses them; the integrated beams (ELFORM 1, 9) read TS1 TS2 TT1 TT2 and QR.
 TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
   struct Case {
     int elform;
     std::string card2;
   };
   const Case cases[] = {
-      {1, "       2.0       2.0       1.0       1.0       0.0       0.0\n"}, // TS1 TS2 TT1 TT2
       {2, "      10.0      20.0      20.0      40.0       0.0       0.0\n"}, // A ISS ITT J SA IST
       {6, "       1.0       0.0         0       0.0       0.0       0.0\n"}, // VOL INER CID CA
-      {9, "       2.0       2.0       0.0       0.0       0.0\n"},           // TS1 TS2 TT1 TT2
   };
   for (const Case& c : cases) {
     const std::string section = fmt::format("         2{:10d}\n", c.elform) + c.card2;
@@ -88,16 +87,133 @@ TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
     EXPECT_NE(msg.find(fmt::format("*SECTION_BEAM 2 (part 2): ELFORM {}", c.elform)),
               std::string::npos)
         << msg;
-    EXPECT_NE(msg.find("truss only (ELFORM 3"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("the truss (ELFORM 3"), std::string::npos) << msg;
     EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg; // file:line
   }
-  // rigid beams too: their mass needs the truss area
-  std::string rigid = beam_deck("         2         1\n       2.0       2.0\n");
+  // ELFORM 1 and 9: the cross-section dimensions (TS2/TT2 as given; the solver defaults them)
+  for (int elform : {1, 9}) {
+    const Model m =
+        read_text(beam_deck(fmt::format("         2{:10d}       1.0         3         0\n"
+                                        "       2.0       2.5       1.0       1.5\n",
+                                        elform)));
+    const Section* s = m.find_section(2);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->elform, elform);
+    EXPECT_EQ(s->qr_irid, 3);
+    EXPECT_DOUBLE_EQ(s->ts1, 2.0);
+    EXPECT_DOUBLE_EQ(s->ts2, 2.5);
+    EXPECT_DOUBLE_EQ(s->tt1, 1.0);
+    EXPECT_DOUBLE_EQ(s->tt2, 1.5);
+  }
+  // ELFORM blank is the manual's default 1 (Hughes-Liu); QR blank is 2; rigid beams read too
+  const Model mb = read_text(beam_deck("         2\n       2.0       2.0       1.0\n"));
+  EXPECT_EQ(mb.find_section(2)->elform, 1);
+  EXPECT_EQ(mb.find_section(2)->qr_irid, 2);
+  std::string rigid = beam_deck("         2         1\n       2.0       2.0       1.0\n");
   rigid.replace(rigid.find("*MAT_ELASTIC\n         2"), 23, "*MAT_RIGID\n         2");
-  EXPECT_NE(read_error(rigid).find("ELFORM 1 (Hughes-Liu"), std::string::npos) << rigid;
-  // ELFORM blank is the manual's default 1 (Hughes-Liu)
-  const std::string msg = read_error(beam_deck("         2\n       2.0       2.0\n"));
-  EXPECT_NE(msg.find("ELFORM 1 (Hughes-Liu"), std::string::npos) << msg;
+  EXPECT_EQ(read_error(rigid), "");
+  // refused: a user integration rule, an unknown cross-section type, a missing dimension
+  const std::string qr = read_error(beam_deck("         2         1       1.0        -1         0\n"
+                                              "       2.0       2.0       1.0\n"));
+  EXPECT_NE(qr.find("QR = -1 is not supported"), std::string::npos) << qr;
+  const std::string cst =
+      read_error(beam_deck("         2         1       1.0         2         5\n"
+                           "       2.0       2.0       1.0\n"));
+  EXPECT_NE(cst.find("CST = 5 is not supported"), std::string::npos) << cst;
+  const std::string tt = read_error(beam_deck("         2         1       1.0         2         0\n"
+                                              "       2.0       2.0\n"));
+  EXPECT_NE(tt.find("TT1 = 0 must be positive"), std::string::npos) << tt;
+}
+
+// The bolt of the public deck bolted_connection_b_explicit (DYNAmore, ../shared/decks), its
+// lines as they are: *PART_CONTACT, *SECTION_BEAM ELFORM 9 (CST 1, TS1 = TS2 = 10) with
+// *MAT_SPOTWELD and its blank card 2, the null contact beams (ELFORM 1, *MAT_NULL with YM PR and
+// no EOS), *INITIAL_AXIAL_FORCE_BEAM with its beam set, the parameterised curve and
+// *DATABASE_HISTORY_BEAM.
+TEST(BeamCards, BoltedConnectionDeckLayout) {
+  const std::string bolt =
+      "*PARAMETER\nR bltForce      28.8\nR dtPreStr       1.0\n"
+      "*NODE\n"
+      " 1100002    2.743171e-05       -7.900001    7.740204e-07                \n"
+      " 1200000    2.625248e-05             4.7    7.740204e-07                \n"
+      " 1200057       -12.59997        4.699999    7.740204e-07                \n"
+      "*DATABASE_HISTORY_BEAM\n   1000000                                                    "
+      "                  \n"
+      "*PART_CONTACT\nBolt\n"
+      "       100       100       100                                                  \n"
+      "                                              10.0                    \n"
+      "*SECTION_BEAM\n"
+      "       100         9       1.0         2         1                    \n"
+      "      10.0      10.0                              \n"
+      "*MAT_SPOTWELD\n"
+      "       100   7.85e-6     210.0       0.3      0.64       9.5                    \n"
+      "                                                                                \n"
+      "*PART_CONTACT\nContact Beam Bolt (imp only)\n"
+      "       101       101       310                                                  \n"
+      "                                              10.0                    \n"
+      "*SECTION_BEAM\n$\n"
+      "       101         1       1.0         2         1                    \n"
+      "      10.0      10.0                                        \n"
+      "*MAT_NULL\n"
+      "       310   7.85e-6                                             210.0       0.3\n"
+      "*ELEMENT_BEAM\n"
+      " 1000000     100 1200000 1100002 1200057                                       \n"
+      " 1000001     101 1200000 1100002 1200057                                       \n"
+      "*INITIAL_AXIAL_FORCE_BEAM\n"
+      "$#    bsid      lcid     scale     kbend     \n"
+      "       100       100                   0\n"
+      "*SET_BEAM\n       100\n   1000000                                                      "
+      "                \n"
+      "*DEFINE_CURVE\n"
+      "       100           &dtPreStr &bltForce                                        \n"
+      "                 0.0                 0.0\n"
+      "                 1.0                 1.0\n";
+  const Model m = read_text(cube_deck(bolt));
+  const Section* s = m.find_section(100);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->elform, 9);
+  EXPECT_EQ(s->cst, 1);
+  EXPECT_EQ(s->qr_irid, 2);
+  EXPECT_DOUBLE_EQ(s->ts1, 10.0);
+  EXPECT_DOUBLE_EQ(s->ts2, 10.0);
+  EXPECT_DOUBLE_EQ(s->tt1, 0.0);
+  EXPECT_DOUBLE_EQ(m.find_section(101)->ts1, 10.0);
+  const Material* weld = m.find_material(100);
+  ASSERT_NE(weld, nullptr);
+  EXPECT_EQ(weld->kind, MaterialKind::Spotweld);
+  EXPECT_DOUBLE_EQ(weld->ro, 7.85e-6);
+  EXPECT_DOUBLE_EQ(weld->e, 210.0);
+  EXPECT_DOUBLE_EQ(weld->pr, 0.3);
+  EXPECT_DOUBLE_EQ(weld->sigy, 0.64);
+  EXPECT_DOUBLE_EQ(weld->eh, 9.5);
+  const Material* null = m.find_material(310);
+  ASSERT_NE(null, nullptr);
+  EXPECT_EQ(null->kind, MaterialKind::Null);
+  EXPECT_DOUBLE_EQ(null->e, 210.0); // YM: contact stiffness of null beams
+  EXPECT_DOUBLE_EQ(null->pr, 0.3);
+  ASSERT_EQ(m.axial_force_beams.size(), 1u);
+  EXPECT_EQ(m.axial_force_beams[0].bsid, 100);
+  EXPECT_EQ(m.axial_force_beams[0].lcid, 100);
+  EXPECT_DOUBLE_EQ(m.axial_force_beams[0].scale, 1.0); // blank: the manual's default
+  EXPECT_EQ(m.axial_force_beams[0].kbend, 0);
+  EXPECT_EQ(m.beam_sets.at(100).members, std::vector<GlobalId>{1000000});
+  ASSERT_EQ(m.beams.size(), 2u);
+  EXPECT_EQ(m.beams.n3[0], m.node_index(1200057));
+  const Curve* c = nullptr;
+  for (const Curve& k : m.curves)
+    if (k.id == 100) c = &k;
+  ASSERT_NE(c, nullptr);
+  EXPECT_DOUBLE_EQ(c->eval(0.5), 14.4);
+  // the failure fields of *MAT_SPOTWELD are refused when set (not implemented)
+  std::string failing = bolt;
+  failing.replace(failing.find("       100   7.85e-6     210.0       0.3      0.64       9.5    "
+                               "                "),
+                  80,
+                  "       100   7.85e-6     210.0       0.3      0.64       9.5       0.0"
+                  "       1.0");
+  const std::string msg = read_error(cube_deck(failing));
+  EXPECT_NE(msg.find("TFAIL = 1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
 }
 
 TEST(BeamCards, BeamSetsAndWrongSections) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -63,9 +64,13 @@ void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& 
     qm = s.hg->qm;
   }
   if (ihq == 0) ihq = 1;
+  // IHQ 8 (LS-DYNA: warping stiffness of the fully integrated shell ELFORM 16, which parcae runs
+  // as the Belytschko-Tsay shell) is the stiffness form, type 4, for every element.
+  if (ihq == 8) ihq = 4;
   if (ihq < 1 || ihq > 5) {
-    const SourceLoc loc = s.hg ? s.hg->loc : SourceLoc{};
-    throw InputError(loc, fmt::format("hourglass type IHQ={} is not supported (1-5 are)", ihq));
+    const SourceLoc loc = s.hg ? s.hg->loc : model.control.hourglass_loc;
+    throw InputError(loc,
+                     fmt::format("hourglass type IHQ={} is not supported (1-5 and 8 are)", ihq));
   }
 }
 
@@ -268,6 +273,96 @@ void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int
 
 } // namespace
 
+/// Integrated beams (*SECTION_BEAM ELFORM 1, 9) of part pid: section rule, frames, lengths;
+/// rigid ones add their mass to their body. *MAT_NULL beams have mass only (YM and PR serve the
+/// contact stiffness).
+template <class RigidBodyFor>
+static void add_integrated_beams(const Model& model, const PartSetup& s, GlobalId pid,
+                                 const std::vector<std::size_t>& elems, Domain& d,
+                                 RigidBodyFor&& rigid_body_for) {
+  const Section& sec = *s.sec;
+  BeamPart bp;
+  bp.pid = pid;
+  bp.title = s.part->title;
+  MaterialParams mp;
+  const bool null = s.mat->kind == MaterialKind::Null;
+  if (null) {
+    mp.kind = MaterialKind::Null;
+    mp.id = s.mat->id;
+    mp.ro = s.mat->ro;
+    mp.e = s.mat->e;
+    mp.nu = s.mat->pr;
+  } else {
+    mp = make_material_params(*s.mat, model);
+    const MaterialKind k = mp.kind;
+    if (!mp.law().rigid && k != MaterialKind::Elastic && k != MaterialKind::PlasticKinematic &&
+        k != MaterialKind::PiecewiseLinear && k != MaterialKind::Spotweld)
+      throw InputError(s.mat->loc,
+                       fmt::format("{} {}: integrated beams (part {}, *SECTION_BEAM {} ELFORM {}) "
+                                   "are not supported (*MAT_001, 003, 024, 100 and *MAT_NULL are)",
+                                   mp.law().card, s.mat->id, pid, sec.id, sec.elform));
+  }
+  // LS-DYNA: TS2 and TT2 default to TS1 and TT1; tapered sections use the mean dimensions at the
+  // one axial integration point (the midpoint).
+  const Real ts2 = sec.ts2 > 0 ? sec.ts2 : sec.ts1;
+  const Real tt2 = sec.tt2 > 0 ? sec.tt2 : sec.tt1;
+  const Real ts = 0.5 * (sec.ts1 + ts2), tt = 0.5 * (sec.tt1 + tt2);
+  try {
+    bp.blk.sec.rule = make_beam_section_rule(sec.cst, sec.qr_irid, ts, tt);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(sec.loc, fmt::format("*SECTION_BEAM {} (part {}, ELFORM {}): {}", sec.id, pid,
+                                          sec.elform, e.what()));
+  }
+  bp.blk.sec.nsm = sec.nsm;
+  bp.blk.sec.shrf = sec.shrf;
+  bp.blk.sec.null = null;
+  const std::size_t n = elems.size();
+  bp.blk.conn.resize(n);
+  bp.blk.l0.resize(n);
+  bp.blk.e2.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t e = elems[k];
+    bp.blk.conn[k] = model.beams.nodes[e];
+    bp.elem_id.push_back(model.beams.id[e]);
+    bp.model_index.push_back(e);
+    if (model.beams.area[e] > 0)
+      throw InputError({}, fmt::format("beam {} of part {}: *ELEMENT_BEAM_THICKNESS dimensions of "
+                                       "integrated beams are not supported (the section's TS1 "
+                                       "TS2 TT1 TT2 are)",
+                                       model.beams.id[e], pid));
+    const auto a = static_cast<std::size_t>(bp.blk.conn[k][0]);
+    const auto b = static_cast<std::size_t>(bp.blk.conn[k][1]);
+    const LocalId n3 = model.beams.n3[e];
+    const Real* x3 = n3 == kInvalidLocal ? nullptr : &d.x0[3 * static_cast<std::size_t>(n3)];
+    Real e2[3];
+    bp.blk.l0[k] = beam_length(bp.blk, k, d.x0);
+    if (!(bp.blk.l0[k] > 0))
+      throw InputError({}, fmt::format("beam {} of part {} has zero length (N1 = N2 or "
+                                       "coincident nodes)",
+                                       model.beams.id[e], pid));
+    if (!beam_initial_axis(&d.x0[3 * a], &d.x0[3 * b], x3, e2))
+      throw InputError({}, fmt::format("beam {} of part {}: the orientation node N3 lies on the "
+                                       "beam's axis",
+                                       model.beams.id[e], pid));
+    bp.blk.e2[k] = {e2[0], e2[1], e2[2]};
+  }
+  bp.blk.init(n, static_cast<int>(bp.blk.sec.rule.size()));
+  if (!null && mp.law().rigid) {
+    const int body = rigid_body_for(s);
+    for (std::size_t k = 0; k < n; ++k) {
+      Real m = 0, j = 0;
+      beam_lumped_mass(bp.blk.sec, mp, bp.blk.l0[k], m, j);
+      for (LocalId node : bp.blk.conn[k]) {
+        d.mass[node] += m;
+        d.rigid_of[node] = body;
+      }
+    }
+    return;
+  }
+  bp.mat = std::move(mp);
+  d.beams.push_back(std::move(bp));
+}
+
 Domain build_domain(const Model& model) {
   Domain d;
   d.model = &model;
@@ -356,9 +451,10 @@ Domain build_domain(const Model& model) {
       throw InputError(s.mat->loc, fmt::format("{} {}: solids (part {}) are not supported; "
                                                "shells only",
                                                mp.law().card, s.mat->id, pid));
-    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10)
+    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10 &&
+        !fully_integrated_hexahedron(s.sec->elform)) // 2, -1, -2: run as 1
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
-                                               "(1 and 10 are)",
+                                               "(1 and 10 are; 2, -1, -2 run as 1)",
                                                s.sec->id, s.sec->elform));
     SolidPart sp;
     sp.pid = pid;
@@ -389,6 +485,10 @@ Domain build_domain(const Model& model) {
       throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
                                                "state): shells (part {}) are not supported; "
                                                "solids only",
+                                               s.mat->id, pid));
+    if (mp.kind == MaterialKind::Spotweld)
+      throw InputError(s.mat->loc, fmt::format("*MAT_SPOTWELD {}: shells (part {}) are not "
+                                               "supported; beams (ELFORM 1, 3, 9) and solids only",
                                                s.mat->id, pid));
     if (mp.law().update_shell == nullptr) // e.g. *MAT_027, *MAT_012
       throw InputError(s.mat->loc, fmt::format("{} {}: shells (part {}) are not supported; "
@@ -450,6 +550,10 @@ Domain build_domain(const Model& model) {
     beam_by_part[model.beams.part[e]].push_back(e);
   for (const auto& [pid, elems] : beam_by_part) {
     const PartSetup s = resolve_part(model, pid);
+    if (s.sec->elform == 1 || s.sec->elform == 9) {
+      add_integrated_beams(model, s, pid, elems, d, rigid_body_for);
+      continue;
+    }
     MaterialParams mp = make_material_params(*s.mat, model);
     TrussPart tp;
     tp.pid = pid;
@@ -558,6 +662,14 @@ Domain build_domain(const Model& model) {
   }
   d.n_truss_corners = off;
   d.corner_f_truss.assign(3 * d.n_truss_corners, 0.0);
+  off = 0;
+  for (auto& bp : d.beams) {
+    bp.corner_offset = off;
+    off += BeamFamily::kNodes * bp.blk.size();
+  }
+  d.n_beam_corners = off;
+  d.corner_f_beam.assign(3 * d.n_beam_corners, 0.0);
+  d.corner_m_beam.assign(3 * d.n_beam_corners, 0.0);
   d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
   d.corner_f_shell.assign(3 * d.n_shell_corners, 0.0);
   d.corner_m_shell.assign(3 * d.n_shell_corners, 0.0);
@@ -582,6 +694,7 @@ Domain build_domain(const Model& model) {
             d.n_shell_corners);
   build_csr(d.trusses, TrussFamily::kNodes, d.truss_corner_start, d.truss_corner_list,
             d.n_truss_corners);
+  build_csr(d.beams, BeamFamily::kNodes, d.beam_corner_start, d.beam_corner_list, d.n_beam_corners);
 
   // --- constraints ---
   for (const auto& s : model.spcs)
@@ -619,6 +732,7 @@ Domain build_domain(const Model& model) {
   d.n_local_solid_corners = d.n_solid_corners;
   d.n_local_shell_corners = d.n_shell_corners;
   d.n_local_truss_corners = d.n_truss_corners;
+  d.n_local_beam_corners = d.n_beam_corners;
   return d;
 }
 

@@ -50,6 +50,18 @@ struct TrussPart {
   std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
 };
 
+struct BeamPart {
+  GlobalId pid = 0;
+  std::string title;
+  BeamOptions opt;
+  MaterialParams mat;
+  BeamBlock blk; ///< its section (blk.sec) included
+  std::vector<GlobalId> elem_id;
+  std::vector<std::size_t> model_index; ///< index of each element in model.beams
+  std::size_t corner_offset = 0;
+  std::size_t n_boundary = 0; ///< MPP: the first n_boundary elements touch shared nodes
+};
+
 /// What made a rigid body.
 enum class RigidKind : std::uint8_t {
   Part,      ///< a *MAT_RIGID part (with its *CONSTRAINED_EXTRA_NODES, merged followers)
@@ -109,6 +121,7 @@ struct Domain {
   std::vector<SolidPart> solids;
   std::vector<ShellPart> shells;
   std::vector<TrussPart> trusses;
+  std::vector<BeamPart> beams; ///< integrated beams (ELFORM 1, 9)
   std::vector<RigidBody> bodies;
   std::size_t n_solid_corners = 0, n_shell_corners = 0;
   std::vector<Real> corner_f_solid; ///< 3 per solid corner
@@ -116,10 +129,13 @@ struct Domain {
   std::vector<Real> corner_m_shell; ///< 3 per shell corner
   std::size_t n_truss_corners = 0;
   std::vector<Real> corner_f_truss; ///< 3 per truss corner
+  std::size_t n_beam_corners = 0;
+  std::vector<Real> corner_f_beam, corner_m_beam; ///< 3 + 3 per beam corner
   // node -> corners (CSR), fixed order: deterministic assembly for any thread count
   std::vector<std::int64_t> solid_corner_start, solid_corner_list;
   std::vector<std::int64_t> shell_corner_start, shell_corner_list;
   std::vector<std::int64_t> truss_corner_start, truss_corner_list;
+  std::vector<std::int64_t> beam_corner_start, beam_corner_list;
 
   const Model* model = nullptr;
   [[nodiscard]] std::size_t element_count() const;
@@ -134,12 +150,15 @@ struct Domain {
   /// Corners of this rank's own elements; ghost corners (other ranks' elements at shared
   /// nodes, received every cycle) follow them in the corner arrays.
   std::size_t n_local_solid_corners = 0, n_local_shell_corners = 0, n_local_truss_corners = 0;
+  std::size_t n_local_beam_corners = 0;
   struct Halo {
     int rank = 0;
     std::vector<std::int64_t> send_solid, send_shell; ///< local corner indices, global order
     std::size_t recv_solid = 0, recv_shell = 0;       ///< ghost corners received from rank
     std::vector<std::int64_t> send_truss;
     std::size_t recv_truss = 0;
+    std::vector<std::int64_t> send_beam; ///< 6 values per corner (force, moment)
+    std::size_t recv_beam = 0;
   };
   std::vector<Halo> halo; ///< neighbours in increasing rank order
   [[nodiscard]] LocalId local_node(GlobalId deck_id) const {
@@ -169,6 +188,13 @@ inline const std::vector<TrussPart>& parts_of(const Domain& d, TrussFamily /*fam
   return d.trusses;
 }
 
+inline std::vector<BeamPart>& parts_of(Domain& d, BeamFamily /*family*/) {
+  return d.beams;
+}
+inline const std::vector<BeamPart>& parts_of(const Domain& d, BeamFamily /*family*/) {
+  return d.beams;
+}
+
 /// A part's corner values in the domain's corner arrays (forces; moments for shells).
 inline CornerSpans corner_spans_of(Domain& d, const SolidPart& part) {
   return {
@@ -184,6 +210,12 @@ inline CornerSpans corner_spans_of(Domain& d, const TrussPart& part) {
   return {
       {d.corner_f_truss.data() + 3 * part.corner_offset, TrussFamily::kNodes * 3 * part.blk.size()},
       {}};
+}
+
+inline CornerSpans corner_spans_of(Domain& d, const BeamPart& part) {
+  const std::size_t n = BeamFamily::kNodes * 3 * part.blk.size();
+  return {{d.corner_f_beam.data() + 3 * part.corner_offset, n},
+          {d.corner_m_beam.data() + 3 * part.corner_offset, n}};
 }
 
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass

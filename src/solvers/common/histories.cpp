@@ -65,7 +65,7 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
   // Element masses as build_domain lumps them (density scaling included), from the initial
   // coordinates: the element-corner masses of this rank's elements.
   std::vector<ExactSum> added(part_legend_.size() + d.solids.size() + d.shells.size() +
-                              d.trusses.size());
+                              d.trusses.size() + d.beams.size());
   const Real dt2ms = std::abs(model.control.dt2ms);
   for (const SolidPart& sp : d.solids) {
     const std::size_t p = part_index(sp.pid);
@@ -122,6 +122,25 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
       added[p].add(2.0 * (scale - 1.0) * half);
     }
     truss_corner_mass_.push_back(std::move(cm));
+  }
+  for (const BeamPart& bp : d.beams) {
+    const std::size_t p = part_index(bp.pid);
+    beam_part_index_.push_back(p);
+    std::vector<Real> cm(2 * bp.blk.size()), ci(2 * bp.blk.size());
+    for (std::size_t e = 0; e < bp.blk.size(); ++e) {
+      Real scale = 1.0;
+      if (dt2ms > 0) {
+        const Real dte = beam_critical_dt(bp.mat, bp.blk, e, d.x0);
+        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
+      }
+      Real m = 0, j = 0;
+      beam_lumped_mass(bp.blk.sec, bp.mat, bp.blk.l0[e], m, j);
+      cm[2 * e] = cm[2 * e + 1] = scale * m;
+      ci[2 * e] = ci[2 * e + 1] = scale * j;
+      added[p].add(2.0 * (scale - 1.0) * m);
+    }
+    beam_corner_mass_.push_back(std::move(cm));
+    beam_corner_inertia_.push_back(std::move(ci));
   }
   for (const RigidBody& b : d.bodies) part_index(b.pid);
   added.resize(part_legend_.size());
@@ -218,6 +237,28 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
         q[kMass] += m;
       }
       add_part(truss_part_index_[s], q);
+    }
+  }
+  for (std::size_t s = 0; s < d.beams.size(); ++s) {
+    const BeamPart& bp = d.beams[s];
+    const std::vector<Real>& cm = beam_corner_mass_[s];
+    const std::vector<Real>& ci = beam_corner_inertia_[s];
+    for (std::size_t e = 0; e < bp.blk.size(); ++e) {
+      Real q[kQuantities] = {bp.blk.e_int[e], 0, 0, 0, 0, 0, 0};
+      for (int a = 0; a < 2; ++a) {
+        const LocalId n = bp.blk.conn[e][a];
+        if (d.rigid_of[n] >= 0) continue;
+        const Real m = cm[2 * e + a];
+        const Real* v = &d.v[3 * n];
+        const Real* w = &d.w[3 * n];
+        q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
+                  0.5 * ci[2 * e + a] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        q[kPx] += m * v[0];
+        q[kPy] += m * v[1];
+        q[kPz] += m * v[2];
+        q[kMass] += m;
+      }
+      add_part(beam_part_index_[s], q);
     }
   }
   std::map<GlobalId, std::size_t> index;

@@ -64,10 +64,31 @@ TrussBlock pick_block(const TrussBlock& b, const std::vector<std::size_t>& idx) 
   return o;
 }
 
+BeamBlock pick_block(const BeamBlock& b, const std::vector<std::size_t>& idx) {
+  BeamBlock o;
+  const auto np = static_cast<std::size_t>(b.nip);
+  o.nip = b.nip;
+  o.sec = b.sec;
+  o.conn = pick(b.conn, idx, 1);
+  o.l0 = pick(b.l0, idx, 1);
+  o.e2 = pick(b.e2, idx, 1);
+  o.sig = pick(b.sig, idx, 3 * np);
+  o.back = pick(b.back, idx, 3 * np);
+  o.eps_p = pick(b.eps_p, idx, np);
+  o.e_int = pick(b.e_int, idx, 1);
+  o.e_hg = pick(b.e_hg, idx, 1);
+  o.res = pick(b.res, idx, 6);
+  o.preload = pick(b.preload, idx, 1);
+  o.kbend = pick(b.kbend, idx, 1);
+  o.failed = pick(b.failed, idx, 1);
+  return o;
+}
+
 /// Ranks (sorted, unique) whose deformable elements touch each node.
 std::vector<std::vector<int>> node_ranks(const Domain& g, const std::vector<int>& solid_rank,
                                          const std::vector<int>& shell_rank,
-                                         const std::vector<int>& truss_rank) {
+                                         const std::vector<int>& truss_rank,
+                                         const std::vector<int>& beam_rank) {
   std::vector<std::vector<int>> out(g.nnode);
   auto add = [](std::vector<int>& v, int r) {
     if (std::find(v.begin(), v.end(), r) == v.end())
@@ -80,6 +101,8 @@ std::vector<std::vector<int>> node_ranks(const Domain& g, const std::vector<int>
       add(out[n], shell_rank[static_cast<std::size_t>(g.shell_corner_list[k])]);
     for (auto k = g.truss_corner_start[n]; k < g.truss_corner_start[n + 1]; ++k)
       add(out[n], truss_rank[static_cast<std::size_t>(g.truss_corner_list[k])]);
+    for (auto k = g.beam_corner_start[n]; k < g.beam_corner_start[n + 1]; ++k)
+      add(out[n], beam_rank[static_cast<std::size_t>(g.beam_corner_list[k])]);
   }
   return out;
 }
@@ -103,7 +126,12 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     for (std::size_t k = 0; k < tp.blk.size(); ++k)
       for (int a = 0; a < 2; ++a)
         truss_rank[tp.corner_offset + 2 * k + a] = er.beam[tp.model_index[k]];
-  const auto nranks_of = node_ranks(g, solid_rank, shell_rank, truss_rank);
+  std::vector<int> beam_rank(g.n_beam_corners);
+  for (const auto& bp : g.beams)
+    for (std::size_t k = 0; k < bp.blk.size(); ++k)
+      for (int a = 0; a < 2; ++a)
+        beam_rank[bp.corner_offset + 2 * k + a] = er.beam[bp.model_index[k]];
+  const auto nranks_of = node_ranks(g, solid_rank, shell_rank, truss_rank, beam_rank);
   auto touches = [&](std::size_t n, int r) {
     return std::binary_search(nranks_of[n].begin(), nranks_of[n].end(), r);
   };
@@ -247,6 +275,35 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     d.trusses.push_back(std::move(tp));
   }
   d.n_local_truss_corners = off;
+  std::vector<std::int64_t> beam_local(g.n_beam_corners, -1);
+  off = 0;
+  for (const auto& gp : g.beams) {
+    auto [idx, nb] = order(
+        gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
+        [&](std::size_t k) {
+          for (LocalId n : gp.blk.conn[k])
+            if (shared(static_cast<std::size_t>(n))) return true;
+          return false;
+        });
+    BeamPart bp;
+    bp.pid = gp.pid;
+    bp.title = gp.title;
+    bp.opt = gp.opt;
+    bp.mat = gp.mat;
+    bp.blk = pick_block(gp.blk, idx);
+    bp.elem_id = pick(gp.elem_id, idx, 1);
+    bp.model_index = pick(gp.model_index, idx, 1);
+    bp.n_boundary = nb;
+    bp.corner_offset = off;
+    for (std::size_t k = 0; k < idx.size(); ++k)
+      for (int a = 0; a < 2; ++a) {
+        beam_local[gp.corner_offset + 2 * idx[k] + a] = static_cast<std::int64_t>(off + 2 * k + a);
+        bp.blk.conn[k][a] = local(bp.blk.conn[k][a]);
+      }
+    off += 2 * idx.size();
+    d.beams.push_back(std::move(bp));
+  }
+  d.n_local_beam_corners = off;
 
   // --- halo: ghost corners received from / own corners sent to each neighbour, global order ---
   std::vector<int> neighbours;
@@ -259,6 +316,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   std::vector<std::int64_t> solid_ghost(g.n_solid_corners, -1), shell_ghost(g.n_shell_corners, -1);
   std::vector<std::int64_t> truss_ghost(g.n_truss_corners, -1);
   std::size_t ghost_solid = 0, ghost_shell = 0, ghost_truss = 0;
+  std::vector<std::int64_t> beam_ghost(g.n_beam_corners, -1);
+  std::size_t ghost_beam = 0;
   for (int s : neighbours) {
     Domain::Halo h;
     h.rank = s;
@@ -294,6 +353,14 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         if (mine && rc == h.rank) truss_ghost[c] = 1;
       }
     }
+    for (auto k = g.beam_corner_start[n]; k < g.beam_corner_start[n + 1]; ++k) {
+      const auto c = static_cast<std::size_t>(g.beam_corner_list[k]);
+      const int rc = beam_rank[c];
+      for (auto& h : d.halo) {
+        if (rc == me && touches(n, h.rank)) h.send_beam.push_back(beam_local[c]);
+        if (mine && rc == h.rank) beam_ghost[c] = 1;
+      }
+    }
   }
   // Ghost positions: per neighbour (increasing rank), global corner order.
   for (auto& h : d.halo) {
@@ -312,6 +379,11 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         truss_ghost[c] = -2 - static_cast<std::int64_t>(d.n_local_truss_corners + ghost_truss++);
         ++h.recv_truss;
       }
+    for (std::size_t c = 0; c < g.n_beam_corners; ++c)
+      if (beam_ghost[c] == 1 && beam_rank[c] == h.rank) {
+        beam_ghost[c] = -2 - static_cast<std::int64_t>(d.n_local_beam_corners + ghost_beam++);
+        ++h.recv_beam;
+      }
   }
   // Send lists in global corner order (local corner order puts boundary elements first, so it
   // is not global order): sort by global id.
@@ -328,7 +400,14 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     for (std::size_t c = 0; c < g.n_truss_corners; ++c)
       if (truss_local[c] >= 0)
         truss_global[static_cast<std::size_t>(truss_local[c])] = static_cast<std::int64_t>(c);
+    std::vector<std::int64_t> beam_global(d.n_local_beam_corners);
+    for (std::size_t c = 0; c < g.n_beam_corners; ++c)
+      if (beam_local[c] >= 0)
+        beam_global[static_cast<std::size_t>(beam_local[c])] = static_cast<std::int64_t>(c);
     for (auto& h : d.halo) {
+      std::sort(h.send_beam.begin(), h.send_beam.end(), [&](auto a, auto b) {
+        return beam_global[static_cast<std::size_t>(a)] < beam_global[static_cast<std::size_t>(b)];
+      });
       std::sort(h.send_truss.begin(), h.send_truss.end(), [&](auto a, auto b) {
         return truss_global[static_cast<std::size_t>(a)] <
                truss_global[static_cast<std::size_t>(b)];
@@ -350,6 +429,9 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   d.corner_m_shell.assign(3 * d.n_shell_corners, 0.0);
   d.n_truss_corners = d.n_local_truss_corners + ghost_truss;
   d.corner_f_truss.assign(3 * d.n_truss_corners, 0.0);
+  d.n_beam_corners = d.n_local_beam_corners + ghost_beam;
+  d.corner_f_beam.assign(3 * d.n_beam_corners, 0.0);
+  d.corner_m_beam.assign(3 * d.n_beam_corners, 0.0);
 
   // --- node -> corner CSR in global corner order (own and ghost corners) ---
   auto build = [&](const std::vector<std::int64_t>& gstart, const std::vector<std::int64_t>& glist,
@@ -375,6 +457,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
         d.shell_corner_list);
   build(g.truss_corner_start, g.truss_corner_list, truss_local, truss_ghost, d.truss_corner_start,
         d.truss_corner_list);
+  build(g.beam_corner_start, g.beam_corner_list, beam_local, beam_ghost, d.beam_corner_start,
+        d.beam_corner_list);
 
   // --- rigid bodies: replicated on every rank, nodes renumbered ---
   d.bodies = g.bodies;

@@ -63,6 +63,7 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
       ar.vec(ps.tie_now);
       ar.vec(ps.tie_corner);
       ar.vec(ps.flag);
+      ps.set_stale(); // (the force kernel's node list is rebuilt from the restored state)
       ar.pod(ps.on_main);
       ar.pod(ps.sf);
     }

@@ -94,6 +94,7 @@ MppContact::MppContact(const par::Comm& comm, const ContactModel& model,
     owned_slots_.push_back(std::move(own));
     bool whole = true;
     for (Pass& ps : st.passes) {
+      ps.set_stale();
       ps.mine.assign(ps.nodes.size(), 0);
       for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
         ps.mine[k] = owned_[sz(ps.nodes[k])];

@@ -103,6 +103,10 @@ void Integrator::exchange_begin() {
     }
     for (std::int64_t c : h.send_truss)
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_truss[3 * c + i];
+    for (std::int64_t c : h.send_beam) {
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_beam[3 * c + i];
+      for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_m_beam[3 * c + i];
+    }
   }
   comms_.halo->begin();
 }
@@ -113,7 +117,7 @@ void Integrator::exchange_end() {
   const auto buf = comms_.halo->recv_buffer();
   std::size_t pos = 0;
   std::size_t gs = 3 * d_.n_local_solid_corners, gh = 3 * d_.n_local_shell_corners;
-  std::size_t gt = 3 * d_.n_local_truss_corners;
+  std::size_t gt = 3 * d_.n_local_truss_corners, gb = 3 * d_.n_local_beam_corners;
   for (const auto& h : d_.halo) {
     for (std::size_t k = 0; k < 3 * h.recv_solid; ++k) d_.corner_f_solid[gs++] = buf[pos++];
     for (std::size_t k = 0; k < h.recv_shell; ++k) {
@@ -122,6 +126,11 @@ void Integrator::exchange_end() {
       gh += 3;
     }
     for (std::size_t k = 0; k < 3 * h.recv_truss; ++k) d_.corner_f_truss[gt++] = buf[pos++];
+    for (std::size_t k = 0; k < h.recv_beam; ++k) {
+      for (int i = 0; i < 3; ++i) d_.corner_f_beam[gb + i] = buf[pos++];
+      for (int i = 0; i < 3; ++i) d_.corner_m_beam[gb + i] = buf[pos++];
+      gb += 3;
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 // walls, erosion and the halo exchange plan. The time loop is in solver.cpp.
 #include "solvers/explicit/integrator.hpp"
 
+#include <set>
+
 namespace parcae::explicit_detail {
 
 Integrator::Integrator(const Model& model, const RunOptions& opt)
@@ -54,17 +56,79 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
     step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
   for (std::size_t e = 0; e < model.beams.size(); ++e)
     step_.part_of[TrussFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
+  for (std::size_t e = 0; e < model.beams.size(); ++e)
+    step_.part_of[BeamFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
   rwalls_.state = make_rigid_walls(model, d_);
   init_erosion();
   init_airbags();
+  init_axial_forces();
   std::vector<par::Exchange::Neighbour> nb;
   for (const auto& h : d_.halo)
     nb.push_back({h.rank,
-                  3 * h.send_solid.size() + 6 * h.send_shell.size() + 3 * h.send_truss.size(),
-                  3 * h.recv_solid + 6 * h.recv_shell + 3 * h.recv_truss});
+                  3 * h.send_solid.size() + 6 * h.send_shell.size() + 3 * h.send_truss.size() +
+                      6 * h.send_beam.size(),
+                  3 * h.recv_solid + 6 * h.recv_shell + 3 * h.recv_truss + 6 * h.recv_beam});
   if (!nb.empty()) comms_.halo = std::make_unique<par::Exchange>(comm_, std::move(nb));
+}
+
+void Integrator::init_axial_forces() {
+  std::map<GlobalId, std::pair<std::size_t, std::size_t>> where; // beam id -> part, element
+  for (std::size_t p = 0; p < d_.beams.size(); ++p)
+    for (std::size_t k = 0; k < d_.beams[p].blk.size(); ++k) where[d_.beams[p].elem_id[k]] = {p, k};
+  // the model's integrated beams (every rank checks the whole set, so that all agree)
+  std::set<GlobalId> integrated, null_beams;
+  for (std::size_t e = 0; e < model_.beams.size(); ++e) {
+    const Part* part = model_.find_part(model_.beams.part[e]);
+    const Section* sec = part ? model_.find_section(part->secid) : nullptr;
+    if (sec && (sec->elform == 1 || sec->elform == 9)) integrated.insert(model_.beams.id[e]);
+    const Material* mat = part ? model_.find_material(part->mid) : nullptr;
+    if (mat && mat->kind == MaterialKind::Null) null_beams.insert(model_.beams.id[e]);
+  }
+  for (const InitialAxialForceBeam& af : model_.axial_force_beams) {
+    const auto set = model_.beam_sets.find(af.bsid);
+    if (set == model_.beam_sets.end())
+      throw InputError(af.loc, fmt::format("*INITIAL_AXIAL_FORCE_BEAM: beam set BSID = {} is not "
+                                           "defined",
+                                           af.bsid));
+    const auto c = loads_.curves.find(af.lcid);
+    if (c == loads_.curves.end())
+      throw InputError(af.loc, fmt::format("*INITIAL_AXIAL_FORCE_BEAM: load curve LCID = {} is "
+                                           "not defined",
+                                           af.lcid));
+    for (GlobalId id : set->second.members) {
+      if (!integrated.count(id))
+        throw InputError(af.loc, fmt::format("*INITIAL_AXIAL_FORCE_BEAM: beam {} of set {} is "
+                                             "not an integrated beam (*SECTION_BEAM ELFORM 1 or "
+                                             "9)",
+                                             id, af.bsid));
+      if (null_beams.count(id))
+        throw InputError(af.loc, fmt::format("*INITIAL_AXIAL_FORCE_BEAM: beam {} of set {} has "
+                                             "*MAT_NULL (no stiffness to hold a force)",
+                                             id, af.bsid));
+      const auto it = where.find(id);
+      if (it == where.end()) continue; // on another rank, or rigid
+      auto& blk = d_.beams[it->second.first].blk;
+      blk.kbend[it->second.second] = af.kbend != 0;
+      axial_forces_.push_back({it->second.first, it->second.second, c->second, af.scale});
+    }
+  }
+}
+
+void Integrator::update_axial_forces(Real t) {
+  for (const AxialForce& af : axial_forces_) {
+    const Curve& c = *af.curve;
+    // LS-DYNA: the initialization is complete when the curve ends or returns to zero; the
+    // beam then goes on from the stress it has.
+    bool done = c.x.empty() || t > c.x.back();
+    const Real f = c.eval(t);
+    if (!done && f == 0)
+      for (std::size_t i = 0; i < c.x.size() && c.x[i] < t; ++i)
+        if (c.y[i] != 0) done = true;
+    d_.beams[af.part].blk.preload[af.elem] =
+        done ? std::numeric_limits<Real>::quiet_NaN() : af.scale * f;
+  }
 }
 
 } // namespace parcae::explicit_detail

@@ -325,6 +325,11 @@ private:
                    std::vector<std::int64_t>& /*out*/) {
     return false;
   }
+  /// Integrated beams are not eroded.
+  bool erode_range(BeamFamily /*family*/, std::size_t /*p*/, std::size_t /*b*/, std::size_t /*e*/,
+                   std::vector<std::int64_t>& /*out*/) {
+    return false;
+  }
   /// Collective: the elements deleted on every rank in this pass, applied to the global state.
   void erosion_sync();
   /// Collective: the global state rebuilt from the blocks' failure flags (after a restart).
@@ -354,6 +359,16 @@ private:
   ErosionState erosion_;     ///< element deletion
   AirbagCoupling airbags_;   ///< control volumes
   bool relaxing_ = false;    ///< in the dynamic relaxation phase
+  /// *INITIAL_AXIAL_FORCE_BEAM: one entry per beam of this rank with an imposed axial force.
+  struct AxialForce {
+    std::size_t part = 0, elem = 0; ///< d_.beams[part], element elem
+    const Curve* curve = nullptr;
+    Real scale = 1;
+  };
+  std::vector<AxialForce> axial_forces_;
+  void init_axial_forces();
+  /// The imposed axial force of each such beam at time t (NaN once the curve has ended).
+  void update_axial_forces(Real t);
 };
 
 } // namespace parcae::explicit_detail

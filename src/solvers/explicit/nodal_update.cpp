@@ -64,6 +64,13 @@ void Integrator::assemble_and_accelerate(Real t) {
       f[2] -= c[2];
     }
     Real m[3] = {loads_.m[3 * n], loads_.m[3 * n + 1], loads_.m[3 * n + 2]};
+    for (std::int64_t k = d_.beam_corner_start[n]; k < d_.beam_corner_start[n + 1]; ++k) {
+      const std::int64_t c = 3 * d_.beam_corner_list[k];
+      for (int i = 0; i < 3; ++i) {
+        f[i] -= d_.corner_f_beam[c + i];
+        m[i] -= d_.corner_m_beam[c + i];
+      }
+    }
     for (std::int64_t k = d_.shell_corner_start[n]; k < d_.shell_corner_start[n + 1]; ++k) {
       const std::int64_t c = 3 * d_.shell_corner_list[k];
       for (int i = 0; i < 3; ++i) {
@@ -310,6 +317,7 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
     const auto own_solid = static_cast<std::int64_t>(d_.n_local_solid_corners);
     const auto own_shell = static_cast<std::int64_t>(d_.n_local_shell_corners);
     const auto own_truss = static_cast<std::int64_t>(d_.n_local_truss_corners);
+    const auto own_beam = static_cast<std::int64_t>(d_.n_local_beam_corners);
     for (LocalId n : body.nodes) {
       const Real r[3] = {d_.x[3 * n] - body.xc[0], d_.x[3 * n + 1] - body.xc[1],
                          d_.x[3 * n + 2] - body.xc[2]};
@@ -330,6 +338,12 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
       for (auto k = d_.truss_corner_start[n]; k < d_.truss_corner_start[n + 1]; ++k)
         if (d_.truss_corner_list[k] < own_truss)
           add(r, &d_.corner_f_truss[3 * d_.truss_corner_list[k]], -1.0);
+      for (auto k = d_.beam_corner_start[n]; k < d_.beam_corner_start[n + 1]; ++k) {
+        if (d_.beam_corner_list[k] >= own_beam) continue;
+        add(r, &d_.corner_f_beam[3 * d_.beam_corner_list[k]], -1.0);
+        for (int i = 0; i < 3; ++i)
+          acc[3 + i].add(-d_.corner_m_beam[3 * d_.beam_corner_list[k] + i]);
+      }
     }
   }
   return rb_acc;

@@ -181,6 +181,7 @@ void Integrator::setup() {
 void Integrator::force_pass(int cycle, Real t, Real dt) {
   erosion_.t_pass = t;
   airbag_update(t);
+  update_axial_forces(t);
   element_pass(dt);
   if (contacts_.any()) contact_pass(cycle, t, dt);
   assemble_and_accelerate(t);

@@ -202,6 +202,28 @@ void append_part_records(const Domain& /*d*/, const TrussPart& tp, bool /*previo
   }
 }
 
+/// The output records of one part's elements (integrated beams): the mean axial and shear
+/// stresses, the largest plastic strain of the points, the six resultants (N, Q_s, Q_t, M_s,
+/// M_t, T).
+void append_part_records(const Domain& /*d*/, const BeamPart& bp, bool /*previous_positions*/,
+                         Real /*dt*/, std::vector<ElementRecord>& out) {
+  const auto np = static_cast<std::size_t>(bp.blk.nip);
+  const Real area = bp.blk.sec.rule.area;
+  for (std::size_t k = 0; k < bp.blk.size(); ++k) {
+    ElementRecord rec;
+    rec.shell = 2;
+    rec.index = static_cast<Real>(bp.model_index[k]);
+    const Real* r = &bp.blk.res[6 * k];
+    rec.sig[0] = area > 0 ? r[0] / area : 0.0;
+    rec.sig[3] = area > 0 ? r[1] / area : 0.0;
+    rec.sig[5] = area > 0 ? r[2] / area : 0.0;
+    for (std::size_t p = 0; p < np; ++p) rec.eps_p = std::max(rec.eps_p, bp.blk.eps_p[np * k + p]);
+    rec.e_int = bp.blk.e_int[k];
+    for (int i = 0; i < 6; ++i) rec.resultants[i] = r[i];
+    out.push_back(rec);
+  }
+}
+
 /// VTK cell type of a two-node line.
 constexpr std::uint8_t kVtkLine = 3;
 
@@ -324,10 +346,12 @@ void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector
   ds.shell_energy.assign(nsh, 0.0);
   ds.shell_active.assign(nsh, 1);
   ds.beam_force.assign(model_.beams.size(), 0.0);
+  ds.beam_resultants.assign(5 * model_.beams.size(), 0.0);
   for (const ElementRecord& r : elems) {
     const auto e = static_cast<std::size_t>(r.index);
     if (r.shell == 2) {
       ds.beam_force[e] = r.resultants[0];
+      for (int i = 0; i < 5; ++i) ds.beam_resultants[5 * e + i] = r.resultants[1 + i];
       continue;
     }
     if (r.shell == 0) {
@@ -466,6 +490,12 @@ void StateOutput::write_vtk_piece(const Domain& d, bool previous_positions, Real
       g.types.push_back(kVtkLine);
       cell_values(tp.pid, tp.elem_id[k], ns + nsh + tp.model_index[k]);
     }
+  for (const auto& bp : d.beams)
+    for (std::size_t k = 0; k < bp.blk.size(); ++k) {
+      for (LocalId n : bp.blk.conn[k]) g.connectivity.push_back(use(n));
+      g.types.push_back(kVtkLine);
+      cell_values(bp.pid, bp.elem_id[k], ns + nsh + bp.model_index[k]);
+    }
   // Rigid parts have no element blocks (their nodes follow the bodies, on every rank): rank 0
   // writes their elements, with zero stress as the one-rank .vtu has them.
   if (comm_.rank() == 0) {
@@ -506,6 +536,11 @@ void StateOutput::write_vtk_piece(const Domain& d, bool previous_positions, Real
       rigid_cell(model_.beams.part[e], model_.beams.id[e], ns + nsh + e);
     }
   }
+  // Nodes no element uses (beam orientation nodes N3, free nodes) live on rank 0, which writes
+  // them as points without cells (the one-rank .vtu has every node).
+  if (comm_.rank() == 0)
+    for (std::size_t n = 0; n < d.nnode; ++n)
+      if (piece_of[n] < 0 && d.owned[n]) use(static_cast<LocalId>(n));
   std::vector<Real> pts, disp, vel, nidx, nid;
   for (LocalId n : nodes) {
     const auto i3 = 3 * static_cast<std::size_t>(n);

@@ -45,4 +45,30 @@ void update_point(const PointLaw& law, const PointState& old, const Voigt& eps, 
 /// The isotropic elastic matrix.
 Tangent elastic_tangent(double e, double nu);
 
+// --- Plane stress (shells) ---
+// Voigt order [xx yy xy], engineering shear strain; the tangent is 3x3 (row major).
+using Plane = std::array<double, 3>;
+using PlaneTangent = std::array<double, 9>;
+
+/// The committed state of one shell integration point (plane stress).
+struct PlanePointState {
+  Plane eps_p{};   ///< plastic strain (engineering shear)
+  Plane back{};    ///< back stress (kinematic hardening)
+  double epsp = 0; ///< effective plastic strain
+};
+
+/// The plane-stress elastic matrix E / (1 - nu^2) [1 nu 0; nu 1 0; 0 0 (1 - nu) / 2].
+PlaneTangent plane_stress_tangent(double e, double nu);
+
+/// Plane-stress stress and consistent tangent at in-plane strain `eps` (the thickness strain is
+/// eliminated by sigma_zz = 0). Elastic laws: sigma = C eps. Plastic laws (*MAT_003 / *MAT_024):
+/// J2 flow by the projected return mapping of Simo & Taylor (Simo & Hughes, Computational
+/// Inelasticity, section 3.4): yield phi = 1/2 xi^T P xi - 1/3 sigma_y^2 with xi = sigma - back,
+/// P = 1/3 [2 -1 0; -1 2 0; 0 0 6], flow d(eps_p) = dgamma P xi, Prager-Ziegler back stress
+/// d(back) = 2/3 Hk dgamma xi (uniaxial slope Hk = (1 - BETA) h); the consistency condition is
+/// solved by Newton in dgamma in the common eigenbasis of C and P, and the tangent is the
+/// algorithmic one (symmetric).
+void update_plane_point(const PointLaw& law, const PlanePointState& old, const Plane& eps,
+                        PlanePointState& now, Plane& stress, PlaneTangent& d);
+
 } // namespace parcae::implicit

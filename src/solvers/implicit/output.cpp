@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <numbers>
 
+#include "fem/shell_bt.hpp"
 #include "solvers/implicit/solver_impl.hpp"
 
 namespace parcae::implicit {
@@ -16,7 +17,7 @@ std::vector<double> ImplicitSolver::all_nodes(const std::vector<double>& local) 
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     if (!owned_[i]) continue;
     send.push_back(static_cast<double>(nodes_[i]));
-    for (int c = 0; c < 3; ++c) send.push_back(local[3 * i + c]);
+    for (int c = 0; c < 3; ++c) send.push_back(local[kNodeDofs * i + c]);
   }
   const std::vector<double> all = comm_.allgatherv(send);
   std::vector<double> out(3 * model_.nodes.size(), 0.0);
@@ -51,6 +52,56 @@ void ImplicitSolver::all_elements(std::vector<std::array<double, 6>>& stress,
   }
 }
 
+std::vector<double> ImplicitSolver::all_shells() const {
+  std::vector<double> send;
+  for (const ShellElement& e : shells_) {
+    send.push_back(static_cast<double>(e.model_index));
+    // Stresses to global axes through the current element frame (the co-rotational one in
+    // nonlinear runs; the same as the initial one to first order in linear runs).
+    ShellCoords xc = coords(e);
+    const ShellVector ue = gather(e, u_n_);
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i) xc[a * 3 + i] += ue[a * 6 + i];
+    const ShellFrame fr = shell4_frame(xc);
+    const int nip = e.section.nip;
+    const double t = e.section.thickness;
+    std::array<double, 10> zeta{}, wz{};
+    shell_thickness_rule(nip, e.section.lobatto, std::span<double>(zeta.data(), nip),
+                         std::span<double>(wz.data(), nip));
+    // Layers: the lowest, middle (the mean of the two middle points for an even NIP) and
+    // highest points, element means of the 4 in-plane points.
+    const std::array<std::array<int, 2>, 3> layer = {
+        std::array<int, 2>{0, 0}, {(nip - 1) / 2, nip / 2}, {nip - 1, nip - 1}};
+    for (const auto& l : layer) {
+      ShellPoint mean{};
+      double ep = 0;
+      for (int q = 0; q < 4; ++q)
+        for (int k : l) {
+          const auto p = static_cast<std::size_t>(q * nip + k);
+          for (int i = 0; i < 5; ++i) mean[i] += e.stress_old[p][i] / 8;
+          ep += e.old[p].epsp / 8;
+        }
+      for (double v : shell_stress_to_global(fr, mean)) send.push_back(v);
+      send.push_back(ep);
+    }
+    std::array<double, 8> res{}; // Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy (element means)
+    for (int q = 0; q < 4; ++q)
+      for (int k = 0; k < nip; ++k) {
+        const ShellPoint& sp = e.stress_old[static_cast<std::size_t>(q * nip + k)];
+        const double w = 0.5 * t * wz[k] / 4, z = 0.5 * t * zeta[k];
+        for (int i = 0; i < 3; ++i) {
+          res[i] += w * z * sp[i];
+          res[5 + i] += w * sp[i];
+        }
+        res[3] += w * sp[3];
+        res[4] += w * sp[4];
+      }
+    send.insert(send.end(), res.begin(), res.end());
+    send.push_back(t);
+  }
+  return comm_.allgatherv(send);
+}
+
 namespace {
 
 D3plotGeometry geometry(const Model& m) {
@@ -72,7 +123,32 @@ D3plotGeometry geometry(const Model& m) {
     g.solid_part.push_back(part_index.at(m.solids.part[e]));
     g.solid_id.push_back(m.solids.id[e]);
   }
+  for (std::size_t e = 0; e < m.shells.size(); ++e) {
+    std::array<std::int32_t, 4> nodes{};
+    for (int a = 0; a < 4; ++a) nodes[a] = static_cast<std::int32_t>(m.shells.nodes[e][a]);
+    g.shell_nodes.push_back(nodes);
+    g.shell_part.push_back(part_index.at(m.shells.part[e]));
+    g.shell_id.push_back(m.shells.id[e]);
+  }
   return g;
+}
+
+/// The shell arrays of a d3plot state (3 layers) from all_shells() records (empty: zeros).
+void fill_shells(D3plotState& s, const std::vector<double>& all, std::size_t nsh) {
+  s.shell_sig.assign(18 * nsh, 0.0);
+  s.shell_epsp.assign(3 * nsh, 0.0);
+  s.shell_resultants.assign(8 * nsh, 0.0);
+  s.shell_thickness.assign(nsh, 0.0);
+  constexpr std::size_t rec = 1 + ImplicitSolver::kShellRecord;
+  for (std::size_t k = 0; k + rec <= all.size(); k += rec) {
+    const auto e = static_cast<std::size_t>(all[k]);
+    for (std::size_t l = 0; l < 3; ++l) {
+      for (std::size_t i = 0; i < 6; ++i) s.shell_sig[18 * e + 6 * l + i] = all[k + 1 + 7 * l + i];
+      s.shell_epsp[3 * e + l] = all[k + 1 + 7 * l + 6];
+    }
+    for (std::size_t i = 0; i < 8; ++i) s.shell_resultants[8 * e + i] = all[k + 22 + i];
+    s.shell_thickness[e] = all[k + 30];
+  }
 }
 
 D3plotOptions d3plot_options(const RunOptions& o) {
@@ -171,6 +247,40 @@ GlobalStats ImplicitSolver::global_stats() const {
       kinetic.add(s);
     }
   }
+  for (const ShellElement& e : shells_) {
+    const ShellCoords x = coords(e);
+    const PointLaw& law = laws_[static_cast<std::size_t>(e.law)];
+    const ShellFrame fr = shell4_frame(x);
+    const int nip = e.section.nip;
+    const double t = e.section.thickness;
+    std::array<double, 10> zeta{}, wz{};
+    shell_thickness_rule(nip, e.section.lobatto, std::span<double>(zeta.data(), nip),
+                         std::span<double>(wz.data(), nip));
+    // Strain energy per point as for the solids (the drilling penalty's is left out); the
+    // four in-plane points share the element's area equally (exact for parallelograms).
+    for (int q = 0; q < 4; ++q)
+      for (int k = 0; k < nip; ++k) {
+        const auto p = static_cast<std::size_t>(q * nip + k);
+        const ShellPoint& sp = e.stress_old[p];
+        const ShellPoint& ep = e.eps_old[p];
+        const double dv = fr.area / 4 * 0.5 * t * wz[k];
+        double w = 0.5 * (sp[3] * ep[3] + sp[4] * ep[4]); // transverse shear (elastic)
+        for (int i = 0; i < 3; ++i) w += 0.5 * sp[i] * (ep[i] - e.old[p].eps_p[i]);
+        if (law.kind != PointLaw::Kind::Elastic)
+          w += (law.sigy + 0.5 * law.h * e.old[p].epsp) * e.old[p].epsp;
+        internal.add(dv * w);
+      }
+    mass.add(fr.area * t * law.rho);
+    if (dynamic_) {
+      ShellMatrix m{};
+      shell4_mass(x, law.rho, t, m);
+      const ShellVector ve = gather(e, v_n_);
+      double s = 0;
+      for (int r = 0; r < 24; ++r)
+        for (int c = 0; c < 24; ++c) s += 0.5 * ve[r] * m[r * 24 + c] * ve[c];
+      kinetic.add(s);
+    }
+  }
   g.internal = comm_.sum(internal).result();
   g.kinetic = comm_.sum(kinetic).result();
   g.mass = comm_.sum(mass).result();
@@ -196,6 +306,7 @@ void ImplicitSolver::write_state(double time) {
   std::vector<std::array<double, 6>> stress;
   std::vector<double> epsp;
   all_elements(stress, epsp);
+  const std::vector<double> shells = all_shells(); // collective
   if (comm_.rank() != 0) return;
   if (glstat_) glstat_->write(g);
   if (nodout_) {
@@ -236,6 +347,7 @@ void ImplicitSolver::write_state(double time) {
     for (int q = 0; q < 8; ++q)
       for (int i = 0; i < 6; ++i) s.solid_sig[6 * e + i] += stress[8 * e + q][i] / 8;
   s.solid_epsp = epsp;
+  fill_shells(s, shells, model_.shells.size());
   d3plot_->write_state(s);
 }
 
@@ -279,6 +391,7 @@ void ImplicitSolver::write_eigen(const linalg::EigenResult& r) {
     }
     s.solid_sig.assign(6 * model_.solids.size(), 0.0);
     s.solid_epsp.assign(model_.solids.size(), 0.0);
+    fill_shells(s, {}, model_.shells.size());
     w.write_state(s);
   }
   w.close();

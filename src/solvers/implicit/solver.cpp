@@ -46,9 +46,6 @@ ImplicitSolver::~ImplicitSolver() = default;
 void ImplicitSolver::setup() {
   wall0_ = now_s();
   libs_ = std::make_unique<linalg::Libraries>(comm_);
-  if (!model_.shells.id.empty())
-    throw InputError(model_.control.implicit.general_loc,
-                     "the implicit solver has no shells yet: the deck has shell elements");
   if (!model_.motions.empty())
     throw InputError(model_.motions.front().loc,
                      "*BOUNDARY_PRESCRIBED_MOTION is not supported by the implicit solver (use "
@@ -57,11 +54,30 @@ void ImplicitSolver::setup() {
     throw InputError(model_.control.implicit.general_loc,
                      "contacts, rigid walls and body loads are not supported by the implicit "
                      "solver");
-  for (const NodalLoad& l : model_.nodal_loads)
-    if (l.dof < 1 || l.dof > 3)
-      throw InputError(l.loc, fmt::format("nodal load DOF {}: the implicit solver's solids have "
-                                          "translations only (DOF 1-3)",
+  std::vector<std::uint8_t> shell_node(model_.nodes.size(), 0);
+  for (const auto& nodes : model_.shells.nodes)
+    for (LocalId n : nodes) shell_node[n] = 1;
+  for (const NodalLoad& l : model_.nodal_loads) {
+    if (l.dof >= 1 && l.dof <= 3) continue;
+    if (l.dof < 5 || l.dof > 7)
+      throw InputError(l.loc, fmt::format("nodal load DOF {}: the implicit solver takes forces "
+                                          "(DOF 1-3) and moments (DOF 5-7, at shell nodes)",
                                           l.dof));
+    // Moments need rotations: nodes of shells only.
+    std::vector<GlobalId> ids;
+    if (!l.is_set)
+      ids.push_back(l.target_id);
+    else if (const auto it = model_.node_sets.find(l.target_id); it != model_.node_sets.end())
+      ids = it->second.members;
+    for (GlobalId id : ids) {
+      const LocalId n = model_.node_index(id);
+      if (n == kInvalidLocal || !shell_node[n])
+        throw InputError(l.loc, fmt::format("nodal load DOF {} (a moment) on node {}: the node "
+                                            "belongs to no shell, so it has no rotations in the "
+                                            "implicit solver",
+                                            l.dof, id));
+    }
+  }
   dynamic_ = c_.imass == 1;
   eigen_ = c_.neig > 0;
   linear_ = c_.nsolvr == 1;
@@ -79,7 +95,12 @@ void ImplicitSolver::setup() {
     laws_.push_back(point_law(model_, m));
   }
   const std::vector<int>* ranks = opt_.ranks ? &opt_.ranks->solid : nullptr;
+  const std::vector<int>* shell_ranks =
+      opt_.ranks && !model_.shells.id.empty() ? &opt_.ranks->shell : nullptr;
+  if (shell_ranks && shell_ranks->size() != model_.shells.size())
+    throw RuntimeError("implicit solver: the decomposition gives no rank to the shells");
   map_ = build_dof_map(model_, ranks ? std::span<const int>(*ranks) : std::span<const int>(),
+                       shell_ranks ? std::span<const int>(*shell_ranks) : std::span<const int>(),
                        comm_.size(), comm_.rank());
   local_of_.assign(model_.nodes.size(), -1);
   const auto local = [&](LocalId n) {
@@ -106,15 +127,73 @@ void ImplicitSolver::setup() {
     for (int a = 0; a < 8; ++a) el.node[a] = local(model_.solids.nodes[e][a]);
     elems_.push_back(el);
   }
+  // Shells (MITC4): the ranks of the decomposition, or all on rank 0. Every rank checks every
+  // shell (the same error everywhere, no rank left waiting in a collective).
+  for (std::size_t e = 0; e < model_.shells.size(); ++e) {
+    const bool mine = shell_ranks ? (*shell_ranks)[e] == comm_.rank() : comm_.rank() == 0;
+    const Part* p = model_.find_part(model_.shells.part[e]);
+    const Section* s = model_.find_section(p->secid);
+    const auto where = [&] { return fmt::format("*SECTION_SHELL {} (part {})", s->id, p->id); };
+    if (s->kind != SectionKind::Shell)
+      throw InputError(
+          s->loc, fmt::format("section {} of shell part {} is not a *SECTION_SHELL", s->id, p->id));
+    if (s->elform != 0 && s->elform != 2 && s->elform != 16)
+      throw InputError(s->elform_loc.line > 0 ? s->elform_loc : s->loc,
+                       fmt::format("{}: ELFORM {} is not supported by the implicit solver (its "
+                                   "shells are MITC4, used for ELFORM 0, 2 and 16)",
+                                   where(), s->elform));
+    if (s->icomp != 0)
+      throw InputError(s->loc, fmt::format("{}: ICOMP = 1 (composite layers) is not supported by "
+                                           "the implicit solver",
+                                           where()));
+    if (s->nloc != 0)
+      throw InputError(s->loc, fmt::format("{}: NLOC = {} (an offset reference surface) is not "
+                                           "supported by the implicit solver (NLOC = 0)",
+                                           where(), s->nloc));
+    if (s->qr_irid != 0)
+      throw InputError(s->loc, fmt::format("{}: QR/IRID = {} (a user quadrature rule) is not "
+                                           "supported by the implicit solver",
+                                           where(), s->qr_irid));
+    ShellElement el;
+    el.model_index = e;
+    el.law = law_of_mid.at(p->mid);
+    el.section.nip = s->nip == 0 ? 2 : s->nip;
+    if (el.section.nip < 1 || el.section.nip > 10)
+      throw InputError(s->loc,
+                       fmt::format("{}: NIP = {} (must be 1..10)", where(), el.section.nip));
+    el.section.lobatto = model_.control.shell_intgrd == 1;
+    el.section.shrf = s->shrf == 0 ? 1.0 : s->shrf;
+    const auto& tn = model_.shells.thickness[e];
+    const bool nodal = tn[0] != 0 || tn[1] != 0 || tn[2] != 0 || tn[3] != 0;
+    const auto& tt = nodal ? tn : s->t;
+    const bool tri = model_.shells.nodes[e][2] == model_.shells.nodes[e][3];
+    el.section.thickness =
+        tri ? (tt[0] + tt[1] + tt[2]) / 3.0 : 0.25 * (tt[0] + tt[1] + tt[2] + tt[3]);
+    if (!(el.section.thickness > 0))
+      throw InputError(s->loc, fmt::format("{}: shell {} has no thickness (T1..T4 or "
+                                           "*ELEMENT_SHELL_THICKNESS)",
+                                           where(), model_.shells.id[e]));
+    if (!mine) continue;
+    for (int a = 0; a < 4; ++a) el.node[a] = local(model_.shells.nodes[e][a]);
+    const auto np = static_cast<std::size_t>(shell4_points(el.section.nip));
+    el.old.assign(np, {});
+    el.now.assign(np, {});
+    el.stress.assign(np, {});
+    el.stress_old.assign(np, {});
+    el.eps.assign(np, {});
+    el.eps_old.assign(np, {});
+    shells_.push_back(std::move(el));
+  }
   for (std::size_t n = 0; n < model_.nodes.size(); ++n)
     if (map_.owner[n] == comm_.rank()) local(static_cast<LocalId>(n));
   owned_.resize(nodes_.size());
-  dofs_.resize(3 * nodes_.size());
+  constexpr std::size_t nd = kNodeDofs;
+  dofs_.resize(nd * nodes_.size());
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     owned_[i] = map_.owner[nodes_[i]] == comm_.rank();
-    for (int c = 0; c < 3; ++c) dofs_[3 * i + c] = map_.eq[3 * nodes_[i] + c];
+    for (std::size_t c = 0; c < nd; ++c) dofs_[nd * i + c] = map_.eq[nd * nodes_[i] + c];
   }
-  for (auto* v : {&u_, &u_n_, &v_, &a_, &v_n_, &a_n_, &u_pred_}) v->assign(3 * nodes_.size(), 0.0);
+  for (auto* v : {&u_, &u_n_, &v_, &a_, &v_n_, &a_n_, &u_pred_}) v->assign(nd * nodes_.size(), 0.0);
   if (map_.n_global == 0)
     throw InputError(model_.control.implicit.general_loc, "the implicit model has no free dofs");
   sys_ = std::make_unique<linalg::SparseSystem>(comm_, map_.row_begin, map_.row_end, map_.n_global,
@@ -129,7 +208,7 @@ void ImplicitSolver::setup() {
       if (map_.owner[n] != comm_.rank()) continue;
       const double p[3] = {model_.nodes.x[n], model_.nodes.y[n], model_.nodes.z[n]};
       for (int c = 0; c < 3; ++c) {
-        const std::int64_t row = map_.eq[3 * n + static_cast<std::size_t>(c)];
+        const std::int64_t row = map_.eq[nd * n + static_cast<std::size_t>(c)];
         if (row < 0) continue;
         const auto r = static_cast<std::size_t>(row - map_.row_begin);
         modes[static_cast<std::size_t>(c)][r] = 1;
@@ -141,6 +220,11 @@ void ImplicitSolver::setup() {
           if (c == j) v = p[i];
           modes[static_cast<std::size_t>(3 + k)][r] += v;
         }
+      }
+      // Rotational dofs (shell nodes): the rigid rotation about axis k turns them by 1.
+      for (std::size_t k = 0; k < 3; ++k) {
+        const std::int64_t row = map_.eq[nd * n + 3 + k];
+        if (row >= 0) modes[3 + k][static_cast<std::size_t>(row - map_.row_begin)] = 1;
       }
     }
     sys_->set_near_null_space(modes);
@@ -178,13 +262,15 @@ void ImplicitSolver::setup() {
                          : lin_.method == linalg::SolverMethod::CgGamg ? "CG + GAMG"
                                                                        : "CG + BoomerAMG";
     *opt_.log << fmt::format(
-        "implicit {}: {} nodes, {} hexahedra ({} ELFORM 18, {} ELFORM 2), {} equations on {} "
-        "rank(s)\n  linear solver {}{}; {}; end time {}, first step {}{}\n",
+        "implicit {}: {} nodes, {} hexahedra ({} ELFORM 18, {} ELFORM 2), {} shells (MITC4{}), {} "
+        "equations on {} rank(s)\n  linear solver {}{}; {}; end time "
+        "{}, first step {}{}\n",
         eigen_     ? "eigenvalue analysis"
         : dynamic_ ? "Newmark dynamics"
                    : "statics",
         model_.nodes.size(), model_.solids.size(), all18,
-        static_cast<std::int64_t>(model_.solids.size()) - all18, map_.n_global, comm_.size(),
+        static_cast<std::int64_t>(model_.solids.size()) - all18, model_.shells.size(),
+        large_strain_ ? ", co-rotational" : ", small displacements", map_.n_global, comm_.size(),
         method,
         lin_.method != linalg::SolverMethod::Direct ? ""
         : lin_.out_of_core             ? fmt::format(", out of core into {}", scratch_run_)
@@ -210,7 +296,7 @@ void ImplicitSolver::setup() {
       std::vector<double> own(r.size(), 0.0);
       for (std::size_t i = 0; i < nodes_.size(); ++i)
         if (owned_[i])
-          for (int c = 0; c < 3; ++c) own[3 * i + c] = r[3 * i + c];
+          for (std::size_t c = 0; c < nd; ++c) own[nd * i + c] = r[nd * i + c];
       return own;
     }());
     sys_->assemble();
@@ -246,6 +332,7 @@ bool ImplicitSolver::advance() {
     // Start from the converged state.
     u_ = u_n_;
     for (Element& e : elems_) e.now = e.old;
+    for (ShellElement& e : shells_) e.now = e.old;
     if (dynamic_) {
       const double b = c_.beta;
       mass_coef_ = 1 / (b * dt * dt);
@@ -308,6 +395,7 @@ bool ImplicitSolver::advance() {
             s = std::clamp(g0 / (g0 - g1), 0.1, 1.0);
           u_ = u_save;
           for (Element& e : elems_) e.now = e.old;
+          for (ShellElement& e : shells_) e.now = e.old;
         }
         for (std::size_t i = 0; i < u_.size(); ++i) u_[i] += s * du[i];
         std::vector<double> inc(u_.size());
@@ -352,6 +440,11 @@ bool ImplicitSolver::advance() {
         e.stress_old = e.stress;
         e.eps_old = e.eps;
         e.cauchy_old = e.cauchy;
+      }
+      for (ShellElement& e : shells_) {
+        e.old = e.now;
+        e.stress_old = e.stress;
+        e.eps_old = e.eps;
       }
       if (dynamic_) {
         const double b = c_.beta, g = c_.gamma;
@@ -454,6 +547,11 @@ void ImplicitSolver::visit_state(StateArchive& ar) {
     ar.pod(e.stress_old);
     ar.pod(e.eps_old);
     ar.pod(e.cauchy_old);
+  }
+  for (ShellElement& e : shells_) {
+    ar.vec(e.old);
+    ar.vec(e.stress_old);
+    ar.vec(e.eps_old);
   }
   if (ar.loading()) {
     u_ = u_n_;

@@ -13,6 +13,7 @@
 #include "solvers/implicit/dof_map.hpp"
 #include "solvers/implicit/hex8_kernels.hpp"
 #include "solvers/implicit/implicit_solver.hpp"
+#include "solvers/implicit/shell_kernels.hpp"
 
 namespace parcae::implicit {
 
@@ -25,6 +26,16 @@ struct Element {
   std::array<PointState, 8> old{}, now{};
   std::array<Voigt, 8> stress{}, stress_old{}, eps{}, eps_old{};
   std::array<Voigt, 8> cauchy{}, cauchy_old{}; ///< for outputs (= stress in small strain)
+};
+
+/// One shell of this rank (MITC4, shell_kernels.hpp); 4 * nip points.
+struct ShellElement {
+  std::size_t model_index = 0;
+  int law = 0;
+  ShellSection section;
+  std::array<int, 4> node{}; ///< local node indices (a triangle repeats N3)
+  std::vector<PlanePointState> old, now;
+  std::vector<ShellPoint> stress, stress_old, eps, eps_old; ///< local frame
 };
 
 class ImplicitSolver final : public Solver {
@@ -46,8 +57,12 @@ public:
   /// Tangent the consistent tangent (+ M / (beta dt^2)); Mass: the consistent mass matrix.
   void assemble(Assemble what, double t, linalg::SparseSystem& sys);
   void external_forces(double t, linalg::SparseSystem& sys) const;
+  /// The shells' share of assemble(); acc: M-multiplied accelerations (dynamics) or empty.
+  void assemble_shells(Assemble what, const std::vector<double>& acc, linalg::SparseSystem& sys);
   [[nodiscard]] ElemCoords coords(const Element& e) const;
   [[nodiscard]] ElemVector gather(const Element& e, const std::vector<double>& v) const;
+  [[nodiscard]] ShellCoords coords(const ShellElement& e) const;
+  [[nodiscard]] ShellVector gather(const ShellElement& e, const std::vector<double>& v) const;
   /// Sum over owned nodes (the same on every rank).
   [[nodiscard]] double owned_dot(const std::vector<double>& a, const std::vector<double>& b) const;
 
@@ -65,6 +80,12 @@ public:
   [[nodiscard]] std::vector<double> all_nodes(const std::vector<double>& local) const;
   /// Whole-model stresses (8 per solid) and effective plastic strains (element means).
   void all_elements(std::vector<std::array<double, 6>>& stress, std::vector<double>& epsp) const;
+  /// Whole-model shell records: per shell, 3 layers (bottom, middle, top: the element means of
+  /// the lowest, middle and highest thickness points) of global stress [6] and effective
+  /// plastic strain, then the 8 resultants (local Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy, per unit
+  /// width) and the thickness: kShellRecord values.
+  static constexpr std::size_t kShellRecord = 3 * 7 + 8 + 1;
+  [[nodiscard]] std::vector<double> all_shells() const;
 
   const Model& model_;
   RunOptions opt_;
@@ -75,11 +96,12 @@ public:
   DofMap map_;
   std::vector<PointLaw> laws_;
   std::vector<Element> elems_;
+  std::vector<ShellElement> shells_;
   std::vector<std::size_t> nodes_;                  ///< local -> model node index
   std::vector<int> local_of_;                       ///< model node -> local (-1)
   std::vector<std::uint8_t> owned_;                 ///< per local node
-  std::vector<std::int64_t> dofs_;                  ///< 3 per local node: equation (-1 fixed)
-  std::vector<double> u_, u_n_, v_, a_, v_n_, a_n_; ///< 3 per local node
+  std::vector<std::int64_t> dofs_;                  ///< 6 per local node: equation (-1 none)
+  std::vector<double> u_, u_n_, v_, a_, v_n_, a_n_; ///< 6 per local node (kNodeDofs)
   std::unique_ptr<linalg::SparseSystem> sys_;
   linalg::SolverOptions lin_;
   const ImplicitControls& c_;
