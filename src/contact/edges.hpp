@@ -28,6 +28,18 @@
 // critical, forces.cpp's rule). Forces go to the nodes with the weights (1 - s, s) and
 // (1 - t, t).
 //
+// Penalty stiffness (edges.cpp, contact_setup.cpp): per beam SLSFAC x SFS x E A / L, the
+// solid-segment rule K A^2 / V of LS-DYNA's theory manual with the beam's cross-section A and
+// volume A L (so an assumption by analogy: the stored LS-DYNA sources do not give the beam
+// rule); the pair takes the smaller of the two (PENOPT 1 style); SOFT = 1 raises it to the
+// mass-based SOFSCL 0.5 m / dt^2 of the node-to-surface contact.
+//
+// Known limits: a contact at the joint of two beams of a chain is seen by both (two capsules
+// overlap there), so the stiffness doubles at the joint; beams are not paired with shell or
+// solid faces; friction acts at the two closest points, which lie a contact radius apart along
+// the normal, so its moment is carried by the beams' rotational degrees of freedom (trusses
+// have none: a truss pair with friction does not conserve angular momentum exactly).
+//
 // Determinism: the pairs are evaluated one after the other in their sorted order and the
 // forces gathered in that order: the result depends on the data only (any thread count); the
 // MPP solver gives every rank the same positions of all edge nodes, so all ranks compute the
