@@ -174,6 +174,21 @@ struct Interface {
   }
 };
 
+/// What the force kernel's exact early rejection needs of a segment (forces.cpp): the corners'
+/// bounding box, the release depth, the mean plane (unit normal, warp) and per edge an in-plane
+/// outward test.
+struct alignas(64) SegCull {
+  Real lo[3], hi[3];
+  Real release;
+  Real half_t; ///< the segment's half contact thickness (Pass::seg_half_t)
+  Real cen[3], nrm[3];
+  Real warp;
+  int nv;
+  bool plane;   ///< false: degenerate segment (no plane test)
+  Real m[4][3]; ///< per edge: n x (edge vector)
+  Real off[4];  ///< per edge: p_a . m_a less the tolerance (reject q . m_a < off)
+};
+
 /// One sweep of nodes against segments (an interface has 1 or 2 of them).
 struct Pass {
   std::vector<LocalId> nodes;    ///< searching nodes, ascending
@@ -240,6 +255,12 @@ struct Pass {
   /// change of `mine` or of the tracking outside the force kernel).
   std::vector<LocalId> live;
   bool live_valid = false;
+  /// The segments named by the live nodes' candidate lists (ascending; rebuilt with `live`) and
+  /// their cull data, recomputed at every cycle: once per segment instead of once per pair.
+  /// geom_slot: per segment of the searched surface, its row in geom (-1: none).
+  std::vector<LocalId> hot_seg, geom_slot;
+  std::vector<SegCull> geom;
+  std::vector<LocalId> cand_slot; ///< geom row of each candidate (cand_seg) of the live nodes
   void set_stale() { live_valid = false; }
 };
 
@@ -276,7 +297,12 @@ struct ContactState {
   /// that are not secondary nodes; single surface: everything on the secondary side.
   ExactSum e_secondary, e_main;
   std::vector<std::uint8_t> slot_main; ///< per all_nodes entry: 1 = main side
-  std::vector<Real> work;              ///< scratch: per-node work of the last cycle
+  /// assemble_contacts: the all_nodes entries with a force in f_now / f_prev (derived from the
+  /// buffers; slots_valid = false rebuilds them, as after a restart), and a per-entry stamp.
+  std::vector<LocalId> slots_now, slots_prev;
+  std::vector<std::int64_t> slot_stamp;
+  std::int64_t stamp = 0;
+  bool slots_valid = false;
   std::array<Real, 3> resultant_secondary{}, resultant_main{};
 };
 
@@ -382,7 +408,8 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
                        std::span<Real> f);
 
 /// Reference: the same physics written as plain loops over all (node, segment) pairs (no
-/// search, no tracking, no threads). Frictionless (friction needs history); for the tests.
+/// search, no tracking, no early rejection, no threads). Frictionless (friction needs
+/// history); for the tests.
 void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,
                               std::span<const Real> mass, std::span<Real> f);
 

@@ -21,78 +21,149 @@ inline bool contains(const Segment& c, LocalId n) {
   return c[0] == n || c[1] == n || c[2] == n || c[3] == n;
 }
 
-PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
-                   std::span<const Real> x, bool use_history, bool cull = true) {
-  PairEval r;
-  const Surface& s = surface_of(ifc, ps);
-  const Segment& c = s.seg[static_cast<std::size_t>(seg)];
-  const LocalId node = ps.nodes[k];
-  if (contains(c, node) || in_neighbourhood(ps, k, c)) return r;
-  if (!s.active.empty() && !s.active[static_cast<std::size_t>(seg)]) return r;
-  const Real* q = &x[3 * static_cast<std::size_t>(node)];
-  if (cull) {
-    // Exact early rejection: a node in contact (0 < pen <= release depth) lies within
-    // ht_node + ht_seg + release depth of the segment's bounding box.
-    const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
-                       release_depth(ifc, ps, seg);
-    for (int i = 0; i < 3; ++i) {
-      Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
-      for (int a = 1; a < 4; ++a) {
-        const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-      if (q[i] < lo - reach || q[i] > hi + reach) return r;
+// The cull's view of a segment: its bounding box, release depth and mean plane with the edge
+// tests. Built per pair on the fly, or once per cycle for the segments the live nodes' candidate
+// lists name (Pass::geom): the same arithmetic either way, so the decisions are identical.
+void cull_box(const Segment& c, std::span<const Real> x, SegCull& g) {
+  for (int i = 0; i < 3; ++i) {
+    Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
+    for (int a = 1; a < 4; ++a) {
+      const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    g.lo[i] = lo;
+    g.hi[i] = hi;
+  }
+}
+
+// The segment's mean plane (centre, normal (x2 - x0) x (x3 - x1)) with a warp allowance, and per
+// edge a in-plane outward test: (q - p_a) . (n x e_a) is the node's signed distance inside the
+// edge times the edge length, compared with an upper bound of the length times (1e-3 of the
+// length plus twice the warp). The bound (|e|_1 >= |e|) only widens the tolerance, so the test
+// rejects no pair that the projection would accept.
+void cull_plane(const Segment& c, std::span<const Real> x, SegCull& g) {
+  const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
+  const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
+  const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
+  const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
+  const bool tri = c[2] == c[3];
+  Real d1[3], d2[3], nrm[3];
+  for (int i = 0; i < 3; ++i) {
+    d1[i] = p2[i] - p0[i];
+    d2[i] = p3[i] - p1[i];
+    g.cen[i] = tri ? (p0[i] + p1[i] + p2[i]) / 3 : 0.25 * (p0[i] + p1[i] + p2[i] + p3[i]);
+  }
+  if (tri)
+    for (int i = 0; i < 3; ++i) d2[i] = p2[i] - p1[i], d1[i] = p1[i] - p0[i];
+  nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
+  nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
+  nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
+  const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+  g.plane = ln > 0;
+  if (!g.plane) return;
+  const Real inv = 1 / ln;
+  for (int i = 0; i < 3; ++i) g.nrm[i] = nrm[i] * inv;
+  Real warp = 0;
+  for (const Real* pa : {p0, p1, p2, p3})
+    warp = std::max(warp, std::abs((pa[0] - g.cen[0]) * g.nrm[0] + (pa[1] - g.cen[1]) * g.nrm[1] +
+                                   (pa[2] - g.cen[2]) * g.nrm[2]));
+  g.warp = warp;
+  const Real* pts[4] = {p0, p1, p2, p3};
+  g.nv = tri ? 3 : 4;
+  for (int a = 0; a < g.nv; ++a) {
+    const Real* pa = pts[a];
+    const Real* pb = pts[(a + 1) % g.nv];
+    const Real e[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+    Real* m = g.m[a];
+    m[0] = g.nrm[1] * e[2] - g.nrm[2] * e[1];
+    m[1] = g.nrm[2] * e[0] - g.nrm[0] * e[2];
+    m[2] = g.nrm[0] * e[1] - g.nrm[1] * e[0];
+    const Real le = std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]);
+    g.off[a] = pa[0] * m[0] + pa[1] * m[1] + pa[2] * m[2] - le * (1e-3 * le + 2 * warp);
+  }
+}
+
+// Exact early rejection: a node in contact (0 < pen <= release depth) lies within ht_node +
+// ht_seg + release depth of the segment's bounding box.
+inline bool outside_box(const SegCull& g, const Real* q, Real reach) {
+  for (int i = 0; i < 3; ++i)
+    if (q[i] < g.lo[i] - reach || q[i] > g.hi[i] + reach) return true;
+  return false;
+}
+
+// Cheap plane test before the Newton projection: a node farther from the mean plane than it
+// could be in contact, or outside one of the edges (in the plane, by more than the threshold),
+// cannot project inside: most candidates of a flat shell wall (the coplanar neighbours) are
+// rejected here.
+//
+// side (the force kernel's tighter test, 0: off): the node can only be in contact on one side
+// of the plane. With q = p + d n_p (p the closest point on the segment, n_p its normal), the
+// distance to the mean plane is dq = w + d cos(theta), |w| <= warp, 0 < cos(theta) <= 1. A
+// contact has pen = ht - s d in (0, release] (ht: both half thicknesses, s the side), so s dq
+// > ht + warp means s d > ht (no contact) and, when ht <= release, s dq < ht - release - warp
+// means s d < ht - release (released). side 2: either side (automatic shells without a side
+// yet: s = sign(d), so |dq| > ht + warp means no contact).
+inline bool off_plane(const SegCull& g, const Real* q, Real reach, int side = 0, Real ht = 0) {
+  if (!g.plane) return false;
+  const Real dq =
+      (q[0] - g.cen[0]) * g.nrm[0] + (q[1] - g.cen[1]) * g.nrm[1] + (q[2] - g.cen[2]) * g.nrm[2];
+  if (std::abs(dq) > reach + g.warp) return true;
+  if (side != 0) {
+    const Real slack = 1e-9 * (reach + g.warp); // (round-off at the bounds)
+    if (side == 2) {
+      if (std::abs(dq) > ht + g.warp + slack) return true;
+    } else {
+      const Real sd = side * dq;
+      if (sd > ht + g.warp + slack) return true;
+      if (ht <= g.release && sd < ht - g.release - g.warp - slack) return true;
     }
   }
+  // (q - p_a) . (n x e_a) = (e_a x (q - p_a)) . n: > 0 inside (counter-clockwise about n)
+  for (int a = 0; a < g.nv; ++a)
+    if (q[0] * g.m[a][0] + q[1] * g.m[a][1] + q[2] * g.m[a][2] < g.off[a]) return true;
+  return false;
+}
+
+// listed: seg comes from the node's candidate list, which the search already cleared of the
+// segments that hold the node or touch its neighbourhood. contact_only: the caller wants only
+// valid contacts (the force kernel), so the one-sided plane test applies; the tiebreak's
+// initial ties also take nodes a little apart from their segment, so it does not.
+PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
+                   std::span<const Real> x, bool use_history, bool cull = true, bool listed = false,
+                   bool contact_only = false) {
+  PairEval r;
+  const Surface& s = surface_of(ifc, ps);
+  const auto ue = static_cast<std::size_t>(seg);
+  const Segment& c = s.seg[ue];
+  const LocalId node = ps.nodes[k];
+  if (!listed && (contains(c, node) || in_neighbourhood(ps, k, c))) return r;
+  if (!s.active.empty() && !s.active[ue]) return r;
+  const Real* q = &x[3 * static_cast<std::size_t>(node)];
   if (cull) {
-    // Cheap plane test before the Newton projection: the segment's mean plane (centre, normal
-    // (x2 - x0) x (x3 - x1)) with a warp allowance. A node farther from the plane than it could
-    // be in contact, or outside one of the edges (in the plane, with a margin of 1e-3 of the
-    // edge length plus the warp), cannot project inside: most candidates of a flat shell wall
-    // (the coplanar neighbours) are rejected here.
-    const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
-    const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
-    const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
-    const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
-    const bool tri = c[2] == c[3];
-    Real d1[3], d2[3], nrm[3], cen[3];
-    for (int i = 0; i < 3; ++i) {
-      d1[i] = p2[i] - p0[i];
-      d2[i] = p3[i] - p1[i];
-      cen[i] = tri ? (p0[i] + p1[i] + p2[i]) / 3 : 0.25 * (p0[i] + p1[i] + p2[i] + p3[i]);
+    // the side a contact would be on (as below): automatic shells take the tracked side, else
+    // either (2); solid faces and non-automatic contacts the normal's (1)
+    int side = 0;
+    if (contact_only) {
+      side = 1;
+      if (ifc.p.automatic && ps.seg_half_t[ue] > 0)
+        side =
+            use_history && ps.tracked[k] == seg && ps.contact_side[k] != 0 ? ps.contact_side[k] : 2;
     }
-    if (tri)
-      for (int i = 0; i < 3; ++i) d2[i] = p2[i] - p1[i], d1[i] = p1[i] - p0[i];
-    nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
-    nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
-    nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
-    const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    if (ln > 0) {
-      for (Real& v : nrm) v /= ln;
-      Real warp = 0;
-      for (const Real* pa : {p0, p1, p2, p3})
-        warp = std::max(warp, std::abs((pa[0] - cen[0]) * nrm[0] + (pa[1] - cen[1]) * nrm[1] +
-                                       (pa[2] - cen[2]) * nrm[2]));
-      const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
-                         release_depth(ifc, ps, seg);
-      const Real dq =
-          (q[0] - cen[0]) * nrm[0] + (q[1] - cen[1]) * nrm[1] + (q[2] - cen[2]) * nrm[2];
-      if (std::abs(dq) > reach + warp) return r;
-      const Real* pts[4] = {p0, p1, p2, p3};
-      const int nv = tri ? 3 : 4;
-      for (int a = 0; a < nv; ++a) {
-        const Real* pa = pts[a];
-        const Real* pb = pts[(a + 1) % nv];
-        const Real e[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
-        const Real w[3] = {q[0] - pa[0], q[1] - pa[1], q[2] - pa[2]};
-        // (e x w) . n: > 0 inside (counter-clockwise about n); its size is |e| x distance
-        const Real side = (e[1] * w[2] - e[2] * w[1]) * nrm[0] +
-                          (e[2] * w[0] - e[0] * w[2]) * nrm[1] +
-                          (e[0] * w[1] - e[1] * w[0]) * nrm[2];
-        const Real le = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        if (side < -le * (1e-3 * le + 2 * warp)) return r;
-      }
+    const Real ht = ps.node_half_t[k] + ps.seg_half_t[ue];
+    const LocalId slot = ps.geom_slot.empty() ? kInvalidLocal : ps.geom_slot[ue];
+    if (slot != kInvalidLocal) {
+      const SegCull& g = ps.geom[static_cast<std::size_t>(slot)];
+      const Real reach = ht + g.release;
+      if (outside_box(g, q, reach) || off_plane(g, q, reach, side, ht)) return r;
+    } else {
+      SegCull g;
+      g.release = release_depth(ifc, ps, seg);
+      cull_box(c, x, g);
+      const Real reach = ht + g.release;
+      if (outside_box(g, q, reach)) return r;
+      cull_plane(c, x, g);
+      if (off_plane(g, q, reach, side, ht)) return r;
     }
   }
   r.pr = project(c, x, q);
@@ -333,7 +404,7 @@ Real damped_normal_force(Real vdc, Real kp, Real fnorm, LocalId node, const Segm
 } // namespace
 
 namespace {
-void refresh_live(Pass& ps) {
+void refresh_live(const Interface& ifc, Pass& ps) {
   if (ps.live_valid) return;
   ps.live.clear();
   for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
@@ -343,7 +414,51 @@ void refresh_live(Pass& ps) {
                       (!ps.tie_state.empty() && ps.tie_state[k] == 1);
     if (cand || held) ps.live.push_back(static_cast<LocalId>(k));
   }
+  // the segments of their candidate lists
+  ps.geom_slot.assign(surface_of(ifc, ps).size(), kInvalidLocal);
+  ps.hot_seg.clear();
+  for (LocalId kl : ps.live) {
+    const auto k = static_cast<std::size_t>(kl);
+    if (ps.cand_start.empty()) break;
+    for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
+      const LocalId e = ps.cand_seg[static_cast<std::size_t>(j)];
+      if (ps.geom_slot[static_cast<std::size_t>(e)] != kInvalidLocal) continue;
+      ps.geom_slot[static_cast<std::size_t>(e)] = 0;
+      ps.hot_seg.push_back(e);
+    }
+  }
+  std::sort(ps.hot_seg.begin(), ps.hot_seg.end());
+  for (std::size_t i = 0; i < ps.hot_seg.size(); ++i)
+    ps.geom_slot[static_cast<std::size_t>(ps.hot_seg[i])] = static_cast<LocalId>(i);
+  // (the constant part: release depth and thickness)
+  ps.geom.resize(ps.hot_seg.size());
+  for (std::size_t i = 0; i < ps.hot_seg.size(); ++i) {
+    ps.geom[i].release = release_depth(ifc, ps, ps.hot_seg[i]);
+    ps.geom[i].half_t = ps.seg_half_t[static_cast<std::size_t>(ps.hot_seg[i])];
+  }
+  ps.cand_slot.assign(ps.cand_seg.size(), kInvalidLocal);
+  for (LocalId kl : ps.live) {
+    const auto k = static_cast<std::size_t>(kl);
+    if (ps.cand_start.empty()) break;
+    for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+      ps.cand_slot[static_cast<std::size_t>(j)] =
+          ps.geom_slot[static_cast<std::size_t>(ps.cand_seg[static_cast<std::size_t>(j)])];
+  }
   ps.live_valid = true;
+}
+
+// This cycle's cull data of the hot segments (positions x).
+void update_geometry(const Interface& ifc, Pass& ps, std::span<const Real> x) {
+  const Surface& s = surface_of(ifc, ps);
+  const auto nh = static_cast<std::int64_t>(ps.hot_seg.size());
+#pragma omp parallel for schedule(static) if (nh > 512)
+  for (std::int64_t i = 0; i < nh; ++i) {
+    const LocalId e = ps.hot_seg[static_cast<std::size_t>(i)];
+    SegCull& g = ps.geom[static_cast<std::size_t>(i)];
+    const Segment& c = s.seg[static_cast<std::size_t>(e)];
+    cull_box(c, x, g);
+    cull_plane(c, x, g);
+  }
 }
 } // namespace
 
@@ -367,7 +482,8 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
   for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
     Pass& ps = st.passes[pi];
     const Surface& s = surface_of(ifc, ps);
-    refresh_live(ps);
+    refresh_live(ifc, ps);
+    update_geometry(ifc, ps, x);
     const std::int64_t nn = static_cast<std::int64_t>(ps.live.size());
     auto& diss = ps.diss;
     auto& flag = ps.flag; // 1 released, 2 blow-up
@@ -379,227 +495,276 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
       flag_depth.assign(ps.nodes.size(), 0.0);
       flag_seg.assign(ps.nodes.size(), kInvalidLocal);
     }
-    // Threads only when there is more than one chunk: a parallel region costs a fork and a
-    // barrier per pass, more than a small interface's whole work on a busy machine.
-#pragma omp parallel for schedule(dynamic, 512) if (nn > 512)
-    for (std::int64_t ki = 0; ki < nn; ++ki) {
-      const auto k = static_cast<std::size_t>(ps.live[static_cast<std::size_t>(ki)]);
-      diss[k] = 0;
-      flag[k] = 0;
-      flag_depth[k] = 0;
-      flag_seg[k] = kInvalidLocal;
-      const LocalId node = ps.nodes[k];
-      if (!ps.tie_now.empty()) ps.tie_now[k] = 0;
-      auto clear = [&]() {
-        ps.seg_of[k] = kInvalidLocal;
-        ps.tracked[k] = kInvalidLocal;
-        ps.contact_side[k] = 0;
-        ps.pen_prev[k] = 0;
-        ps.offset[k] = 0;
-        for (int i = 0; i < 3; ++i) ps.ft[3 * k + i] = 0;
-      };
-      if (!alive || !ifc.node_on(node)) {
-        clear();
-        continue;
-      }
-      if (!ps.tie_state.empty() && ps.tie_state[k] == 1) {
-        // Tied: a penalty spring (normal and tangential) to the tie point of its segment.
-        const LocalId e = ps.tie_seg[k];
-        const auto ue = static_cast<std::size_t>(e);
-        const Segment& c = s.seg[ue];
-        // (MPP: the tied segment is the node's tracked one, whose nodes the plan imports)
-        if (s.active.empty() || s.active[ue]) {
-          const std::array<Real, 3> nm = mean_normal(c, x);
-          const std::array<Real, 3> pt = point_at(c, &ps.tie_shape[4 * k], x);
-          const Real* q = &x[3 * static_cast<std::size_t>(node)];
-          const Real kp = pair_stiffness(ifc, st, ps, node, e, mass, k);
-          Real F[3];
-          for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
-          tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],
-                            &ps.tie_corner[12 * k]);
-          bool failed = false;
-          if (p.tiebreak >= 2 && p.nfls > 0 && p.sfls > 0) {
-            // the node's side of the segment; a pull away from it is tension
-            const Real dir = ps.tie_gap[k] < 0 ? -1.0 : 1.0;
-            const Real fnn = F[0] * nm[0] + F[1] * nm[1] + F[2] * nm[2];
-            Real fs2 = 0;
-            for (int i = 0; i < 3; ++i) fs2 += (F[i] - fnn * nm[i]) * (F[i] - fnn * nm[i]);
-            const Real area = ps.node_area[k];
-            const Real sn = std::max<Real>(-dir * fnn, 0) / area;
-            const Real ss = std::sqrt(fs2) / area;
-            failed = (sn / p.nfls) * (sn / p.nfls) + (ss / p.sfls) * (ss / p.sfls) >= 1;
-          }
-          if (!failed) {
-            ps.tie_now[k] = 1;
-            ps.seg_of[k] = e;
-            for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
-            for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = ps.tie_shape[4 * k + a];
-            ps.tracked[k] = e;
-            ps.pen_prev[k] = 0;
-            continue;
-          }
+    // Threads only when there are several chunks: a parallel region costs a fork and a barrier
+    // per pass, more than a small interface's whole work on a busy machine. Each thread then
+    // tallies the nodes it evaluated (the same static chunks), so that their results need not
+    // move between cores; the friction energy is an exact sum, the same in any grouping.
+    ExactSum friction_sum;
+    std::int64_t active_pairs = 0;
+    bool any_flag = false;
+#pragma omp parallel if (nn > 128)
+    {
+#pragma omp for schedule(static, 32)
+      for (std::int64_t ki = 0; ki < nn; ++ki) {
+        const auto k = static_cast<std::size_t>(ps.live[static_cast<std::size_t>(ki)]);
+        diss[k] = 0;
+        flag[k] = 0;
+        flag_depth[k] = 0;
+        flag_seg[k] = kInvalidLocal;
+        const LocalId node = ps.nodes[k];
+        if (!ps.tie_now.empty()) ps.tie_now[k] = 0;
+        auto clear = [&]() {
+          ps.seg_of[k] = kInvalidLocal;
+          ps.tracked[k] = kInvalidLocal;
+          ps.contact_side[k] = 0;
+          ps.pen_prev[k] = 0;
+          ps.offset[k] = 0;
+          for (int i = 0; i < 3; ++i) ps.ft[3 * k + i] = 0;
+        };
+        if (!alive || !ifc.node_on(node)) {
+          clear();
+          continue;
         }
-        // failed (or its segment eroded): an ordinary contact from the next cycle on
-        ps.tie_state[k] = 2;
-        flag[k] = 3;
-        clear();
-        continue;
-      }
-      PairEval best;
-      LocalId best_seg = kInvalidLocal;
-      auto take = [&](const PairEval& r, LocalId e) {
-        if (!r.valid) return;
-        if (r.pen > release_depth(ifc, ps, e)) return;
-        // Another segment than the tracked one: within the capture depth of it, beyond the
-        // depth the node already had in its tracked contact (a node sliding deep across an edge
-        // goes on; a node barely touching does not jump to a face far behind it).
-        if (e != ps.tracked[k] && r.pen > capture_depth(ifc, ps, e) +
-                                              (ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0))
-          return;
-        if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
-          best = r;
-          best_seg = e;
-        }
-      };
-      auto consider = [&](LocalId e) {
-        if (!ps.available(e)) return false;
-        const PairEval r = eval_pair(ifc, ps, k, e, x, true);
-        take(r, e);
-        return r.pr.inside;
-      };
-      const LocalId tr = ps.tracked[k];
-      if (tr != kInvalidLocal) {
-        // blow-up / release checks on the tracked pair
-        const PairEval r = eval_pair(ifc, ps, k, tr, x, true, false);
-        if (r.valid) {
-          const Real size = seg_size(s, tr);
-          if (r.pen > p.blowup_factor * size || r.pen - ps.pen_prev[k] > p.jump_factor * size) {
-            flag[k] = 2;
-          } else if (r.pen > release_depth(ifc, ps, tr)) {
-            flag[k] = 1;
-          }
-          if (flag[k]) {
-            flag_depth[k] = r.pen;
-            flag_seg[k] = tr;
-          }
-        }
-        take(r, tr);
-        // local tracking: when the projection left the tracked segment, walk to the segments
-        // across its edges (first ring; second ring if the first has no inside projection)
-        if (!r.pr.inside) {
-          const auto t0 = static_cast<std::size_t>(tr);
-          bool found = false;
-          for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j)
-            found = consider(ps.adj_seg[static_cast<std::size_t>(j)]) || found;
-          if (!found)
-            for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j) {
-              const auto e1 = static_cast<std::size_t>(ps.adj_seg[static_cast<std::size_t>(j)]);
-              for (std::int64_t j2 = ps.adj_start[e1]; j2 < ps.adj_start[e1 + 1]; ++j2)
-                consider(ps.adj_seg[static_cast<std::size_t>(j2)]);
+        if (!ps.tie_state.empty() && ps.tie_state[k] == 1) {
+          // Tied: a penalty spring (normal and tangential) to the tie point of its segment.
+          const LocalId e = ps.tie_seg[k];
+          const auto ue = static_cast<std::size_t>(e);
+          const Segment& c = s.seg[ue];
+          // (MPP: the tied segment is the node's tracked one, whose nodes the plan imports)
+          if (s.active.empty() || s.active[ue]) {
+            const std::array<Real, 3> nm = mean_normal(c, x);
+            const std::array<Real, 3> pt = point_at(c, &ps.tie_shape[4 * k], x);
+            const Real* q = &x[3 * static_cast<std::size_t>(node)];
+            const Real kp = pair_stiffness(ifc, st, ps, node, e, mass, k);
+            Real F[3];
+            for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
+            tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],
+                              &ps.tie_corner[12 * k]);
+            bool failed = false;
+            if (p.tiebreak >= 2 && p.nfls > 0 && p.sfls > 0) {
+              // the node's side of the segment; a pull away from it is tension
+              const Real dir = ps.tie_gap[k] < 0 ? -1.0 : 1.0;
+              const Real fnn = F[0] * nm[0] + F[1] * nm[1] + F[2] * nm[2];
+              Real fs2 = 0;
+              for (int i = 0; i < 3; ++i) fs2 += (F[i] - fnn * nm[i]) * (F[i] - fnn * nm[i]);
+              const Real area = ps.node_area[k];
+              const Real sn = std::max<Real>(-dir * fnn, 0) / area;
+              const Real ss = std::sqrt(fs2) / area;
+              failed = (sn / p.nfls) * (sn / p.nfls) + (ss / p.sfls) * (ss / p.sfls) >= 1;
             }
+            if (!failed) {
+              ps.tie_now[k] = 1;
+              ps.seg_of[k] = e;
+              for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
+              for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = ps.tie_shape[4 * k + a];
+              ps.tracked[k] = e;
+              ps.pen_prev[k] = 0;
+              continue;
+            }
+          }
+          // failed (or its segment eroded): an ordinary contact from the next cycle on
+          ps.tie_state[k] = 2;
+          flag[k] = 3;
+          clear();
+          continue;
         }
-      }
-      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
-        consider(ps.cand_seg[static_cast<std::size_t>(j)]);
-      if (best_seg == kInvalidLocal || flag[k]) {
-        clear();
-        continue;
-      }
-      // IGNORE=1 offset: shrinks when the node moves out
-      Real& off = ps.offset[k];
-      const Segment& cs = s.seg[static_cast<std::size_t>(best_seg)];
-      // (Switches count only onto solid faces, across a solid's edge: on shells a switch
-      // between the segments of a fold is the same contact going on, and must keep resisting.)
-      const bool fresh =
-          ps.tracked[k] == kInvalidLocal ||
-          (ps.tracked[k] != best_seg && ps.seg_half_t[static_cast<std::size_t>(best_seg)] == 0);
-      if (p.offset_sudden && fresh && dt > 0) {
-        // A new contact, or a switch to another segment, found deeper than the node could have
-        // moved into it in this step (a node sliding in across a fold or a corner while already
-        // within the shell thickness of the segment; a plate node passing under the edge of a
-        // sliding block): the extra depth is kept as an offset, as for an initial penetration,
-        // so the contact resists further penetration instead of kicking the node out with
-        // energy that was never stored.
-        Real vn_in = 0;
-        for (int i = 0; i < 3; ++i) {
-          Real vr = v[3 * static_cast<std::size_t>(node) + i];
-          for (int a = 0; a < 4; ++a)
-            vr -= best.pr.n[a] * v[3 * static_cast<std::size_t>(cs[a]) + i];
-          vn_in -= vr * best.side * best.pr.normal[i];
+        PairEval best;
+        LocalId best_seg = kInvalidLocal;
+        auto take = [&](const PairEval& r, LocalId e) {
+          if (!r.valid) return;
+          if (r.pen > release_depth(ifc, ps, e)) return;
+          // Another segment than the tracked one: within the capture depth of it, beyond the
+          // depth the node already had in its tracked contact (a node sliding deep across an edge
+          // goes on; a node barely touching does not jump to a face far behind it).
+          if (e != ps.tracked[k] &&
+              r.pen >
+                  capture_depth(ifc, ps, e) + (ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0))
+            return;
+          if (best_seg == kInvalidLocal || better(r, e, best, best_seg)) {
+            best = r;
+            best_seg = e;
+          }
+        };
+        auto consider = [&](LocalId e, bool listed) {
+          if (!ps.available(e)) return false;
+          const PairEval r = eval_pair(ifc, ps, k, e, x, true, true, listed, true);
+          take(r, e);
+          return r.pr.inside;
+        };
+        const LocalId tr = ps.tracked[k];
+        if (tr != kInvalidLocal) {
+          // blow-up / release checks on the tracked pair
+          const PairEval r = eval_pair(ifc, ps, k, tr, x, true, false);
+          if (r.valid) {
+            const Real size = seg_size(s, tr);
+            if (r.pen > p.blowup_factor * size || r.pen - ps.pen_prev[k] > p.jump_factor * size) {
+              flag[k] = 2;
+            } else if (r.pen > release_depth(ifc, ps, tr)) {
+              flag[k] = 1;
+            }
+            if (flag[k]) {
+              flag_depth[k] = r.pen;
+              flag_seg[k] = tr;
+            }
+          }
+          take(r, tr);
+          // local tracking: when the projection left the tracked segment, walk to the segments
+          // across its edges (first ring; second ring if the first has no inside projection)
+          if (!r.pr.inside) {
+            const auto t0 = static_cast<std::size_t>(tr);
+            bool found = false;
+            for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j)
+              found = consider(ps.adj_seg[static_cast<std::size_t>(j)], false) || found;
+            if (!found)
+              for (std::int64_t j = ps.adj_start[t0]; j < ps.adj_start[t0 + 1]; ++j) {
+                const auto e1 = static_cast<std::size_t>(ps.adj_seg[static_cast<std::size_t>(j)]);
+                for (std::int64_t j2 = ps.adj_start[e1]; j2 < ps.adj_start[e1 + 1]; ++j2)
+                  consider(ps.adj_seg[static_cast<std::size_t>(j2)], false);
+              }
+          }
         }
-        const Real reach = 2 * std::max<Real>(vn_in, 0) * dt;
-        const Real base = ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0.0;
-        if (best.pen > base + reach) off = std::max(off, best.pen - base - reach);
-      }
-      off = std::min(off, best.pen);
-      const Real pen_eff = best.pen - off;
-      const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass, k);
-      Real fnorm = kp * pen_eff;
-      Real nv[3];
-      for (int i = 0; i < 3; ++i) nv[i] = best.side * best.pr.normal[i];
-      const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
-      if (p.vdc > 0 && kp > 0)
-        fnorm = damped_normal_force(p.vdc, kp, fnorm, node, c, best.pr.n, nv, v, mass);
-      Real F[3] = {fnorm * nv[0], fnorm * nv[1], fnorm * nv[2]};
-      if (friction && kp > 0) {
-        Real vr[3];
-        for (int i = 0; i < 3; ++i) {
-          vr[i] = v[3 * static_cast<std::size_t>(node) + i];
-          for (int a = 0; a < 4; ++a)
-            vr[i] -= best.pr.n[a] * v[3 * static_cast<std::size_t>(c[a]) + i];
+        // The candidates: most are rejected by the cull on this cycle's segment data (as
+        // eval_pair's, inlined here); the tracked segment, taken above, is not evaluated again
+        // (taking the same pair twice changes nothing).
+        {
+          const Real* q = &x[3 * static_cast<std::size_t>(node)];
+          const Real htn = ps.node_half_t[k];
+          const bool auto_shells = p.automatic;
+          const bool active_all = s.active.empty();
+          for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
+            const auto uj = static_cast<std::size_t>(j);
+            const LocalId e = ps.cand_seg[uj];
+            if (e == tr || !ps.available(e)) continue;
+            if (!active_all && !s.active[static_cast<std::size_t>(e)]) continue;
+            const SegCull& g = ps.geom[static_cast<std::size_t>(ps.cand_slot[uj])];
+            const Real ht = htn + g.half_t;
+            const Real reach = ht + g.release;
+            // (e is not the tracked segment: automatic shells may touch from either side)
+            const int side = auto_shells && g.half_t > 0 ? 2 : 1;
+            if (outside_box(g, q, reach) || off_plane(g, q, reach, side, ht)) continue;
+            const PairEval r = eval_pair(ifc, ps, k, e, x, true, false, true);
+            take(r, e);
+          }
         }
-        const Real vn = vr[0] * nv[0] + vr[1] * nv[1] + vr[2] * nv[2];
-        Real vt[3], fo[3], tr3[3];
-        for (int i = 0; i < 3; ++i) vt[i] = vr[i] - vn * nv[i];
-        const bool had = ps.tracked[k] != kInvalidLocal;
-        for (int i = 0; i < 3; ++i) fo[i] = had ? ps.ft[3 * k + i] : 0.0;
-        const Real fon = fo[0] * nv[0] + fo[1] * nv[1] + fo[2] * nv[2];
-        for (int i = 0; i < 3; ++i) tr3[i] = fo[i] - fon * nv[i] - kp * vt[i] * dt;
-        const Real vtn = std::sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
-        const Real mu = p.fd + (p.fs - p.fd) * std::exp(-p.dc * vtn);
-        Real fmax = mu * fnorm;
-        if (p.vc > 0) fmax = std::min(fmax, p.vc * s.area0[static_cast<std::size_t>(best_seg)]);
-        const Real trn = std::sqrt(tr3[0] * tr3[0] + tr3[1] * tr3[1] + tr3[2] * tr3[2]);
-        Real ft[3] = {tr3[0], tr3[1], tr3[2]};
-        if (trn > fmax) {
-          const Real sc = trn > 0 ? fmax / trn : 0.0;
-          for (int i = 0; i < 3; ++i) ft[i] = tr3[i] * sc;
-          // dissipation: f_t . (slip) with slip = (f_trial - f_t) / k
-          diss[k] =
-              (ft[0] * (tr3[0] - ft[0]) + ft[1] * (tr3[1] - ft[1]) + ft[2] * (tr3[2] - ft[2])) / kp;
+        if (best_seg == kInvalidLocal || flag[k]) {
+          clear();
+          continue;
         }
-        for (int i = 0; i < 3; ++i) {
-          ps.ft[3 * k + i] = ft[i];
-          F[i] += ft[i];
+        // IGNORE=1 offset: shrinks when the node moves out
+        Real& off = ps.offset[k];
+        const Segment& cs = s.seg[static_cast<std::size_t>(best_seg)];
+        // (Switches count only onto solid faces, across a solid's edge: on shells a switch
+        // between the segments of a fold is the same contact going on, and must keep resisting.)
+        const bool fresh =
+            ps.tracked[k] == kInvalidLocal ||
+            (ps.tracked[k] != best_seg && ps.seg_half_t[static_cast<std::size_t>(best_seg)] == 0);
+        if (p.offset_sudden && fresh && dt > 0) {
+          // A new contact, or a switch to another segment, found deeper than the node could have
+          // moved into it in this step (a node sliding in across a fold or a corner while already
+          // within the shell thickness of the segment; a plate node passing under the edge of a
+          // sliding block): the extra depth is kept as an offset, as for an initial penetration,
+          // so the contact resists further penetration instead of kicking the node out with
+          // energy that was never stored.
+          Real vn_in = 0;
+          for (int i = 0; i < 3; ++i) {
+            Real vr = v[3 * static_cast<std::size_t>(node) + i];
+            for (int a = 0; a < 4; ++a)
+              vr -= best.pr.n[a] * v[3 * static_cast<std::size_t>(cs[a]) + i];
+            vn_in -= vr * best.side * best.pr.normal[i];
+          }
+          const Real reach = 2 * std::max<Real>(vn_in, 0) * dt;
+          const Real base = ps.tracked[k] != kInvalidLocal ? ps.pen_prev[k] : 0.0;
+          if (best.pen > base + reach) off = std::max(off, best.pen - base - reach);
         }
+        off = std::min(off, best.pen);
+        const Real pen_eff = best.pen - off;
+        const Real kp = pair_stiffness(ifc, st, ps, node, best_seg, mass, k);
+        Real fnorm = kp * pen_eff;
+        Real nv[3];
+        for (int i = 0; i < 3; ++i) nv[i] = best.side * best.pr.normal[i];
+        const Segment& c = s.seg[static_cast<std::size_t>(best_seg)];
+        if (p.vdc > 0 && kp > 0)
+          fnorm = damped_normal_force(p.vdc, kp, fnorm, node, c, best.pr.n, nv, v, mass);
+        Real F[3] = {fnorm * nv[0], fnorm * nv[1], fnorm * nv[2]};
+        if (friction && kp > 0) {
+          Real vr[3];
+          for (int i = 0; i < 3; ++i) {
+            vr[i] = v[3 * static_cast<std::size_t>(node) + i];
+            for (int a = 0; a < 4; ++a)
+              vr[i] -= best.pr.n[a] * v[3 * static_cast<std::size_t>(c[a]) + i];
+          }
+          const Real vn = vr[0] * nv[0] + vr[1] * nv[1] + vr[2] * nv[2];
+          Real vt[3], fo[3], tr3[3];
+          for (int i = 0; i < 3; ++i) vt[i] = vr[i] - vn * nv[i];
+          const bool had = ps.tracked[k] != kInvalidLocal;
+          for (int i = 0; i < 3; ++i) fo[i] = had ? ps.ft[3 * k + i] : 0.0;
+          const Real fon = fo[0] * nv[0] + fo[1] * nv[1] + fo[2] * nv[2];
+          for (int i = 0; i < 3; ++i) tr3[i] = fo[i] - fon * nv[i] - kp * vt[i] * dt;
+          const Real vtn = std::sqrt(vt[0] * vt[0] + vt[1] * vt[1] + vt[2] * vt[2]);
+          const Real mu = p.fd + (p.fs - p.fd) * std::exp(-p.dc * vtn);
+          Real fmax = mu * fnorm;
+          if (p.vc > 0) fmax = std::min(fmax, p.vc * s.area0[static_cast<std::size_t>(best_seg)]);
+          const Real trn = std::sqrt(tr3[0] * tr3[0] + tr3[1] * tr3[1] + tr3[2] * tr3[2]);
+          Real ft[3] = {tr3[0], tr3[1], tr3[2]};
+          if (trn > fmax) {
+            const Real sc = trn > 0 ? fmax / trn : 0.0;
+            for (int i = 0; i < 3; ++i) ft[i] = tr3[i] * sc;
+            // dissipation: f_t . (slip) with slip = (f_trial - f_t) / k
+            diss[k] =
+                (ft[0] * (tr3[0] - ft[0]) + ft[1] * (tr3[1] - ft[1]) + ft[2] * (tr3[2] - ft[2])) /
+                kp;
+          }
+          for (int i = 0; i < 3; ++i) {
+            ps.ft[3 * k + i] = ft[i];
+            F[i] += ft[i];
+          }
+        }
+        if ((p.tiebreak == 1 || p.tiebreak == 3) && ps.tie_state[k] == 0) {
+          // sticks from now on, at the contact surface where it touched (the penalty force of
+          // this cycle goes on as the tie's)
+          const std::array<Real, 3> nm = mean_normal(c, x);
+          const Real dot =
+              best.pr.normal[0] * nm[0] + best.pr.normal[1] * nm[1] + best.pr.normal[2] * nm[2];
+          const Real sgn = best.side * (dot >= 0 ? 1.0 : -1.0);
+          make_tie(ps, k, best_seg, best.pr.n,
+                   sgn * (ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(best_seg)]));
+        }
+        ps.seg_of[k] = best_seg;
+        for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
+        for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = best.pr.n[a];
+        ps.tracked[k] = best_seg;
+        ps.contact_side[k] = static_cast<std::int8_t>(best.side);
+        ps.pen_prev[k] = best.pen;
       }
-      if ((p.tiebreak == 1 || p.tiebreak == 3) && ps.tie_state[k] == 0) {
-        // sticks from now on, at the contact surface where it touched (the penalty force of
-        // this cycle goes on as the tie's)
-        const std::array<Real, 3> nm = mean_normal(c, x);
-        const Real dot =
-            best.pr.normal[0] * nm[0] + best.pr.normal[1] * nm[1] + best.pr.normal[2] * nm[2];
-        const Real sgn = best.side * (dot >= 0 ? 1.0 : -1.0);
-        make_tie(ps, k, best_seg, best.pr.n,
-                 sgn * (ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(best_seg)]));
+      ExactSum friction_t;
+      std::int64_t active_t = 0;
+      bool flag_t = false;
+#pragma omp for schedule(static, 32) nowait
+      for (std::int64_t ki = 0; ki < nn; ++ki) {
+        const auto k = static_cast<std::size_t>(ps.live[static_cast<std::size_t>(ki)]);
+        flag_t = flag_t || flag[k] != 0;
+        if (ps.seg_of[k] != kInvalidLocal) ++active_t;
+        friction_t.add(diss[k]);
       }
-      ps.seg_of[k] = best_seg;
-      for (int i = 0; i < 3; ++i) ps.fn[3 * k + i] = F[i];
-      for (int a = 0; a < 4; ++a) ps.shape[4 * k + a] = best.pr.n[a];
-      ps.tracked[k] = best_seg;
-      ps.contact_side[k] = static_cast<std::int8_t>(best.side);
-      ps.pen_prev[k] = best.pen;
-    }
-    for (LocalId kl : ps.live) {
-      const auto k = static_cast<std::size_t>(kl);
-      if (flag[k] == 3) ++status.ties_failed;
-      if (flag[k] == 1)
-        status.released.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
-      else if (flag[k] == 2)
-        status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
-      if (ps.seg_of[k] != kInvalidLocal) ++status.active_pairs;
-      st.e_friction.add(diss[k]);
-    }
+#pragma omp critical(parcae_contact_tally)
+      {
+        friction_sum.add(friction_t);
+        active_pairs += active_t;
+        any_flag = any_flag || flag_t;
+      }
+    } // omp parallel
+    st.e_friction.add(friction_sum);
+    status.active_pairs += active_pairs;
+    if (any_flag)
+      for (LocalId kl : ps.live) { // the records in node order
+        const auto k = static_cast<std::size_t>(kl);
+        if (flag[k] == 3) ++status.ties_failed;
+        if (flag[k] == 1)
+          status.released.push_back(
+              {static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
+        else if (flag[k] == 2)
+          status.blowup.push_back({static_cast<int>(pi), ps.nodes[k], flag_seg[k], flag_depth[k]});
+      }
   }
   status.ok = status.blowup.empty();
   return status;
@@ -607,8 +772,32 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
 
 void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const Real> v, Real dt,
                        std::span<Real> f) {
+  // Only the slots that carry a force are visited: this cycle's (slots_now) and last cycle's
+  // (slots_prev, for the work); every other slot's force is zero in both buffers. The lists are
+  // derived state: after a restart they are rebuilt from the restored buffers.
+  const std::size_t nslot = st.all_nodes.size();
+  if (!st.slots_valid || st.slot_stamp.size() != nslot) {
+    std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
+    st.slots_prev.clear();
+    for (std::size_t i = 0; i < nslot; ++i)
+      if (st.f_prev[3 * i] != 0 || st.f_prev[3 * i + 1] != 0 || st.f_prev[3 * i + 2] != 0)
+        st.slots_prev.push_back(static_cast<LocalId>(i));
+    st.slots_now.clear();
+    st.slot_stamp.assign(nslot, -1);
+    st.stamp = 0;
+    st.slots_valid = true;
+  } else {
+    for (LocalId i : st.slots_now) // (the buffer of two cycles ago)
+      for (int c = 0; c < 3; ++c) st.f_now[3 * static_cast<std::size_t>(i) + c] = 0;
+    st.slots_now.clear();
+  }
+  const std::int64_t stamp = ++st.stamp;
+  auto touch = [&](std::size_t slot) {
+    if (st.slot_stamp[slot] == stamp) return;
+    st.slot_stamp[slot] = stamp;
+    st.slots_now.push_back(static_cast<LocalId>(slot));
+  };
   // gather in a fixed order
-  std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
   std::array<Real, 3> rs{}, rm{};
   for (const Pass& ps : st.passes) {
     const Surface& s = surface_of(ifc, ps);
@@ -620,15 +809,19 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
       const LocalId e = ps.seg_of[k];
       if (e == kInvalidLocal) continue;
       const Real* F = &ps.fn[3 * k];
-      const auto sn =
-          3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(ps.nodes[k])]);
+      const auto slot_n =
+          static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(ps.nodes[k])]);
+      touch(slot_n);
+      const auto sn = 3 * slot_n;
       for (int i = 0; i < 3; ++i) st.f_now[sn + i] += F[i];
       const Segment& c = s.seg[static_cast<std::size_t>(e)];
       const int na = c[2] == c[3] ? 3 : 4;
       const bool tie = !ps.tie_now.empty() && ps.tie_now[k] != 0;
       for (int a = 0; a < na; ++a) {
         const Real w = ps.shape[4 * k + a];
-        const auto sa = 3 * static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
+        const auto slot_a = static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
+        touch(slot_a);
+        const auto sa = 3 * slot_a;
         if (tie) // (the MPP gather sends these with weight -1: the same sum)
           for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= -1.0 * ps.tie_corner[12 * k + 3 * a + i];
         else
@@ -643,31 +836,29 @@ void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const R
   st.resultant_secondary = rs;
   st.resultant_main = rm;
 
-  // add to f, trapezoidal work 0.5 (f_prev + f_now) . v dt per node
-  const std::int64_t na = static_cast<std::int64_t>(st.all_nodes.size());
-  std::vector<Real>& work = st.work;
-  work.resize(st.all_nodes.size());
-#pragma omp parallel for schedule(static) if (na > 4096)
-  for (std::int64_t i = 0; i < na; ++i) {
-    const auto s3 = 3 * static_cast<std::size_t>(i);
-    const auto g = 3 * static_cast<std::size_t>(st.all_nodes[static_cast<std::size_t>(i)]);
+  // Add to f; trapezoidal work 0.5 (f_prev + f_now) . v dt per node. Work done ON the structure
+  // by contact forces is -(energy stored/dissipated in the interface): the interface energy is
+  // minus the work of the contact forces (exact sums: the order does not matter, zeros add
+  // nothing).
+  auto account = [&](std::size_t i, bool apply) {
+    const auto s3 = 3 * i;
+    const auto g = 3 * static_cast<std::size_t>(st.all_nodes[i]);
     Real w = 0;
     for (int c = 0; c < 3; ++c) {
-      f[g + c] += st.f_now[s3 + c];
+      if (apply) f[g + c] += st.f_now[s3 + c];
       w += (st.f_prev[s3 + c] + st.f_now[s3 + c]) * v[g + c];
     }
-    work[static_cast<std::size_t>(i)] = 0.5 * dt * w;
-  }
-  // Work done ON the structure by contact forces is -(energy stored/dissipated in the
-  // interface): the interface energy is minus the work of the contact forces.
-  // (exact sums: zero terms, the nodes out of contact in both steps, are skipped: same result)
-  for (std::size_t i = 0; i < work.size(); ++i) {
-    if (work[i] == 0) continue;
-    work[i] = -work[i];
-    st.e_interface.add(work[i]);
-    (st.slot_main[i] ? st.e_main : st.e_secondary).add(work[i]);
-  }
+    const Real work = -(0.5 * dt * w);
+    if (work == 0) return;
+    st.e_interface.add(work);
+    (st.slot_main[i] ? st.e_main : st.e_secondary).add(work);
+  };
+  for (LocalId i : st.slots_now) account(static_cast<std::size_t>(i), true);
+  for (LocalId i : st.slots_prev) // (out of contact now: f_now is zero there)
+    if (st.slot_stamp[static_cast<std::size_t>(i)] != stamp)
+      account(static_cast<std::size_t>(i), false);
   std::swap(st.f_prev, st.f_now);
+  std::swap(st.slots_prev, st.slots_now);
 }
 
 void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,
@@ -680,7 +871,15 @@ void contact_forces_reference(const Interface& ifc, const ContactState& st, std:
       LocalId best_seg = kInvalidLocal;
       for (std::size_t e = 0; e < s.size(); ++e) {
         const LocalId se = static_cast<LocalId>(e);
-        const PairEval r = eval_pair(ifc, ps, k, se, x, false);
+        // (only the plain bounding-box rejection: a node in contact lies within both half
+        // thicknesses plus the release depth of the segment's corners' box)
+        SegCull g;
+        g.release = release_depth(ifc, ps, se);
+        cull_box(s.seg[e], x, g);
+        if (outside_box(g, &x[3 * static_cast<std::size_t>(ps.nodes[k])],
+                        ps.node_half_t[k] + ps.seg_half_t[e] + g.release))
+          continue;
+        const PairEval r = eval_pair(ifc, ps, k, se, x, false, false); // (no cull)
         if (!r.valid || r.pen > release_depth(ifc, ps, se)) continue;
         if (best_seg == kInvalidLocal || better(r, se, best, best_seg)) {
           best = r;

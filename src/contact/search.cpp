@@ -94,15 +94,16 @@ inline bool contains(const Segment& c, LocalId n) {
 }
 
 // The candidate predicate shared by the bucket and the all-pairs search.
+// (neighbourhood: test the single-surface neighbourhood here; the bucket search marks it)
 inline bool is_candidate(const Pass& ps, std::size_t k, std::size_t e, const Segment& c,
                          LocalId node, const Real* q, const Real lo[3], const Real hi[3],
-                         Real node_r) {
+                         Real node_r, bool neighbourhood = true) {
   if (contains(c, node)) return false;
   if (!ps.seg_body.empty() && ps.node_body[k] >= 0 && ps.node_body[k] == ps.seg_body[e])
     return false;
   for (int i = 0; i < 3; ++i)
     if (q[i] < lo[i] - node_r || q[i] > hi[i] + node_r) return false;
-  return !in_neighbourhood(ps, k, c);
+  return !neighbourhood || !in_neighbourhood(ps, k, c);
 }
 
 // Transpose segment-major candidate lists into the pass's node-major CSR (segments ascending).
@@ -404,21 +405,38 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     const Surface& s = surface_of(ifc, ps);
     const std::size_t ns = s.size(), nn = ps.nodes.size();
     const Real node_r_max = max_of(ps.node_half_t);
-    // cell size: the largest grown segment box extent
+    // cell size: the mean grown segment box extent (its largest side). A larger segment spans
+    // more cells; sizing the cells by the largest one would put every node of a finely meshed
+    // part into one cell, and each of its segments would test them all.
     Real h = 0;
+    std::size_t n_avail = 0;
     for (std::size_t e = 0; e < ns; ++e) {
       if (!ps.available(static_cast<LocalId>(e))) continue;
       Real lo[3], hi[3];
       seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin + node_r_max, lo, hi);
-      for (int i = 0; i < 3; ++i) h = std::max(h, hi[i] - lo[i]);
+      h += std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+      ++n_avail;
     }
-    if (!(h > 0)) h = 1;
-    h *= 1.001; // at most 2 cells per direction despite rounding
+    // (half of it: fewer nodes per cell to test, measured best on the bolted-connection deck)
+    if (n_avail > 0) h *= 0.5 / static_cast<Real>(n_avail);
+    if (!(h > 0) || !std::isfinite(h)) h = 1;
     const Real inv_h = 1.0 / h;
     // hash table of 2^b buckets >= 2 * nn; counting sort of the nodes by bucket
     std::size_t tsize = 1;
     while (tsize < 2 * nn + 1) tsize <<= 1;
     const std::uint64_t mask = tsize - 1;
+    // Single surface: the segments that touch a node's neighbourhood are not its candidates.
+    // A segment c touches the neighbourhood of node k when a corner of c shares a segment with
+    // k, that is when k is in the neighbourhood of a corner of c (the relation is symmetric):
+    // visit marks those nodes once per segment (mark[node] = segment) instead of scanning the
+    // ring of every node it tests.
+    const bool rings = !ps.ring_start.empty();
+    std::vector<std::int64_t> pass_index;
+    if (rings) {
+      pass_index.assign(x.size() / 3, -1);
+      for (std::size_t k = 0; k < nn; ++k)
+        pass_index[static_cast<std::size_t>(ps.nodes[k])] = static_cast<std::int64_t>(k);
+    }
     auto cell = [&](Real v) { return static_cast<std::int64_t>(std::floor(v * inv_h)); };
     auto hash = [&](std::int64_t i, std::int64_t j, std::int64_t k) {
       std::uint64_t a = static_cast<std::uint64_t>(i) * 73856093ULL ^
@@ -475,11 +493,17 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     std::vector<std::uint8_t> sorted_in(nn, 0);
     // (MPP: only this rank's nodes are sorted in, so only they get candidates)
     std::size_t n_in = 0;
+    // (the box of the sorted-in nodes: a segment whose grown box misses it has no candidates)
+    Real nlo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, nhi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
     for (std::size_t i = 0; i < nn; ++i) {
       if (!ps.is_mine(i)) continue;
       if (filter && !near_other_body(i, &x[3 * static_cast<std::size_t>(ps.nodes[i])])) continue;
       sorted_in[i] = 1;
       const auto g = 3 * static_cast<std::size_t>(ps.nodes[i]);
+      for (int c = 0; c < 3; ++c) {
+        nlo[c] = std::min(nlo[c], x[g + c]);
+        nhi[c] = std::max(nhi[c], x[g + c]);
+      }
       bucket_of[i] = hash(cell(x[g]), cell(x[g + 1]), cell(x[g + 2]));
       ++bstart[bucket_of[i] + 1];
       ++n_in;
@@ -493,33 +517,51 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
           bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
     }
     // per segment: count, then fill (same traversal twice: deterministic)
-    auto visit = [&](std::size_t e, auto&& emit) {
+    // (each node is tested once per segment: the buckets of the segment's cells, without
+    // repeats; a segment spanning more cells than there are nodes tests every node)
+    auto visit = [&](std::size_t e, std::vector<std::uint64_t>& bl, std::vector<LocalId>& mark,
+                     auto&& emit) {
       if (n_in == 0 || !ps.available(static_cast<LocalId>(e))) return;
       Real lo[3], hi[3];
-      seg_box(s.seg[e], x, ps.seg_half_t[e] + st.margin, lo, hi);
-      std::uint64_t bl[27];
-      int nb = 0;
+      const Segment& c = s.seg[e];
+      seg_box(c, x, ps.seg_half_t[e] + st.margin, lo, hi);
+      for (int d = 0; d < 3; ++d)
+        if (lo[d] - node_r_max > nhi[d] || hi[d] + node_r_max < nlo[d]) return;
+      const auto se = static_cast<LocalId>(e);
+      if (rings)
+        for (LocalId n : c) {
+          const std::int64_t kn = pass_index[static_cast<std::size_t>(n)];
+          if (kn < 0) continue;
+          const auto ukn = static_cast<std::size_t>(kn);
+          for (std::int64_t j = ps.ring_start[ukn]; j < ps.ring_start[ukn + 1]; ++j)
+            mark[static_cast<std::size_t>(ps.ring_nodes[static_cast<std::size_t>(j)])] = se;
+        }
+      auto test = [&](LocalId k) {
+        const LocalId node = ps.nodes[static_cast<std::size_t>(k)];
+        const Real* qx = &x[3 * static_cast<std::size_t>(node)];
+        if (rings && mark[static_cast<std::size_t>(node)] == se) return;
+        if (is_candidate(ps, static_cast<std::size_t>(k), e, c, node, qx, lo, hi,
+                         ps.node_half_t[static_cast<std::size_t>(k)], false))
+          emit(k);
+      };
       const std::int64_t i0 = cell(lo[0] - node_r_max), i1 = cell(hi[0] + node_r_max);
       const std::int64_t j0 = cell(lo[1] - node_r_max), j1 = cell(hi[1] + node_r_max);
       const std::int64_t k0 = cell(lo[2] - node_r_max), k1 = cell(hi[2] + node_r_max);
+      const double cells = static_cast<double>(i1 - i0 + 1) * static_cast<double>(j1 - j0 + 1) *
+                           static_cast<double>(k1 - k0 + 1);
+      if (!(cells <= static_cast<double>(n_in))) {
+        for (LocalId k : bnodes) test(k);
+        return;
+      }
+      bl.clear();
       for (std::int64_t i = i0; i <= i1; ++i)
         for (std::int64_t j = j0; j <= j1; ++j)
-          for (std::int64_t k = k0; k <= k1; ++k) {
-            const std::uint64_t b = hash(i, j, k);
-            bool seen = false;
-            for (int q = 0; q < nb; ++q) seen = seen || bl[q] == b;
-            if (!seen && nb < 27) bl[nb++] = b;
-          }
-      std::sort(bl, bl + nb);
-      for (int q = 0; q < nb; ++q)
-        for (std::int64_t j = bstart[bl[q]]; j < bstart[bl[q] + 1]; ++j) {
-          const LocalId k = bnodes[static_cast<std::size_t>(j)];
-          const LocalId node = ps.nodes[static_cast<std::size_t>(k)];
-          const Real* qx = &x[3 * static_cast<std::size_t>(node)];
-          if (is_candidate(ps, static_cast<std::size_t>(k), e, s.seg[e], node, qx, lo, hi,
-                           ps.node_half_t[static_cast<std::size_t>(k)]))
-            emit(k);
-        }
+          for (std::int64_t k = k0; k <= k1; ++k) bl.push_back(hash(i, j, k));
+      std::sort(bl.begin(), bl.end());
+      bl.erase(std::unique(bl.begin(), bl.end()), bl.end());
+      for (std::uint64_t b : bl)
+        for (std::int64_t j = bstart[b]; j < bstart[b + 1]; ++j)
+          test(bnodes[static_cast<std::size_t>(j)]);
     };
     // One traversal: each thread takes a contiguous range of segments and keeps its
     // (segment-ordered) candidates; the ranges are joined in order, so the lists are the same
@@ -531,9 +573,11 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
       const auto nt = static_cast<std::size_t>(omp_get_num_threads());
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
       std::vector<LocalId>& out = part[t];
+      std::vector<std::uint64_t> buckets;
+      std::vector<LocalId> mark(rings ? x.size() / 3 : 0, kInvalidLocal);
       for (std::size_t e = ns * t / nt; e < ns * (t + 1) / nt; ++e) {
         const std::size_t before = out.size();
-        visit(e, [&](LocalId k) { out.push_back(k); });
+        visit(e, buckets, mark, [&](LocalId k) { out.push_back(k); });
         seg_start[e + 1] = static_cast<std::int64_t>(out.size() - before);
       }
     }

@@ -32,8 +32,8 @@ namespace {
 constexpr int kTop = ExactSum::kWords - 1; // word with the sign / carry-out
 constexpr int kFlags = ExactSum::kWords;   // NaN / inf counters
 constexpr std::int64_t kLowMask = (std::int64_t{1} << 32) - 1;
-/// Adds (of magnitude < 2^32 per word) between normalisations; |word| stays below 2^62 + 2^32.
-constexpr int kNormaliseEvery = 1 << 30;
+// ExactSum::kNormaliseEvery: adds (of magnitude < 2^32 per word) between normalisations; |word|
+// stays below 2^62 + 2^32.
 
 constexpr int kFlagBits = 21;
 constexpr std::int64_t kFlagMask = (std::int64_t{1} << kFlagBits) - 1;
@@ -51,40 +51,9 @@ std::int64_t clamp_flags(std::int64_t f) {
 
 } // namespace
 
-void ExactSum::add(double x) {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  const auto biased = static_cast<int>((bits >> 52) & 0x7FF);
-  std::uint64_t m = bits & ((std::uint64_t{1} << 52) - 1);
-  const bool negative = (bits >> 63) != 0;
-  if (biased == 0x7FF) {
-    const int shift = m != 0 ? kNaNShift : (negative ? kNegInfShift : kPosInfShift);
-    words_[kFlags] |= std::int64_t{1} << shift;
-    return;
-  }
-  int s = 0;
-  if (biased != 0) {
-    m |= std::uint64_t{1} << 52;
-    s = biased - 1;
-  }
-  if (m == 0) return; // +-0
-  if (pending_ >= kNormaliseEvery) normalise();
-  ++pending_;
-  const int i = s >> 5;
-  const int r = s & 31;
-  const std::uint64_t lo = m << r;                     // bits 0..63 of m * 2^r
-  const std::uint64_t hi = r != 0 ? m >> (64 - r) : 0; // bits 64..83
-  const auto c0 = static_cast<std::int64_t>(lo & 0xFFFFFFFFu);
-  const auto c1 = static_cast<std::int64_t>(lo >> 32);
-  const auto c2 = static_cast<std::int64_t>(hi);
-  if (negative) {
-    words_[i] -= c0;
-    words_[i + 1] -= c1;
-    words_[i + 2] -= c2;
-  } else {
-    words_[i] += c0;
-    words_[i + 1] += c1;
-    words_[i + 2] += c2;
-  }
+void ExactSum::add_special(std::uint64_t mantissa, bool negative) {
+  const int shift = mantissa != 0 ? kNaNShift : (negative ? kNegInfShift : kPosInfShift);
+  words_[kFlags] |= std::int64_t{1} << shift;
 }
 
 void ExactSum::add(std::span<const double> values) {

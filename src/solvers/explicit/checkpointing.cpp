@@ -69,7 +69,8 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     }
     ar.vec(cs.all_nodes);
     ar.vec(cs.slot_of);
-    for (auto* v : {&cs.x_search, &cs.f_prev, &cs.f_now, &cs.work}) ar.vec(*v);
+    for (auto* v : {&cs.x_search, &cs.f_prev, &cs.f_now}) ar.vec(*v);
+    cs.slots_valid = false; // (derived from f_prev / f_now)
     ar.vec(cs.slot_main);
     ar.pod(cs.margin);
     ar.pod(cs.dt_c);
