@@ -21,9 +21,11 @@ inline bool contains(const Segment& c, LocalId n) {
   return c[0] == n || c[1] == n || c[2] == n || c[3] == n;
 }
 
-// The cull's view of a segment: its bounding box, release depth and mean plane with the edge
-// tests. Built per pair on the fly, or once per cycle for the segments the live nodes' candidate
-// lists name (Pass::geom): the same arithmetic either way, so the decisions are identical.
+// The force kernel's candidate test (the candidate loop of evaluate_contacts): a segment's
+// bounding box, release depth and mean plane with edge tests, built once per cycle for the
+// segments the live nodes' candidate lists name (Pass::geom). It rejects only pairs that cannot
+// be valid contacts (the bounds below); the pairs it passes then go through eval_pair, with its
+// own early rejection, so the results are those of eval_pair alone.
 void cull_box(const Segment& c, std::span<const Real> x, SegCull& g) {
   for (int i = 0; i < 3; ++i) {
     Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
@@ -84,20 +86,19 @@ void cull_plane(const Segment& c, std::span<const Real> x, SegCull& g) {
   }
 }
 
-// Exact early rejection: a node in contact (0 < pen <= release depth) lies within ht_node +
-// ht_seg + release depth of the segment's bounding box.
+// A node in contact (0 < pen <= release depth) lies within ht_node + ht_seg + release depth of
+// the segment's bounding box.
 inline bool outside_box(const SegCull& g, const Real* q, Real reach) {
   for (int i = 0; i < 3; ++i)
     if (q[i] < g.lo[i] - reach || q[i] > g.hi[i] + reach) return true;
   return false;
 }
 
-// Cheap plane test before the Newton projection: a node farther from the mean plane than it
-// could be in contact, or outside one of the edges (in the plane, by more than the threshold),
-// cannot project inside: most candidates of a flat shell wall (the coplanar neighbours) are
-// rejected here.
+// The plane test: a node farther from the mean plane than it could be in contact, or outside
+// one of the edges (in the plane, by more than the threshold), cannot project inside: most
+// candidates of a flat shell wall (the coplanar neighbours) are rejected here.
 //
-// side (the force kernel's tighter test, 0: off): the node can only be in contact on one side
+// side (0: off): the node can only be in contact on one side
 // of the plane. With q = p + d n_p (p the closest point on the segment, n_p its normal), the
 // distance to the mean plane is dq = w + d cos(theta), |w| <= warp, 0 < cos(theta) <= 1. A
 // contact has pen = ht - s d in (0, release] (ht: both half thicknesses, s the side), so s dq
@@ -126,44 +127,83 @@ inline bool off_plane(const SegCull& g, const Real* q, Real reach, int side = 0,
 }
 
 // listed: seg comes from the node's candidate list, which the search already cleared of the
-// segments that hold the node or touch its neighbourhood. contact_only: the caller wants only
-// valid contacts (the force kernel), so the one-sided plane test applies; the tiebreak's
-// initial ties also take nodes a little apart from their segment, so it does not.
+// segments that hold the node or touch its neighbourhood. cull: the early rejection of pairs
+// that cannot be in contact; the local tracking reads r.pr.inside (false when culled), so this
+// test is part of the results and is kept exactly as it is (the force kernel's candidate loop,
+// which uses only valid pairs, has its own faster test: candidate_culled).
 PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
-                   std::span<const Real> x, bool use_history, bool cull = true, bool listed = false,
-                   bool contact_only = false) {
+                   std::span<const Real> x, bool use_history, bool cull = true,
+                   bool listed = false) {
   PairEval r;
   const Surface& s = surface_of(ifc, ps);
-  const auto ue = static_cast<std::size_t>(seg);
-  const Segment& c = s.seg[ue];
+  const Segment& c = s.seg[static_cast<std::size_t>(seg)];
   const LocalId node = ps.nodes[k];
   if (!listed && (contains(c, node) || in_neighbourhood(ps, k, c))) return r;
-  if (!s.active.empty() && !s.active[ue]) return r;
+  if (!s.active.empty() && !s.active[static_cast<std::size_t>(seg)]) return r;
   const Real* q = &x[3 * static_cast<std::size_t>(node)];
   if (cull) {
-    // the side a contact would be on (as below): automatic shells take the tracked side, else
-    // either (2); solid faces and non-automatic contacts the normal's (1)
-    int side = 0;
-    if (contact_only) {
-      side = 1;
-      if (ifc.p.automatic && ps.seg_half_t[ue] > 0)
-        side =
-            use_history && ps.tracked[k] == seg && ps.contact_side[k] != 0 ? ps.contact_side[k] : 2;
+    // Exact early rejection: a node in contact (0 < pen <= release depth) lies within
+    // ht_node + ht_seg + release depth of the segment's bounding box.
+    const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
+                       release_depth(ifc, ps, seg);
+    for (int i = 0; i < 3; ++i) {
+      Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
+      for (int a = 1; a < 4; ++a) {
+        const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      if (q[i] < lo - reach || q[i] > hi + reach) return r;
     }
-    const Real ht = ps.node_half_t[k] + ps.seg_half_t[ue];
-    const LocalId slot = ps.geom_slot.empty() ? kInvalidLocal : ps.geom_slot[ue];
-    if (slot != kInvalidLocal) {
-      const SegCull& g = ps.geom[static_cast<std::size_t>(slot)];
-      const Real reach = ht + g.release;
-      if (outside_box(g, q, reach) || off_plane(g, q, reach, side, ht)) return r;
-    } else {
-      SegCull g;
-      g.release = release_depth(ifc, ps, seg);
-      cull_box(c, x, g);
-      const Real reach = ht + g.release;
-      if (outside_box(g, q, reach)) return r;
-      cull_plane(c, x, g);
-      if (off_plane(g, q, reach, side, ht)) return r;
+  }
+  if (cull) {
+    // Cheap plane test before the Newton projection: the segment's mean plane (centre, normal
+    // (x2 - x0) x (x3 - x1)) with a warp allowance. A node farther from the plane than it could
+    // be in contact, or outside one of the edges (in the plane, with a margin of 1e-3 of the
+    // edge length plus the warp), cannot project inside: most candidates of a flat shell wall
+    // (the coplanar neighbours) are rejected here.
+    const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
+    const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
+    const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
+    const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
+    const bool tri = c[2] == c[3];
+    Real d1[3], d2[3], nrm[3], cen[3];
+    for (int i = 0; i < 3; ++i) {
+      d1[i] = p2[i] - p0[i];
+      d2[i] = p3[i] - p1[i];
+      cen[i] = tri ? (p0[i] + p1[i] + p2[i]) / 3 : 0.25 * (p0[i] + p1[i] + p2[i] + p3[i]);
+    }
+    if (tri)
+      for (int i = 0; i < 3; ++i) d2[i] = p2[i] - p1[i], d1[i] = p1[i] - p0[i];
+    nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
+    nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
+    nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
+    const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
+    if (ln > 0) {
+      for (Real& v : nrm) v /= ln;
+      Real warp = 0;
+      for (const Real* pa : {p0, p1, p2, p3})
+        warp = std::max(warp, std::abs((pa[0] - cen[0]) * nrm[0] + (pa[1] - cen[1]) * nrm[1] +
+                                       (pa[2] - cen[2]) * nrm[2]));
+      const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
+                         release_depth(ifc, ps, seg);
+      const Real dq =
+          (q[0] - cen[0]) * nrm[0] + (q[1] - cen[1]) * nrm[1] + (q[2] - cen[2]) * nrm[2];
+      if (std::abs(dq) > reach + warp) return r;
+      const Real* pts[4] = {p0, p1, p2, p3};
+      const int nv = tri ? 3 : 4;
+      for (int a = 0; a < nv; ++a) {
+        const Real* pa = pts[a];
+        const Real* pb = pts[(a + 1) % nv];
+        const Real e[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
+        const Real w[3] = {q[0] - pa[0], q[1] - pa[1], q[2] - pa[2]};
+        // (e x w) . n: > 0 inside (counter-clockwise about n); its size is |e| x distance
+        const Real side = (e[1] * w[2] - e[2] * w[1]) * nrm[0] +
+                          (e[2] * w[0] - e[0] * w[2]) * nrm[1] +
+                          (e[0] * w[1] - e[1] * w[0]) * nrm[2];
+        const Real le = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        if (side < -le * (1e-3 * le + 2 * warp)) return r;
+      }
     }
   }
   r.pr = project(c, x, q);
@@ -587,7 +627,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
         };
         auto consider = [&](LocalId e, bool listed) {
           if (!ps.available(e)) return false;
-          const PairEval r = eval_pair(ifc, ps, k, e, x, true, true, listed, true);
+          const PairEval r = eval_pair(ifc, ps, k, e, x, true, true, listed);
           take(r, e);
           return r.pr.inside;
         };
@@ -623,9 +663,10 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
               }
           }
         }
-        // The candidates: most are rejected by the cull on this cycle's segment data (as
-        // eval_pair's, inlined here); the tracked segment, taken above, is not evaluated again
-        // (taking the same pair twice changes nothing).
+        // The candidates: most are rejected by the test on this cycle's segment data, which
+        // passes every pair that can be a valid contact (only valid pairs are taken here); the
+        // tracked segment, taken above, is not evaluated again (taking the same pair twice
+        // changes nothing).
         {
           const Real* q = &x[3 * static_cast<std::size_t>(node)];
           const Real htn = ps.node_half_t[k];
@@ -642,7 +683,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
             // (e is not the tracked segment: automatic shells may touch from either side)
             const int side = auto_shells && g.half_t > 0 ? 2 : 1;
             if (outside_box(g, q, reach) || off_plane(g, q, reach, side, ht)) continue;
-            const PairEval r = eval_pair(ifc, ps, k, e, x, true, false, true);
+            const PairEval r = eval_pair(ifc, ps, k, e, x, true, true, true);
             take(r, e);
           }
         }
