@@ -519,7 +519,7 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
     // per segment: count, then fill (same traversal twice: deterministic)
     // (each node is tested once per segment: the buckets of the segment's cells, without
     // repeats; a segment spanning more cells than there are nodes tests every node)
-    auto visit = [&](std::size_t e, std::vector<std::uint64_t>& bl, std::vector<LocalId>& mark,
+    auto visit = [&](std::size_t e, std::vector<std::uint32_t>& seen, std::vector<LocalId>& mark,
                      auto&& emit) {
       if (n_in == 0 || !ps.available(static_cast<LocalId>(e))) return;
       Real lo[3], hi[3];
@@ -553,15 +553,18 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
         for (LocalId k : bnodes) test(k);
         return;
       }
-      bl.clear();
+      // (a bucket holds several cells' nodes when their hashes collide: seen[b] = e + 1 marks
+      // the buckets this segment has scanned)
+      const auto stamp = static_cast<std::uint32_t>(e + 1);
       for (std::int64_t i = i0; i <= i1; ++i)
         for (std::int64_t j = j0; j <= j1; ++j)
-          for (std::int64_t k = k0; k <= k1; ++k) bl.push_back(hash(i, j, k));
-      std::sort(bl.begin(), bl.end());
-      bl.erase(std::unique(bl.begin(), bl.end()), bl.end());
-      for (std::uint64_t b : bl)
-        for (std::int64_t j = bstart[b]; j < bstart[b + 1]; ++j)
-          test(bnodes[static_cast<std::size_t>(j)]);
+          for (std::int64_t k = k0; k <= k1; ++k) {
+            const std::uint64_t b = hash(i, j, k);
+            if (bstart[b] == bstart[b + 1] || seen[b] == stamp) continue;
+            seen[b] = stamp;
+            for (std::int64_t q = bstart[b]; q < bstart[b + 1]; ++q)
+              test(bnodes[static_cast<std::size_t>(q)]);
+          }
     };
     // One traversal: each thread takes a contiguous range of segments and keeps its
     // (segment-ordered) candidates; the ranges are joined in order, so the lists are the same
@@ -573,11 +576,11 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
       const auto nt = static_cast<std::size_t>(omp_get_num_threads());
       const auto t = static_cast<std::size_t>(omp_get_thread_num());
       std::vector<LocalId>& out = part[t];
-      std::vector<std::uint64_t> buckets;
+      std::vector<std::uint32_t> seen(tsize, 0);
       std::vector<LocalId> mark(rings ? x.size() / 3 : 0, kInvalidLocal);
       for (std::size_t e = ns * t / nt; e < ns * (t + 1) / nt; ++e) {
         const std::size_t before = out.size();
-        visit(e, buckets, mark, [&](LocalId k) { out.push_back(k); });
+        visit(e, seen, mark, [&](LocalId k) { out.push_back(k); });
         seg_start[e + 1] = static_cast<std::int64_t>(out.size() - before);
       }
     }
