@@ -64,8 +64,7 @@ void cull_plane(const Segment& c, std::span<const Real> x, SegCull& g) {
   const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
   g.plane = ln > 0;
   if (!g.plane) return;
-  const Real inv = 1 / ln;
-  for (int i = 0; i < 3; ++i) g.nrm[i] = nrm[i] * inv;
+  for (int i = 0; i < 3; ++i) g.nrm[i] = nrm[i] / ln;
   Real warp = 0;
   for (const Real* pa : {p0, p1, p2, p3})
     warp = std::max(warp, std::abs((pa[0] - g.cen[0]) * g.nrm[0] + (pa[1] - g.cen[1]) * g.nrm[1] +
@@ -142,67 +141,31 @@ PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId 
   if (!s.active.empty() && !s.active[static_cast<std::size_t>(seg)]) return r;
   const Real* q = &x[3 * static_cast<std::size_t>(node)];
   if (cull) {
-    // Exact early rejection: a node in contact (0 < pen <= release depth) lies within
-    // ht_node + ht_seg + release depth of the segment's bounding box.
+    // Early rejection. A node in contact (0 < pen <= release depth) lies within ht_node +
+    // ht_seg + release depth of the segment's bounding box; and near its mean plane (with a
+    // warp allowance), inside its edges (with a margin of 1e-3 of the edge length plus the
+    // warp): most candidates of a flat shell wall (the coplanar neighbours) are rejected here.
+    SegCull g;
+    cull_box(c, x, g);
     const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
                        release_depth(ifc, ps, seg);
-    for (int i = 0; i < 3; ++i) {
-      Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
-      for (int a = 1; a < 4; ++a) {
-        const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-      if (q[i] < lo - reach || q[i] > hi + reach) return r;
-    }
-  }
-  if (cull) {
-    // Cheap plane test before the Newton projection: the segment's mean plane (centre, normal
-    // (x2 - x0) x (x3 - x1)) with a warp allowance. A node farther from the plane than it could
-    // be in contact, or outside one of the edges (in the plane, with a margin of 1e-3 of the
-    // edge length plus the warp), cannot project inside: most candidates of a flat shell wall
-    // (the coplanar neighbours) are rejected here.
-    const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
-    const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
-    const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
-    const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
-    const bool tri = c[2] == c[3];
-    Real d1[3], d2[3], nrm[3], cen[3];
-    for (int i = 0; i < 3; ++i) {
-      d1[i] = p2[i] - p0[i];
-      d2[i] = p3[i] - p1[i];
-      cen[i] = tri ? (p0[i] + p1[i] + p2[i]) / 3 : 0.25 * (p0[i] + p1[i] + p2[i] + p3[i]);
-    }
-    if (tri)
-      for (int i = 0; i < 3; ++i) d2[i] = p2[i] - p1[i], d1[i] = p1[i] - p0[i];
-    nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
-    nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
-    nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
-    const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-    if (ln > 0) {
-      for (Real& v : nrm) v /= ln;
-      Real warp = 0;
-      for (const Real* pa : {p0, p1, p2, p3})
-        warp = std::max(warp, std::abs((pa[0] - cen[0]) * nrm[0] + (pa[1] - cen[1]) * nrm[1] +
-                                       (pa[2] - cen[2]) * nrm[2]));
-      const Real reach = ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(seg)] +
-                         release_depth(ifc, ps, seg);
-      const Real dq =
-          (q[0] - cen[0]) * nrm[0] + (q[1] - cen[1]) * nrm[1] + (q[2] - cen[2]) * nrm[2];
-      if (std::abs(dq) > reach + warp) return r;
-      const Real* pts[4] = {p0, p1, p2, p3};
-      const int nv = tri ? 3 : 4;
-      for (int a = 0; a < nv; ++a) {
-        const Real* pa = pts[a];
-        const Real* pb = pts[(a + 1) % nv];
+    if (outside_box(g, q, reach)) return r;
+    cull_plane(c, x, g);
+    if (g.plane) {
+      const Real dq = (q[0] - g.cen[0]) * g.nrm[0] + (q[1] - g.cen[1]) * g.nrm[1] +
+                      (q[2] - g.cen[2]) * g.nrm[2];
+      if (std::abs(dq) > reach + g.warp) return r;
+      for (int a = 0; a < g.nv; ++a) {
+        const Real* pa = &x[3 * static_cast<std::size_t>(c[a])];
+        const Real* pb = &x[3 * static_cast<std::size_t>(c[(a + 1) % g.nv])];
         const Real e[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
         const Real w[3] = {q[0] - pa[0], q[1] - pa[1], q[2] - pa[2]};
         // (e x w) . n: > 0 inside (counter-clockwise about n); its size is |e| x distance
-        const Real side = (e[1] * w[2] - e[2] * w[1]) * nrm[0] +
-                          (e[2] * w[0] - e[0] * w[2]) * nrm[1] +
-                          (e[0] * w[1] - e[1] * w[0]) * nrm[2];
+        const Real side = (e[1] * w[2] - e[2] * w[1]) * g.nrm[0] +
+                          (e[2] * w[0] - e[0] * w[2]) * g.nrm[1] +
+                          (e[0] * w[1] - e[1] * w[0]) * g.nrm[2];
         const Real le = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
-        if (side < -le * (1e-3 * le + 2 * warp)) return r;
+        if (side < -le * (1e-3 * le + 2 * g.warp)) return r;
       }
     }
   }
