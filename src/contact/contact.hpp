@@ -184,9 +184,10 @@ struct alignas(64) SegCull {
   Real cen[3], nrm[3];
   Real warp;
   int nv;
-  bool plane;   ///< false: degenerate segment (no plane test)
-  Real m[4][3]; ///< per edge: n x (edge vector)
-  Real off[4];  ///< per edge: p_a . m_a less the tolerance (reject q . m_a < off)
+  bool plane;     ///< false: degenerate segment (no plane test)
+  bool one_sided; ///< its normal stays within 90 degrees of the mean normal (forces.cpp)
+  Real m[4][3];   ///< per edge: n x (edge vector)
+  Real off[4];    ///< per edge: p_a . m_a less the tolerance (reject q . m_a < off)
 };
 
 /// One sweep of nodes against segments (an interface has 1 or 2 of them).

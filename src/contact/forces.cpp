@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "contact/contact.hpp"
+#include "contact/cull.hpp"
 
 namespace parcae::contact {
 
@@ -21,115 +22,11 @@ inline bool contains(const Segment& c, LocalId n) {
   return c[0] == n || c[1] == n || c[2] == n || c[3] == n;
 }
 
-// The force kernel's candidate test (the candidate loop of evaluate_contacts): a segment's
-// bounding box, release depth and mean plane with edge tests, built once per cycle for the
-// segments the live nodes' candidate lists name (Pass::geom). It rejects only pairs that cannot
-// be valid contacts (the bounds below); the pairs it passes then go through eval_pair, with its
-// own early rejection, so the results are those of eval_pair alone.
-void cull_box(const Segment& c, std::span<const Real> x, SegCull& g) {
-  for (int i = 0; i < 3; ++i) {
-    Real lo = x[3 * static_cast<std::size_t>(c[0]) + i], hi = lo;
-    for (int a = 1; a < 4; ++a) {
-      const Real v = x[3 * static_cast<std::size_t>(c[a]) + i];
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    g.lo[i] = lo;
-    g.hi[i] = hi;
-  }
-}
-
-// The segment's mean plane (centre, normal (x2 - x0) x (x3 - x1)) with a warp allowance, and per
-// edge a in-plane outward test: (q - p_a) . (n x e_a) is the node's signed distance inside the
-// edge times the edge length, compared with an upper bound of the length times (1e-3 of the
-// length plus twice the warp). The bound (|e|_1 >= |e|) only widens the tolerance, so the test
-// rejects no pair that the projection would accept.
-void cull_plane(const Segment& c, std::span<const Real> x, SegCull& g) {
-  const Real* p0 = &x[3 * static_cast<std::size_t>(c[0])];
-  const Real* p1 = &x[3 * static_cast<std::size_t>(c[1])];
-  const Real* p2 = &x[3 * static_cast<std::size_t>(c[2])];
-  const Real* p3 = &x[3 * static_cast<std::size_t>(c[3])];
-  const bool tri = c[2] == c[3];
-  Real d1[3], d2[3], nrm[3];
-  for (int i = 0; i < 3; ++i) {
-    d1[i] = p2[i] - p0[i];
-    d2[i] = p3[i] - p1[i];
-    g.cen[i] = tri ? (p0[i] + p1[i] + p2[i]) / 3 : 0.25 * (p0[i] + p1[i] + p2[i] + p3[i]);
-  }
-  if (tri)
-    for (int i = 0; i < 3; ++i) d2[i] = p2[i] - p1[i], d1[i] = p1[i] - p0[i];
-  nrm[0] = d1[1] * d2[2] - d1[2] * d2[1];
-  nrm[1] = d1[2] * d2[0] - d1[0] * d2[2];
-  nrm[2] = d1[0] * d2[1] - d1[1] * d2[0];
-  const Real ln = std::sqrt(nrm[0] * nrm[0] + nrm[1] * nrm[1] + nrm[2] * nrm[2]);
-  g.plane = ln > 0;
-  if (!g.plane) return;
-  for (int i = 0; i < 3; ++i) g.nrm[i] = nrm[i] / ln;
-  Real warp = 0;
-  for (const Real* pa : {p0, p1, p2, p3})
-    warp = std::max(warp, std::abs((pa[0] - g.cen[0]) * g.nrm[0] + (pa[1] - g.cen[1]) * g.nrm[1] +
-                                   (pa[2] - g.cen[2]) * g.nrm[2]));
-  g.warp = warp;
-  const Real* pts[4] = {p0, p1, p2, p3};
-  g.nv = tri ? 3 : 4;
-  for (int a = 0; a < g.nv; ++a) {
-    const Real* pa = pts[a];
-    const Real* pb = pts[(a + 1) % g.nv];
-    const Real e[3] = {pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]};
-    Real* m = g.m[a];
-    m[0] = g.nrm[1] * e[2] - g.nrm[2] * e[1];
-    m[1] = g.nrm[2] * e[0] - g.nrm[0] * e[2];
-    m[2] = g.nrm[0] * e[1] - g.nrm[1] * e[0];
-    const Real le = std::abs(e[0]) + std::abs(e[1]) + std::abs(e[2]);
-    g.off[a] = pa[0] * m[0] + pa[1] * m[1] + pa[2] * m[2] - le * (1e-3 * le + 2 * warp);
-  }
-}
-
-// A node in contact (0 < pen <= release depth) lies within ht_node + ht_seg + release depth of
-// the segment's bounding box.
-inline bool outside_box(const SegCull& g, const Real* q, Real reach) {
-  for (int i = 0; i < 3; ++i)
-    if (q[i] < g.lo[i] - reach || q[i] > g.hi[i] + reach) return true;
-  return false;
-}
-
-// The plane test: a node farther from the mean plane than it could be in contact, or outside
-// one of the edges (in the plane, by more than the threshold), cannot project inside: most
-// candidates of a flat shell wall (the coplanar neighbours) are rejected here.
-//
-// side (0: off): the node can only be in contact on one side
-// of the plane. With q = p + d n_p (p the closest point on the segment, n_p its normal), the
-// distance to the mean plane is dq = w + d cos(theta), |w| <= warp, 0 < cos(theta) <= 1. A
-// contact has pen = ht - s d in (0, release] (ht: both half thicknesses, s the side), so s dq
-// > ht + warp means s d > ht (no contact) and, when ht <= release, s dq < ht - release - warp
-// means s d < ht - release (released). side 2: either side (automatic shells without a side
-// yet: s = sign(d), so |dq| > ht + warp means no contact).
-inline bool off_plane(const SegCull& g, const Real* q, Real reach, int side = 0, Real ht = 0) {
-  if (!g.plane) return false;
-  const Real dq =
-      (q[0] - g.cen[0]) * g.nrm[0] + (q[1] - g.cen[1]) * g.nrm[1] + (q[2] - g.cen[2]) * g.nrm[2];
-  if (std::abs(dq) > reach + g.warp) return true;
-  if (side != 0) {
-    const Real slack = 1e-9 * (reach + g.warp); // (round-off at the bounds)
-    if (side == 2) {
-      if (std::abs(dq) > ht + g.warp + slack) return true;
-    } else {
-      const Real sd = side * dq;
-      if (sd > ht + g.warp + slack) return true;
-      if (ht <= g.release && sd < ht - g.release - g.warp - slack) return true;
-    }
-  }
-  // (q - p_a) . (n x e_a) = (e_a x (q - p_a)) . n: > 0 inside (counter-clockwise about n)
-  for (int a = 0; a < g.nv; ++a)
-    if (q[0] * g.m[a][0] + q[1] * g.m[a][1] + q[2] * g.m[a][2] < g.off[a]) return true;
-  return false;
-}
-
 // listed: seg comes from the node's candidate list, which the search already cleared of the
 // segments that hold the node or touch its neighbourhood. cull: the early rejection of pairs
 // that cannot be in contact; the local tracking reads r.pr.inside (false when culled), so this
 // test is part of the results and is kept exactly as it is (the force kernel's candidate loop,
-// which uses only valid pairs, has its own faster test: candidate_culled).
+// which uses only valid pairs, screens them first with outside_box and off_plane).
 PairEval eval_pair(const Interface& ifc, const Pass& ps, std::size_t k, LocalId seg,
                    std::span<const Real> x, bool use_history, bool cull = true,
                    bool listed = false) {
@@ -772,97 +669,6 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
   }
   status.ok = status.blowup.empty();
   return status;
-}
-
-void assemble_contacts(const Interface& ifc, ContactState& st, std::span<const Real> v, Real dt,
-                       std::span<Real> f) {
-  // Only the slots that carry a force are visited: this cycle's (slots_now) and last cycle's
-  // (slots_prev, for the work); every other slot's force is zero in both buffers. The lists are
-  // derived state: after a restart they are rebuilt from the restored buffers.
-  const std::size_t nslot = st.all_nodes.size();
-  if (!st.slots_valid || st.slot_stamp.size() != nslot) {
-    std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
-    st.slots_prev.clear();
-    for (std::size_t i = 0; i < nslot; ++i)
-      if (st.f_prev[3 * i] != 0 || st.f_prev[3 * i + 1] != 0 || st.f_prev[3 * i + 2] != 0)
-        st.slots_prev.push_back(static_cast<LocalId>(i));
-    st.slots_now.clear();
-    st.slot_stamp.assign(nslot, -1);
-    st.stamp = 0;
-    st.slots_valid = true;
-  } else {
-    for (LocalId i : st.slots_now) // (the buffer of two cycles ago)
-      for (int c = 0; c < 3; ++c) st.f_now[3 * static_cast<std::size_t>(i) + c] = 0;
-    st.slots_now.clear();
-  }
-  const std::int64_t stamp = ++st.stamp;
-  auto touch = [&](std::size_t slot) {
-    if (st.slot_stamp[slot] == stamp) return;
-    st.slot_stamp[slot] = stamp;
-    st.slots_now.push_back(static_cast<LocalId>(slot));
-  };
-  // gather in a fixed order
-  std::array<Real, 3> rs{}, rm{};
-  for (const Pass& ps : st.passes) {
-    const Surface& s = surface_of(ifc, ps);
-    const bool nsec = nodes_are_secondary(ifc, ps);
-    // (the nodes in contact are among the live ones, ascending: the same order as all nodes)
-    const std::size_t nk = ps.live_valid ? ps.live.size() : ps.nodes.size();
-    for (std::size_t i = 0; i < nk; ++i) {
-      const std::size_t k = ps.live_valid ? static_cast<std::size_t>(ps.live[i]) : i;
-      const LocalId e = ps.seg_of[k];
-      if (e == kInvalidLocal) continue;
-      const Real* F = &ps.fn[3 * k];
-      const auto slot_n =
-          static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(ps.nodes[k])]);
-      touch(slot_n);
-      const auto sn = 3 * slot_n;
-      for (int i = 0; i < 3; ++i) st.f_now[sn + i] += F[i];
-      const Segment& c = s.seg[static_cast<std::size_t>(e)];
-      const int na = c[2] == c[3] ? 3 : 4;
-      const bool tie = !ps.tie_now.empty() && ps.tie_now[k] != 0;
-      for (int a = 0; a < na; ++a) {
-        const Real w = ps.shape[4 * k + a];
-        const auto slot_a = static_cast<std::size_t>(st.slot_of[static_cast<std::size_t>(c[a])]);
-        touch(slot_a);
-        const auto sa = 3 * slot_a;
-        if (tie) // (the MPP gather sends these with weight -1: the same sum)
-          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= -1.0 * ps.tie_corner[12 * k + 3 * a + i];
-        else
-          for (int i = 0; i < 3; ++i) st.f_now[sa + i] -= w * F[i];
-      }
-      for (int i = 0; i < 3; ++i) {
-        (nsec ? rs : rm)[i] += F[i];
-        (nsec ? rm : rs)[i] -= F[i];
-      }
-    }
-  }
-  st.resultant_secondary = rs;
-  st.resultant_main = rm;
-
-  // Add to f; trapezoidal work 0.5 (f_prev + f_now) . v dt per node. Work done ON the structure
-  // by contact forces is -(energy stored/dissipated in the interface): the interface energy is
-  // minus the work of the contact forces (exact sums: the order does not matter, zeros add
-  // nothing).
-  auto account = [&](std::size_t i, bool apply) {
-    const auto s3 = 3 * i;
-    const auto g = 3 * static_cast<std::size_t>(st.all_nodes[i]);
-    Real w = 0;
-    for (int c = 0; c < 3; ++c) {
-      if (apply) f[g + c] += st.f_now[s3 + c];
-      w += (st.f_prev[s3 + c] + st.f_now[s3 + c]) * v[g + c];
-    }
-    const Real work = -(0.5 * dt * w);
-    if (work == 0) return;
-    st.e_interface.add(work);
-    (st.slot_main[i] ? st.e_main : st.e_secondary).add(work);
-  };
-  for (LocalId i : st.slots_now) account(static_cast<std::size_t>(i), true);
-  for (LocalId i : st.slots_prev) // (out of contact now: f_now is zero there)
-    if (st.slot_stamp[static_cast<std::size_t>(i)] != stamp)
-      account(static_cast<std::size_t>(i), false);
-  std::swap(st.f_prev, st.f_now);
-  std::swap(st.slots_prev, st.slots_now);
 }
 
 void contact_forces_reference(const Interface& ifc, const ContactState& st, std::span<const Real> x,
