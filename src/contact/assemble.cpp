@@ -1,5 +1,7 @@
 // The fixed-order gather of the contact forces (contact.hpp, assemble_contacts).
+#include <algorithm>
 #include <array>
+#include <utility>
 
 #include "contact/contact.hpp"
 
