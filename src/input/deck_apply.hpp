@@ -53,6 +53,9 @@ std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceL
                                      std::string_view what);
 
 // deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
+/// A material's MID, RO, E and PR with their checks, its title and where it was read; claims
+/// the id (InputError at the field of the first problem).
+Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d);
 void apply_node(const Block& b, DeckBuilder& d);
 void apply_element_solid(const Block& b, DeckBuilder& d);
 void apply_element_shell(const Block& b, DeckBuilder& d);

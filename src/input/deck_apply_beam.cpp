@@ -155,25 +155,9 @@ void apply_element_beam(const Block& b, DeckBuilder& d) {
 
 void apply_mat_spotweld(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  Material m;
-  m.id = h.id("MID");
-  m.kind = MaterialKind::Spotweld;
-  m.title = b.has("TITLE") ? h.text("TITLE") : std::string();
-  m.loc = h.loc("MID");
-  m.ro = h.real("RO");
-  m.e = h.real("E");
-  m.pr = h.real("PR");
+  Material m = new_material(b, MaterialKind::Spotweld, d);
   m.sigy = h.real("SIGY");
   m.eh = h.real("EH");
-  if (m.id <= 0) fail(m.loc, fmt::format("material id MID = {} must be positive", m.id));
-  if (!(m.ro > 0))
-    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
-  if (!(m.e > 0))
-    fail(h.loc("E"),
-         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
-  if (!(m.pr > -1.0 && m.pr < 0.5))
-    fail(h.loc("PR"),
-         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
   if (!(m.sigy > 0))
     fail(h.loc("SIGY"),
          fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
@@ -186,7 +170,6 @@ void apply_mat_spotweld(const Block& b, DeckBuilder& d) {
       fail(h.loc(f), fmt::format("material {}: {} = {}: the spot weld's {} is not implemented "
                                  "(leave it blank)",
                                  m.id, f, h.real(f), f == "DT" ? "mass scaling" : "failure"));
-  d.claim_id("material", m.id, m.loc);
   d.model.materials.push_back(m);
 }
 

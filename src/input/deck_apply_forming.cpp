@@ -21,27 +21,11 @@ void warn(DeckBuilder& d, const Block& b, std::string message) {
 
 void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  Material m;
-  m.kind = MaterialKind::TransverselyAnisotropic;
-  m.id = h.id("MID");
-  m.title = b.has("TITLE") ? h.text("TITLE") : std::string();
-  m.loc = h.loc("MID");
-  if (m.id <= 0) fail(h.loc("MID"), fmt::format("material id MID = {} must be positive", m.id));
-  m.ro = h.real("RO");
-  m.e = h.real("E");
-  m.pr = h.real("PR");
+  Material m = new_material(b, MaterialKind::TransverselyAnisotropic, d);
   m.sigy = h.real("SIGY");
   m.etan = h.real("ETAN");
   m.lankford_r = h.real("R");
   m.lcss = h.id("HLCID");
-  if (!(m.ro > 0))
-    fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
-  if (!(m.e > 0))
-    fail(h.loc("E"),
-         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
-  if (!(m.pr > -1.0 && m.pr < 0.5))
-    fail(h.loc("PR"),
-         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
   if (m.lankford_r == 0)
     fail(h.loc("R"), fmt::format("material {}: the anisotropy parameter R must not be 0 (R = 1 "
                                  "is von Mises)",
@@ -56,7 +40,6 @@ void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d) {
     fail(h.loc("ETAN"),
          fmt::format("material {}: plastic hardening modulus ETAN = {} must not be negative", m.id,
                      m.etan));
-  d.claim_id("material", m.id, m.loc);
   d.model.materials.push_back(m);
 }
 

@@ -248,22 +248,6 @@ Material material_header(const Block& b, MaterialKind kind) {
   return m;
 }
 
-/// MID RO E PR with their checks; title; duplicate id.
-Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = material_header(b, kind);
-  m.e = h.real("E");
-  m.pr = h.real("PR");
-  if (!(m.e > 0))
-    fail(h.loc("E"),
-         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
-  if (!(m.pr > -1.0 && m.pr < 0.5))
-    fail(h.loc("PR"),
-         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
-  d.claim_id("material", m.id, m.loc);
-  return m;
-}
-
 /// Failure strain: 0 or >= 1e20 mean "no failure" (stored as 0).
 double failure_strain(const Fields& h, std::string_view field, GlobalId mid) {
   const double v = h.real(field);
@@ -324,6 +308,21 @@ bool has_stress_table(const Fields& h) {
 }
 
 } // namespace
+
+Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Material m = material_header(b, kind);
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  d.claim_id("material", m.id, m.loc);
+  return m;
+}
 
 void apply_mat_elastic(const Block& b, DeckBuilder& d) {
   d.model.materials.push_back(new_material(b, MaterialKind::Elastic, d));

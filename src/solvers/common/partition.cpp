@@ -1,5 +1,6 @@
 // restrict_domain: one rank's share of a whole-model domain (see domain.hpp).
 #include <algorithm>
+#include <type_traits>
 
 #include "solvers/common/domain.hpp"
 
@@ -246,64 +247,43 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     d.shells.push_back(std::move(sp));
   }
   d.n_local_shell_corners = off;
+  // Two-node families (trusses, beams): the same ordering and corner numbering; returns the
+  // number of local corners.
+  auto take_two_node = [&](const auto& parts, auto& out, std::vector<std::int64_t>& corner_local) {
+    std::size_t n = 0;
+    for (const auto& gp : parts) {
+      auto [idx, nb] = order(
+          gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
+          [&](std::size_t k) {
+            for (LocalId node : gp.blk.conn[k])
+              if (shared(static_cast<std::size_t>(node))) return true;
+            return false;
+          });
+      typename std::decay_t<decltype(out)>::value_type tp;
+      tp.pid = gp.pid;
+      tp.title = gp.title;
+      tp.opt = gp.opt;
+      tp.mat = gp.mat;
+      tp.blk = pick_block(gp.blk, idx);
+      tp.elem_id = pick(gp.elem_id, idx, 1);
+      tp.model_index = pick(gp.model_index, idx, 1);
+      tp.n_boundary = nb;
+      tp.corner_offset = n;
+      for (std::size_t k = 0; k < idx.size(); ++k)
+        for (int a = 0; a < 2; ++a) {
+          corner_local[gp.corner_offset + 2 * idx[k] + a] =
+              static_cast<std::int64_t>(n + 2 * k + a);
+          tp.blk.conn[k][a] = local(tp.blk.conn[k][a]);
+        }
+      n += 2 * idx.size();
+      out.push_back(std::move(tp));
+    }
+    return n;
+  };
   std::vector<std::int64_t> truss_local(g.n_truss_corners, -1);
-  off = 0;
-  for (const auto& gp : g.trusses) {
-    auto [idx, nb] = order(
-        gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
-        [&](std::size_t k) {
-          for (LocalId n : gp.blk.conn[k])
-            if (shared(static_cast<std::size_t>(n))) return true;
-          return false;
-        });
-    TrussPart tp;
-    tp.pid = gp.pid;
-    tp.title = gp.title;
-    tp.opt = gp.opt;
-    tp.mat = gp.mat;
-    tp.blk = pick_block(gp.blk, idx);
-    tp.elem_id = pick(gp.elem_id, idx, 1);
-    tp.model_index = pick(gp.model_index, idx, 1);
-    tp.n_boundary = nb;
-    tp.corner_offset = off;
-    for (std::size_t k = 0; k < idx.size(); ++k)
-      for (int a = 0; a < 2; ++a) {
-        truss_local[gp.corner_offset + 2 * idx[k] + a] = static_cast<std::int64_t>(off + 2 * k + a);
-        tp.blk.conn[k][a] = local(tp.blk.conn[k][a]);
-      }
-    off += 2 * idx.size();
-    d.trusses.push_back(std::move(tp));
-  }
-  d.n_local_truss_corners = off;
+  d.n_local_truss_corners = take_two_node(g.trusses, d.trusses, truss_local);
   std::vector<std::int64_t> beam_local(g.n_beam_corners, -1);
-  off = 0;
-  for (const auto& gp : g.beams) {
-    auto [idx, nb] = order(
-        gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
-        [&](std::size_t k) {
-          for (LocalId n : gp.blk.conn[k])
-            if (shared(static_cast<std::size_t>(n))) return true;
-          return false;
-        });
-    BeamPart bp;
-    bp.pid = gp.pid;
-    bp.title = gp.title;
-    bp.opt = gp.opt;
-    bp.mat = gp.mat;
-    bp.blk = pick_block(gp.blk, idx);
-    bp.elem_id = pick(gp.elem_id, idx, 1);
-    bp.model_index = pick(gp.model_index, idx, 1);
-    bp.n_boundary = nb;
-    bp.corner_offset = off;
-    for (std::size_t k = 0; k < idx.size(); ++k)
-      for (int a = 0; a < 2; ++a) {
-        beam_local[gp.corner_offset + 2 * idx[k] + a] = static_cast<std::int64_t>(off + 2 * k + a);
-        bp.blk.conn[k][a] = local(bp.blk.conn[k][a]);
-      }
-    off += 2 * idx.size();
-    d.beams.push_back(std::move(bp));
-  }
-  d.n_local_beam_corners = off;
+  d.n_local_beam_corners = take_two_node(g.beams, d.beams, beam_local);
 
   // --- halo: ghost corners received from / own corners sent to each neighbour, global order ---
   std::vector<int> neighbours;
