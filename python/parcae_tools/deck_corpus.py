@@ -64,15 +64,20 @@ CORPUS: List[Deck] = [
          "their axial vibration: 1 %"),
     Deck("pydyna_john_reid_pipe", "main.k", "pipe whip against a bracket"),
     Deck("pydyna_metalforming_roll", "model.k", "sheet-metal roll forming with rigid tools",
-         band=(0.999, 1.001),
+         band=(0.999, 1.003),
          band_reason="external work in the balance: the prescribed roll rotation (about 98 % "
-                     "of it, accounted exactly) and the feeding load; 1e-3 of the total is "
-                     "about 5 % of the blank's energy",
+                     "of it, accounted exactly) and the feeding load; from 1.2 ms mass scaling "
+                     "during the run (DT2MS < 0) adds mass to the stretched leading edge, and "
+                     "its kinetic energy (the nodes keep their velocity, as in LS-DYNA; the run "
+                     "log reports it) lifts the ratio: +0.17 % at 2 ms, which that energy "
+                     "accounts for to 0.1 %",
          end_time=2.0e-3,
-         end_reason="LS-DYNA holds the step at TSSFAC |DT2MS| = 6.3e-7 s by mass scaling "
-                    "during the run (DT2MS < 0) and refines the blank (*CONTROL_ADAPTIVE); "
-                    "parcae scales mass at set-up only and keeps the mesh, so the step falls as "
-                    "the strip enters the rolls: its first 2 ms (about 2,500 cycles) are run",
+         end_reason="the step is held at TSSFAC |DT2MS| = 6.3e-7 s by mass scaling during the "
+                    "run, but the blank's leading edge, pulled by the deck's 100 N nodal loads "
+                    "on a material whose hardening curve (HLCID 1) starts at zero yield stress, "
+                    "stretches without bound: its scaled mass, moving at its velocity, runs away "
+                    "after about 4 ms (LS-DYNA also refines the blank, *CONTROL_ADAPTIVE, which "
+                    "parcae does not). Its first 2 ms (about 2,300 cycles) are run",
          added_cards="".join(
              f"*PART\n{name}\n{pid:10d}{pid:10d}{pid:10d}\n" for pid, name in
              ((1, "blank"), (2, "upper roll"), (3, "lower roll"), (4, "upper binder"),

@@ -1,6 +1,7 @@
 // Integrated beams (ELFORM 1, 9): co-rotational Timoshenko kinematics with cross-section
 // integration (see beam.hpp).
 #include "fem/beam.hpp"
+#include "fem/mass_scaling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -146,6 +147,7 @@ void BeamBlock::init(std::size_t n, int points) {
   preload.assign(n, std::numeric_limits<Real>::quiet_NaN());
   kbend.assign(n, 0);
   failed.assign(n, 0);
+  density_scale.assign(n, 1.0);
   l0.resize(n, 0.0);
   e2.resize(n, {0, 0, 0});
 }
@@ -201,7 +203,8 @@ Real beam_critical_dt(const MaterialParams& mat, const BeamBlock& blk, std::size
   w2 = std::max(w2, 2.0 * gs * (r.is + r.it) / (len * j));                  // torsion
   w2 = std::max(w2, 2.0 * mat.e * std::max(r.is, r.it) / (len * j));        // bending
   w2 = std::max(w2, gs * r.area * len * (2.0 / (m * len * len) + 0.5 / j)); // shear
-  return 2.0 / std::sqrt(w2);
+  // mass scaling multiplies m and J, so the frequencies by 1 / sqrt(scale)
+  return mass_scaled_dt(2.0 / std::sqrt(w2), blk.density_scale, e);
 }
 
 void update_stress_beam_point(const MaterialParams& mat, Real deps, Real dgs, Real dgt, Real dt,

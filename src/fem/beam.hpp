@@ -88,6 +88,7 @@ struct BeamBlock {
   std::vector<Real> preload;           ///< imposed axial force (NaN: none this step)
   std::vector<std::uint8_t> kbend;     ///< *INITIAL_AXIAL_FORCE_BEAM KBEND of the element
   std::vector<std::uint8_t> failed;    ///< never set (beams are not eroded)
+  std::vector<Real> density_scale;     ///< mass scaling factor on mass and inertia (1 = none)
   int nip = 1;
   BeamSection sec;
   /// Size and zero the state for n elements of nip points (conn, l0, e2, sec set by the caller).

@@ -39,9 +39,17 @@ Real SolidFamily::initial_dt(const MaterialParams& mat, const Block& blk, std::s
 }
 
 LumpedMass<8> SolidFamily::lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
-                                     std::size_t e, std::span<const Real> /*x*/, Real scale) {
+                                     std::size_t e, std::span<const Real> x, Real scale) {
   LumpedMass<8> m;
-  const Real vol = blk.vol[e];
+  // the volume at x (blk.vol holds the current volume once the run has started)
+  Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
+  for (int a = 0; a < 8; ++a) {
+    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
+    cx[a] = x[3 * n];
+    cy[a] = x[3 * n + 1];
+    cz[a] = x[3 * n + 2];
+  }
+  const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);
   blk.density_scale[e] = scale;
   m.added[0] = mat.ro * vol * (scale - 1.0);
   if (opt.tetrahedra) {
@@ -56,6 +64,7 @@ LumpedMass<4> ShellFamily::lump_mass(const Options& /*opt*/, const MaterialParam
                                      std::size_t e, std::span<const Real> x, Real scale) {
   std::array<Real, 4> cm{}, ci{};
   shell_lumped_mass(mat, blk, e, x, cm, ci);
+  blk.density_scale[e] = scale;
   LumpedMass<4> m;
   for (std::size_t a = 0; a < 4; ++a) {
     m.mass[a] = scale * cm[a];
@@ -77,6 +86,7 @@ LumpedMass<2> TrussFamily::lump_mass(const Options& opt, const MaterialParams& m
                                      std::size_t e, std::span<const Real> x, Real scale) {
   LumpedMass<2> m;
   blk.l0[e] = truss_length(blk, e, x);
+  blk.density_scale[e] = scale;
   const Real half = 0.5 * (mat.ro * blk.area[e] + opt.nsm) * blk.l0[e];
   m.mass = {scale * half, scale * half};
   m.added = {(scale - 1.0) * half, (scale - 1.0) * half};
@@ -98,6 +108,7 @@ LumpedMass<2> BeamFamily::lump_mass(const Options& /*opt*/, const MaterialParams
   blk.l0[e] = beam_length(blk, e, x);
   Real mass = 0, inertia = 0;
   beam_lumped_mass(blk.sec, mat, blk.l0[e], mass, inertia);
+  blk.density_scale[e] = scale;
   m.mass = {scale * mass, scale * mass};
   m.inertia = {scale * inertia, scale * inertia};
   m.added = {(scale - 1.0) * mass, (scale - 1.0) * mass};

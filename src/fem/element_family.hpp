@@ -75,7 +75,8 @@ struct SolidFamily {
   static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
                          std::span<const Real> x);
   /// Lumped mass of element e with the mass-scaling factor scale (recorded as the element's
-  /// density scale): rho V / 8 per corner (tetrahedra: rho V / 4 on their four nodes).
+  /// density scale): rho V / 8 per corner (tetrahedra: rho V / 4 on their four nodes), V the
+  /// volume at coordinates x (the initial ones).
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
 };

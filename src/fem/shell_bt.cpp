@@ -49,6 +49,7 @@
 // max(t^2/12, A/8) (the Hughes-Liu / Belytschko-Lin-Tsay scaling: the physical t^2/12 is
 // raised so the rotational frequencies stay below the translational ones).
 #include "fem/shell_bt.hpp"
+#include "fem/mass_scaling.hpp"
 
 #include "fem/shell_bt_internal.hpp"
 
@@ -86,6 +87,7 @@ void ShellBlock::init(std::size_t n, int nip) {
   e_int.assign(n, 0.0);
   e_hg.assign(n, 0.0);
   failed.assign(n, 0);
+  density_scale.assign(n, 1.0);
 }
 
 void ShellBlock::init(std::size_t n, int nip, Real thickness) {
@@ -342,7 +344,7 @@ Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::si
   }
   const Real beta = is_triangle(c) ? 1.0 : 0.0; // the 4th side of a triangle has length 0
   const Real ls = (1.0 + beta) * g.area / lmax;
-  return ls / mat.wave_speed_shell();
+  return mass_scaled_dt(ls / mat.wave_speed_shell(), blk.density_scale, e);
 }
 
 namespace {

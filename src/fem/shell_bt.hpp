@@ -40,6 +40,7 @@ struct ShellBlock {
   std::vector<Real> e_int; ///< accumulated internal energy per element
   std::vector<Real> e_hg;  ///< accumulated hourglass energy per element
   std::vector<std::uint8_t> failed; ///< 1 = eroded (all points failed)
+  std::vector<Real> density_scale;  ///< mass scaling factor on mass and inertia (1 = none)
 
   /// Resize and zero state for n elements with nip points. conn and t0 keep the entries they
   /// already have (new ones are zero), t is set to t0: fill conn and t0 before calling.
@@ -75,10 +76,10 @@ ShellPassResult compute_shell_forces(const ShellOptions& opt, const MaterialPara
 /// The same, written plainly (no manual optimisation) as the reference the optimised kernel is
 /// tested against (its time step: a loop over shell_critical_dt after the pass).
 ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const MaterialParams& mat,
-                                               ShellBlock& blk, std::size_t begin,
-                                               std::size_t end, std::span<const Real> x,
-                                               std::span<const Real> v, std::span<const Real> w,
-                                               Real dt, std::span<Real> fe, std::span<Real> me);
+                                               ShellBlock& blk, std::size_t begin, std::size_t end,
+                                               std::span<const Real> x, std::span<const Real> v,
+                                               std::span<const Real> w, Real dt, std::span<Real> fe,
+                                               std::span<Real> me);
 
 /// Critical time step of element e (without safety factor): L / c with LS-DYNA's characteristic
 /// length (area / longest side for quads; triangles by their own rule).

@@ -2,6 +2,7 @@
 // (formulation, time step and mass: shell_bt.cpp; both kernels give bit-identical results).
 #include "fem/shell_bt.hpp"
 
+#include "fem/mass_scaling.hpp"
 #include "fem/shell_bt_internal.hpp"
 #include "materials/plane_stress_return.inc"
 
@@ -461,6 +462,7 @@ ShellPassResult shell_range(const KernelSetup& K, const MaterialParams& mat, She
     Real dtc[kLanes];
     bool now_failed[kLanes] = {};
     shell_batch(K, mat, blk, idx, cnt, x, v, w, dt, fe, me, dtc, now_failed);
+    for (int l = 0; l < cnt; ++l) dtc[l] = mass_scaled_dt(dtc[l], blk.density_scale, idx[l]);
     for (int l = 0; l < cnt; ++l)
       if (!now_failed[l] && dtc[l] < res.min_dt) {
         res.min_dt = dtc[l];

@@ -1,5 +1,6 @@
 // Truss elements: axial force from a 1D stress update (see truss.hpp).
 #include "fem/truss.hpp"
+#include "fem/mass_scaling.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,7 @@ void TrussBlock::init(std::size_t n) {
   l0.resize(n, 0.0);
   for (auto* v : {&sig, &back, &eps_p, &e_int, &e_hg, &force}) v->assign(n, 0.0);
   failed.assign(n, 0);
+  density_scale.assign(n, 1.0);
 }
 
 Real truss_length(const TrussBlock& blk, std::size_t e, std::span<const Real> x) {
@@ -24,7 +26,7 @@ Real truss_length(const TrussBlock& blk, std::size_t e, std::span<const Real> x)
 Real truss_critical_dt(const MaterialParams& mat, const TrussBlock& blk, std::size_t e,
                        std::span<const Real> x) {
   const Real c = std::sqrt(mat.e / mat.ro);
-  return truss_length(blk, e, x) / c;
+  return mass_scaled_dt(truss_length(blk, e, x) / c, blk.density_scale, e);
 }
 
 Real update_stress_truss(const MaterialParams& mat, Real deps, Real dt, Real& sig, Real& back,

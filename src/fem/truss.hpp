@@ -31,6 +31,7 @@ struct TrussBlock {
   std::vector<Real> e_hg;           ///< always 0 (no hourglass modes)
   std::vector<Real> force;          ///< axial force N (output)
   std::vector<std::uint8_t> failed; ///< never set (trusses are not eroded)
+  std::vector<Real> density_scale;  ///< mass scaling factor on the mass (1 = none)
   /// Resize and zero the state for n elements (conn and area filled before, l0 computed by
   /// the caller).
   void init(std::size_t n);

@@ -495,7 +495,12 @@ std::vector<KeywordSpec> control_keywords() {
                  {R("DTINIT"), R("TSSFAC", "0.9"), I("ISDO"), R("TSLIMT"), R("DT2MS"), I("LCTM"),
                   I("ERODE"), I("MS1ST")}}},
        .ignore_extra = true,
-       .summary = "TSSFAC 0 means 0.9. ISDO, TSLIMT, ERODE, MS1ST and further cards are ignored.",
+       .summary = "TSSFAC 0 means 0.9. DT2MS: mass scaling of the elements whose step is below "
+                  "|DT2MS| (their step becomes |DT2MS|): at set-up for either sign, and during "
+                  "the run too when DT2MS < 0 and MS1ST = 0 (nodes keep their velocity, as in "
+                  "LS-DYNA; glstat and matsum report the added mass). A positive DT2MS only "
+                  "adds mass (LS-DYNA also removes it from elements above |DT2MS|). ISDO, "
+                  "TSLIMT, ERODE and further cards are ignored.",
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},

@@ -168,6 +168,11 @@ void apply_control_timestep(const Block& b, DeckBuilder& d) {
   c.dtinit = b.head.real("DTINIT");
   c.tssfac = b.head.real("TSSFAC") == 0 ? 0.9 : b.head.real("TSSFAC");
   c.dt2ms = b.head.real("DT2MS");
+  c.ms1st = b.head.integer("MS1ST");
+  if (c.ms1st != 0 && c.ms1st != 1)
+    fail(b.head.loc("MS1ST"),
+         fmt::format("MS1ST = {}: must be 0 (mass scaling during the run) or 1 (at set-up only)",
+                     c.ms1st));
   c.lctm = b.head.id("LCTM");
   d.timestep_loc = b.head.loc("LCTM");
 }

@@ -529,7 +529,11 @@ struct Controls {
   // *CONTROL_TIMESTEP
   Real dtinit = 0;
   Real tssfac = 0.9;
-  Real dt2ms = 0; ///< < 0: mass scaling to |dt2ms| * tssfac... (LS-DYNA semantics)
+  /// Mass scaling: elements whose step is below |dt2ms| get mass so that it is |dt2ms| (the
+  /// run's step at least tssfac |dt2ms|): at set-up and, when dt2ms < 0 and ms1st == 0, during
+  /// the run too.
+  Real dt2ms = 0;
+  int ms1st = 0;  ///< 1: mass scaling at set-up only
   Real dtmin = 0; ///< fraction of initial dt below which the run stops (*CONTROL_TERMINATION)
   GlobalId lctm = 0;
   // *CONTROL_BULK_VISCOSITY

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 4; // 2: contact search schedule; 3: trusses; 4: beams
+constexpr std::uint64_t kFormatVersion = 5; // 2: contact search schedule; 3: trusses; 4: beams
+                                            // 5: masses and scale factors (mass scaling)
 constexpr std::size_t kHeaderBytes = 32;    // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {
@@ -174,26 +175,29 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     throw RuntimeError(
         fmt::format("checkpoint has {} nodes on this rank, the model {}", nnode, d.nnode));
   for (auto* v : {&d.x, &d.v, &d.a, &d.f, &d.w, &d.m_ext, &d.corner_f_solid, &d.corner_f_shell,
-                  &d.corner_m_shell, &d.corner_f_truss, &d.corner_f_beam, &d.corner_m_beam})
+                  &d.corner_m_shell, &d.corner_f_truss, &d.corner_f_beam, &d.corner_m_beam, &d.mass,
+                  &d.inertia}) // masses: mass scaling during the run changes them
     ar.vec(*v);
   for (auto& p : d.solids) {
     auto& b = p.blk;
-    for (auto* v : {&b.sig, &b.back, &b.eps_p, &b.hgq, &b.vol, &b.e_int, &b.e_hg, &b.dt})
+    for (auto* v :
+         {&b.sig, &b.back, &b.eps_p, &b.hgq, &b.vol, &b.e_int, &b.e_hg, &b.dt, &b.density_scale})
       ar.vec(*v);
     ar.vec(b.failed);
   }
   for (auto& p : d.shells) {
     auto& b = p.blk;
-    for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg}) ar.vec(*v);
+    for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg, &b.density_scale})
+      ar.vec(*v);
     ar.vec(b.failed);
   }
   for (auto& p : d.trusses) {
     auto& b = p.blk;
-    for (auto* v : {&b.sig, &b.back, &b.eps_p, &b.e_int, &b.force}) ar.vec(*v);
+    for (auto* v : {&b.sig, &b.back, &b.eps_p, &b.e_int, &b.force, &b.density_scale}) ar.vec(*v);
   }
   for (auto& p : d.beams) {
     auto& b = p.blk;
-    for (auto* v : {&b.sig, &b.back, &b.eps_p, &b.e_int, &b.res}) ar.vec(*v);
+    for (auto* v : {&b.sig, &b.back, &b.eps_p, &b.e_int, &b.res, &b.density_scale}) ar.vec(*v);
     ar.vec(b.e2);
   }
   ar.vec(d.rigid_of); // welds that failed released their nodes

@@ -42,7 +42,7 @@ std::vector<GlobalId> history_node_ids(const Model& model) {
 
 namespace {
 
-enum Quantity { kIe, kKe, kHg, kPx, kPy, kPz, kMass, kQuantities };
+enum Quantity { kIe, kKe, kHg, kPx, kPy, kPz, kMass, kAdded, kQuantities };
 
 } // namespace
 
@@ -62,14 +62,11 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
     return part_legend_.size() - 1;
   };
 
-  // Element masses as build_domain lumps them (density scaling included), from the initial
-  // coordinates: the element-corner masses of this rank's elements.
-  std::vector<ExactSum> added(part_legend_.size() + d.solids.size() + d.shells.size() +
-                              d.trusses.size() + d.beams.size());
-  const Real dt2ms = std::abs(model.control.dt2ms);
+  // Element corner masses as build_domain lumps them, from the initial coordinates, before
+  // mass scaling: parts() multiplies them by each element's current scale factor
+  // (density_scale, which mass scaling during the run (DT2MS < 0) raises).
   for (const SolidPart& sp : d.solids) {
-    const std::size_t p = part_index(sp.pid);
-    solid_part_index_.push_back(p);
+    solid_part_index_.push_back(part_index(sp.pid));
     std::vector<Real> cm(8 * sp.blk.size());
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
       Real x[8], y[8], zz[8], bx[8], by[8], bz[8];
@@ -80,72 +77,44 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
         zz[a] = d.x0[3 * n + 2];
       }
       const Real vol = hex_volume_gradient(x, y, zz, bx, by, bz);
-      const Real scale = sp.blk.density_scale[e];
-      for (int a = 0; a < 8; ++a) cm[8 * e + a] = scale * sp.mat.ro * vol / 8.0;
-      added[p].add(sp.mat.ro * vol * (scale - 1.0));
+      for (int a = 0; a < 8; ++a) cm[8 * e + a] = sp.mat.ro * vol / 8.0;
     }
     solid_corner_mass_.push_back(std::move(cm));
   }
   for (const ShellPart& sp : d.shells) {
-    const std::size_t p = part_index(sp.pid);
-    shell_part_index_.push_back(p);
+    shell_part_index_.push_back(part_index(sp.pid));
     std::vector<Real> cm(4 * sp.blk.size()), ci(4 * sp.blk.size());
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
       std::array<Real, 4> m{}, i{};
       shell_lumped_mass(sp.mat, sp.blk, e, d.x0, m, i);
-      Real scale = 1.0;
-      if (dt2ms > 0) {
-        const Real dte = shell_critical_dt(sp.mat, sp.blk, e, d.x0);
-        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
-      }
       for (int a = 0; a < 4; ++a) {
-        cm[4 * e + a] = scale * m[a];
-        ci[4 * e + a] = scale * i[a];
-        added[p].add((scale - 1.0) * m[a]);
+        cm[4 * e + a] = m[a];
+        ci[4 * e + a] = i[a];
       }
     }
     shell_corner_mass_.push_back(std::move(cm));
     shell_corner_inertia_.push_back(std::move(ci));
   }
   for (const TrussPart& tp : d.trusses) {
-    const std::size_t p = part_index(tp.pid);
-    truss_part_index_.push_back(p);
+    truss_part_index_.push_back(part_index(tp.pid));
     std::vector<Real> cm(2 * tp.blk.size());
-    for (std::size_t e = 0; e < tp.blk.size(); ++e) {
-      Real scale = 1.0;
-      if (dt2ms > 0) {
-        const Real dte = truss_critical_dt(tp.mat, tp.blk, e, d.x0);
-        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
-      }
-      const Real half = 0.5 * (tp.mat.ro * tp.blk.area[e] + tp.opt.nsm) * tp.blk.l0[e];
-      cm[2 * e] = cm[2 * e + 1] = scale * half;
-      added[p].add(2.0 * (scale - 1.0) * half);
-    }
+    for (std::size_t e = 0; e < tp.blk.size(); ++e)
+      cm[2 * e] = cm[2 * e + 1] = 0.5 * (tp.mat.ro * tp.blk.area[e] + tp.opt.nsm) * tp.blk.l0[e];
     truss_corner_mass_.push_back(std::move(cm));
   }
   for (const BeamPart& bp : d.beams) {
-    const std::size_t p = part_index(bp.pid);
-    beam_part_index_.push_back(p);
+    beam_part_index_.push_back(part_index(bp.pid));
     std::vector<Real> cm(2 * bp.blk.size()), ci(2 * bp.blk.size());
     for (std::size_t e = 0; e < bp.blk.size(); ++e) {
-      Real scale = 1.0;
-      if (dt2ms > 0) {
-        const Real dte = beam_critical_dt(bp.mat, bp.blk, e, d.x0);
-        if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
-      }
       Real m = 0, j = 0;
       beam_lumped_mass(bp.blk.sec, bp.mat, bp.blk.l0[e], m, j);
-      cm[2 * e] = cm[2 * e + 1] = scale * m;
-      ci[2 * e] = ci[2 * e + 1] = scale * j;
-      added[p].add(2.0 * (scale - 1.0) * m);
+      cm[2 * e] = cm[2 * e + 1] = m;
+      ci[2 * e] = ci[2 * e + 1] = j;
     }
     beam_corner_mass_.push_back(std::move(cm));
     beam_corner_inertia_.push_back(std::move(ci));
   }
   for (const RigidBody& b : d.bodies) part_index(b.pid);
-  added.resize(part_legend_.size());
-  comm_.sum(added);
-  for (const ExactSum& a : added) added_mass_.push_back(a.result());
 
   node_ids_ = history_node_ids(model);
   for (GlobalId id : node_ids_) node_model_index_.push_back(model.node_index(id));
@@ -179,13 +148,16 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const SolidPart& sp = d.solids[s];
     const std::vector<Real>& cm = solid_corner_mass_[s];
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      const Real scale = sp.blk.density_scale[e];
       // an eroded element's energy is no longer the part's (glstat: eroded energy)
       const bool live = sp.blk.failed[e] == 0;
-      Real q[kQuantities] = {live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0};
+      Real q[kQuantities] = {
+          live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0, 0};
       for (int a = 0; a < 8; ++a) {
+        const Real m = scale * cm[8 * e + a];
+        q[kAdded] += (scale - 1.0) * cm[8 * e + a];
         const LocalId n = sp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
-        const Real m = cm[8 * e + a];
         const Real* v = &d.v[3 * n];
         q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         q[kPx] += m * v[0];
@@ -201,17 +173,20 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const std::vector<Real>& cm = shell_corner_mass_[s];
     const std::vector<Real>& ci = shell_corner_inertia_[s];
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
+      const Real scale = sp.blk.density_scale[e];
       // an eroded element's energy is no longer the part's (glstat: eroded energy)
       const bool live = sp.blk.failed[e] == 0;
-      Real q[kQuantities] = {live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0};
+      Real q[kQuantities] = {
+          live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0, 0};
       for (int a = 0; a < 4; ++a) {
+        const Real m = scale * cm[4 * e + a];
+        q[kAdded] += (scale - 1.0) * cm[4 * e + a];
         const LocalId n = sp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
-        const Real m = cm[4 * e + a];
         const Real* v = &d.v[3 * n];
         const Real* w = &d.w[3 * n];
         q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-                  0.5 * ci[4 * e + a] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+                  0.5 * scale * ci[4 * e + a] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
         q[kPx] += m * v[0];
         q[kPy] += m * v[1];
         q[kPz] += m * v[2];
@@ -224,11 +199,13 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const TrussPart& tp = d.trusses[s];
     const std::vector<Real>& cm = truss_corner_mass_[s];
     for (std::size_t e = 0; e < tp.blk.size(); ++e) {
-      Real q[kQuantities] = {tp.blk.e_int[e], 0, 0, 0, 0, 0, 0};
+      const Real scale = tp.blk.density_scale[e];
+      Real q[kQuantities] = {tp.blk.e_int[e], 0, 0, 0, 0, 0, 0, 0};
       for (int a = 0; a < 2; ++a) {
+        const Real m = scale * cm[2 * e + a];
+        q[kAdded] += (scale - 1.0) * cm[2 * e + a];
         const LocalId n = tp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
-        const Real m = cm[2 * e + a];
         const Real* v = &d.v[3 * n];
         q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         q[kPx] += m * v[0];
@@ -244,15 +221,17 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     const std::vector<Real>& cm = beam_corner_mass_[s];
     const std::vector<Real>& ci = beam_corner_inertia_[s];
     for (std::size_t e = 0; e < bp.blk.size(); ++e) {
-      Real q[kQuantities] = {bp.blk.e_int[e], 0, 0, 0, 0, 0, 0};
+      const Real scale = bp.blk.density_scale[e];
+      Real q[kQuantities] = {bp.blk.e_int[e], 0, 0, 0, 0, 0, 0, 0};
       for (int a = 0; a < 2; ++a) {
+        const Real m = scale * cm[2 * e + a];
+        q[kAdded] += (scale - 1.0) * cm[2 * e + a];
         const LocalId n = bp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
-        const Real m = cm[2 * e + a];
         const Real* v = &d.v[3 * n];
         const Real* w = &d.w[3 * n];
         q[kKe] += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) +
-                  0.5 * ci[2 * e + a] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+                  0.5 * scale * ci[2 * e + a] * (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
         q[kPx] += m * v[0];
         q[kPy] += m * v[1];
         q[kPz] += m * v[2];
@@ -265,9 +244,14 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
   for (std::size_t k = 0; k < np; ++k) index[part_legend_[k].id] = k;
   if (comm_.rank() == 0) // rigid bodies are replicated on every rank: count them once
     for (const RigidBody& b : d.bodies) {
-      const Real q[kQuantities] = {
-          0,     rigid_body_kinetic_energy(b), 0, b.mass * b.v[0], b.mass * b.v[1], b.mass * b.v[2],
-          b.mass};
+      const Real q[kQuantities] = {0,
+                                   rigid_body_kinetic_energy(b),
+                                   0,
+                                   b.mass * b.v[0],
+                                   b.mass * b.v[1],
+                                   b.mass * b.v[2],
+                                   b.mass,
+                                   0};
       add_part(index.at(b.pid), q);
     }
   comm_.sum(acc);
@@ -281,7 +265,7 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
     s.hourglass = a[kHg].result();
     s.momentum = {a[kPx].result(), a[kPy].result(), a[kPz].result()};
     s.mass = a[kMass].result();
-    s.added_mass = added_mass_[p];
+    s.added_mass = a[kAdded].result();
   }
   for (const RigidBody& b : d.bodies) out[index.at(b.pid)].rb_velocity = b.v;
   return out;

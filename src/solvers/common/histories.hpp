@@ -73,7 +73,6 @@ private:
   std::vector<std::vector<Real>> truss_corner_mass_; ///< 2 per element
   std::vector<std::size_t> beam_part_index_;         ///< domain beam part -> legend index
   std::vector<std::vector<Real>> beam_corner_mass_, beam_corner_inertia_; ///< 2 per element
-  std::vector<Real> added_mass_;                                          ///< per part (global)
   std::vector<GlobalId> node_ids_;
   std::vector<LocalId> node_model_index_; ///< model node index of each history node
   std::vector<std::array<Real, 3>> rot_;  ///< integrated rotations (owner rank)

@@ -47,6 +47,7 @@ ShellBlock pick_block(const ShellBlock& b, const std::vector<std::size_t>& idx, 
   o.e_int = pick(b.e_int, idx, 1);
   o.e_hg = pick(b.e_hg, idx, 1);
   o.failed = pick(b.failed, idx, 1);
+  o.density_scale = pick(b.density_scale, idx, 1);
   return o;
 }
 
@@ -62,6 +63,7 @@ TrussBlock pick_block(const TrussBlock& b, const std::vector<std::size_t>& idx) 
   o.e_hg = pick(b.e_hg, idx, 1);
   o.force = pick(b.force, idx, 1);
   o.failed = pick(b.failed, idx, 1);
+  o.density_scale = pick(b.density_scale, idx, 1);
   return o;
 }
 
@@ -82,6 +84,7 @@ BeamBlock pick_block(const BeamBlock& b, const std::vector<std::size_t>& idx) {
   o.preload = pick(b.preload, idx, 1);
   o.kbend = pick(b.kbend, idx, 1);
   o.failed = pick(b.failed, idx, 1);
+  o.density_scale = pick(b.density_scale, idx, 1);
   return o;
 }
 

@@ -35,6 +35,13 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(bag.prev_pressure);
     ar.pod(bag.have_prev);
   }
+  if (ms_.on) { // mass scaling during the run: the corners' gains (the masses are the domain's)
+    for (auto& v : ms_.dm) ar.vec(v);
+    for (auto& v : ms_.di) ar.vec(v);
+    ar.pod(ms_.added);
+    ar.pod(ms_.ke_added);
+    ar.pod(ms_.n_scaled);
+  }
   bool has_hist = out_.hist != nullptr;
   ar.pod(has_hist);
   if (has_hist != (out_.hist != nullptr))

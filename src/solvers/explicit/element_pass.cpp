@@ -63,6 +63,13 @@ void Integrator::compute_family_elements(Family family, bool boundary, Real dt) 
     }
     for (const auto& g : gone)
       erosion_.eroded_now.insert(erosion_.eroded_now.end(), g.begin(), g.end());
+    // Mass scaling during the run: only ranges whose step is below the target are visited.
+    if (ms_.on && !relaxing_)
+      for (std::size_t c = 0; c < nchunk; ++c)
+        if (res[c].bad_element < 0 && res[c].min_dt_element >= 0 && res[c].min_dt > 0 &&
+            res[c].min_dt < ms_.trigger)
+          scale_element_masses(family, p, first + c * kChunk,
+                               std::min(last, first + (c + 1) * kChunk), res[c]);
     for (const auto& r : res) {
       if (r.bad_element >= 0) {
         const auto k = static_cast<std::size_t>(r.bad_element);
@@ -107,6 +114,15 @@ void Integrator::exchange_begin() {
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_f_beam[3 * c + i];
       for (int i = 0; i < 3; ++i) buf[pos++] = d_.corner_m_beam[3 * c + i];
     }
+    if (ms_.on) { // the corners' mass (and inertia) gained by mass scaling, after the forces
+      const std::array<const std::vector<std::int64_t>*, MassScaling::kFamilies> send = {
+          &h.send_solid, &h.send_shell, &h.send_truss, &h.send_beam};
+      for (std::size_t f = 0; f < MassScaling::kFamilies; ++f)
+        for (std::int64_t c : *send[f]) {
+          buf[pos++] = ms_.dm[f][static_cast<std::size_t>(c)];
+          buf[pos++] = ms_.di[f][static_cast<std::size_t>(c)];
+        }
+    }
   }
   comms_.halo->begin();
 }
@@ -118,6 +134,9 @@ void Integrator::exchange_end() {
   std::size_t pos = 0;
   std::size_t gs = 3 * d_.n_local_solid_corners, gh = 3 * d_.n_local_shell_corners;
   std::size_t gt = 3 * d_.n_local_truss_corners, gb = 3 * d_.n_local_beam_corners;
+  std::array<std::size_t, MassScaling::kFamilies> ghost = {
+      d_.n_local_solid_corners, d_.n_local_shell_corners, d_.n_local_truss_corners,
+      d_.n_local_beam_corners};
   for (const auto& h : d_.halo) {
     for (std::size_t k = 0; k < 3 * h.recv_solid; ++k) d_.corner_f_solid[gs++] = buf[pos++];
     for (std::size_t k = 0; k < h.recv_shell; ++k) {
@@ -130,6 +149,23 @@ void Integrator::exchange_end() {
       for (int i = 0; i < 3; ++i) d_.corner_f_beam[gb + i] = buf[pos++];
       for (int i = 0; i < 3; ++i) d_.corner_m_beam[gb + i] = buf[pos++];
       gb += 3;
+    }
+    if (ms_.on) { // ghost corners' gains: a changed one marks its node for update_scaled_masses
+      const std::array<std::size_t, MassScaling::kFamilies> recv = {h.recv_solid, h.recv_shell,
+                                                                    h.recv_truss, h.recv_beam};
+      for (std::size_t f = 0; f < MassScaling::kFamilies; ++f)
+        for (std::size_t k = 0; k < recv[f]; ++k) {
+          const std::size_t c = ghost[f]++;
+          const Real dm = buf[pos++], di = buf[pos++];
+          if (dm == ms_.dm[f][c] && di == ms_.di[f][c]) continue;
+          ms_.dm[f][c] = dm;
+          ms_.di[f][c] = di;
+          const auto n = static_cast<std::size_t>(ms_.corner_node[f][c]);
+          if (!ms_.dirty[n]) {
+            ms_.dirty[n] = 1;
+            ms_.dirty_nodes.push_back(static_cast<LocalId>(n));
+          }
+        }
     }
   }
 }

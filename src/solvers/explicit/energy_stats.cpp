@@ -28,6 +28,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     kEroKe,
     kEroIe,
     kEroHg,
+    kAdded,
     kCount
   };
   std::array<ExactSum, kCount> acc;
@@ -66,6 +67,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   });
   acc[kExt] = loads_.work;
   acc[kWall] = rwalls_.work;
+  acc[kAdded] = ms_.added; // mass scaling during the run (this rank's elements)
   // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
   // one-rank run
   for (const auto& cs : contacts_.state) {
@@ -96,7 +98,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
             s.eroded_internal + s.eroded_hourglass;
   const Real mass = acc[kMass].result();
   s.mass = mass;
-  s.added_mass = d_.added_mass;
+  s.added_mass = d_.added_mass + acc[kAdded].result();
   if (mass > 0) {
     s.vx = acc[kPx].result() / mass;
     s.vy = acc[kPy].result() / mass;

@@ -64,12 +64,17 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   init_erosion();
   init_airbags();
   init_axial_forces();
+  init_mass_scaling();
+  // Per corner: forces (and moments); with mass scaling during the run, its mass and inertia
+  // gains too.
+  const std::size_t extra = ms_.on ? 2 : 0;
   std::vector<par::Exchange::Neighbour> nb;
   for (const auto& h : d_.halo)
     nb.push_back({h.rank,
-                  3 * h.send_solid.size() + 6 * h.send_shell.size() + 3 * h.send_truss.size() +
-                      6 * h.send_beam.size(),
-                  3 * h.recv_solid + 6 * h.recv_shell + 3 * h.recv_truss + 6 * h.recv_beam});
+                  (3 + extra) * h.send_solid.size() + (6 + extra) * h.send_shell.size() +
+                      (3 + extra) * h.send_truss.size() + (6 + extra) * h.send_beam.size(),
+                  (3 + extra) * h.recv_solid + (6 + extra) * h.recv_shell +
+                      (3 + extra) * h.recv_truss + (6 + extra) * h.recv_beam});
   if (!nb.empty()) comms_.halo = std::make_unique<par::Exchange>(comm_, std::move(nb));
 }
 

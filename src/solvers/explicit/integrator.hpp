@@ -195,6 +195,29 @@ struct ErosionState {
   Real t_pass = 0; ///< time of the force pass (FAILTM)
 };
 
+/// Mass scaling during the run (DT2MS < 0, mass_scaling.cpp). An element whose critical step
+/// falls below |DT2MS| gets mass (and rotary inertia, by the same factor) so that its step is
+/// |DT2MS| again, and the run's step stays at least TSSFAC |DT2MS|. A node's mass is its set-up
+/// mass plus the masses its element corners gained, summed in the corner order of the force
+/// assembly, and the gains of other ranks' corners travel with their forces in the halo
+/// exchange: the masses are those of the one-rank run, bit for bit.
+struct MassScaling {
+  static constexpr std::size_t kFamilies = kElementFamilies.size();
+  bool on = false;
+  Real target = 0;  ///< |DT2MS|: the smallest element step (before TSSFAC)
+  Real trigger = 0; ///< elements whose step is below this are scaled (target less round-off)
+  std::vector<Real> base_mass, base_inertia; ///< nodal mass and rotary inertia of the set-up
+  /// Per family (fem/element_family.hpp) and corner (this rank's, then ghost corners): mass
+  /// and rotary inertia gained during the run, and the corner's node.
+  std::array<std::vector<Real>, kFamilies> dm, di;
+  std::array<std::vector<LocalId>, kFamilies> corner_node;
+  std::vector<std::uint8_t> dirty; ///< per node: a corner's gain changed this cycle
+  std::vector<LocalId> dirty_nodes;
+  ExactSum added;            ///< mass gained by this rank's elements during the run
+  ExactSum ke_added;         ///< kinetic energy of that mass at the velocity of its node
+  std::int64_t n_scaled = 0; ///< element scalings on this rank
+};
+
 /// The explicit solver (Solver interface): central differences, one cycle per advance().
 /// The run's output files: plot states (d3plot, VTK), glstat, and the histories (matsum,
 /// nodout, rwforc, history.csv; on all ranks).
@@ -268,6 +291,15 @@ private:
   void rotate_about_axis(const PrescribedMotion& pm, Real t, Real dt_avg, Real dt_new,
                          const std::vector<Real>& v_old);
   void compute_elements(bool boundary, Real dt);
+  // --- mass scaling during the run (mass_scaling.cpp) ---
+  void init_mass_scaling();
+  /// Scale the elements of [b, e) of part p whose step is below the target (after their force
+  /// pass, serially) and update r, the range's step limit.
+  template <class Family>
+  void scale_element_masses(Family family, std::size_t p, std::size_t b, std::size_t e,
+                            ElementPassResult& r);
+  /// The nodal masses and inertias of the nodes whose corners gained mass this cycle.
+  void update_scaled_masses();
   template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
   void consider_step(Real dte, int family, std::string_view name, GlobalId elem, GlobalId part);
   void exchange_begin();
@@ -358,6 +390,7 @@ private:
   ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
   ErosionState erosion_;     ///< element deletion
   AirbagCoupling airbags_;   ///< control volumes
+  MassScaling ms_;           ///< mass scaling during the run (DT2MS < 0)
   bool relaxing_ = false;    ///< in the dynamic relaxation phase
   /// *INITIAL_AXIAL_FORCE_BEAM: one entry per beam of this rank with an imposed axial force.
   struct AxialForce {

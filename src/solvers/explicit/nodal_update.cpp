@@ -44,6 +44,7 @@ void Integrator::external_forces(Real t) {
 }
 
 void Integrator::assemble_and_accelerate(Real t) {
+  update_scaled_masses();
   external_forces(t);
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)

@@ -536,6 +536,10 @@ RunSummary Integrator::finish() {
   sum.element_cycles_per_s =
       sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(run_.nelem) / sum.elapsed_s
                         : 0;
+  // Mass scaling during the run: the kinetic energy its added mass brought (collective).
+  std::vector<ExactSum> ke_sum{ms_.ke_added};
+  if (ms_.on) comm_.sum(ke_sum);
+  const Real ke_added = ke_sum[0].result();
   if (log) {
     *log << fmt::format("\n{} termination at cycle {}, time {:.6e}\n",
                         sum.normal_termination ? "normal"
@@ -550,6 +554,13 @@ RunSummary Integrator::finish() {
                         st.external_work, st.rigidwall, st.total);
     *log << fmt::format("  energy ratio {:.6f}  (energy error {:.3f}%)\n", st.energy_ratio(),
                         100 * sum.energy_error);
+    if (st.added_mass > 0)
+      *log << fmt::format("  added mass {:.6e} ({:.3f}% of the physical mass; DT2MS {})\n",
+                          st.added_mass, st.percent_mass_increase(), model_.control.dt2ms);
+    if (ms_.on)
+      *log << fmt::format("  kinetic energy brought by the added mass (nodes keep their "
+                          "velocity) {:.6e}\n",
+                          ke_added);
     *log << contact_mpp_line;
   }
   return sum;
