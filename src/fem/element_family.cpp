@@ -1,6 +1,9 @@
 // Element families: the kernels of each family under the common signatures.
 #include "fem/element_family.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace parcae {
 
 ElementPassResult SolidFamily::compute_forces(const Options& opt, const MaterialParams& mat,
@@ -60,6 +63,40 @@ LumpedMass<8> SolidFamily::lump_mass(const Options& opt, const MaterialParams& m
   return m;
 }
 
+Rescaled SolidFamily::rescale_for_step(const Options& opt, const MaterialParams& mat,
+                                       const Block& blk, std::size_t e, std::span<const Real> x,
+                                       Real target) {
+  const Real dte = blk.dt[e];
+  const Real s = blk.density_scale[e];
+  const Real naive = s * (target / dte) * (target / dte);
+  if (mat.hydro()) return {naive, dte};
+  Real cx[8], cy[8], cz[8];
+  for (int a = 0; a < 8; ++a) {
+    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
+    cx[a] = x[3 * n];
+    cy[a] = x[3 * n + 1];
+    cz[a] = x[3 * n + 2];
+  }
+  const Real le = hex_characteristic_length(cx, cy, cz, blk.vol[e]);
+  const Real c = mat.wave_speed_solid() / std::sqrt(s);
+  const Real d = le / dte; // Q + sqrt(Q^2 + c^2)
+  // the part of Q that mass does not change (0 when the element was not compressed)
+  const Real b =
+      d > c * (1 + 1e-12) ? std::max<Real>((d * d - c * c) / (2 * d) - opt.q1 * c, 0) : 0.0;
+  const bool viscous = d > c * (1 + 1e-12);
+  auto step = [&](Real c_new) {
+    const Real q = viscous ? opt.q1 * c_new + b : 0.0;
+    return le / (q + std::sqrt(q * q + c_new * c_new));
+  };
+  // c'^2 + 2 D (q1 c' + b) = D^2 with D = le / target
+  const Real dt = le / target;
+  const Real q1 = viscous ? opt.q1 : 0.0;
+  const Real disc = q1 * q1 * dt * dt + dt * dt - 2 * dt * b;
+  const Real c_new = disc > 0 ? -q1 * dt + std::sqrt(disc) : 0.0;
+  if (!(c_new > 0) || !(c_new < c)) return {naive, step(c / std::sqrt(naive / s))};
+  return {s * (c / c_new) * (c / c_new), step(c_new)};
+}
+
 LumpedMass<4> ShellFamily::lump_mass(const Options& /*opt*/, const MaterialParams& mat, Block& blk,
                                      std::size_t e, std::span<const Real> x, Real scale) {
   std::array<Real, 4> cm{}, ci{};
@@ -85,7 +122,7 @@ ElementPassResult TrussFamily::compute_forces(const Options& /*opt*/, const Mate
 LumpedMass<2> TrussFamily::lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                      std::size_t e, std::span<const Real> x, Real scale) {
   LumpedMass<2> m;
-  blk.l0[e] = truss_length(blk, e, x);
+  (void)x; // l0: the set-up length (domain.cpp)
   blk.density_scale[e] = scale;
   const Real half = 0.5 * (mat.ro * blk.area[e] + opt.nsm) * blk.l0[e];
   m.mass = {scale * half, scale * half};
@@ -105,7 +142,7 @@ ElementPassResult BeamFamily::compute_forces(const Options& /*opt*/, const Mater
 LumpedMass<2> BeamFamily::lump_mass(const Options& /*opt*/, const MaterialParams& mat, Block& blk,
                                     std::size_t e, std::span<const Real> x, Real scale) {
   LumpedMass<2> m;
-  blk.l0[e] = beam_length(blk, e, x);
+  (void)x; // l0: the set-up length (domain.cpp)
   Real mass = 0, inertia = 0;
   beam_lumped_mass(blk.sec, mat, blk.l0[e], mass, inertia);
   blk.density_scale[e] = scale;

@@ -51,6 +51,18 @@ struct ElementPassResult {
 /// order the family accumulates it.
 template <int Nodes> struct LumpedMass { std::array<Real, Nodes> mass{}, inertia{}, added{}; };
 
+/// Mass scaling of one element during the run: its new scale factor and its step with it.
+struct Rescaled {
+  Real scale = 1;
+  Real dt = 0;
+};
+
+/// For a family whose step is proportional to sqrt(scale): the factor (target / dt)^2 times the
+/// current one brings the step dt to target.
+inline Rescaled rescale_proportionally(Real scale, Real dt, Real target) {
+  return {scale * (target / dt) * (target / dt), target};
+}
+
 /// Solid elements: 8-node hexahedra (wedges, tetrahedra collapsed), 3 dofs per corner.
 struct SolidFamily {
   using Options = HexOptions;
@@ -79,6 +91,14 @@ struct SolidFamily {
   /// volume at coordinates x (the initial ones).
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
+  /// The scale factor that brings the step of element e (blk.dt, after its force pass at
+  /// coordinates x) to target, and its step then. The step l / (Q + sqrt(Q^2 + c^2)) has a
+  /// bulk-viscosity part Q = q1 c + q2 l |trd| that mass does not change: the scale solves it
+  /// with the pass's l, c and Q. When the viscosity alone keeps the step below target the
+  /// factor is (target / dt)^2 and the step the smaller one it gives. Hydrodynamic materials
+  /// (state-dependent c): (target / dt)^2, and the pass's step is kept until the next pass.
+  static Rescaled rescale_for_step(const Options& opt, const MaterialParams& mat, const Block& blk,
+                                   std::size_t e, std::span<const Real> x, Real target);
 };
 
 /// Shell elements: Belytschko-Tsay quadrilaterals (triangles as n3 == n4), 6 dofs per corner.
@@ -109,6 +129,12 @@ struct ShellFamily {
   /// factor scale.
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
+  /// Mass scaling: the step is proportional to sqrt(scale) (rescale_proportionally).
+  static Rescaled rescale_for_step(const Options& /*opt*/, const MaterialParams& mat,
+                                   const Block& blk, std::size_t e, std::span<const Real> x,
+                                   Real target) {
+    return rescale_proportionally(blk.density_scale[e], critical_dt(mat, blk, e, x), target);
+  }
 };
 
 /// Truss elements (*SECTION_BEAM ELFORM 3): 2 nodes, axial force only, 3 dofs per corner.
@@ -136,6 +162,12 @@ struct TrussFamily {
   /// (rho A + NSM) L0 / 2 per node, times the mass-scaling factor scale.
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
+  /// Mass scaling: the step is proportional to sqrt(scale) (rescale_proportionally).
+  static Rescaled rescale_for_step(const Options& /*opt*/, const MaterialParams& mat,
+                                   const Block& blk, std::size_t e, std::span<const Real> x,
+                                   Real target) {
+    return rescale_proportionally(blk.density_scale[e], critical_dt(mat, blk, e, x), target);
+  }
 };
 
 /// Integrated beams (*SECTION_BEAM ELFORM 1 and 9, fem/beam): 2 nodes, forces and moments.
@@ -163,6 +195,12 @@ struct BeamFamily {
   /// Lumped mass (rho A + NSM) L0 / 2 and rotary inertia per node, times the scaling factor.
   static LumpedMass<kNodes> lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
                                       std::size_t e, std::span<const Real> x, Real scale);
+  /// Mass scaling: the step is proportional to sqrt(scale) (rescale_proportionally).
+  static Rescaled rescale_for_step(const Options& /*opt*/, const MaterialParams& mat,
+                                   const Block& blk, std::size_t e, std::span<const Real> x,
+                                   Real target) {
+    return rescale_proportionally(blk.density_scale[e], critical_dt(mat, blk, e, x), target);
+  }
 };
 
 /// One row of the family table, for code that needs the layout at run time.

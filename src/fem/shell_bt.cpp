@@ -355,7 +355,7 @@ void lumped(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
   gather(x, c, X);
   Geom g;
   element_geometry(X, g);
-  const Real t = blk.t[e];
+  const Real t = blk.t0[e]; // the mass is the initial one (t = t0 at set-up)
   m_elem = mat.ro * t * g.area;
   alpha = std::max(t * t / 12.0, g.area / 8.0);
   tri = is_triangle(c);

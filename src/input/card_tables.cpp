@@ -488,7 +488,9 @@ std::vector<KeywordSpec> control_keywords() {
        .head = {{"Card 1",
                  {R("ENDTIM"), I("ENDCYC"), R("DTMIN"), R("ENDENG"), R("ENDMAS", "1.0E+8"),
                   I("NOSOL")}}},
-       .summary = "Required, with ENDTIM > 0. ENDENG, ENDMAS, NOSOL are ignored.",
+       .summary = "Required, with ENDTIM > 0. ENDMAS: a normal stop once mass scaling during "
+                  "the run (DT2MS < 0) has added that percentage of the physical mass (0 or "
+                  "the default 1e8: off). ENDENG and NOSOL are ignored.",
        .apply = apply_control_termination},
       {.name = "*CONTROL_TIMESTEP",
        .head = {{"Card 1",

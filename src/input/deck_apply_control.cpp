@@ -159,6 +159,7 @@ void apply_control_termination(const Block& b, DeckBuilder& d) {
   c.endtim = b.head.real("ENDTIM");
   c.endcyc = b.head.integer("ENDCYC");
   c.dtmin = b.head.real("DTMIN");
+  c.endmas = b.head.real("ENDMAS");
   d.have_termination = true;
   d.termination_loc = b.head.loc("ENDTIM");
 }

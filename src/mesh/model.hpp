@@ -512,6 +512,9 @@ struct Controls {
   // *CONTROL_TERMINATION
   Real endtim = 0;
   int endcyc = 0;
+  /// Stop (normally) when mass scaling during the run has added more than this percentage of
+  /// the physical mass (*CONTROL_TERMINATION ENDMAS; <= 0 or >= 1e8: off).
+  Real endmas = 1e8;
   // *CONTROL_CONTACT (defaults for every contact)
   Real contact_slsfac = 0.1; ///< SLSFAC: penalty scale
   int contact_nsbcs = 0;     ///< NSBCS: cycles between bucket sorts (0 = 10)

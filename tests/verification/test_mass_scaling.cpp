@@ -25,15 +25,16 @@ double as_in_deck(double target) {
 /// One 10 x 10 mm Belytschko-Tsay shell (t = 1) in z = 0: the edge x = 0 (nodes 1, 3) clamped,
 /// the edge x = 10 (nodes 2, 4) pushed in -x at 10 m/s with its other dofs held. The width is
 /// w(t) = 10 - 1e4 t, and the shell's step is (1 + beta) A / l_max / c = w / c while w < 10.
-std::string squeezed_shell(double dt2ms, int ms1st) {
-  return fmt::format("*KEYWORD\n*CONTROL_TERMINATION\n    6.0e-4\n"
+std::string squeezed_shell(double dt2ms, int ms1st, double endmas = 1e8) {
+  return fmt::format("*KEYWORD\n*CONTROL_TERMINATION\n    6.0e-4         0       0.0       0.0"
+                     "{:10.3e}\n"
                      "*CONTROL_TIMESTEP\n       0.0       0.9         0       0.0{:10.3e}"
                      "         0         0{:10d}\n"
                      "*PART\nsheet\n         1         1         1\n"
                      "*SECTION_SHELL\n         1         2       1.0         3\n"
                      "       1.0       1.0       1.0       1.0\n"
                      "*MAT_ELASTIC\n         1{:10.3e}{:10.1f}{:10.2f}\n",
-                     dt2ms, ms1st, kRho, kE, kNu) +
+                     endmas, dt2ms, ms1st, kRho, kE, kNu) +
          shell_grid_cards(1, 1, 10.0, 10.0, 1) + node_set_card(1, {1, 3}) +
          node_set_card(2, {2, 4}) +
          "*BOUNDARY_SPC_SET\n         1         0         1         1         1         1"
@@ -49,12 +50,12 @@ struct ShellTrace {
   double max_scale_error = 0; ///< relative, over the cycles
   double max_mass_error = 0;  ///< node 2's mass and the added mass vs the closed form, relative
   double min_dt = 1e300;      ///< smallest step before the shortened last one
-  double last_w = 0, last_scale = 0;
+  double last_w = 0, last_scale = 0, last_t = 0;
   int cycles = 0;
 };
 
-ShellTrace run_squeezed_shell(double target, int ms1st) {
-  const Model m = read_deck_text("ms_shell", squeezed_shell(-target, ms1st));
+ShellTrace run_squeezed_shell(double target, int ms1st, double endmas = 1e8) {
+  const Model m = read_deck_text("ms_shell", squeezed_shell(-target, ms1st, endmas));
   RunOptions opt = quiet_run("ms_shell_run");
   opt.stats_every_cycle = true;
   const double c = std::sqrt(kE / (kRho * (1 - kNu * kNu)));
@@ -77,6 +78,7 @@ ShellTrace run_squeezed_shell(double target, int ms1st) {
     prev_dt = s.dt;
     tr.last_w = w;
     tr.last_scale = scale;
+    tr.last_t = s.time;
     ++tr.cycles;
     return true;
   };
@@ -111,6 +113,18 @@ TEST(MassScalingDuringRun, Ms1stLimitsScalingToTheSetUp) {
   EXPECT_EQ(tr.last_scale, 1.0);
   EXPECT_LT(tr.max_mass_error, 1e-12);
   EXPECT_LT(tr.min_dt, 0.9 * 4.1 / c);
+}
+
+TEST(MassScalingDuringRun, EndmasStopsTheRunAtThatAddedMass) {
+  // ENDMAS = 100 (%): the run ends, normally, in the cycle where the added mass first exceeds
+  // the physical mass, i.e. the factor exceeds 2: w just below (T c) / sqrt(2).
+  const double c = std::sqrt(kE / (kRho * (1 - kNu * kNu)));
+  const double target = as_in_deck(0.8 * 10.0 / c);
+  const ShellTrace tr = run_squeezed_shell(target, 0, 100.0);
+  EXPECT_GT(tr.last_scale, 2.0);
+  EXPECT_LT(tr.last_w, target * c / std::sqrt(2.0));
+  EXPECT_GT(tr.last_w, target * c / std::sqrt(2.0) - 0.02); // one step of 1e4 mm/s x 1.3 us
+  EXPECT_NEAR(tr.last_t, (10.0 - target * c / std::sqrt(2.0)) / 1e4, 2e-6); // w = 10 - 1e4 t
 }
 
 TEST(MassScalingDuringRun, SqueezedHexKeepsItsStepAndAccountsItsMass) {

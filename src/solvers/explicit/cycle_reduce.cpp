@@ -26,6 +26,8 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
   const std::size_t s_wall = rwalls_.impulse.empty() ? 0 : r.add_exact(rwalls_.impulse);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
+  const std::size_t s_added =
+      ms_.endmas ? r.add_exact(std::span<const ExactSum>(&ms_.added, 1)) : 0;
   const int contact_cycle = std::exchange(contacts_.pending_cycle, -1);
   if (contact_cycle >= 0) contacts_.mpp->add_status(r);
   r.reduce();
@@ -63,6 +65,7 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   // After the element errors (reported first, as when the step was reduced before contact).
   if (contact_cycle >= 0) report_contact_status(contacts_.mpp->statuses(r), contact_cycle);
   if (welds) bodies_.weld_sums = r.exact(s_weld);
+  if (ms_.endmas) ms_.global_added = r.exact(s_added)[0].result();
   if (!d_.bodies.empty()) bodies_.body_sums = r.exact(s_body);
   return stop_flags ? r.sum(s_flags) : 0;
 }

@@ -215,6 +215,9 @@ struct MassScaling {
   std::vector<LocalId> dirty_nodes;
   ExactSum added;            ///< mass gained by this rank's elements during the run
   ExactSum ke_added;         ///< kinetic energy of that mass at the velocity of its node
+  bool endmas = false;       ///< ENDMAS is on: the added mass is reduced every cycle
+  Real global_added = 0;     ///< with endmas: the run's added mass over all ranks (last cycle)
+  bool endmas_stop = false;  ///< ENDMAS reached: the run ends
   std::int64_t n_scaled = 0; ///< element scalings on this rank
 };
 
@@ -300,6 +303,8 @@ private:
                             ElementPassResult& r);
   /// The nodal masses and inertias of the nodes whose corners gained mass this cycle.
   void update_scaled_masses();
+  /// Nodes whose mass update_scaled_masses must rebuild (nodes released by a failed weld).
+  void mark_scaled_nodes(std::span<const LocalId> nodes);
   template <class Family> void compute_family_elements(Family family, bool boundary, Real dt);
   void consider_step(Real dte, int family, std::string_view name, GlobalId elem, GlobalId part);
   void exchange_begin();

@@ -17,6 +17,7 @@ void Integrator::init_mass_scaling() {
   ms_.on = dt2ms < 0 && model_.control.ms1st == 0;
   if (!ms_.on) return;
   ms_.target = -dt2ms;
+  ms_.endmas = model_.control.endmas > 0 && model_.control.endmas < 1e8;
   // Round-off margin: a scaled element's step is the target to a few ulps; without the margin
   // it would be scaled again by 1 + 1e-16 every cycle.
   ms_.trigger = ms_.target * (1.0 - 1e-9);
@@ -54,12 +55,11 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
     const Real dte = Family::critical_dt(part.mat, blk, k, x);
     if (!(dte > 0) || !(dte < ms_.trigger)) continue; // invalid steps are reported by the pass
     const Real s_old = blk.density_scale[k];
-    const Real ratio = (ms_.target / dte) * (ms_.target / dte);
-    const Real s_new = s_old * ratio;
+    const Rescaled rs = Family::rescale_for_step(part.opt, part.mat, blk, k, x, ms_.target);
     const auto lm_old = Family::lump_mass(part.opt, part.mat, blk, k, d_.x0, s_old);
-    const auto lm_new = Family::lump_mass(part.opt, part.mat, blk, k, d_.x0, s_new);
+    const auto lm_new = Family::lump_mass(part.opt, part.mat, blk, k, d_.x0, rs.scale);
     if constexpr (std::is_same_v<Family, SolidFamily>)
-      blk.dt[k] *= std::sqrt(ratio); // the solid kernel's stored step (the density is scaled)
+      blk.dt[k] = rs.dt; // the solid kernel's stored step, with the new density
     for (std::size_t a = 0; a < static_cast<std::size_t>(Family::kNodes); ++a) {
       const std::size_t c = part.corner_offset + Family::kNodes * k + a;
       const Real gain = lm_new.mass[a] - lm_old.mass[a];
@@ -82,10 +82,9 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
   for (std::size_t k = b; k < e; ++k) {
     if (blk.failed[k]) continue;
     const Real dte = Family::critical_dt(part.mat, blk, k, x);
-    if (dte < r.min_dt || !(dte > 0)) {
+    if (dte < r.min_dt) { // the kernels' comparison (a NaN step is not taken)
       r.min_dt = dte;
       r.min_dt_element = static_cast<std::int64_t>(k);
-      if (!(dte > 0)) break; // an invalid step stays the range's (reported by the pass)
     }
   }
 }
@@ -98,6 +97,17 @@ template void Integrator::scale_element_masses(TrussFamily, std::size_t, std::si
                                                ElementPassResult&);
 template void Integrator::scale_element_masses(BeamFamily, std::size_t, std::size_t, std::size_t,
                                                ElementPassResult&);
+
+void Integrator::mark_scaled_nodes(std::span<const LocalId> nodes) {
+  if (!ms_.on) return;
+  for (LocalId node : nodes) {
+    const auto n = static_cast<std::size_t>(node);
+    if (!ms_.dirty[n]) {
+      ms_.dirty[n] = 1;
+      ms_.dirty_nodes.push_back(node);
+    }
+  }
+}
 
 void Integrator::update_scaled_masses() {
   if (!ms_.on || ms_.dirty_nodes.empty()) return;

@@ -100,13 +100,16 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // (of the last force pass, reduced by cycle_reduce), before the nodal update, so that released
   // nodes move as free nodes from this step on.
   if (failable_body_count(d_) > 0) {
-    for (const WeldFailure& wf : fail_welds(d_, bodies_.weld_sums, t))
+    for (const WeldFailure& wf : fail_welds(d_, bodies_.weld_sums, t)) {
+      // released nodes take their mass from their corners again (mass scaling during the run)
+      mark_scaled_nodes(d_.bodies[wf.body].nodes);
       if (opt_.log)
         *opt_.log << fmt::format(
             "  {} {} failed at cycle {}, time {:.6e}: fn = {:.6e}, fs = "
             "{:.6e}{}\n",
             d_.bodies[wf.body].kind == RigidKind::Spotweld ? "spotweld" : "weld spot", wf.id,
             bodies_.weld_cycle, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
+    }
   }
   std::vector<Real> v_old;
   if (track) v_old = d_.v;

@@ -371,7 +371,7 @@ bool Integrator::advance() {
   Real& next_plot = run_.lv.next_plot;
   Real& next_print_time = run_.lv.next_print_time;
   try {
-    if (!(t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc))) {
+    if (!(t < endtim * (1 - 1e-12) && (c.endcyc <= 0 || cycle < c.endcyc)) || ms_.endmas_stop) {
       conclude();
       return false;
     }
@@ -420,6 +420,15 @@ bool Integrator::advance() {
         *flags += kTimeBit;
     }
     const std::int64_t global_flags = cycle_reduce(flags);
+    if (ms_.endmas && !ms_.endmas_stop &&
+        100 * (d_.added_mass + ms_.global_added) > c.endmas * d_.physical_mass) {
+      ms_.endmas_stop = true; // the run ends after this cycle's outputs
+      if (log)
+        *log << fmt::format("  ENDMAS: mass scaling has added {:.4g}% of the physical mass "
+                            "(more than {}%) at cycle {}, time {:.6e}: the run ends\n",
+                            100 * (d_.added_mass + ms_.global_added) / d_.physical_mass, c.endmas,
+                            cycle, t);
+    }
     if (cycle % 100 == 0) check_finite(cycle);
     if (run_.cycle_sleep_us > 0)
       std::this_thread::sleep_for(std::chrono::microseconds(run_.cycle_sleep_us));
