@@ -6,6 +6,21 @@
 
 namespace parcae {
 
+namespace {
+
+/// The coordinates of hexahedron e's eight corners at x.
+void gather_corners(const HexBlock& blk, std::size_t e, std::span<const Real> x, Real cx[8],
+                    Real cy[8], Real cz[8]) {
+  for (int a = 0; a < 8; ++a) {
+    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
+    cx[a] = x[3 * n];
+    cy[a] = x[3 * n + 1];
+    cz[a] = x[3 * n + 2];
+  }
+}
+
+} // namespace
+
 ElementPassResult SolidFamily::compute_forces(const Options& opt, const MaterialParams& mat,
                                               Block& blk, std::size_t begin, std::size_t end,
                                               const NodalKinematics& k, CornerSpans corners,
@@ -32,12 +47,7 @@ ElementPassResult ShellFamily::compute_forces(const Options& opt, const Material
 Real SolidFamily::initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
                              std::span<const Real> x) {
   Real cx[8], cy[8], cz[8];
-  for (int a = 0; a < 8; ++a) {
-    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
-    cx[a] = x[3 * n];
-    cy[a] = x[3 * n + 1];
-    cz[a] = x[3 * n + 2];
-  }
+  gather_corners(blk, e, x, cx, cy, cz);
   return hex_characteristic_length(cx, cy, cz, blk.vol[e]) / mat.wave_speed_solid();
 }
 
@@ -46,12 +56,7 @@ LumpedMass<8> SolidFamily::lump_mass(const Options& opt, const MaterialParams& m
   LumpedMass<8> m;
   // the volume at x (blk.vol holds the current volume once the run has started)
   Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
-  for (int a = 0; a < 8; ++a) {
-    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
-    cx[a] = x[3 * n];
-    cy[a] = x[3 * n + 1];
-    cz[a] = x[3 * n + 2];
-  }
+  gather_corners(blk, e, x, cx, cy, cz);
   const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);
   blk.density_scale[e] = scale;
   m.added[0] = mat.ro * vol * (scale - 1.0);
@@ -71,12 +76,7 @@ Rescaled SolidFamily::rescale_for_step(const Options& opt, const MaterialParams&
   const Real naive = s * (target / dte) * (target / dte);
   if (mat.hydro()) return {naive, dte};
   Real cx[8], cy[8], cz[8];
-  for (int a = 0; a < 8; ++a) {
-    const auto n = static_cast<std::size_t>(blk.conn[e][static_cast<std::size_t>(a)]);
-    cx[a] = x[3 * n];
-    cy[a] = x[3 * n + 1];
-    cz[a] = x[3 * n + 2];
-  }
+  gather_corners(blk, e, x, cx, cy, cz);
   const Real le = hex_characteristic_length(cx, cy, cz, blk.vol[e]);
   const Real c = mat.wave_speed_solid() / std::sqrt(s);
   const Real d = le / dte; // Q + sqrt(Q^2 + c^2)
