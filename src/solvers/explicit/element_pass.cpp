@@ -160,11 +160,7 @@ void Integrator::exchange_end() {
           if (dm == ms_.dm[f][c] && di == ms_.di[f][c]) continue;
           ms_.dm[f][c] = dm;
           ms_.di[f][c] = di;
-          const auto n = static_cast<std::size_t>(ms_.corner_node[f][c]);
-          if (!ms_.dirty[n]) {
-            ms_.dirty[n] = 1;
-            ms_.dirty_nodes.push_back(static_cast<LocalId>(n));
-          }
+          ms_.mark(static_cast<std::size_t>(ms_.corner_node[f][c]));
         }
     }
   }

@@ -219,6 +219,13 @@ struct MassScaling {
   Real global_added = 0;     ///< with endmas: the run's added mass over all ranks (last cycle)
   bool endmas_stop = false;  ///< ENDMAS reached: the run ends
   std::int64_t n_scaled = 0; ///< element scalings on this rank
+  /// Node n's mass is rebuilt by the next update_scaled_masses.
+  void mark(std::size_t n) {
+    if (!dirty[n]) {
+      dirty[n] = 1;
+      dirty_nodes.push_back(static_cast<LocalId>(n));
+    }
+  }
 };
 
 /// The explicit solver (Solver interface): central differences, one cycle per advance().

@@ -4,8 +4,8 @@
 // the elements whose step falls below it during the run (distortion, thinning) are scaled
 // after their force pass. Element e with step dte < |DT2MS| gets its mass and rotary inertia
 // multiplied by (|DT2MS| / dte)^2: its frequencies fall by |DT2MS| / dte, so its step is
-// |DT2MS| again. The velocities are kept (as LS-DYNA does); the kinetic energy of the added
-// mass shows in glstat with the added mass.
+// |DT2MS| again. The velocities are kept (as LS-DYNA does): the kinetic energy the added mass
+// brings raises glstat's total, and the run log reports it (MassScaling::ke_added).
 #include "solvers/explicit/integrator.hpp"
 
 #include <type_traits>
@@ -66,11 +66,7 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
       ms_.dm[f][c] += gain;
       ms_.di[f][c] += lm_new.inertia[a] - lm_old.inertia[a];
       ms_.added.add(gain);
-      const auto n = static_cast<std::size_t>(blk.conn[k][a]);
-      if (!ms_.dirty[n]) {
-        ms_.dirty[n] = 1;
-        ms_.dirty_nodes.push_back(static_cast<LocalId>(n));
-      }
+      ms_.mark(static_cast<std::size_t>(blk.conn[k][a]));
     }
     ++ms_.n_scaled;
     scaled = true;
@@ -100,13 +96,7 @@ template void Integrator::scale_element_masses(BeamFamily, std::size_t, std::siz
 
 void Integrator::mark_scaled_nodes(std::span<const LocalId> nodes) {
   if (!ms_.on) return;
-  for (LocalId node : nodes) {
-    const auto n = static_cast<std::size_t>(node);
-    if (!ms_.dirty[n]) {
-      ms_.dirty[n] = 1;
-      ms_.dirty_nodes.push_back(node);
-    }
-  }
+  for (LocalId node : nodes) ms_.mark(static_cast<std::size_t>(node));
 }
 
 void Integrator::update_scaled_masses() {
