@@ -1,5 +1,6 @@
 // restrict_domain: one rank's share of a whole-model domain (see domain.hpp).
 #include <algorithm>
+#include <tuple>
 #include <type_traits>
 
 #include "solvers/common/domain.hpp"
@@ -185,8 +186,6 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   };
 
   // --- elements: mine, boundary (touching a shared node) first, each group in global order ---
-  std::vector<std::int64_t> solid_local(g.n_solid_corners, -1), shell_local(g.n_shell_corners, -1);
-  std::size_t off = 0;
   auto order = [&](std::size_t count, auto&& rank_of, auto&& is_boundary) {
     std::vector<std::size_t> bnd, inner;
     for (std::size_t k = 0; k < count; ++k)
@@ -195,98 +194,53 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     bnd.insert(bnd.end(), inner.begin(), inner.end());
     return std::make_pair(bnd, nb);
   };
-  for (const auto& gp : g.solids) {
-    auto [idx, nb] = order(
-        gp.blk.size(), [&](std::size_t k) { return er.solid[gp.model_index[k]]; },
-        [&](std::size_t k) {
-          for (LocalId n : gp.blk.conn[k])
-            if (shared(static_cast<std::size_t>(n))) return true;
-          return false;
-        });
-    SolidPart sp;
-    sp.pid = gp.pid;
-    sp.title = gp.title;
-    sp.opt = gp.opt;
-    sp.mat = gp.mat;
-    sp.blk = pick_block(gp.blk, idx);
-    sp.elem_id = pick(gp.elem_id, idx, 1);
-    sp.model_index = pick(gp.model_index, idx, 1);
-    sp.n_boundary = nb;
-    sp.corner_offset = off;
-    for (std::size_t k = 0; k < idx.size(); ++k)
-      for (int a = 0; a < 8; ++a) {
-        solid_local[gp.corner_offset + 8 * idx[k] + a] = static_cast<std::int64_t>(off + 8 * k + a);
-        sp.blk.conn[k][a] = local(sp.blk.conn[k][a]);
-      }
-    off += 8 * idx.size();
-    d.solids.push_back(std::move(sp));
-  }
-  d.n_local_solid_corners = off;
-  off = 0;
-  for (const auto& gp : g.shells) {
-    auto [idx, nb] = order(
-        gp.blk.size(), [&](std::size_t k) { return er.shell[gp.model_index[k]]; },
-        [&](std::size_t k) {
-          for (LocalId n : gp.blk.conn[k])
-            if (shared(static_cast<std::size_t>(n))) return true;
-          return false;
-        });
-    ShellPart sp;
-    sp.pid = gp.pid;
-    sp.title = gp.title;
-    sp.opt = gp.opt;
-    sp.mat = gp.mat;
-    sp.blk = pick_block(gp.blk, idx, gp.opt.nip);
-    sp.elem_id = pick(gp.elem_id, idx, 1);
-    sp.model_index = pick(gp.model_index, idx, 1);
-    sp.n_boundary = nb;
-    sp.corner_offset = off;
-    for (std::size_t k = 0; k < idx.size(); ++k)
-      for (int a = 0; a < 4; ++a) {
-        shell_local[gp.corner_offset + 4 * idx[k] + a] = static_cast<std::int64_t>(off + 4 * k + a);
-        sp.blk.conn[k][a] = local(sp.blk.conn[k][a]);
-      }
-    off += 4 * idx.size();
-    d.shells.push_back(std::move(sp));
-  }
-  d.n_local_shell_corners = off;
-  // Two-node families (trusses, beams): the same ordering and corner numbering; returns the
+  // Every family the same way (ranks: the family's element -> rank map; trusses and beams share
+  // the beam map): this rank's elements of each part, their corners renumbered in that order
+  // (corner_local: global corner -> local corner) and their nodes made local; returns the
   // number of local corners.
-  auto take_two_node = [&](const auto& parts, auto& out, std::vector<std::int64_t>& corner_local) {
+  auto take = [&](const auto& parts, auto& out, std::vector<std::int64_t>& corner_local,
+                  const std::vector<int>& ranks) {
     std::size_t n = 0;
     for (const auto& gp : parts) {
+      using PartT = std::decay_t<decltype(gp)>;
+      constexpr std::size_t nc = std::tuple_size_v<typename decltype(gp.blk.conn)::value_type>;
       auto [idx, nb] = order(
-          gp.blk.size(), [&](std::size_t k) { return er.beam[gp.model_index[k]]; },
+          gp.blk.size(), [&](std::size_t k) { return ranks[gp.model_index[k]]; },
           [&](std::size_t k) {
             for (LocalId node : gp.blk.conn[k])
               if (shared(static_cast<std::size_t>(node))) return true;
             return false;
           });
-      typename std::decay_t<decltype(out)>::value_type tp;
+      PartT tp;
       tp.pid = gp.pid;
       tp.title = gp.title;
       tp.opt = gp.opt;
       tp.mat = gp.mat;
-      tp.blk = pick_block(gp.blk, idx);
+      if constexpr (std::is_same_v<PartT, ShellPart>)
+        tp.blk = pick_block(gp.blk, idx, gp.opt.nip);
+      else
+        tp.blk = pick_block(gp.blk, idx);
       tp.elem_id = pick(gp.elem_id, idx, 1);
       tp.model_index = pick(gp.model_index, idx, 1);
       tp.n_boundary = nb;
       tp.corner_offset = n;
       for (std::size_t k = 0; k < idx.size(); ++k)
-        for (int a = 0; a < 2; ++a) {
-          corner_local[gp.corner_offset + 2 * idx[k] + a] =
-              static_cast<std::int64_t>(n + 2 * k + a);
+        for (std::size_t a = 0; a < nc; ++a) {
+          corner_local[gp.corner_offset + nc * idx[k] + a] =
+              static_cast<std::int64_t>(n + nc * k + a);
           tp.blk.conn[k][a] = local(tp.blk.conn[k][a]);
         }
-      n += 2 * idx.size();
+      n += nc * idx.size();
       out.push_back(std::move(tp));
     }
     return n;
   };
-  std::vector<std::int64_t> truss_local(g.n_truss_corners, -1);
-  d.n_local_truss_corners = take_two_node(g.trusses, d.trusses, truss_local);
-  std::vector<std::int64_t> beam_local(g.n_beam_corners, -1);
-  d.n_local_beam_corners = take_two_node(g.beams, d.beams, beam_local);
+  std::vector<std::int64_t> solid_local(g.n_solid_corners, -1), shell_local(g.n_shell_corners, -1);
+  std::vector<std::int64_t> truss_local(g.n_truss_corners, -1), beam_local(g.n_beam_corners, -1);
+  d.n_local_solid_corners = take(g.solids, d.solids, solid_local, er.solid);
+  d.n_local_shell_corners = take(g.shells, d.shells, shell_local, er.shell);
+  d.n_local_truss_corners = take(g.trusses, d.trusses, truss_local, er.beam);
+  d.n_local_beam_corners = take(g.beams, d.beams, beam_local, er.beam);
 
   // --- halo: ghost corners received from / own corners sent to each neighbour, global order ---
   std::vector<int> neighbours;
