@@ -185,7 +185,7 @@ struct alignas(64) SegCull {
   Real warp;
   int nv;
   bool plane;     ///< false: degenerate segment (no plane test)
-  bool one_sided; ///< its normal stays within 90 degrees of the mean normal (forces.cpp)
+  bool one_sided; ///< its normal stays within 90 degrees of the mean normal (cull.hpp)
   Real m[4][3];   ///< per edge: n x (edge vector)
   Real off[4];    ///< per edge: p_a . m_a less the tolerance (reject q . m_a < off)
 };

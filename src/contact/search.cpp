@@ -516,7 +516,7 @@ void bucket_search(const Interface& ifc, ContactState& st, std::span<const Real>
         if (sorted_in[i] != 0)
           bnodes[static_cast<std::size_t>(pos[bucket_of[i]]++)] = static_cast<LocalId>(i);
     }
-    // per segment: count, then fill (same traversal twice: deterministic)
+    // per segment: the nodes it has as candidates
     // (each node is tested once per segment: the buckets of the segment's cells, without
     // repeats; a segment spanning more cells than there are nodes tests every node)
     auto visit = [&](std::size_t e, std::vector<std::uint32_t>& seen, std::vector<LocalId>& mark,

@@ -40,7 +40,6 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     for (auto& v : ms_.di) ar.vec(v);
     ar.pod(ms_.added);
     ar.pod(ms_.ke_added);
-    ar.pod(ms_.n_scaled);
   }
   bool has_hist = out_.hist != nullptr;
   ar.pod(has_hist);

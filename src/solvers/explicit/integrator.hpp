@@ -213,12 +213,11 @@ struct MassScaling {
   std::array<std::vector<LocalId>, kFamilies> corner_node;
   std::vector<std::uint8_t> dirty; ///< per node: a corner's gain changed this cycle
   std::vector<LocalId> dirty_nodes;
-  ExactSum added;            ///< mass gained by this rank's elements during the run
-  ExactSum ke_added;         ///< kinetic energy of that mass at the velocity of its node
-  bool endmas = false;       ///< ENDMAS is on: the added mass is reduced every cycle
-  Real global_added = 0;     ///< with endmas: the run's added mass over all ranks (last cycle)
-  bool endmas_stop = false;  ///< ENDMAS reached: the run ends
-  std::int64_t n_scaled = 0; ///< element scalings on this rank
+  ExactSum added;           ///< mass gained by this rank's elements during the run
+  ExactSum ke_added;        ///< kinetic energy of that mass at the velocity of its node
+  bool endmas = false;      ///< ENDMAS is on: the added mass is reduced every cycle
+  Real global_added = 0;    ///< with endmas: the run's added mass over all ranks (last cycle)
+  bool endmas_stop = false; ///< ENDMAS reached: the run ends
   /// Node n's mass is rebuilt by the next update_scaled_masses.
   void mark(std::size_t n) {
     if (!dirty[n]) {

@@ -68,7 +68,6 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
       ms_.added.add(gain);
       ms_.mark(static_cast<std::size_t>(blk.conn[k][a]));
     }
-    ++ms_.n_scaled;
     scaled = true;
   }
   if (!scaled) return;

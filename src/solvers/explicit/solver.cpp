@@ -420,14 +420,13 @@ bool Integrator::advance() {
         *flags += kTimeBit;
     }
     const std::int64_t global_flags = cycle_reduce(flags);
-    if (ms_.endmas && !ms_.endmas_stop &&
-        100 * (d_.added_mass + ms_.global_added) > c.endmas * d_.physical_mass) {
+    const Real added_pct = 100 * (d_.added_mass + ms_.global_added) / d_.physical_mass;
+    if (ms_.endmas && !ms_.endmas_stop && added_pct > c.endmas) {
       ms_.endmas_stop = true; // the run ends after this cycle's outputs
       if (log)
         *log << fmt::format("  ENDMAS: mass scaling has added {:.4g}% of the physical mass "
                             "(more than {}%) at cycle {}, time {:.6e}: the run ends\n",
-                            100 * (d_.added_mass + ms_.global_added) / d_.physical_mass, c.endmas,
-                            cycle, t);
+                            added_pct, c.endmas, cycle, t);
     }
     if (cycle % 100 == 0) check_finite(cycle);
     if (run_.cycle_sleep_us > 0)
