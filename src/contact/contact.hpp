@@ -261,7 +261,13 @@ struct Pass {
   /// geom_slot: per segment of the searched surface, its row in geom (-1: none).
   std::vector<LocalId> hot_seg, geom_slot;
   std::vector<SegCull> geom;
-  std::vector<LocalId> cand_slot; ///< geom row of each candidate (cand_seg) of the live nodes
+  /// The live nodes' candidates by geom row (segment-major, rows and then nodes ascending):
+  /// row_start (rows + 1) and per entry the node's offset in x (row_x), its half contact
+  /// thickness (row_htn) and its index in cand_seg (row_cand). cand_pass: per candidate of a
+  /// live node, 1 when it passed this cycle's screen (row_pass: the same, by row entry).
+  std::vector<std::int64_t> row_start, row_cand, row_x;
+  std::vector<Real> row_htn;
+  std::vector<std::uint8_t> row_pass, cand_pass;
   void set_stale() { live_valid = false; }
 };
 

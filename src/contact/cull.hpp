@@ -6,6 +6,7 @@
 // bounds below); the pairs it passes then go through eval_pair, with its own early rejection,
 // so the results are those of eval_pair alone.
 #include <cmath>
+#include <cstdint>
 #include <span>
 
 #include "contact/contact.hpp"
@@ -65,5 +66,23 @@ inline bool off_plane(const SegCull& g, const Real* q, Real reach, int side = 0,
     if (q[0] * g.m[a][0] + q[1] * g.m[a][1] + q[2] * g.m[a][2] < g.off[a]) return true;
   return false;
 }
+
+// cull_box and cull_plane of n segments (ids into seg), four at a time in lane vectors with the
+// scalar functions' arithmetic, operation for operation: the same values, bit for bit (fields
+// other than plane are left unspecified where plane is false). release and half_t are kept.
+void cull_segments(std::span<const Segment> seg, const LocalId* ids, std::size_t n,
+                   std::span<const Real> x, SegCull* out);
+
+// The screen of n nodes against one segment (this cycle's g): pass[r] = 0 when node r (its
+// coordinates at x + xi[r], its half contact thickness htn[r]) cannot be a valid contact with
+// the segment, 1 when it may be: !(outside_box || off_plane(side)) with reach = ht + release,
+// ht = htn[r] + g.half_t. side: as off_plane's (the candidate is not the node's tracked pair).
+// Four nodes at a time in lane vectors, with the scalar tests' arithmetic, operation for
+// operation (no contraction): the same flags as screen_nodes_reference.
+void screen_nodes(const SegCull& g, int side, std::span<const Real> x, const std::int64_t* xi,
+                  const Real* htn, std::size_t n, std::uint8_t* pass);
+void screen_nodes_reference(const SegCull& g, int side, std::span<const Real> x,
+                            const std::int64_t* xi, const Real* htn, std::size_t n,
+                            std::uint8_t* pass);
 
 } // namespace parcae::contact

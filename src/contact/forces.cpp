@@ -336,28 +336,68 @@ void refresh_live(const Interface& ifc, Pass& ps) {
     ps.geom[i].release = release_depth(ifc, ps, ps.hot_seg[i]);
     ps.geom[i].half_t = ps.seg_half_t[static_cast<std::size_t>(ps.hot_seg[i])];
   }
-  ps.cand_slot.assign(ps.cand_seg.size(), kInvalidLocal);
-  for (LocalId kl : ps.live) {
-    const auto k = static_cast<std::size_t>(kl);
-    if (ps.cand_start.empty()) break;
-    for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
-      ps.cand_slot[static_cast<std::size_t>(j)] =
-          ps.geom_slot[static_cast<std::size_t>(ps.cand_seg[static_cast<std::size_t>(j)])];
-  }
+  // the candidates by row (a counting sort of the live nodes' lists)
+  ps.row_start.assign(ps.hot_seg.size() + 1, 0);
+  auto each_candidate = [&](auto&& fn) {
+    if (ps.cand_start.empty()) return;
+    for (LocalId kl : ps.live) {
+      const auto k = static_cast<std::size_t>(kl);
+      for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
+        fn(kl, j,
+           static_cast<std::size_t>(
+               ps.geom_slot[static_cast<std::size_t>(ps.cand_seg[static_cast<std::size_t>(j)])]));
+    }
+  };
+  each_candidate([&](LocalId, std::int64_t, std::size_t row) { ++ps.row_start[row + 1]; });
+  for (std::size_t i = 0; i < ps.hot_seg.size(); ++i) ps.row_start[i + 1] += ps.row_start[i];
+  const auto nr = static_cast<std::size_t>(ps.row_start.back());
+  ps.row_x.resize(nr);
+  ps.row_htn.resize(nr);
+  ps.row_cand.resize(nr);
+  ps.row_pass.assign(nr, 0);
+  std::vector<std::int64_t> pos(ps.row_start.begin(), ps.row_start.end() - 1);
+  each_candidate([&](LocalId k, std::int64_t j, std::size_t row) {
+    const auto at = static_cast<std::size_t>(pos[row]++);
+    ps.row_x[at] = 3 * static_cast<std::int64_t>(ps.nodes[static_cast<std::size_t>(k)]);
+    ps.row_htn[at] = ps.node_half_t[static_cast<std::size_t>(k)];
+    ps.row_cand[at] = j;
+  });
+  ps.cand_pass.assign(ps.cand_seg.size(), 0);
   ps.live_valid = true;
 }
 
-// This cycle's cull data of the hot segments (positions x).
-void update_geometry(const Interface& ifc, Pass& ps, std::span<const Real> x) {
+// This cycle's screen of the live nodes' candidates, segment by segment: a hot segment's cull
+// data (positions x) is computed once and tested against the nodes that name it, while it is
+// at hand. cand_pass[j] = 0: the pair cannot be a valid contact (cull.hpp); its segment is not
+// available or not active.
+void screen_candidates(const Interface& ifc, Pass& ps, std::span<const Real> x) {
   const Surface& s = surface_of(ifc, ps);
+  const bool auto_shells = ifc.p.automatic;
+  const bool active_all = s.active.empty();
   const auto nh = static_cast<std::int64_t>(ps.hot_seg.size());
+  constexpr std::int64_t kGroup = 4; // (rows whose cull data are computed together)
 #pragma omp parallel for schedule(static) if (nh > 512)
-  for (std::int64_t i = 0; i < nh; ++i) {
-    const LocalId e = ps.hot_seg[static_cast<std::size_t>(i)];
-    SegCull& g = ps.geom[static_cast<std::size_t>(i)];
-    const Segment& c = s.seg[static_cast<std::size_t>(e)];
-    cull_box(c, x, g);
-    cull_plane(c, x, g);
+  for (std::int64_t i0 = 0; i0 < nh; i0 += kGroup) {
+    const auto r0 = static_cast<std::size_t>(i0);
+    const std::size_t nr = std::min<std::size_t>(kGroup, ps.hot_seg.size() - r0);
+    cull_segments(s.seg, &ps.hot_seg[r0], nr, x, &ps.geom[r0]);
+    for (std::size_t row = r0; row < r0 + nr; ++row) {
+      const LocalId e = ps.hot_seg[row];
+      const auto b = static_cast<std::size_t>(ps.row_start[row]);
+      const auto end = static_cast<std::size_t>(ps.row_start[row + 1]);
+      if (!ps.available(e) || (!active_all && !s.active[static_cast<std::size_t>(e)])) {
+        std::fill(ps.row_pass.begin() + static_cast<std::ptrdiff_t>(b),
+                  ps.row_pass.begin() + static_cast<std::ptrdiff_t>(end), 0);
+      } else {
+        const SegCull& g = ps.geom[row];
+        // (a candidate is not the node's tracked segment: automatic shells may touch from
+        // either side)
+        const int side = auto_shells && g.half_t > 0 ? 2 : 1;
+        screen_nodes(g, side, x, &ps.row_x[b], &ps.row_htn[b], end - b, &ps.row_pass[b]);
+      }
+      for (std::size_t r = b; r < end; ++r)
+        ps.cand_pass[static_cast<std::size_t>(ps.row_cand[r])] = ps.row_pass[r];
+    }
   }
 }
 } // namespace
@@ -383,7 +423,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
     Pass& ps = st.passes[pi];
     const Surface& s = surface_of(ifc, ps);
     refresh_live(ifc, ps);
-    update_geometry(ifc, ps, x);
+    screen_candidates(ifc, ps, x);
     const std::int64_t nn = static_cast<std::int64_t>(ps.live.size());
     auto& diss = ps.diss;
     auto& flag = ps.flag; // 1 released, 2 blow-up
@@ -523,29 +563,14 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
               }
           }
         }
-        // The candidates: most are rejected by the test on this cycle's segment data, which
-        // passes every pair that can be a valid contact (only valid pairs are taken here); the
-        // tracked segment, taken above, is not evaluated again (taking the same pair twice
-        // changes nothing).
-        {
-          const Real* q = &x[3 * static_cast<std::size_t>(node)];
-          const Real htn = ps.node_half_t[k];
-          const bool auto_shells = p.automatic;
-          const bool active_all = s.active.empty();
-          for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
-            const auto uj = static_cast<std::size_t>(j);
-            const LocalId e = ps.cand_seg[uj];
-            if (e == tr || !ps.available(e)) continue;
-            if (!active_all && !s.active[static_cast<std::size_t>(e)]) continue;
-            const SegCull& g = ps.geom[static_cast<std::size_t>(ps.cand_slot[uj])];
-            const Real ht = htn + g.half_t;
-            const Real reach = ht + g.release;
-            // (e is not the tracked segment: automatic shells may touch from either side)
-            const int side = auto_shells && g.half_t > 0 ? 2 : 1;
-            if (outside_box(g, q, reach) || off_plane(g, q, reach, side, ht)) continue;
-            const PairEval r = eval_pair(ifc, ps, k, e, x, true, true, true);
-            take(r, e);
-          }
+        // The candidates: most were rejected by this cycle's screen, which passes every pair
+        // that can be a valid contact (only valid pairs are taken here); the tracked segment,
+        // taken above, is not evaluated again (taking the same pair twice changes nothing).
+        for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
+          const auto uj = static_cast<std::size_t>(j);
+          const LocalId e = ps.cand_seg[uj];
+          if (ps.cand_pass[uj] == 0 || e == tr) continue;
+          take(eval_pair(ifc, ps, k, e, x, true, true, true), e);
         }
         if (best_seg == kInvalidLocal || flag[k]) {
           clear();
