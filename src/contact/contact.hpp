@@ -263,11 +263,12 @@ struct Pass {
   std::vector<SegCull> geom;
   /// The live nodes' candidates by geom row (segment-major, rows and then nodes ascending):
   /// row_start (rows + 1) and per entry the node's offset in x (row_x), its half contact
-  /// thickness (row_htn) and its index in cand_seg (row_cand). cand_pass: per candidate of a
-  /// live node, 1 when it passed this cycle's screen (row_pass: the same, by row entry).
-  std::vector<std::int64_t> row_start, row_cand, row_x;
+  /// thickness (row_htn) and its index in cand_seg (row_cand); row_pass: scratch flags of the
+  /// screen. passed: this cycle's candidates that passed the screen (indices in cand_seg,
+  /// ascending, so that each node's are contiguous).
+  std::vector<std::int64_t> row_start, row_cand, row_x, passed;
   std::vector<Real> row_htn;
-  std::vector<std::uint8_t> row_pass, cand_pass;
+  std::vector<std::uint8_t> row_pass;
   void set_stale() { live_valid = false; }
 };
 

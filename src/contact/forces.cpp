@@ -362,43 +362,46 @@ void refresh_live(const Interface& ifc, Pass& ps) {
     ps.row_htn[at] = ps.node_half_t[static_cast<std::size_t>(k)];
     ps.row_cand[at] = j;
   });
-  ps.cand_pass.assign(ps.cand_seg.size(), 0);
   ps.live_valid = true;
 }
 
 // This cycle's screen of the live nodes' candidates, segment by segment: a hot segment's cull
 // data (positions x) is computed once and tested against the nodes that name it, while it is
-// at hand. cand_pass[j] = 0: the pair cannot be a valid contact (cull.hpp); its segment is not
-// available or not active.
+// at hand. ps.passed: the candidates that can be valid contacts (the others cannot: cull.hpp);
+// none whose segment is not available or not active.
 void screen_candidates(const Interface& ifc, Pass& ps, std::span<const Real> x) {
   const Surface& s = surface_of(ifc, ps);
   const bool auto_shells = ifc.p.automatic;
   const bool active_all = s.active.empty();
   const auto nh = static_cast<std::int64_t>(ps.hot_seg.size());
   constexpr std::int64_t kGroup = 4; // (rows whose cull data are computed together)
-#pragma omp parallel for schedule(static) if (nh > 512)
-  for (std::int64_t i0 = 0; i0 < nh; i0 += kGroup) {
-    const auto r0 = static_cast<std::size_t>(i0);
-    const std::size_t nr = std::min<std::size_t>(kGroup, ps.hot_seg.size() - r0);
-    cull_segments(s.seg, &ps.hot_seg[r0], nr, x, &ps.geom[r0]);
-    for (std::size_t row = r0; row < r0 + nr; ++row) {
-      const LocalId e = ps.hot_seg[row];
-      const auto b = static_cast<std::size_t>(ps.row_start[row]);
-      const auto end = static_cast<std::size_t>(ps.row_start[row + 1]);
-      if (!ps.available(e) || (!active_all && !s.active[static_cast<std::size_t>(e)])) {
-        std::fill(ps.row_pass.begin() + static_cast<std::ptrdiff_t>(b),
-                  ps.row_pass.begin() + static_cast<std::ptrdiff_t>(end), 0);
-      } else {
+  ps.passed.clear();
+#pragma omp parallel if (nh > 512)
+  {
+    std::vector<std::int64_t> mine;
+#pragma omp for schedule(static) nowait
+    for (std::int64_t i0 = 0; i0 < nh; i0 += kGroup) {
+      const auto r0 = static_cast<std::size_t>(i0);
+      const std::size_t nr = std::min<std::size_t>(kGroup, ps.hot_seg.size() - r0);
+      cull_segments(s.seg, &ps.hot_seg[r0], nr, x, &ps.geom[r0]);
+      for (std::size_t row = r0; row < r0 + nr; ++row) {
+        const LocalId e = ps.hot_seg[row];
+        const auto b = static_cast<std::size_t>(ps.row_start[row]);
+        const auto end = static_cast<std::size_t>(ps.row_start[row + 1]);
+        if (!ps.available(e) || (!active_all && !s.active[static_cast<std::size_t>(e)])) continue;
         const SegCull& g = ps.geom[row];
-        // (a candidate is not the node's tracked segment: automatic shells may touch from
-        // either side)
+        // (a candidate is not the node's tracked segment: automatic shells may touch from either
+        // side)
         const int side = auto_shells && g.half_t > 0 ? 2 : 1;
         screen_nodes(g, side, x, &ps.row_x[b], &ps.row_htn[b], end - b, &ps.row_pass[b]);
+        for (std::size_t r = b; r < end; ++r)
+          if (ps.row_pass[r] != 0) mine.push_back(ps.row_cand[r]);
       }
-      for (std::size_t r = b; r < end; ++r)
-        ps.cand_pass[static_cast<std::size_t>(ps.row_cand[r])] = ps.row_pass[r];
     }
+#pragma omp critical(parcae_contact_screen)
+    ps.passed.insert(ps.passed.end(), mine.begin(), mine.end());
   }
+  std::sort(ps.passed.begin(), ps.passed.end());
 }
 } // namespace
 
@@ -566,11 +569,10 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
         // The candidates: most were rejected by this cycle's screen, which passes every pair
         // that can be a valid contact (only valid pairs are taken here); the tracked segment,
         // taken above, is not evaluated again (taking the same pair twice changes nothing).
-        for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
-          const auto uj = static_cast<std::size_t>(j);
-          const LocalId e = ps.cand_seg[uj];
-          if (ps.cand_pass[uj] == 0 || e == tr) continue;
-          take(eval_pair(ifc, ps, k, e, x, true, true, true), e);
+        for (auto it = std::lower_bound(ps.passed.begin(), ps.passed.end(), ps.cand_start[k]);
+             it != ps.passed.end() && *it < ps.cand_start[k + 1]; ++it) {
+          const LocalId e = ps.cand_seg[static_cast<std::size_t>(*it)];
+          if (e != tr) take(eval_pair(ifc, ps, k, e, x, true, true, true), e);
         }
         if (best_seg == kInvalidLocal || flag[k]) {
           clear();
@@ -670,7 +672,7 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
         const auto k = static_cast<std::size_t>(ps.live[static_cast<std::size_t>(ki)]);
         flag_t = flag_t || flag[k] != 0;
         if (ps.seg_of[k] != kInvalidLocal) ++active_t;
-        friction_t.add(diss[k]);
+        if (diss[k] != 0) friction_t.add(diss[k]); // (an exact sum: zeros change nothing)
       }
 #pragma omp critical(parcae_contact_tally)
       {
