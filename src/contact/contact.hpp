@@ -66,6 +66,10 @@ struct ContactParams {
   Real sofscl = 0.1;       ///< SOFT=1 scale factor
   Real sfst = 1, sfmt = 1; ///< contact thickness = shell thickness * sfst (secondary), sfmt
   Real sst = 0, mst = 0;   ///< explicit contact thickness (> 0 overrides the shell's)
+  /// LS-DYNA's single-surface rule (*CONTROL_CONTACT SSTHK = 0): a shell segment's contact
+  /// thickness (after SFST) is at most 0.4 x its shortest edge (Surface::min_edge), unless SST
+  /// or the part's OPTT (Surface::fixed_thickness) give it.
+  bool limit_shell_thickness = false;
   Real birth = 0, death = 1e20;
   /// PENMAX: release depth = penmax * reference thickness (shells: contact thickness; solids:
   /// segment size sqrt(A)). 0 = LS-DYNA default: 0.4 for automatic contacts, 1e20 (never) for
@@ -109,6 +113,10 @@ struct Surface {
   std::vector<Real> thickness;
   std::vector<Real> k0;
   std::vector<Real> area0; ///< initial segment area (viscous friction limit, release depths)
+  /// Optional, per segment (empty: none). min_edge: a shell segment's initial shortest edge (the
+  /// single-surface thickness limit); fixed_thickness: > 0, the contact thickness its part gives
+  /// (*PART_CONTACT OPTT), used as it is (no SST/SFST, no limit).
+  std::vector<Real> min_edge, fixed_thickness;
   /// Optional: 0 = segment switched off (its element eroded); empty = all active. The solver may
   /// change it at any cycle (the search keeps inactive segments, the force kernel skips them).
   std::vector<std::uint8_t> active;
@@ -313,6 +321,12 @@ struct ContactState {
   bool slots_valid = false;
   std::array<Real, 3> resultant_secondary{}, resultant_main{};
 };
+
+/// Half the contact thickness of segment e of surface s on the secondary (main_side: main) side,
+/// in LS-DYNA's order: the part's OPTT (Surface::fixed_thickness); else SST (MST); else the
+/// shell thickness x SFST (SFMT), in single-surface contacts with *CONTROL_CONTACT SSTHK = 0 at
+/// most 0.4 x the segment's shortest edge. Solid faces (thickness 0): 0.
+Real seg_contact_half_t(const ContactParams& p, const Surface& s, std::size_t e, bool main_side);
 
 /// Build the passes, adjacency, history and margin for an interface over nnode nodes; runs the
 /// first bucket search. x: coordinates (3 per node).

@@ -11,14 +11,21 @@
 
 namespace parcae::contact {
 
-namespace {
+namespace {} // namespace
 
 Real seg_contact_half_t(const ContactParams& p, const Surface& s, std::size_t e, bool main_side) {
+  if (e < s.fixed_thickness.size() && s.fixed_thickness[e] > 0) return 0.5 * s.fixed_thickness[e];
   const Real t = s.thickness[e];
   if (t <= 0) return 0;
   const Real expl = main_side ? p.mst : p.sst;
-  return 0.5 * (expl > 0 ? expl : t * (main_side ? p.sfmt : p.sfst));
+  if (expl > 0) return 0.5 * expl;
+  Real tc = t * (main_side ? p.sfmt : p.sfst);
+  if (p.limit_shell_thickness && e < s.min_edge.size() && s.min_edge[e] > 0)
+    tc = std::min(tc, 0.4 * s.min_edge[e]);
+  return 0.5 * tc;
 }
+
+namespace {
 
 void build_adjacency(const Surface& s, Pass& ps) {
   struct Edge {

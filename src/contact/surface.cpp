@@ -86,6 +86,7 @@ Surface surface_from_shells(std::span<const Segment> shells, std::span<const Rea
   s.thickness.resize(n);
   s.k0.resize(n);
   s.area0.resize(n);
+  s.min_edge.resize(n);
   for (std::size_t e = 0; e < n; ++e) {
     const Segment& c = shells[e];
     s.thickness[e] = thickness.size() == 1 ? thickness[0] : thickness[e];
@@ -99,6 +100,10 @@ Surface surface_from_shells(std::span<const Segment> shells, std::span<const Rea
     }
     s.area0[e] = a;
     s.k0[e] = shell_segment_stiffness(1.0, 1.0, value_of(bulk, e), a, dmin);
+    const int nv = c[2] == c[3] ? 3 : 4;
+    Real le = HUGE_VAL;
+    for (int k = 0; k < nv; ++k) le = std::min(le, norm(sub(pt(x, c[(k + 1) % nv]), pt(x, c[k]))));
+    s.min_edge[e] = le;
   }
   return s;
 }

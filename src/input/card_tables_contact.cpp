@@ -276,7 +276,10 @@ std::vector<KeywordSpec> contact_keywords() {
                  true}},
        .ignore_extra = true,
        .summary = "Defaults for every contact (model.control.contact_*): SLSFAC (0 means 0.1), "
-                  "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), and SFRIC, DFRIC, "
+                  "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), SSTHK (0: single-surface "
+                  "contacts limit a shell's contact thickness to 0.4 x the element's shortest "
+                  "edge, unless SST or *PART_CONTACT OPTT give it; 1: the shell thickness), "
+                  "and SFRIC, DFRIC, "
                   "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0), "
                   "PENOPT (0/1: the pair stiffness is the smaller of the segment's and the "
                   "node's own; 2: the segment's; 3-5 are taken as 2 with a warning) and ORIEN "

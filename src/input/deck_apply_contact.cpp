@@ -359,6 +359,9 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
   Controls& c = d.model.control;
   c.contact_slsfac = real_or(h, "SLSFAC", 0.1);
   c.contact_shlthk = h.integer("SHLTHK");
+  c.contact_ssthk = h.integer("SSTHK");
+  if (c.contact_ssthk != 0 && c.contact_ssthk != 1)
+    fail(h.loc("SSTHK"), fmt::format("SSTHK = {} must be 0 or 1", c.contact_ssthk));
   c.contact_nsbcs = h.integer("NSBCS");
   c.contact_xpene = real_or(h, "XPENE", 4);
   c.contact_sfric = h.real("SFRIC");
@@ -391,7 +394,7 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
   }
   const std::string ignored =
       nonzero_list(h, {"RWPNAL", "ISLCHK",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC", "INTERM",
-                       "SSTHK",  "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",  "PEN_SF",
+                       "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",  "PEN_SF",
                        "FRCENG", "SKIPRWG", "OUTSEG",  "SPOTSTP", "SPOTDEL", "SPOTHIN"});
   if (!ignored.empty()) note(d, b, b.loc, fmt::format("not supported (ignored): {}", ignored));
 }

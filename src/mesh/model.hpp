@@ -522,6 +522,9 @@ struct Controls {
   int contact_ignore = 0;    ///< IGNORE: 0 move initially penetrating nodes, 1 keep an offset
   Real contact_sfric = 0, contact_dfric = 0, contact_edc = 0; ///< default FS, FD, DC
   int contact_shlthk = 0; ///< SHLTHK (stored; parcae always uses the shell thickness offsets)
+  /// SSTHK: 0 = single-surface contacts limit a shell's contact thickness to 0.4 x its shortest
+  /// edge (unless SST/MST or OPTT give it); 1 = they use the shell thickness
+  int contact_ssthk = 0;
   /// ORIEN: automatic reorientation of the surfaces of non-automatic contacts at set-up (1: part
   /// input, 2: part and segment input, 3: off for non-forming contacts, 4: off for forming)
   int contact_orien = 1;

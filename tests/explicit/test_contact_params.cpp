@@ -1,8 +1,11 @@
 // Contact parameters from the deck (contact_setup.hpp): the contact's own card C IGNORE
 // overrides *CONTROL_CONTACT's; blank takes it. *CONTACT_AUTOMATIC_GENERAL: the beams' contact
 // diameters (SST, OPTT, section) and stiffness, CPARM8, and the single-surface interface of the
-// set's shells and solids.
+// set's shells and solids. Shell contact thickness: SFST, SST, OPTT and the single-surface limit
+// (SSTHK).
 #include <gtest/gtest.h>
+
+#include <fmt/format.h>
 
 #include "../input/keyword_test_util.hpp"
 #include "solvers/common/contact_setup.hpp"
@@ -88,6 +91,77 @@ TEST(BeamContactSetup, ShellsAndSolidsOfTheSetGetASingleSurfaceInterface) {
   EXPECT_EQ(cm.interfaces[0].secondary.size(), 6u) << "the cube's six faces";
   ASSERT_EQ(cm.edge_sets.size(), 1u);
   EXPECT_EQ(cm.defs[0], cm.edge_defs[0]);
+}
+
+/// Two 4 x 1 strips of 1 x 1 shells 0.5 apart (parts 11, 12; t = 2.0, shortest edge 1.0), part
+/// 12 optionally a *PART_CONTACT with OPTT; one contact card over both parts.
+std::string strips_deck(const std::string& control, const std::string& contact,
+                        const std::string& optt) {
+  std::string nodes = "*NODE\n", shells = "*ELEMENT_SHELL\n";
+  for (int s = 0; s < 2; ++s) {
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 5; ++i)
+        nodes += fmt::format("{},{},{},{}\n", 100 * (s + 1) + 5 * j + i + 1, i, j, 0.5 * s);
+    for (int i = 0; i < 4; ++i) {
+      const int a = 100 * (s + 1) + i + 1;
+      shells +=
+          fmt::format("{},{},{},{},{},{}\n", 10 * (s + 1) + i, 11 + s, a, a + 1, a + 6, a + 5);
+    }
+  }
+  const std::string part12 =
+      optt.empty() ? "*PART\nb\n12,2,2\n" : "*PART_CONTACT\nb\n12,2,2\n,,,," + optt + "\n";
+  return cube_deck(control + nodes + shells + "*PART\na\n11,2,2\n" + part12 +
+                   "*SECTION_SHELL\n2,2\n2.0,2.0,2.0,2.0\n*MAT_ELASTIC\n2,7.85e-9,2.0e5,0.3\n"
+                   "*SET_PART_LIST\n9\n11,12\n" +
+                   contact);
+}
+
+/// Half contact thickness of each strip's first segment (part 11, part 12).
+std::pair<double, double> strip_half_t(const std::string& control, const std::string& contact,
+                                       const std::string& optt = "") {
+  const Model m = read_text(strips_deck(control, contact, optt));
+  const ContactModel cm = build_contact_model(m);
+  EXPECT_EQ(cm.interfaces.size(), 1u);
+  const contact::Interface& ifc = cm.interfaces.at(0);
+  const bool single = ifc.p.type == contact::ContactType::single_surface;
+  const contact::Surface& s = single ? ifc.secondary : ifc.main;
+  EXPECT_EQ(s.size(), single ? 8u : 4u);
+  if (single)
+    return {seg_contact_half_t(ifc.p, s, 0, false), seg_contact_half_t(ifc.p, s, 4, false)};
+  return {seg_contact_half_t(ifc.p, ifc.secondary, 0, false),
+          seg_contact_half_t(ifc.p, s, 0, true)};
+}
+
+// LS-DYNA's contact thickness (its manual, "contact thickness"): a shell's thickness (x SFST);
+// in single-surface contacts with *CONTROL_CONTACT SSTHK = 0 at most 40 % of the element's
+// shortest edge; SST/MST or the part's OPTT override it (OPTT first), without that limit.
+TEST(ContactThickness, SingleSurfaceLimitSsthkSstAndOptt) {
+  const auto single_c3 = [](const std::string& card3) {
+    return "*CONTACT_AUTOMATIC_SINGLE_SURFACE\n9,,2\n\n" + card3 + "\n";
+  };
+  const std::string single = single_c3("");
+  // t = 2 > 0.4 x 1: the limit, 0.4
+  EXPECT_DOUBLE_EQ(strip_half_t("", single).first, 0.5 * 0.4);
+  // SSTHK = 1 (card 2, field 6): the shell thickness
+  EXPECT_DOUBLE_EQ(strip_half_t("*CONTROL_CONTACT\n0.1\n,,,,,1\n", single).first, 0.5 * 2.0);
+  // SFST = 0.1 (card 3, field 5): 0.2 < 0.4, so not limited
+  EXPECT_DOUBLE_EQ(strip_half_t("", single_c3(",,,,0.1")).first, 0.5 * 0.2);
+  // SST = 1.5 (card 3, field 3): as given, not limited
+  EXPECT_DOUBLE_EQ(strip_half_t("", single_c3(",,1.5")).first, 0.5 * 1.5);
+  // part 12's OPTT = 1.2: as given, before SST; part 11 keeps the rule
+  const auto [a, b] = strip_half_t("", single_c3(",,1.5"), "1.2");
+  EXPECT_DOUBLE_EQ(a, 0.5 * 1.5);
+  EXPECT_DOUBLE_EQ(b, 0.5 * 1.2);
+  EXPECT_DOUBLE_EQ(strip_half_t("", single, "1.2").first, 0.5 * 0.4);
+  // two-surface contacts: no limit
+  const auto [sec, main] =
+      strip_half_t("", "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE\n11,12,3,3\n\n\n");
+  EXPECT_DOUBLE_EQ(sec, 0.5 * 2.0);
+  EXPECT_DOUBLE_EQ(main, 0.5 * 2.0);
+  // SSTHK other than 0 and 1: an error naming the field
+  EXPECT_NE(read_error(strips_deck("*CONTROL_CONTACT\n0.1\n,,,,,2\n", single, ""))
+                .find("SSTHK = 2 must be 0 or 1"),
+            std::string::npos);
 }
 
 } // namespace

@@ -149,6 +149,15 @@ public:
       return q;
     };
     auto append = [&](const contact::Surface& a) {
+      // (the optional per-segment values: zeros for surfaces without them)
+      for (auto [o, v] : {std::pair{&out.min_edge, &a.min_edge},
+                          std::pair{&out.fixed_thickness, &a.fixed_thickness}}) {
+        o->resize(out.seg.size(), 0.0);
+        if (v->empty())
+          o->resize(out.seg.size() + a.seg.size(), 0.0);
+        else
+          o->insert(o->end(), v->begin(), v->end());
+      }
       out.seg.insert(out.seg.end(), a.seg.begin(), a.seg.end());
       out.thickness.insert(out.thickness.end(), a.thickness.begin(), a.thickness.end());
       out.k0.insert(out.k0.end(), a.k0.begin(), a.k0.end());
@@ -179,7 +188,7 @@ public:
     }
     if (!s.shells.empty()) {
       std::vector<contact::Segment> conn;
-      std::vector<Real> thick, bulk;
+      std::vector<Real> thick, bulk, optt;
       for (std::size_t e : s.shells) {
         contact::Segment q{};
         for (int a = 0; a < 4; ++a) q[a] = compact[m_.shells.nodes[e][a]];
@@ -192,8 +201,11 @@ public:
             t = (sec->t[0] + sec->t[1] + sec->t[2] + sec->t[3]) / 4;
         thick.push_back(t);
         bulk.push_back(bulk_modulus(m_.find_material(p->mid)));
+        optt.push_back(p->contact_optt);
       }
-      append(contact::surface_from_shells(conn, thick, bulk, x));
+      contact::Surface shells = contact::surface_from_shells(conn, thick, bulk, x);
+      shells.fixed_thickness = std::move(optt);
+      append(shells);
     }
     if (!s.solids.empty()) {
       std::vector<std::array<LocalId, 8>> hexes;
@@ -300,6 +312,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.sfst = def.sfst;
   p.sfmt = def.sfmt;
   p.sst = def.sst;
+  p.limit_shell_thickness = def.kind == ContactDef::Kind::SingleSurface && c.contact_ssthk == 0;
   p.mst = def.mst;
   p.birth = def.bt;
   p.death = def.dt > 0 ? def.dt : 1e20;
@@ -413,7 +426,10 @@ ContactModel build_contact_model(const Model& model) {
             for (std::size_t k = 0; k < s.main.shells.size(); ++k) {
               const Part* p = model.find_part(model.shells.part[s.main.shells[k]]);
               const Material* mat = p ? model.find_material(p->mid) : nullptr;
-              if (mat && mat->kind == MaterialKind::Rigid) ifc.main.thickness[k] = 0;
+              if (mat && mat->kind == MaterialKind::Rigid) {
+                ifc.main.thickness[k] = 0;
+                if (k < ifc.main.fixed_thickness.size()) ifc.main.fixed_thickness[k] = 0;
+              }
             }
         }
       }
