@@ -165,6 +165,9 @@ struct Interface {
   /// empty). Optional per-node contact thickness (full value; default 0).
   std::vector<LocalId> secondary_nodes;
   std::vector<Real> secondary_node_thickness;
+  /// Optional, per secondary node: > 0, the contact thickness its shells' parts give (OPTT),
+  /// used as it is (before SST and SFST).
+  std::vector<Real> secondary_node_fixed_thickness;
   Surface secondary; ///< surface_to_surface, single_surface (single: the only surface)
   Surface main;      ///< nodes_to_surface, surface_to_surface
   /// Optional, per node index: 0 = the node takes no part in contact (it left the surface when

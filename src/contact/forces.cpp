@@ -376,7 +376,7 @@ void screen_candidates(const Interface& ifc, Pass& ps, std::span<const Real> x) 
   const auto nh = static_cast<std::int64_t>(ps.hot_seg.size());
   constexpr std::int64_t kGroup = 4; // (rows whose cull data are computed together)
   ps.passed.clear();
-#pragma omp parallel if (nh > 512)
+#pragma omp parallel if (ps.row_start.back() > 4096) // (threads only for enough work)
   {
     std::vector<std::int64_t> mine;
 #pragma omp for schedule(static) nowait

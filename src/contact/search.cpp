@@ -236,6 +236,9 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     for (std::size_t i = 0; i < ifc.secondary_nodes.size(); ++i) {
       Real t = i < ifc.secondary_node_thickness.size() ? ifc.secondary_node_thickness[i] : 0.0;
       if (t > 0) t = p.sst > 0 ? p.sst : t * p.sfst;
+      if (i < ifc.secondary_node_fixed_thickness.size() &&
+          ifc.secondary_node_fixed_thickness[i] > 0)
+        t = ifc.secondary_node_fixed_thickness[i];
       nt.emplace_back(ifc.secondary_nodes[i], 0.5 * t);
     }
     std::sort(nt.begin(), nt.end());

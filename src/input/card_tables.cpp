@@ -258,8 +258,10 @@ std::vector<KeywordSpec> mesh_keywords() {
            "material (*MAT_NULL, 010, 015; required there, refused elsewhere); GRAV, "
            "ADPOPT, TMID are ignored. `_TITLE` is accepted and changes nothing (the heading "
            "card is always read). `_CONTACT`: the part's contact card is read; OPTT (contact "
-           "thickness) is used by the shells of contact surfaces (as it is: no SST, SFST or "
-           "single-surface limit) and by the beams of *CONTACT_AUTOMATIC_GENERAL, the other "
+           "thickness) is used by the shells of contact surfaces and the nodes of "
+           "NODES_TO_SURFACE contacts (as it is: before SST, without SFST or the "
+           "single-surface limit; not for rigid tools of forming contacts, as their shell "
+           "thickness) and by the beams of *CONTACT_AUTOMATIC_GENERAL, the other "
            "fields are ignored (a warning when one is nonzero; the *CONTACT cards' values "
            "are used).",
        .apply = apply_part},

@@ -178,8 +178,8 @@ std::vector<KeywordSpec> contact_keywords() {
         "Automatic general contact; parcae computes its beam-to-beam part (edge-to-edge "
         "contact of the beams of SSID: part set, part, or all parts with SSID = 0 / SSTYP "
         "5). Every beam is a capsule around its axis (a cylinder with round ends) of "
-        "diameter = the contact thickness: SST (card 3) when > 0, else *PART_CONTACT OPTT "
-        "of its part when > 0, else the section's (ELFORM 1, 4, 5, 9, 11: TS1; trusses and "
+        "diameter = the contact thickness: *PART_CONTACT OPTT of its part when > 0, else SST "
+        "(card 3) when > 0, else the section's (ELFORM 1, 4, 5, 9, 11: TS1; trusses and "
         "resultant beams: sqrt(A), as LS-DYNA), times SFST unless SST or OPTT is given. "
         "Beams that share a node are never paired; MPP card CPARM8 = 1 or 2 leaves out "
         "pairs within one part. Penalty stiffness per beam SLSFAC x SFS x E A / L (E of "
@@ -275,18 +275,19 @@ std::vector<KeywordSpec> contact_keywords() {
                  "",
                  true}},
        .ignore_extra = true,
-       .summary = "Defaults for every contact (model.control.contact_*): SLSFAC (0 means 0.1), "
-                  "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), SSTHK (0: single-surface "
-                  "contacts limit a shell's contact thickness to 0.4 x the element's shortest "
-                  "edge, unless SST or *PART_CONTACT OPTT give it; 1: the shell thickness), "
-                  "and SFRIC, DFRIC, "
-                  "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0), "
-                  "PENOPT (0/1: the pair stiffness is the smaller of the segment's and the "
-                  "node's own; 2: the segment's; 3-5 are taken as 2 with a warning) and ORIEN "
-                  "(0/1: the part input of non-automatic contacts is reoriented at set-up, "
-                  "consistently and facing the other side; 2: segment sets too; 3, 4: off). The "
-                  "other fields are ignored (one warning listing those that differ from their "
-                  "defaults); cards 5 and later are skipped.",
+       .summary =
+           "Defaults for every contact (model.control.contact_*): SLSFAC (0 means 0.1), "
+           "NSBCS, XPENE (0 means 4), IGNORE, SHLTHK (stored only), SSTHK (0: single-surface "
+           "contacts limit a shell's contact thickness to 0.4 x the element's shortest "
+           "edge, unless SST or *PART_CONTACT OPTT give it; 1: the shell thickness), "
+           "and SFRIC, DFRIC, "
+           "EDC (used by contacts whose FS and FD are 0, EDC by those whose DC is 0), "
+           "PENOPT (0/1: the pair stiffness is the smaller of the segment's and the "
+           "node's own; 2: the segment's; 3-5 are taken as 2 with a warning) and ORIEN "
+           "(0/1: the part input of non-automatic contacts is reoriented at set-up, "
+           "consistently and facing the other side; 2: segment sets too; 3, 4: off). The "
+           "other fields are ignored (one warning listing those that differ from their "
+           "defaults); cards 5 and later are skipped.",
        .apply = apply_control_contact},
       {.name = "*SET_SEGMENT",
        .options = {"TITLE"},

@@ -393,9 +393,9 @@ void apply_control_contact(const Block& b, DeckBuilder& d) {
     c.contact_penopt = 2;
   }
   const std::string ignored =
-      nonzero_list(h, {"RWPNAL", "ISLCHK",  "THKCHG",  "ENMASS",  "USRSTR",  "USRFRC", "INTERM",
-                       "ECDT",    "TIEDPRJ", "VFC",     "TH",      "TH_SF",  "PEN_SF",
-                       "FRCENG", "SKIPRWG", "OUTSEG",  "SPOTSTP", "SPOTDEL", "SPOTHIN"});
+      nonzero_list(h, {"RWPNAL", "ISLCHK", "THKCHG", "ENMASS", "USRSTR", "USRFRC", "INTERM", "ECDT",
+                       "TIEDPRJ", "VFC", "TH", "TH_SF", "PEN_SF", "FRCENG", "SKIPRWG", "OUTSEG",
+                       "SPOTSTP", "SPOTDEL", "SPOTHIN"});
   if (!ignored.empty()) note(d, b, b.loc, fmt::format("not supported (ignored): {}", ignored));
 }
 
@@ -509,7 +509,7 @@ private:
 
   void check_thickness(const ContactDef& c, const SourceLoc& loc, const Part& p,
                        Real override_thickness) const {
-    if (override_thickness > 0) return;
+    if (override_thickness > 0 || p.contact_optt > 0) return; // (SST/MST, or the part's OPTT)
     const auto it = sections_.find(p.secid);
     if (it == sections_.end() || it->second->kind != SectionKind::Shell) return;
     const auto& t = it->second->t;

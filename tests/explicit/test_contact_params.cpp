@@ -63,10 +63,11 @@ TEST(BeamContactSetup, DiameterFromSstOpttOrSectionAndStiffnessFromEAOverL) {
     EXPECT_FALSE(es.exclude_same_group);
   }
   {
-    // SST overrides everything; SFS scales the stiffness
+    // SST overrides the section, OPTT (part 2) overrides SST (LS-DYNA's order); SFS scales the
+    // stiffness
     const Model m = read_text(beam_contact_deck("3.0,,0.8"));
     const contact::EdgeSet es = build_contact_model(m).edge_sets.at(0);
-    for (Real r : es.radius) EXPECT_DOUBLE_EQ(r, 0.4);
+    for (std::size_t i = 0; i < es.size(); ++i) EXPECT_DOUBLE_EQ(es.radius[i], i == 1 ? 1.5 : 0.4);
     EXPECT_DOUBLE_EQ(es.k0[3], 3.0 * 0.1 * 2.0e5 * 16 / 10);
   }
   {
@@ -158,6 +159,28 @@ TEST(ContactThickness, SingleSurfaceLimitSsthkSstAndOptt) {
       strip_half_t("", "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE\n11,12,3,3\n\n\n");
   EXPECT_DOUBLE_EQ(sec, 0.5 * 2.0);
   EXPECT_DOUBLE_EQ(main, 0.5 * 2.0);
+  // NODES_TO_SURFACE: the secondary nodes of part 12 take its OPTT (before SST), else SST
+  auto n2s_half_t = [](const std::string& card3, const std::string& optt) {
+    const Model m = read_text(
+        strips_deck("", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE\n12,11,3,3\n\n" + card3 + "\n", optt));
+    const ContactModel cm = build_contact_model(m);
+    const contact::Interface& ifc = cm.interfaces.at(0);
+    std::vector<Real> x;
+    for (LocalId n : cm.node_model)
+      x.insert(x.end(),
+               {m.nodes.x[static_cast<std::size_t>(n)], m.nodes.y[static_cast<std::size_t>(n)],
+                m.nodes.z[static_cast<std::size_t>(n)]});
+    const contact::ContactState st = contact::init_state(ifc, cm.node_model.size(), x);
+    EXPECT_EQ(st.passes.at(0).node_half_t.size(), 10u);
+    return st.passes.at(0).node_half_t.at(0);
+  };
+  EXPECT_DOUBLE_EQ(n2s_half_t(",,1.5", "1.2"), 0.5 * 1.2);
+  EXPECT_DOUBLE_EQ(n2s_half_t(",,1.5", ""), 0.5 * 1.5);
+  EXPECT_DOUBLE_EQ(n2s_half_t("", ""), 0.5 * 2.0) << "not limited: not a single-surface contact";
+  // a shell part of section thickness 0 is accepted when its OPTT gives the thickness
+  std::string thin = strips_deck("", single, "1.2");
+  thin.replace(thin.find("2.0,2.0,2.0,2.0"), 15, "0.0,0.0,0.0,0.0");
+  EXPECT_NE(read_error(thin).find("part 11"), std::string::npos) << "part 11 has no OPTT";
   // SSTHK other than 0 and 1: an error naming the field
   EXPECT_NE(read_error(strips_deck("*CONTROL_CONTACT\n0.1\n,,,,,2\n", single, ""))
                 .find("SSTHK = 2 must be 0 or 1"),

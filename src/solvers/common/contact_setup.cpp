@@ -409,13 +409,18 @@ ContactModel build_contact_model(const Model& model) {
         std::sort(nodes.begin(), nodes.end());
         nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
         const contact::Surface sec = b.surface(s.sec, compact, x, used);
-        std::map<LocalId, Real> thick;
+        std::map<LocalId, Real> thick, fixed;
         for (std::size_t k = 0; k < sec.size(); ++k)
-          for (LocalId n : sec.seg[k]) thick[n] = std::max(thick[n], sec.thickness[k]);
+          for (LocalId n : sec.seg[k]) {
+            thick[n] = std::max(thick[n], sec.thickness[k]);
+            if (k < sec.fixed_thickness.size())
+              fixed[n] = std::max(fixed[n], sec.fixed_thickness[k]);
+          }
         for (LocalId n : nodes) {
           const LocalId cn = compact[n];
           ifc.secondary_nodes.push_back(cn);
           ifc.secondary_node_thickness.push_back(thick.count(cn) ? thick[cn] : 0.0);
+          ifc.secondary_node_fixed_thickness.push_back(fixed.count(cn) ? fixed[cn] : 0.0);
         }
         // forming contacts: the tool surface faces the blank, consistently oriented; the
         // thickness of rigid tools is left out unless *CONTROL_CONTACT SHLTHK = 2 (LS-DYNA:
@@ -506,11 +511,11 @@ contact::EdgeSet beam_edge_set(const Model& model, const ContactDef& def,
     } else if (area > 0) {
       section_d = std::sqrt(area); // LS-DYNA: trusses and resultant beams
     }
-    Real d = 0;
-    if (def.sst > 0)
-      d = def.sst;
-    else if (part && part->contact_optt > 0)
+    Real d = 0; // (LS-DYNA's order, as for shells: OPTT, then SST, then the section x SFST)
+    if (part && part->contact_optt > 0)
       d = part->contact_optt;
+    else if (def.sst > 0)
+      d = def.sst;
     else
       d = section_d * def.sfst;
     if (!(d > 0))
