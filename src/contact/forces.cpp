@@ -390,8 +390,8 @@ void screen_candidates(const Interface& ifc, Pass& ps, std::span<const Real> x) 
         const auto end = static_cast<std::size_t>(ps.row_start[row + 1]);
         if (!ps.available(e) || (!active_all && !s.active[static_cast<std::size_t>(e)])) continue;
         const SegCull& g = ps.geom[row];
-        // (a candidate is not the node's tracked segment: automatic shells may touch from either
-        // side)
+        // (screened as a new contact, from either side for automatic shells: the node loop
+        // evaluates its tracked segment apart and skips it here)
         const int side = auto_shells && g.half_t > 0 ? 2 : 1;
         screen_nodes(g, side, x, &ps.row_x[b], &ps.row_htn[b], end - b, &ps.row_pass[b]);
         for (std::size_t r = b; r < end; ++r)

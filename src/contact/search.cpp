@@ -11,8 +11,6 @@
 
 namespace parcae::contact {
 
-namespace {} // namespace
-
 Real seg_contact_half_t(const ContactParams& p, const Surface& s, std::size_t e, bool main_side) {
   if (e < s.fixed_thickness.size() && s.fixed_thickness[e] > 0) return 0.5 * s.fixed_thickness[e];
   const Real t = s.thickness[e];
@@ -234,11 +232,15 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
   auto listed_nodes = [&]() {
     std::vector<std::pair<LocalId, Real>> nt;
     for (std::size_t i = 0; i < ifc.secondary_nodes.size(); ++i) {
+      // (the order of seg_contact_half_t: OPTT, else SST, else the shell thickness x SFST)
+      const Real fixed = i < ifc.secondary_node_fixed_thickness.size()
+                             ? ifc.secondary_node_fixed_thickness[i]
+                             : 0.0;
       Real t = i < ifc.secondary_node_thickness.size() ? ifc.secondary_node_thickness[i] : 0.0;
-      if (t > 0) t = p.sst > 0 ? p.sst : t * p.sfst;
-      if (i < ifc.secondary_node_fixed_thickness.size() &&
-          ifc.secondary_node_fixed_thickness[i] > 0)
-        t = ifc.secondary_node_fixed_thickness[i];
+      if (fixed > 0)
+        t = fixed;
+      else if (t > 0)
+        t = p.sst > 0 ? p.sst : t * p.sfst;
       nt.emplace_back(ifc.secondary_nodes[i], 0.5 * t);
     }
     std::sort(nt.begin(), nt.end());

@@ -177,10 +177,6 @@ TEST(ContactThickness, SingleSurfaceLimitSsthkSstAndOptt) {
   EXPECT_DOUBLE_EQ(n2s_half_t(",,1.5", "1.2"), 0.5 * 1.2);
   EXPECT_DOUBLE_EQ(n2s_half_t(",,1.5", ""), 0.5 * 1.5);
   EXPECT_DOUBLE_EQ(n2s_half_t("", ""), 0.5 * 2.0) << "not limited: not a single-surface contact";
-  // a shell part of section thickness 0 is accepted when its OPTT gives the thickness
-  std::string thin = strips_deck("", single, "1.2");
-  thin.replace(thin.find("2.0,2.0,2.0,2.0"), 15, "0.0,0.0,0.0,0.0");
-  EXPECT_NE(read_error(thin).find("part 11"), std::string::npos) << "part 11 has no OPTT";
   // SSTHK other than 0 and 1: an error naming the field
   EXPECT_NE(read_error(strips_deck("*CONTROL_CONTACT\n0.1\n,,,,,2\n", single, ""))
                 .find("SSTHK = 2 must be 0 or 1"),

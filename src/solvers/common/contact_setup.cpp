@@ -312,8 +312,8 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.sfst = def.sfst;
   p.sfmt = def.sfmt;
   p.sst = def.sst;
-  p.limit_shell_thickness = def.kind == ContactDef::Kind::SingleSurface && c.contact_ssthk == 0;
   p.mst = def.mst;
+  p.limit_shell_thickness = def.kind == ContactDef::Kind::SingleSurface && c.contact_ssthk == 0;
   p.birth = def.bt;
   p.death = def.dt > 0 ? def.dt : 1e20;
   p.penmax = def.penmax;
