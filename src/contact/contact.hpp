@@ -63,7 +63,10 @@ struct ContactParams {
   /// *CONTROL_CONTACT PENOPT: 1 the smaller of the segment's stiffness and the node's (from its
   /// own surface's segments; LS-DYNA's default), 2 the segment's
   int penopt = 1;
-  Real sofscl = 0.1;       ///< SOFT=1 scale factor
+  Real sofscl = 0.1; ///< SOFT=1 scale factor
+  /// DTSTIF: > 0 the step of the SOFT=1 stiffness, fixed; 0: the first solution step, raised
+  /// when the step grows (ContactState::dt_c)
+  Real dtstif = 0;
   Real sfst = 1, sfmt = 1; ///< contact thickness = shell thickness * sfst (secondary), sfmt
   Real sst = 0, mst = 0;   ///< explicit contact thickness (> 0 overrides the shell's)
   /// LS-DYNA's single-surface rule (*CONTROL_CONTACT SSTHK = 0): a shell segment's contact
@@ -156,7 +159,8 @@ OrientReport orient_toward(Surface& surf, std::span<const LocalId> nodes, std::s
 Real solid_face_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real volume);
 Real shell_segment_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real min_diagonal);
 /// SOFT=1 part: sofscl * 0.5 * m* / dt_c^2 with m* = min(secondary node mass, smallest nodal
-/// mass of the segment) and dt_c the initial step (raised when the solution step grows).
+/// mass of the segment) and dt_c the initial step (raised when the solution step grows), or
+/// DTSTIF when it is given (ContactParams::dtstif).
 Real soft1_stiffness(Real sofscl, Real m_secondary, Real m_segment_min, Real dt_c);
 
 struct Interface {

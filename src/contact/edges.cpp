@@ -310,7 +310,10 @@ EdgeStatus edge_contact_forces(const EdgeSet& es, EdgeState& st, std::span<const
                                std::span<Real> f) {
   EdgeStatus status;
   const EdgeParams& p = es.p;
-  if (st.dt_c <= 0 || dt > st.dt_c) st.dt_c = dt;
+  if (p.dtstif > 0)
+    st.dt_c = p.dtstif;
+  else if (st.dt_c <= 0 || dt > st.dt_c)
+    st.dt_c = dt;
   std::fill(st.f_now.begin(), st.f_now.end(), 0.0);
   st.resultant_a = st.resultant_b = {0, 0, 0};
   const bool live = t >= p.birth && t <= p.death;

@@ -61,6 +61,7 @@ struct EdgeParams {
   Real vdc = 0;                ///< viscous normal damping, percent of critical (0: off)
   int soft = 0;                ///< 1: k = max(SOFT 0 k, sofscl 0.5 m / dt_c^2)
   Real sofscl = 0.1;
+  Real dtstif = 0; ///< > 0: the SOFT = 1 step, fixed (DTSTIF); 0: the first step, raised
   Real birth = 0, death = 1e20;
   int search_interval = 25;    ///< bucket search every n cycles (NSBCS / BSORT); <= 0: adaptive
   bool adaptive_search = true; ///< also search when some node moved more than margin / 2

@@ -418,7 +418,10 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
                                 Real dt) {
   const ContactParams& p = ifc.p;
   ContactStatus status;
-  if (st.dt_c == 0 || dt > st.dt_c) st.dt_c = dt;
+  if (p.dtstif > 0)
+    st.dt_c = p.dtstif;
+  else if (st.dt_c == 0 || dt > st.dt_c)
+    st.dt_c = dt;
   const bool alive = t >= p.birth && t <= p.death;
   const bool friction = p.fs > 0 || p.fd > 0;
 

@@ -235,8 +235,17 @@ void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
     note(d, b, h.loc("IGAP"),
          fmt::format("IGAP = {}: implicit gap option is not supported (ignored)",
                      h.integer("IGAP")));
-  for (std::string_view f : {"DPRFAC", "DTSTIF", "EDGEK", "FLANGL"})
-    warn_unless(d, b, f, 0, "not supported");
+  for (std::string_view f : {"DPRFAC", "EDGEK", "FLANGL"}) warn_unless(d, b, f, 0, "not supported");
+  // DTSTIF: the step of the SOFT = 1 stiffness (LS-DYNA: 0 the initial step, > 0 the value,
+  // -1 < DTSTIF < -0.01 a moving average (SOFT = 2 only), <= -1 a curve of it over time)
+  const Real dtstif = h.real("DTSTIF");
+  if (dtstif > 0)
+    c.dtstif = dtstif;
+  else if (dtstif < 0)
+    note(d, b, h.loc("DTSTIF"),
+         fmt::format("DTSTIF = {}: a moving average or a curve of the stiffness step is not "
+                     "supported (the solution step is used)",
+                     dtstif));
   warn_unless(d, b, "CID_RCF", 0, "rcforc in a local system is not supported");
 
   d.model.contacts.push_back(std::move(c));

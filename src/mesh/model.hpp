@@ -360,6 +360,8 @@ struct ContactDef {
   int depth = 2, bsort = 0; ///< BSORT: search interval in cycles (0 = default)
   Real penmax = 0;          ///< optional card B (PENMAX); 0 = LS-DYNA's default
   int ignore = 0;           ///< optional card C (IGNORE): 0 = *CONTROL_CONTACT's, 1/2 = offsets
+  /// optional card C DTSTIF: > 0 the fixed step of the SOFT = 1 stiffness; 0 the solution's
+  Real dtstif = 0;
   // *CONTACT_ERODING_...: the eroding card (ISYM, EROSOP, IADJ)
   bool eroding = false;
   int isym = 0, erosop = 0, iadj = 0;

@@ -618,6 +618,13 @@ TEST(ContactStiffness, Soft0AndSoft1Formulas) {
   std::vector<Real> v(15, 0.0), f(15, 0.0);
   contact_forces(ifc, st, xs, v, mass, 0, 1e-3, f);
   EXPECT_EQ(st.dt_c, 1.0); // never lowered
+  // DTSTIF > 0 fixes the step of the SOFT=1 stiffness, whatever the solution step does
+  ifc.p.dtstif = 1e-3;
+  contact_forces(ifc, st, xs, v, mass, 0, 0.5, f);
+  EXPECT_EQ(st.dt_c, 1e-3);
+  EXPECT_NEAR(pair_stiffness(ifc, st, st.passes[0], 4, 0, mass), 25000.0, 1e-8);
+  contact_forces(ifc, st, xs, v, mass, 0, 1e-5, f);
+  EXPECT_EQ(st.dt_c, 1e-3);
 }
 
 // Initial penetrations: IGNORE=0 moves the node onto the surface (no force at t = 0);

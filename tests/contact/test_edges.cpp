@@ -456,3 +456,32 @@ TEST(EdgeContact, InitialOverlapIsAnOffsetNotAForce) {
   EXPECT_NEAR(st.offset[0], 0.005, 1e-15);
   for (Real a : f) EXPECT_EQ(a, 0.0);
 }
+
+// SOFT = 1 for beam edges: k = max(k0, SOFSCL 0.5 m / dt_c^2), m the smallest of the four nodal
+// masses; dt_c the first step, raised when the step grows, or DTSTIF when it is given.
+TEST(EdgeContact, Soft1StiffnessStepAndDtstif) {
+  const std::vector<Real> x = {0, 0, 0, 1, 0, 0, 0.5, -0.5, 0.015, 0.5, 0.5, 0.015};
+  const std::vector<Real> m = {2, 3, 0.5, 4};
+  EdgeSet es;
+  es.edge = {{0, 1}, {2, 3}};
+  es.radius = {0.01, 0.01};
+  es.k0 = {10.0, 20.0};
+  es.p.soft = 1;
+  es.p.sofscl = 0.1;
+  EdgeState st = init_edges(es, x);
+  ASSERT_EQ(st.cand.size(), 1u);
+  std::vector<Real> v(x.size(), 0.0), f(x.size(), 0.0);
+  edge_contact_forces(es, st, x, v, m, 0, 1e-2, f);
+  EXPECT_EQ(st.dt_c, 1e-2);
+  // 0.1 * 0.5 * min(2, 0.5) / 1e-4 = 250 > min(k0) = 10
+  EXPECT_NEAR(edge_pair_stiffness(es, st, 0, 1, m), 250.0, 1e-10);
+  edge_contact_forces(es, st, x, v, m, 0, 1e-3, f);
+  EXPECT_EQ(st.dt_c, 1e-2) << "never lowered";
+  edge_contact_forces(es, st, x, v, m, 0, 1.0, f);
+  EXPECT_EQ(st.dt_c, 1.0) << "raised when the step grows";
+  EXPECT_NEAR(edge_pair_stiffness(es, st, 0, 1, m), 10.0, 1e-12) << "k0 wins";
+  es.p.dtstif = 5e-3; // fixed, whatever the solution step
+  edge_contact_forces(es, st, x, v, m, 0, 1.0, f);
+  EXPECT_EQ(st.dt_c, 5e-3);
+  EXPECT_NEAR(edge_pair_stiffness(es, st, 0, 1, m), 1000.0, 1e-9);
+}

@@ -354,8 +354,12 @@ TEST(ContactCards, OptionalCardsAbsentOrPresentAndExtraCardsSkipped) {
   EXPECT_DOUBLE_EQ(m.contacts[0].penmax, 0.9);
   EXPECT_EQ(m.contacts[0].ignore, 2);
   EXPECT_EQ(m.contacts[1].ignore, 0);
-  for (const char* text : {"DPRFAC = 3", "DTSTIF = 4", "EDGEK = 5", "FLANGL = 7", "CID_RCF = 8"})
+  for (const char* text : {"DPRFAC = 3", "EDGEK = 5", "FLANGL = 7", "CID_RCF = 8"})
     EXPECT_TRUE(has_note(m, text)) << text;
+  // DTSTIF > 0 is read (the step of the SOFT = 1 stiffness); 0 keeps the solution's
+  EXPECT_FALSE(has_note(m, "DTSTIF")) << "DTSTIF = 4 is read";
+  EXPECT_DOUBLE_EQ(m.contacts[0].dtstif, 4.0);
+  EXPECT_DOUBLE_EQ(m.contacts[1].dtstif, 0.0);
   EXPECT_FALSE(has_note(m, "IGAP")) << "IGAP 1 is the default";
   EXPECT_EQ(m.contacts[1].id, 8);
   // IGNORE on card C: 1 kept; a negative value is used as |IGNORE| with a warning; 3 is an
@@ -363,6 +367,10 @@ TEST(ContactCards, OptionalCardsAbsentOrPresentAndExtraCardsSkipped) {
   m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n\n,-1\n"));
   EXPECT_EQ(m.contacts.at(0).ignore, 1);
   EXPECT_TRUE(has_note(m, "IGNORE = -1"));
+  // a negative DTSTIF (moving average, curve) is not supported: warning, the solution step
+  m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n1\n\n,,,-5\n"));
+  EXPECT_TRUE(has_note(m, "DTSTIF = -5"));
+  EXPECT_DOUBLE_EQ(m.contacts.at(0).dtstif, 0.0);
   const std::string msg =
       read_error(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE\n5,,2\n\n\n\n\n,3\n"));
   EXPECT_NE(msg.find("IGNORE = 3"), std::string::npos) << msg;

@@ -309,6 +309,7 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.soft = def.soft;
   p.penopt = c.contact_penopt;
   p.sofscl = def.sofscl > 0 ? def.sofscl : 0.1;
+  p.dtstif = def.dtstif;
   p.sfst = def.sfst;
   p.sfmt = def.sfmt;
   p.sst = def.sst;
@@ -486,6 +487,7 @@ contact::EdgeSet beam_edge_set(const Model& model, const ContactDef& def,
   es.p.vdc = def.vdc;
   es.p.soft = def.soft;
   es.p.sofscl = def.sofscl > 0 ? def.sofscl : 0.1;
+  es.p.dtstif = def.dtstif;
   es.p.birth = def.bt;
   es.p.death = def.dt > 0 ? def.dt : 1e20;
   es.p.search_interval =
