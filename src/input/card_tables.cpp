@@ -801,6 +801,20 @@ std::vector<KeywordSpec> set_keywords() {
        .rows = {{"Elements", ints({"K1", "K2", "K3", "K4", "K5", "K6", "K7", "K8"})}},
        .summary = "Solid element set.",
        .apply = apply_set_solid},
+      {.name = "*SET_SHELL_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", set_header(false)}},
+       .rows = {general},
+       .summary = "OPTION ALL (every shell), ELEM (shells E1-E7), PART (the shells of parts "
+                  "E1-E7); DELEM, DPART remove those shells (after all the others are added). "
+                  "Other options (BOX, ...) are errors.",
+       .apply = apply_set_shell_general},
+      {.name = "*SET_SOLID_GENERAL",
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", {I("SID").req(), S("SOLVER", "MECH")}}},
+       .rows = {general},
+       .summary = "As *SET_SHELL_GENERAL, for solid elements.",
+       .apply = apply_set_solid_general},
   };
 }
 

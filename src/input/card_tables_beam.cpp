@@ -165,6 +165,22 @@ std::vector<KeywordSpec> beam_keywords() {
        .summary = "Beam set from ranges BnBEG-BnEND (ids in a range that are not beams are "
                   "skipped).",
        .apply = apply_set_beam_generate},
+      {.name = "*SET_BEAM_GENERAL",
+       .options = {"TITLE"},
+       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"}, {"Card 1", {I("SID").req()}}},
+       .rows = {{"Option",
+                 {S("OPTION").req(), I("E1"), I("E2"), I("E3"), I("E4"), I("E5"), I("E6"),
+                  I("E7")}}},
+       .summary = "As *SET_SHELL_GENERAL, for beam elements (ALL, ELEM, PART, DELEM, DPART).",
+       .apply = apply_set_beam_general},
+      {.name = "*SET_BEAM_ADD",
+       .options = {"TITLE"},
+       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"}, {"Card 1", {I("SID").req()}}},
+       .rows = {{"Sets",
+                 {I("DSID1"), I("DSID2"), I("DSID3"), I("DSID4"), I("DSID5"), I("DSID6"),
+                  I("DSID7"), I("DSID8")}}},
+       .summary = "Beam set: the union of beam sets DSID1-DSID8, as *SET_NODE_ADD.",
+       .apply = apply_set_beam_add},
   };
 }
 

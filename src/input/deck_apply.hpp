@@ -129,6 +129,10 @@ void apply_set_beam(const Block& b, DeckBuilder& d);
 void apply_mat_spotweld(const Block& b, DeckBuilder& d);
 void apply_initial_axial_force_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam_generate(const Block& b, DeckBuilder& d);
+void apply_set_beam_general(const Block& b, DeckBuilder& d);
+void apply_set_beam_add(const Block& b, DeckBuilder& d);
+void apply_set_shell_general(const Block& b, DeckBuilder& d);
+void apply_set_solid_general(const Block& b, DeckBuilder& d);
 /// The error for a beam section of a formulation parcae does not compute (all but ELFORM 3),
 /// used by part pid.
 std::string beam_formulation_message(const Section& s, GlobalId pid);

@@ -160,5 +160,17 @@ void apply_set_beam(const Block& b, DeckBuilder& d) {
 void apply_set_beam_generate(const Block& b, DeckBuilder& d) {
   apply_generate(b, SetKind::Beam, d);
 }
+void apply_set_beam_add(const Block& b, DeckBuilder& d) {
+  apply_add(b, SetKind::Beam, d);
+}
+void apply_set_shell_general(const Block& b, DeckBuilder& d) {
+  apply_general(b, SetKind::Shell, {"ALL", "ELEM", "PART", "DELEM", "DPART"}, d);
+}
+void apply_set_solid_general(const Block& b, DeckBuilder& d) {
+  apply_general(b, SetKind::Solid, {"ALL", "ELEM", "PART", "DELEM", "DPART"}, d);
+}
+void apply_set_beam_general(const Block& b, DeckBuilder& d) {
+  apply_general(b, SetKind::Beam, {"ALL", "ELEM", "PART", "DELEM", "DPART"}, d);
+}
 
 } // namespace parcae::io

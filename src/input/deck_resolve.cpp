@@ -247,9 +247,29 @@ private:
     return out;
   }
 
+  /// Ids of the elements of set kind `kind` (shell, solid, beam) whose part is in pids.
+  std::vector<GlobalId> elements_of_parts(SetKind kind, const std::vector<GlobalId>& pids) const {
+    const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
+    const auto pick = [&](const auto& table) {
+      std::vector<GlobalId> out;
+      for (std::size_t e = 0; e < table.size(); ++e)
+        if (wanted.count(table.part[e])) out.push_back(table.id[e]);
+      return out;
+    };
+    if (kind == SetKind::Shell) return pick(m_.shells);
+    if (kind == SetKind::Solid) return pick(m_.solids);
+    return pick(m_.beams);
+  }
+
+  static bool element_kind(SetKind kind) {
+    return kind == SetKind::Shell || kind == SetKind::Solid || kind == SetKind::Beam;
+  }
+
   std::vector<GlobalId> all_ids(SetKind kind) const {
     if (kind == SetKind::Node) return m_.nodes.id;
     if (kind == SetKind::Beam) return m_.beams.id;
+    if (kind == SetKind::Shell) return m_.shells.id;
+    if (kind == SetKind::Solid) return m_.solids.id;
     std::vector<GlobalId> out;
     for (const Part& p : m_.parts) out.push_back(p.id);
     return out;
@@ -313,12 +333,16 @@ private:
       return out;
     }
     for (GlobalId id : op.option == "BOX" ? std::vector<GlobalId>{} : op.ids) {
-      const SetKind kind = op.option == "PART" ? SetKind::Part : SetKind::Node;
+      const SetKind kind = op.option == "PART"    ? SetKind::Part
+                           : element_kind(g.kind) ? g.kind
+                                                  : SetKind::Node;
       if (!exists(kind, id))
         missing(d_.loc(op.src), set_name(g.kind), g.sid, member_kind(kind), id);
     }
     if (op.option == "BOX") return nodes_in_boxes(g, op);
-    return op.option == "PART" && g.kind == SetKind::Node ? nodes_of_parts(op.ids) : op.ids;
+    if (op.option == "PART" && g.kind == SetKind::Node) return nodes_of_parts(op.ids);
+    if (op.option == "PART" && element_kind(g.kind)) return elements_of_parts(g.kind, op.ids);
+    return op.ids;
   }
 
   const Box& box(GlobalId id, const SourceLoc& loc, std::string_view what, GlobalId what_id) const {

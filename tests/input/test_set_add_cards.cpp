@@ -56,6 +56,43 @@ TEST(SetGeneral, DeleteOptionsRemoveMembers) {
   EXPECT_TRUE(m.part_sets.at(42).members.empty());
 }
 
+// Element sets by option: shells, solids and beams of two parts each.
+std::string element_sets_deck(const std::string& sets) {
+  return cube_deck("*NODE\n9,0,0,2\n10,1,0,2\n11,1,1,2\n12,0,1,2\n"
+                   "*ELEMENT_SOLID\n2,2,5,6,7,8,9,10,11,12\n*PART\nsolid 2\n2,1,1\n"
+                   "*ELEMENT_SHELL\n11,3,1,2,3,4\n12,4,5,6,7,8\n13,3,9,10,11,12\n"
+                   "*PART\nshell 3\n3,2,1\n*PART\nshell 4\n4,2,1\n"
+                   "*SECTION_SHELL\n2,2\n0.1,0.1,0.1,0.1\n"
+                   "*ELEMENT_BEAM\n21,5,1,2\n22,6,3,4\n23,5,5,6\n"
+                   "*PART\nbeam 5\n5,3,1\n*PART\nbeam 6\n6,3,1\n*SECTION_BEAM\n3,3\n1.0\n" +
+                   sets);
+}
+
+TEST(SetGeneral, ShellSolidAndBeamSetsByOption) {
+  const Model m = read_text(element_sets_deck("*SET_SHELL_GENERAL\n50\nALL\nDELEM,12\n"
+                                              "*SET_SHELL_GENERAL_TITLE\nfour\n51\nPART,4\n"
+                                              "ELEM,13\n"
+                                              "*SET_SOLID_GENERAL\n52\nPART,1,2\nDPART,1\n"
+                                              "*SET_BEAM_GENERAL\n53\nPART,5\n"
+                                              "*SET_BEAM\n54\n22\n*SET_BEAM_ADD\n55\n53,54\n"
+                                              "*SET_BEAM_GENERAL\n56\nALL\nDPART,5,6\n"));
+  EXPECT_EQ(sorted(m.shell_sets.at(50).members), (std::vector<GlobalId>{11, 13}));
+  EXPECT_EQ(sorted(m.shell_sets.at(51).members), (std::vector<GlobalId>{12, 13}));
+  EXPECT_EQ(m.shell_sets.at(51).title, "four");
+  EXPECT_EQ(m.solid_sets.at(52).members, (std::vector<GlobalId>{2}));
+  EXPECT_EQ(sorted(m.beam_sets.at(53).members), (std::vector<GlobalId>{21, 23}));
+  EXPECT_EQ(sorted(m.beam_sets.at(55).members), (std::vector<GlobalId>{21, 22, 23}));
+  EXPECT_TRUE(m.beam_sets.at(56).members.empty());
+  // a missing element or part and an option that is not supported are errors at the line
+  std::string msg = read_error(element_sets_deck("*SET_SHELL_GENERAL\n57\nELEM,11,99\n"));
+  EXPECT_NE(msg.find("shell element 99"), std::string::npos) << msg;
+  msg = read_error(element_sets_deck("*SET_SOLID_GENERAL\n58\nPART,7\n"));
+  EXPECT_NE(msg.find("part 7"), std::string::npos) << msg;
+  msg = read_error(element_sets_deck("*SET_SHELL_GENERAL\n59\nBOX,1\n"));
+  EXPECT_NE(msg.find("OPTION BOX is not supported"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
+}
+
 TEST(WarnOnly, SensorsKeywordIdAndPartContact) {
   const Model m = read_text(deck("*KEYWORD_ID\nproject 1\n" + cube_mesh() + termination() +
                                  "*SENSOR_DEFINE_NODE\n1,1,2\n*SENSOR_SWITCH\n1,1,1\n"
