@@ -97,6 +97,12 @@ CardSpec id_card(std::string_view id_name = "ID") {
 }
 
 // Field groups shared by several keywords.
+CardSpec tabulated_eos_card1() {
+  return {"Card 1",
+          {I("EOSID").req(), R("GAMA"), R("E0"), R("V0", "1.0"), I("LCC"), I("LCT"), I("LCK"),
+           I("LCID")}};
+}
+
 std::vector<FieldSpec> set_header(bool with_solver = true) {
   std::vector<FieldSpec> f{I("SID").req(), R("DA1"), R("DA2"), R("DA3"), R("DA4")};
   if (with_solver) f.push_back(S("SOLVER", "MECH"));
@@ -479,6 +485,44 @@ std::vector<KeywordSpec> material_keywords() {
                   "p = rho0 C^2 mu + (GAMAO + A mu) E. V0 must be 1 (or blank); LCID (energy "
                   "deposition) is not supported.",
        .apply = apply_eos_gruneisen},
+      {.name = "*EOS_TABULATED",
+       .aliases = {"*EOS_009"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                tabulated_eos_card1(),
+                {"Card 2", reals({"EV1", "EV2", "EV3", "EV4", "EV5"}, 16)},
+                {"Card 3", reals({"EV6", "EV7", "EV8", "EV9", "EV10"}, 16)},
+                {"Card 4", reals({"C1", "C2", "C3", "C4", "C5"}, 16)},
+                {"Card 5", reals({"C6", "C7", "C8", "C9", "C10"}, 16)},
+                {"Card 6", reals({"T1", "T2", "T3", "T4", "T5"}, 16)},
+                {"Card 7", reals({"T6", "T7", "T8", "T9", "T10"}, 16)}},
+       .summary = "p = C(eps_v) + GAMA T(eps_v) E, eps_v = ln V (the volumetric strain, negative "
+                  "in compression), E the internal energy per unit initial volume (E0 at time "
+                  "0); C and T piecewise linear through the points (EV_i, C_i, T_i), extended "
+                  "linearly beyond the first and last. Points after the second whose EV, C and "
+                  "T are all 0 (blank) are left out; the EV must differ (any order). V0 must be "
+                  "1 (or blank); the curves LCC, LCT, LCK and the energy deposition LCID are not "
+                  "supported (errors).",
+       .apply = apply_eos_tabulated},
+      {.name = "*EOS_TABULATED_COMPACTION",
+       .aliases = {"*EOS_008"},
+       .options = {"TITLE"},
+       .head = {title_card(),
+                tabulated_eos_card1(),
+                {"Card 2", reals({"EV1", "EV2", "EV3", "EV4", "EV5"}, 16)},
+                {"Card 3", reals({"EV6", "EV7", "EV8", "EV9", "EV10"}, 16)},
+                {"Card 4", reals({"C1", "C2", "C3", "C4", "C5"}, 16)},
+                {"Card 5", reals({"C6", "C7", "C8", "C9", "C10"}, 16)},
+                {"Card 6", reals({"T1", "T2", "T3", "T4", "T5"}, 16)},
+                {"Card 7", reals({"T6", "T7", "T8", "T9", "T10"}, 16)},
+                {"Card 8", reals({"K1", "K2", "K3", "K4", "K5"}, 16)},
+                {"Card 9", reals({"K6", "K7", "K8", "K9", "K10"}, 16)}},
+       .summary = "As *EOS_TABULATED while loading (eps_v = ln V at or below the least value "
+                  "eps_min reached so far); unloading and reloading follow the unloading bulk "
+                  "modulus K (tabulated like C, K_i >= 0): p = C(eps_min) + GAMA T(eps_min) E + "
+                  "K(eps_min) (eps_min - eps_v), back to the loading curve at eps_min. The "
+                  "material's pressure cutoff applies.",
+       .apply = apply_eos_tabulated_compaction},
   };
 }
 

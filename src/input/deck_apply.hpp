@@ -75,6 +75,8 @@ void apply_mat_johnson_cook(const Block& b, DeckBuilder& d);
 void apply_mat_isotropic_elastic_plastic(const Block& b, DeckBuilder& d);
 void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
 void apply_eos_gruneisen(const Block& b, DeckBuilder& d);
+void apply_eos_tabulated(const Block& b, DeckBuilder& d);
+void apply_eos_tabulated_compaction(const Block& b, DeckBuilder& d);
 void apply_hourglass(const Block& b, DeckBuilder& d);
 
 // deck_apply_sets.cpp: sets

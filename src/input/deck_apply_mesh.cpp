@@ -669,3 +669,70 @@ void apply_eos_gruneisen(const Block& b, DeckBuilder& d) {
 }
 
 } // namespace parcae::io
+
+namespace parcae::io {
+
+namespace {
+
+void apply_tabulated(const Block& b, EosKind kind, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Eos e = new_eos(b, kind, d);
+  e.tab_gamma = h.real("GAMA");
+  for (std::string_view f : {"LCC", "LCT", "LCK"})
+    if (h.id(f) != 0)
+      fail(h.loc(f), fmt::format("equation of state {}: {} = {}: tabulated curves are not "
+                                 "supported (give the points EV, C, T{})",
+                                 e.id, f, h.id(f), kind == EosKind::Tabulated ? "" : ", K"));
+  if (h.id("LCID") != 0)
+    fail(h.loc("LCID"), fmt::format("equation of state {}: LCID = {}: energy deposition is not "
+                                    "supported",
+                                    e.id, h.id("LCID")));
+  const bool compaction = kind == EosKind::TabulatedCompaction;
+  struct Point {
+    Real ev, c, t, k;
+    int i;
+  };
+  std::vector<Point> pts;
+  for (int i = 1; i <= 10; ++i) {
+    const Point p{h.real(fmt::format("EV{}", i)), h.real(fmt::format("C{}", i)),
+                  h.real(fmt::format("T{}", i)), compaction ? h.real(fmt::format("K{}", i)) : 0, i};
+    pts.push_back(p);
+  }
+  // trailing blank points (all zero) after the second are left out
+  while (pts.size() > 2 && pts.back().ev == 0 && pts.back().c == 0 && pts.back().t == 0 &&
+         pts.back().k == 0)
+    pts.pop_back();
+  std::stable_sort(pts.begin(), pts.end(),
+                   [](const Point& a, const Point& p) { return a.ev < p.ev; });
+  for (std::size_t i = 1; i < pts.size(); ++i)
+    if (!(pts[i].ev > pts[i - 1].ev))
+      fail(h.loc(fmt::format("EV{}", std::max(pts[i].i, pts[i - 1].i))),
+           fmt::format("equation of state {}: EV{} = EV{} = {}: the volumetric strains must "
+                       "differ",
+                       e.id, std::min(pts[i].i, pts[i - 1].i), std::max(pts[i].i, pts[i - 1].i),
+                       pts[i].ev));
+  for (const Point& p : pts) {
+    if (compaction && p.k < 0)
+      fail(h.loc(fmt::format("K{}", p.i)),
+           fmt::format("equation of state {}: K{} = {} (an unloading bulk modulus) must not be "
+                       "negative",
+                       e.id, p.i, p.k));
+    e.tab_ev.push_back(p.ev);
+    e.tab_c.push_back(p.c);
+    e.tab_t.push_back(p.t);
+    e.tab_k.push_back(p.k);
+  }
+  d.model.eos.push_back(e);
+}
+
+} // namespace
+
+void apply_eos_tabulated(const Block& b, DeckBuilder& d) {
+  apply_tabulated(b, EosKind::Tabulated, d);
+}
+
+void apply_eos_tabulated_compaction(const Block& b, DeckBuilder& d) {
+  apply_tabulated(b, EosKind::TabulatedCompaction, d);
+}
+
+} // namespace parcae::io

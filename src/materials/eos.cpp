@@ -7,8 +7,25 @@
 
 namespace parcae {
 
+Real table_value(std::span<const Real> xs, std::span<const Real> ys, Real x, Real& slope) {
+  const std::size_t n = xs.size();
+  std::size_t i = 1;
+  while (i + 1 < n && x > xs[i]) ++i;
+  slope = (ys[i] - ys[i - 1]) / (xs[i] - xs[i - 1]);
+  return ys[i - 1] + slope * (x - xs[i - 1]);
+}
+
 EosTerms eos_terms(const MaterialParams& m, Real mu) {
   EosTerms t;
+  if (m.eos_kind == EosKind::Tabulated || m.eos_kind == EosKind::TabulatedCompaction) {
+    const Real ev = -std::log1p(mu), dev = -1.0 / (1.0 + mu);
+    Real dc = 0, dt = 0;
+    t.a = table_value(m.tab_ev, m.tab_c, ev, dc);
+    t.b = m.tab_gamma * table_value(m.tab_ev, m.tab_t, ev, dt);
+    t.da = dc * dev;
+    t.db = m.tab_gamma * dt * dev;
+    return t;
+  }
   if (m.eos_kind == EosKind::LinearPolynomial) {
     const Real* c = m.eos_c;
     const Real c2 = mu < 0 ? 0.0 : c[2], c6 = mu < 0 ? 0.0 : c[6];

@@ -41,6 +41,18 @@ void attach_eos(MaterialParams& m, const Material& mat, const Eos* eos) {
   if (eos->kind == EosKind::LinearPolynomial) {
     for (int i = 0; i < 7; ++i) m.eos_c[i] = eos->c[i];
     k0 = eos->c[1];
+  } else if (eos->kind == EosKind::Tabulated || eos->kind == EosKind::TabulatedCompaction) {
+    m.tab_ev = eos->tab_ev;
+    m.tab_c = eos->tab_c;
+    m.tab_t = eos->tab_t;
+    m.tab_k = eos->tab_k;
+    m.tab_gamma = eos->tab_gamma;
+    // the reference bulk modulus (time step, contact stiffness): the stiffest of the loading
+    // curve's segments, dp/d(-ln V), and of the unloading moduli K
+    for (std::size_t i = 1; i < m.tab_ev.size(); ++i)
+      k0 = std::max(k0, std::abs((m.tab_c[i] - m.tab_c[i - 1]) / (m.tab_ev[i] - m.tab_ev[i - 1])));
+    if (eos->kind == EosKind::TabulatedCompaction)
+      for (Real k : m.tab_k) k0 = std::max(k0, k);
   } else {
     if (!(eos->gr_c > 0))
       fail(eos->loc, fmt::format("*EOS_GRUNEISEN {}: C = {} must be positive", eos->id, eos->gr_c));
@@ -74,7 +86,25 @@ Real update_stress_hydro(const MaterialParams& m, const Real deps[6], Real dt, R
   Real w = 0;
   for (int k = 0; k < 3; ++k) w += 0.5 * (s_old[k] + s[k]) * deps[k];
   for (int k = 3; k < 6; ++k) w += 0.5 * (s_old[k] + s[k]) * deps[k];
-  const EosTerms t = eos_terms(m, mu);
+  EosTerms t = eos_terms(m, mu);
+  if (m.eos_kind == EosKind::TabulatedCompaction) {
+    // Compaction: loading (eps_v = ln V below the least eps_min reached, kept in hist[5]) on
+    // the tabulated curves; unloading and reloading on the bulk modulus K(eps_min):
+    //   p = C(eps_min) + GAMA T(eps_min) E + K(eps_min) (eps_min - eps_v).
+    Real& ev_min = hist[5];
+    const Real ev = -std::log1p(mu);
+    if (ev <= ev_min) {
+      ev_min = ev;
+    } else {
+      Real slope = 0;
+      const Real c_min = table_value(m.tab_ev, m.tab_c, ev_min, slope);
+      const Real k_min = table_value(m.tab_ev, m.tab_k, ev_min, slope);
+      t.a = c_min + k_min * (ev_min - ev);
+      t.da = k_min / (1.0 + mu);
+      t.b = m.tab_gamma * table_value(m.tab_ev, m.tab_t, ev_min, slope);
+      t.db = 0;
+    }
+  }
   const Real e1 =
       (e_n + r * (w - 0.5 * p_old * dv - q * dv - 0.5 * t.a * dv)) / (1.0 + 0.5 * r * t.b * dv);
   Real p = t.a + t.b * e1;

@@ -11,6 +11,7 @@
 //    the element applies any rotation before calling.
 //  - eps_p is the effective (equivalent) plastic strain; back holds the back stress for
 //    kinematic hardening (*MAT_003 with beta < 1), deviatoric, same order as the stress.
+#include <span>
 #include <vector>
 
 #include "core/types.hpp"
@@ -45,6 +46,9 @@ struct MaterialParams {
   EosKind eos_kind = EosKind::LinearPolynomial;
   Real eos_c[7] = {0, 0, 0, 0, 0, 0, 0}; ///< linear polynomial C0..C6
   Real gr_c = 0, gr_s1 = 0, gr_s2 = 0, gr_s3 = 0, gr_gamma0 = 0, gr_a = 0; ///< Gruneisen
+  /// Tabulated EOS (008, 009): EV = ln V ascending, C, T, K (unloading bulk modulus, 008)
+  std::vector<Real> tab_ev, tab_c, tab_t, tab_k;
+  Real tab_gamma = 0;
   Real eos_e0 = 0;  ///< initial internal energy per unit initial volume
   Real pc = -1e300; ///< pressure limit: p >= pc
   Real null_mu = 0; ///< 009 viscosity
@@ -102,10 +106,17 @@ void attach_eos(MaterialParams& m, const Material& mat, const Eos* eos);
 ///   a = rho0 C^2 mu [1 + (1 - g0/2) mu - A/2 mu^2] / D^2,
 ///   D = 1 - (S1 - 1) mu - S2 mu^2/(mu + 1) - S3 mu^3/(mu + 1)^2;
 /// expanded: a = rho0 C^2 mu; both: b = g0 + A mu.
+/// Tabulated (*EOS_TABULATED, *EOS_TABULATED_COMPACTION loading): a = C(eps_v),
+/// b = GAMA T(eps_v), eps_v = ln V = -ln(1 + mu), C and T piecewise linear in eps_v through the
+/// points (extended linearly beyond the first and last).
 struct EosTerms {
   Real a = 0, da = 0, b = 0, db = 0;
 };
 EosTerms eos_terms(const MaterialParams& m, Real mu);
+
+/// Piecewise linear y(x) through the points (xs ascending, at least 2), extended linearly
+/// beyond both ends; slope: dy/dx there.
+Real table_value(std::span<const Real> xs, std::span<const Real> ys, Real x, Real& slope);
 
 /// p(mu, E) of the material's equation of state (no pressure cutoff).
 Real eos_pressure(const MaterialParams& m, Real mu, Real e);
@@ -125,7 +136,8 @@ Real hydro_wave_speed(const MaterialParams& m, Real mu, Real e, Real p);
 /// EOS at (mu, E_n+1) with the energy
 ///   E_n+1 = E_n + r [w_dev - (p_n + p_n+1)/2 dv - q dv],   dv = tr(deps),
 /// i.e. the trapezoid the element uses for its internal energy, solved exactly for p_n+1 (the
-/// EOS is linear in E), then limited to p >= PC. hist: 6 history values ([0] plastic work per
+/// EOS is linear in E), then limited to p >= PC. hist: 6 history values ([5] the least ln V
+/// reached, for *EOS_TABULATED_COMPACTION; [0] plastic work per
 /// unit initial volume, for the 015 temperature). Returns the plastic strain increment.
 Real update_stress_hydro(const MaterialParams& m, const Real deps[6], Real dt, Real mu, Real r,
                          Real e_n, Real q, Real sig[6], Real hist[6], Real& eps_p);

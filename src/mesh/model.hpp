@@ -103,8 +103,10 @@ struct Material {
 };
 
 enum class EosKind : std::uint8_t {
-  LinearPolynomial, ///< *EOS_LINEAR_POLYNOMIAL (001)
-  Gruneisen,        ///< *EOS_GRUNEISEN (004)
+  LinearPolynomial,    ///< *EOS_LINEAR_POLYNOMIAL (001)
+  Gruneisen,           ///< *EOS_GRUNEISEN (004)
+  Tabulated,           ///< *EOS_TABULATED (009)
+  TabulatedCompaction, ///< *EOS_TABULATED_COMPACTION (008)
 };
 
 /// An equation of state p(mu, E), mu = V0/V - 1, E = internal energy per unit initial volume.
@@ -116,8 +118,11 @@ struct Eos {
   Real gr_c = 0;               ///< Gruneisen C (bulk sound speed)
   Real s1 = 0, s2 = 0, s3 = 0; ///< Gruneisen S1 S2 S3
   Real gamma0 = 0, gr_a = 0;   ///< Gruneisen GAMA0, A
-  Real e0 = 0;                 ///< initial internal energy per unit initial volume
-  Real v0 = 1;                 ///< initial relative volume (only 1 is supported)
+  /// Tabulated (008, 009): points (EV = ln V, C, T, K) sorted by ascending EV; gamma GAMA.
+  std::vector<Real> tab_ev, tab_c, tab_t, tab_k;
+  Real tab_gamma = 0;
+  Real e0 = 0; ///< initial internal energy per unit initial volume
+  Real v0 = 1; ///< initial relative volume (only 1 is supported)
   SourceLoc loc;
 };
 

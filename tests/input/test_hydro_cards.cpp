@@ -124,6 +124,36 @@ TEST(HydroCards, RefusedFieldsAreNamed) {
             std::string::npos);
 }
 
+// *EOS_TABULATED (and _COMPACTION): the points sorted by ln V, the trailing blank ones left out
+// (free format here; the 16-column layout is read by Hydro.OneElementTabulatedCompaction...);
+// repeated EV, a negative K, the curve options and energy deposition are errors at the field.
+TEST(HydroCards, TabulatedPointsAndErrors) {
+  const Model m = read_text(hydro_cube("*MAT_NULL\n1,1e-9\n*EOS_009_TITLE\nsand\n1,0.5,2.0\n"
+                                       "0,-0.1,-0.3\n\n0,10,50\n\n1,1,2\n\n"));
+  ASSERT_EQ(m.eos.size(), 1u);
+  const Eos& e = m.eos[0];
+  EXPECT_EQ(e.kind, EosKind::Tabulated);
+  EXPECT_EQ(e.tab_ev, (std::vector<Real>{-0.3, -0.1, 0.0}));
+  EXPECT_EQ(e.tab_c, (std::vector<Real>{50, 10, 0}));
+  EXPECT_EQ(e.tab_t, (std::vector<Real>{2, 1, 1}));
+  EXPECT_DOUBLE_EQ(e.tab_gamma, 0.5);
+  EXPECT_DOUBLE_EQ(e.e0, 2.0);
+  auto err = [&](const std::string& eos) {
+    return read_error(hydro_cube("*MAT_NULL\n1,1e-9\n" + eos));
+  };
+  std::string msg = err("*EOS_TABULATED\n1\n0,-0.1,-0.1\n\n0,1,2\n\n\n\n");
+  EXPECT_NE(msg.find("EV2 = EV3 = -0.1"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
+  msg = err("*EOS_TABULATED\n1\n\n\n\n\n\n\n");
+  EXPECT_NE(msg.find("must differ"), std::string::npos) << msg;
+  msg = err("*EOS_TABULATED_COMPACTION\n1\n0,-0.1\n\n0,1\n\n\n\n1,-2\n\n");
+  EXPECT_NE(msg.find("K2 = -2"), std::string::npos) << msg;
+  msg = err("*EOS_008\n1,,,,7\n0,-0.1\n\n0,1\n\n\n\n1,2\n\n");
+  EXPECT_NE(msg.find("LCC = 7"), std::string::npos) << msg;
+  msg = err("*EOS_TABULATED\n1,,,,,,,3\n0,-0.1\n\n0,1\n\n\n\n");
+  EXPECT_NE(msg.find("LCID = 3"), std::string::npos) << msg;
+}
+
 TEST(HydroCards, IgnoredFieldsWarn) {
   const Model m =
       read_text(hydro_cube("*MAT_015\n1,8.93e-9,46000\n90\n0,-1000,2,0,0.5\n" + kGruneisen));

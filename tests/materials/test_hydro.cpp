@@ -222,6 +222,107 @@ TEST(HydroEos, PressureCutoff) {
   EXPECT_EQ(nt.pressure(), 0.0);
 }
 
+namespace {
+
+/// *EOS_TABULATED(_COMPACTION) with points (ln V, C, T, K), ascending in ln V (as the reader
+/// stores them).
+Eos tabulated_eos(EosKind kind, std::vector<Real> ev, std::vector<Real> c, std::vector<Real> t,
+                  std::vector<Real> k, Real gamma = 0, Real e0 = 0) {
+  Eos e;
+  e.id = 3;
+  e.kind = kind;
+  e.tab_ev = std::move(ev);
+  e.tab_c = std::move(c);
+  e.tab_t = std::move(t);
+  e.tab_k = std::move(k);
+  e.tab_gamma = gamma;
+  e.e0 = e0;
+  return e;
+}
+
+/// The loading curve C(ln V) of the tabulated tests, piecewise linear, by hand.
+Real c_by_hand(Real ev) {
+  const Real xs[] = {-0.4, -0.2, -0.1, -0.05, 0.0}, ys[] = {5e9, 1e9, 3e8, 1e8, 0.0};
+  int i = 1;
+  while (i < 4 && ev > xs[i]) ++i;
+  return ys[i - 1] + (ys[i] - ys[i - 1]) / (xs[i] - xs[i - 1]) * (ev - xs[i - 1]);
+}
+
+} // namespace
+
+// *EOS_TABULATED without energy (GAMA = 0): p = C(ln V), piecewise linear through the points
+// and extended linearly beyond them (ln V down to -0.5, past the last point -0.4, and up to
+// +0.05 in tension); the reference bulk modulus is the steepest segment, 2e10.
+TEST(HydroEos, TabulatedWithoutEnergyIsThePiecewiseLinearCurve) {
+  const Eos eos = tabulated_eos(EosKind::Tabulated, {-0.4, -0.2, -0.1, -0.05, 0.0},
+                                {5e9, 1e9, 3e8, 1e8, 0.0}, {0, 0, 0, 0, 0}, {});
+  Point pt{hydro_params(hydro_card(MaterialKind::Null, 2000), eos)};
+  pt.m.pc = -1e300;
+  EXPECT_DOUBLE_EQ(pt.m.k, 2e10);
+  Real worst = 0;
+  for (int i = 1; i <= 300; ++i) {
+    const Real ev = i <= 250 ? -0.5 * i / 250.0 : -0.5 + 0.55 * (i - 250) / 50.0;
+    pt.compress(std::exp(ev));
+    const Real ref = c_by_hand(ev);
+    worst = std::max(worst, std::abs(pt.pressure() - ref) / (std::abs(ref) + 1e6));
+  }
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_LT(pt.pressure(), 0.0) << "tension at ln V = +0.05: the first segment extended";
+}
+
+// *EOS_TABULATED with energy: T = 1 and GAMA = 0.4 (C = 0) give p = 0.4 E, whose isentrope
+// dE/dV = -p is E = E0 exp(-0.4 (V - 1)): the trapezoid energy update follows it to 1e-6 with
+// 200 steps to V = 0.5.
+TEST(HydroEos, TabulatedWithEnergyFollowsTheIsentrope) {
+  constexpr Real e0 = 2e8;
+  const Eos eos = tabulated_eos(EosKind::Tabulated, {-1.0, 0.0}, {0, 0}, {1, 1}, {}, 0.4, e0);
+  Point pt{hydro_params(hydro_card(MaterialKind::Null, 1000), eos)};
+  pt.compress(1.0, 0.0);
+  EXPECT_NEAR(pt.pressure(), 0.4 * e0, 1e-6);
+  Real worst = 0;
+  for (int i = 1; i <= 200; ++i) {
+    const Real v1 = 1 - 0.5 * i / 200.0;
+    pt.compress(v1);
+    const Real ref = 0.4 * e0 * std::exp(-0.4 * (v1 - 1));
+    worst = std::max(worst, std::abs(pt.pressure() / ref - 1));
+  }
+  EXPECT_LT(worst, 1e-6);
+}
+
+// *EOS_TABULATED_COMPACTION: loading on C to ln V = -0.2 (p = 1 GPa); unloading to -0.1 on
+// K(-0.2) = 5e9 (p = 1e9 - 5e9 x 0.1 = 0.5 GPa, not C(-0.1) = 0.3 GPa); reloading on the same
+// line back to -0.2, then on C again to -0.3 (p = 3 GPa); unloading from there on K(-0.3) =
+// 7.5e9 (K linear between 5e9 and 1e10), past ln V = 0 (0.75 GPa there) down to the pressure
+// cutoff -10 MPa.
+TEST(HydroEos, TabulatedCompactionUnloadsOnTheBulkModulus) {
+  Material mat = hydro_card(MaterialKind::Null, 2000);
+  mat.pc = -10e6;
+  const Eos eos =
+      tabulated_eos(EosKind::TabulatedCompaction, {-0.4, -0.2, -0.1, -0.05, 0.0},
+                    {5e9, 1e9, 3e8, 1e8, 0.0}, {0, 0, 0, 0, 0}, {1e10, 5e9, 4e9, 3e9, 2e9});
+  Point pt{hydro_params(mat, eos)};
+  EXPECT_DOUBLE_EQ(pt.m.k, 2e10);
+  auto go = [&](Real ev_from, Real ev_to, int n, const std::function<Real(Real)>& ref) {
+    Real worst = 0;
+    for (int i = 1; i <= n; ++i) {
+      const Real ev = ev_from + (ev_to - ev_from) * i / n;
+      pt.compress(std::exp(ev));
+      worst = std::max(worst, std::abs(pt.pressure() - ref(ev)) / 1e9);
+    }
+    return worst;
+  };
+  EXPECT_LT(go(0.0, -0.2, 40, c_by_hand), 1e-12);
+  auto unload_02 = [](Real ev) { return 1e9 + 5e9 * (-0.2 - ev); };
+  EXPECT_LT(go(-0.2, -0.1, 20, unload_02), 1e-12);
+  EXPECT_NEAR(pt.pressure(), 0.5e9, 1e-3);
+  EXPECT_LT(go(-0.1, -0.2, 20, unload_02), 1e-12);
+  EXPECT_LT(go(-0.2, -0.3, 20, c_by_hand), 1e-12);
+  EXPECT_NEAR(pt.pressure(), 3e9, 1e-3);
+  auto unload_03 = [](Real ev) { return std::max(3e9 + 7.5e9 * (-0.3 - ev), -10e6); };
+  EXPECT_LT(go(-0.3, 0.2, 50, unload_03), 1e-12);
+  EXPECT_DOUBLE_EQ(pt.pressure(), -10e6) << "the cutoff holds at ln V = 0.2";
+}
+
 // *MAT_NULL MU: the deviatoric stress is the Newtonian 2 MU dev(D); no shear stress without it.
 TEST(HydroEos, NullViscosity) {
   Material mat = hydro_card(MaterialKind::Null, 1000);
