@@ -250,14 +250,20 @@ std::vector<KeywordSpec> mesh_keywords() {
                   "ignored.",
        .apply = apply_element_shell_thickness},
       {.name = "*PART",
-       .options = {"TITLE", "CONTACT"},
+       .options = {"TITLE", "CONTACT", "INERTIA"},
        .rows = {{"Heading", {Line("HEADING")}},
                 {"Card 1",
                  {I("PID").req(), I("SECID").req(), I("MID").req(), I("EOSID"), I("HGID"),
                   I("GRAV"), I("ADPOPT"), I("TMID")}},
                 {"Contact (_CONTACT)",
                  {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
-                 "CONTACT"}},
+                 "CONTACT"},
+                {"Card 3 (_INERTIA)",
+                 {R("XC"), R("YC"), R("ZC"), R("TM"), I("IRCS"), I("NODEID")},
+                 "INERTIA"},
+                {"Card 4 (_INERTIA)", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"}), "INERTIA"},
+                {"Card 5 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}),
+                 "INERTIA"}},
        .min_rows = 1,
        .summary =
            "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
@@ -269,7 +275,12 @@ std::vector<KeywordSpec> mesh_keywords() {
            "single-surface limit; not for rigid tools of forming contacts, as their shell "
            "thickness) and by the beams of *CONTACT_AUTOMATIC_GENERAL, the other "
            "fields are ignored (a warning when one is nonzero; the *CONTACT cards' values "
-           "are used).",
+           "are used). `_INERTIA` (rigid parts only): the body's mass TM (> 0), centre of mass "
+           "(XC, YC, ZC, or node NODEID), inertia tensor about it in the global frame (IXX ... "
+           "IZZ, positive definite) and initial velocity (VTX ... VRZ: translational, angular "
+           "about the centre; all 0: from the nodes, *INITIAL_VELOCITY) replace those of its "
+           "mesh; the part's nodal masses are scaled to sum to TM (contact, outputs). IRCS = 1 "
+           "(inertia in a local frame, card 5a) is refused.",
        .apply = apply_part},
       {.name = "*SECTION_SOLID",
        .options = {"TITLE"},

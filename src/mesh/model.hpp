@@ -172,6 +172,16 @@ struct Hourglass {
   SourceLoc loc;
 };
 
+/// *PART_INERTIA: the mass properties of a rigid part, given instead of computed from its mesh.
+struct PartInertia {
+  std::array<Real, 3> xc{};      ///< centre of mass (XC, YC, ZC), unless NODEID gives it
+  Real tm = 0;                   ///< translational mass
+  GlobalId nodeid = 0;           ///< the centre of mass is at this node (0: XC, YC, ZC)
+  std::array<Real, 6> inertia{}; ///< IXX IXY IXZ IYY IYZ IZZ about the centre, global frame
+  std::array<Real, 6> vel{};     ///< VTX VTY VTZ VRX VRY VRZ (all 0: the nodes' velocities)
+  SourceLoc loc;
+};
+
 struct Part {
   GlobalId id = 0;
   std::string title;
@@ -182,6 +192,7 @@ struct Part {
   /// *PART_CONTACT OPTT: optional contact thickness (0: none); used by the beam edges of
   /// *CONTACT_AUTOMATIC_GENERAL.
   Real contact_optt = 0;
+  std::optional<PartInertia> inertia; ///< *PART_INERTIA
   SourceLoc loc;
 };
 

@@ -93,6 +93,30 @@ TEST(SetGeneral, ShellSolidAndBeamSetsByOption) {
   EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
 }
 
+// *PART_INERTIA's three cards; a mass that is not positive, a local frame (IRCS = 1) and an
+// inertia tensor that is not positive definite are errors at the field.
+TEST(PartInertiaCards, ReadAndRefused) {
+  const Model m = read_text(cube_deck("*PART_INERTIA\nbody\n2,1,1\n1,2,3,0.5,0,7\n"
+                                      "4,0.1,0.2,5,0.3,6\n1,2,3,4,5,6\n"));
+  ASSERT_EQ(m.parts.size(), 2u);
+  ASSERT_TRUE(m.parts[1].inertia.has_value());
+  const PartInertia& in = *m.parts[1].inertia;
+  EXPECT_EQ(in.xc, (std::array<Real, 3>{1, 2, 3}));
+  EXPECT_DOUBLE_EQ(in.tm, 0.5);
+  EXPECT_EQ(in.nodeid, 7);
+  EXPECT_EQ(in.inertia, (std::array<Real, 6>{4, 0.1, 0.2, 5, 0.3, 6}));
+  EXPECT_EQ(in.vel, (std::array<Real, 6>{1, 2, 3, 4, 5, 6}));
+  EXPECT_FALSE(m.parts[0].inertia.has_value());
+  auto err = [](const std::string& cards) {
+    return read_error(cube_deck("*PART_INERTIA\nbody\n2,1,1\n" + cards));
+  };
+  EXPECT_NE(err("0,0,0,0\n1,0,0,1,0,1\n\n").find("TM = 0"), std::string::npos);
+  EXPECT_NE(err("0,0,0,1,1\n1,0,0,1,0,1\n\n").find("IRCS = 1"), std::string::npos);
+  const std::string msg = err("0,0,0,1\n1,2,0,1,0,1\n\n");
+  EXPECT_NE(msg.find("not positive definite"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
+}
+
 TEST(WarnOnly, SensorsKeywordIdAndPartContact) {
   const Model m = read_text(deck("*KEYWORD_ID\nproject 1\n" + cube_mesh() + termination() +
                                  "*SENSOR_DEFINE_NODE\n1,1,2\n*SENSOR_SWITCH\n1,1,1\n"

@@ -721,6 +721,26 @@ Domain build_domain(const Model& model) {
     }
     init_rigid_body(d.bodies[b], d);
   }
+  // --- *PART_INERTIA: given mass properties of rigid parts ---
+  for (const Part& p : model.parts) {
+    if (!p.inertia) continue;
+    const auto it = body_of_part.find(p.id);
+    if (it == body_of_part.end())
+      throw InputError(p.inertia->loc, fmt::format("*PART_INERTIA: part {} is not a rigid part "
+                                                   "with elements (_INERTIA applies to *MAT_RIGID "
+                                                   "parts only)",
+                                                   p.id));
+    std::array<Real, 3> xc = p.inertia->xc;
+    if (p.inertia->nodeid != 0) {
+      const LocalId n = model.node_index(p.inertia->nodeid);
+      if (n == kInvalidLocal)
+        throw InputError(p.inertia->loc, fmt::format("*PART_INERTIA: part {}: NODEID {} is not "
+                                                     "a node",
+                                                     p.id, p.inertia->nodeid));
+      xc = {d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
+    }
+    set_rigid_inertia(d.bodies[static_cast<std::size_t>(it->second)], d, *p.inertia, xc);
+  }
   Real total = 0;
   for (Real m : d.mass) total += m;
   d.physical_mass = total - d.added_mass;

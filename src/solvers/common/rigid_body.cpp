@@ -1,5 +1,6 @@
 #include "solvers/common/rigid_body.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/error.hpp"
@@ -130,6 +131,35 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
     if (b.fix_r[i]) b.omega[i] = 0;
   }
   b.l = mul(inertia, b.omega);
+}
+
+void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec3& xc) {
+  const Real scale = in.tm / b.mass;
+  for (LocalId n : b.nodes) d.mass[n] *= scale;
+  b.mass = in.tm;
+  b.xc = xc;
+  for (std::size_t k = 0; k < b.nodes.size(); ++k)
+    for (int i = 0; i < 3; ++i) b.r0[3 * k + i] = d.x0[3 * b.nodes[k] + i] - xc[i];
+  const auto& t = in.inertia;
+  b.inertia0 = {t[0], t[1], t[2], t[1], t[3], t[4], t[2], t[4], t[5]};
+  b.inertia0_inv = inverse(b.inertia0);
+  if (std::any_of(in.vel.begin(), in.vel.end(), [](Real v) { return v != 0; }))
+    for (int i = 0; i < 3; ++i) {
+      b.v[i] = in.vel[static_cast<std::size_t>(i)];
+      b.omega[i] = in.vel[static_cast<std::size_t>(3 + i)];
+    }
+  else
+    b.omega = mul(b.inertia0_inv, b.l); // the nodes' angular momentum, about the old centre
+  for (int i = 0; i < 3; ++i) {
+    if (b.fix_t[i]) b.v[i] = 0;
+    if (b.fix_r[i]) b.omega[i] = 0;
+  }
+  b.l = mul(b.inertia0, b.omega);
+  for (std::size_t k = 0; k < b.nodes.size(); ++k) {
+    const Vec3 r{b.r0[3 * k], b.r0[3 * k + 1], b.r0[3 * k + 2]};
+    const Vec3 wr = cross(b.omega, r);
+    for (int i = 0; i < 3; ++i) d.v[3 * b.nodes[k] + i] = b.v[i] + wr[i];
+  }
 }
 
 void advance_rigid_body(RigidBody& b, Domain& d, Real dt_avg, Real dt, const Vec3& f,

@@ -18,6 +18,13 @@ namespace parcae {
 /// weld axis positions and the side-2 nodes (see fail_welds).
 void init_rigid_body(RigidBody& b, const Domain& d);
 
+/// *PART_INERTIA: replaces the body's mass, centre (xc: XC YC ZC or the NODEID node's initial
+/// position), inertia tensor and, when any of in.vel is nonzero, its initial velocity and
+/// angular velocity; the body's nodal masses are scaled to sum to TM and their velocities set
+/// to the body's (v + omega x r). Call after init_rigid_body.
+void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in,
+                       const std::array<Real, 3>& xc);
+
 /// Advance the body by one step: velocities over [t-dt_avg/2, t+dt/2] from the resultant force
 /// and moment (about the centre of mass; the caller sums them over the body's nodes), then
 /// positions to t + dt. Writes the local body nodes' positions, velocities (x_new - x_old)/dt
