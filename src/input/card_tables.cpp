@@ -6,6 +6,7 @@
 // the default shown; `req()` fields must not be blank. Where parcae's default differs from the
 // manual it is said in the keyword's summary.
 #include <algorithm>
+#include <deque>
 
 #include <fmt/format.h>
 
@@ -97,6 +98,30 @@ CardSpec id_card(std::string_view id_name = "ID") {
 }
 
 // Field groups shared by several keywords.
+/// name: a literal (KeywordSpec keeps views); the summaries live in a deque (stable storage).
+KeywordSpec joint_keyword(std::string_view name, std::string_view what, ApplyFn apply) {
+  static std::deque<std::string> summaries;
+  summaries.push_back(
+      std::string(what) +
+      " Penalty joint between two rigid bodies (*MAT_RIGID parts, nodes added with "
+      "*CONSTRAINED_EXTRA_NODES): N1, N3, N5 on one body, N2, N4, N6 on the other, each pair "
+      "coincident at time 0; a spring k (gap) pulls each pair together, k = RPS/4 m_eff / (n "
+      "dt^2) for each of the n pairs, dt the first step and m_eff the pair's effective mass in "
+      "its lightest direction (stable for RPS < 16; RPS 0 means 1). Its energy is glstat's spring "
+      "and damper energy. DAMP: the penalty is "
+      "undamped (LS-DYNA's joint damping is not applied; a warning when DAMP is neither 0 nor "
+      "1). JID (_ID): blank or 0 is the joint's position among the joints. _LOCAL, _FAILURE "
+      "and the other joint types are not supported.");
+  return {.name = name,
+          .options = {"ID"},
+          .rows = {id_card("JID"),
+                   {"Card 1",
+                    {I("N1").req(), I("N2").req(), I("N3"), I("N4"), I("N5"), I("N6"),
+                     R("RPS", "1.0"), R("DAMP", "1.0")}}},
+          .summary = summaries.back(),
+          .apply = apply};
+}
+
 CardSpec tabulated_eos_card1() {
   return {"Card 1",
           {I("EOSID").req(), R("GAMA"), R("E0"), R("V0", "1.0"), I("LCC"), I("LCT"), I("LCK"),
@@ -1063,6 +1088,22 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "A part merged into itself (also through a chain) is an error. IFLAG is "
                   "ignored.",
        .apply = apply_constrained_rigid_bodies},
+      joint_keyword("*CONSTRAINED_JOINT_SPHERICAL",
+                    "Spherical joint: N1 (first rigid body) and N2 (second) stay together.",
+                    apply_constrained_joint_spherical),
+      joint_keyword("*CONSTRAINED_JOINT_REVOLUTE",
+                    "Revolute joint (a hinge about the axis N1 -> N3): the pairs N1-N2 and N3-N4 "
+                    "stay together.",
+                    apply_constrained_joint_revolute),
+      joint_keyword("*CONSTRAINED_JOINT_CYLINDRICAL",
+                    "Cylindrical joint: as revolute, but the bodies may also slide along the "
+                    "axis N1 -> N3 (the pairs are held together normal to it only).",
+                    apply_constrained_joint_cylindrical),
+      joint_keyword("*CONSTRAINED_JOINT_TRANSLATIONAL",
+                    "Translational joint: the bodies slide along the axis N1 -> N3 without "
+                    "turning (the pairs N1-N2, N3-N4 and N5-N6, N5 off the axis, are held "
+                    "together normal to it).",
+                    apply_constrained_joint_translational),
       {.name = "*CONSTRAINED_SPOTWELD",
        .options = {"ID"},
        .rows = {{"ID (_ID)", {I("WID")}, "ID"},

@@ -108,6 +108,52 @@ void apply_constrained_rigid_bodies(const Block& b, DeckBuilder& d) {
   }
 }
 
+namespace {
+
+void apply_joint(const Block& b, Joint::Kind kind, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Joint j;
+    j.kind = kind;
+    j.loc = row.loc("N1");
+    j.id = b.has("ID") && row.id("JID") > 0 ? row.id("JID")
+                                            : static_cast<GlobalId>(d.model.joints.size() + 1);
+    static constexpr std::string_view names[] = {"N1", "N2", "N3", "N4", "N5", "N6"};
+    for (int k = 0; k < 6; ++k) {
+      const GlobalId n = row.id(names[k]);
+      if (k < 2 * j.pairs() && n <= 0)
+        fail(row.loc(names[k]), fmt::format("joint {}: {} = {}: this joint needs nodes N1-N{}",
+                                            j.id, names[k], n, 2 * j.pairs()));
+      if (k < 2 * j.pairs()) j.nodes[static_cast<std::size_t>(k)] = n;
+    }
+    j.rps = row.real("RPS");
+    if (j.rps < 0)
+      fail(row.loc("RPS"), fmt::format("joint {}: RPS = {} must not be negative", j.id, j.rps));
+    if (j.rps == 0) j.rps = 1;
+    const Real damp = row.real("DAMP");
+    if (damp != 0 && damp != 1)
+      note(d, b, row.loc("DAMP"),
+           fmt::format("joint {}: DAMP = {}: joint damping is not supported (the penalty is "
+                       "undamped)",
+                       j.id, damp));
+    d.model.joints.push_back(j);
+  }
+}
+
+} // namespace
+
+void apply_constrained_joint_spherical(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Spherical, d);
+}
+void apply_constrained_joint_revolute(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Revolute, d);
+}
+void apply_constrained_joint_cylindrical(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Cylindrical, d);
+}
+void apply_constrained_joint_translational(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Translational, d);
+}
+
 void apply_constrained_spotweld(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
     if (row.real("EP") > 0 && row.real("EP") < 1e20)
@@ -216,6 +262,9 @@ void check_constraint_references(const Model& m) {
       fail(w.loc, fmt::format("{}: node set {} has fewer than two nodes", what, w.nsid));
     for (GlobalId nid : nodes) claim(w.loc, what, nid, 0);
   }
+  for (const Joint& j : m.joints)
+    for (GlobalId nid : j.nodes)
+      if (nid != 0) check_node(j.loc, fmt::format("joint {}", j.id), nid);
   for (const ExtraNodes& x : m.extra_nodes) {
     const std::string what = fmt::format("extra nodes of rigid part {}", x.pid);
     rigid_part(x.loc, what, x.pid);

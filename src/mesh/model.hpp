@@ -463,6 +463,22 @@ struct RigidMerge {
 };
 
 /// *CONSTRAINED_SPOTWELD (two nodes) and *CONSTRAINED_GENERALIZED_WELD_SPOT (a node set): a
+/// *CONSTRAINED_JOINT_{SPHERICAL,REVOLUTE,CYLINDRICAL,TRANSLATIONAL}: a penalty joint between
+/// two rigid bodies at node pairs (N1, N2), (N3, N4), (N5, N6): N1, N3, N5 on the first body,
+/// N2, N4, N6 on the second, each pair coincident at time 0.
+struct Joint {
+  enum class Kind : std::uint8_t { Spherical, Revolute, Cylindrical, Translational };
+  Kind kind = Kind::Spherical;
+  GlobalId id = 0;                 ///< JID (_ID) or the 1-based order of appearance
+  std::array<GlobalId, 6> nodes{}; ///< N1..N6 (0: not used by this kind)
+  Real rps = 1;                    ///< relative penalty stiffness
+  SourceLoc loc;
+  /// Node pairs used: 1 (spherical), 2 (revolute, cylindrical), 3 (translational).
+  [[nodiscard]] int pairs() const {
+    return kind == Kind::Spherical ? 1 : kind == Kind::Translational ? 3 : 2;
+  }
+};
+
 /// rigid, massless connection that fails when (|fn|/sn)^n + (|fs|/ss)^m >= 1 (sn, ss = 0: no
 /// such term) or at time tf.
 struct SpotWeld {
@@ -719,6 +735,7 @@ struct Model {
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
+  std::vector<Joint> joints;
   std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order

@@ -296,7 +296,10 @@ TEST(KeywordTable, MatchesOptionsAndAliases) {
   EXPECT_EQ(m->options.size(), 3u);
   EXPECT_FALSE(match_keyword("*MAT_ELASTIC_FLUID"));
   EXPECT_FALSE(match_keyword("*NODES"));
-  EXPECT_FALSE(match_keyword("*PART_INERTIA"));
+  EXPECT_FALSE(match_keyword("*PART_AVERAGED"));
+  m = match_keyword("*PART_INERTIA");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->options, std::vector<std::string>{"INERTIA"});
 }
 
 TEST(KeywordTable, FieldNamesAreUniquePerKeyword) {

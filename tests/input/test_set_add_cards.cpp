@@ -117,6 +117,31 @@ TEST(PartInertiaCards, ReadAndRefused) {
   EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
 }
 
+// *CONSTRAINED_JOINT_*: the nodes each kind needs, RPS (0 means 1, negative refused), DAMP
+// (warning unless 0 or 1), JID of _ID, nodes that do not exist.
+TEST(JointCards, NodesRpsDampAndIds) {
+  const Model m = read_text(cube_deck("*CONSTRAINED_JOINT_REVOLUTE_ID\n9,hinge\n1,2,3,4,,,2.0\n"
+                                      "*CONSTRAINED_JOINT_SPHERICAL\n5,6,,,,,,0.5\n"
+                                      "*CONSTRAINED_JOINT_TRANSLATIONAL\n1,2,3,4,5,6\n"));
+  ASSERT_EQ(m.joints.size(), 3u);
+  EXPECT_EQ(m.joints[0].kind, Joint::Kind::Revolute);
+  EXPECT_EQ(m.joints[0].id, 9);
+  EXPECT_DOUBLE_EQ(m.joints[0].rps, 2.0);
+  EXPECT_EQ(m.joints[0].nodes, (std::array<GlobalId, 6>{1, 2, 3, 4, 0, 0}));
+  EXPECT_EQ(m.joints[1].id, 2);
+  EXPECT_DOUBLE_EQ(m.joints[1].rps, 1.0);
+  EXPECT_EQ(m.joints[1].pairs(), 1);
+  EXPECT_EQ(m.joints[2].pairs(), 3);
+  EXPECT_TRUE(has_warning(m, "*CONSTRAINED_JOINT_SPHERICAL", "DAMP = 0.5"));
+  std::string msg = read_error(cube_deck("*CONSTRAINED_JOINT_CYLINDRICAL\n1,2,3\n"));
+  EXPECT_NE(msg.find("N4 = 0: this joint needs nodes N1-N4"), std::string::npos) << msg;
+  msg = read_error(cube_deck("*CONSTRAINED_JOINT_SPHERICAL\n1,2,,,,,-1\n"));
+  EXPECT_NE(msg.find("RPS = -1"), std::string::npos) << msg;
+  msg = read_error(cube_deck("*CONSTRAINED_JOINT_SPHERICAL\n1,99\n"));
+  EXPECT_NE(msg.find("node 99"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
+}
+
 TEST(WarnOnly, SensorsKeywordIdAndPartContact) {
   const Model m = read_text(deck("*KEYWORD_ID\nproject 1\n" + cube_mesh() + termination() +
                                  "*SENSOR_DEFINE_NODE\n1,1,2\n*SENSOR_SWITCH\n1,1,1\n"

@@ -215,6 +215,7 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     ar.pod(b.force);
     ar.pod(b.moment);
   }
+  for (auto& j : d.joints) ar.pod(j.k);
 }
 
 std::uint64_t domain_fingerprint(const Domain& d) {

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "solvers/common/joints.hpp"
 #include "solvers/common/rigid_body.hpp"
 
 namespace parcae {
@@ -741,6 +742,7 @@ Domain build_domain(const Model& model) {
     }
     set_rigid_inertia(d.bodies[static_cast<std::size_t>(it->second)], d, *p.inertia, xc);
   }
+  d.joints = make_joints(model, d);
   Real total = 0;
   for (Real m : d.mass) total += m;
   d.physical_mass = total - d.added_mass;

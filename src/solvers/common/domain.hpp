@@ -105,6 +105,18 @@ struct RigidBody {
   std::array<Real, 3> moment{}; ///< resultant moment about xc (last step)
 };
 
+/// A penalty joint between two rigid bodies (see joints.hpp); replicated on every rank.
+struct JointState {
+  Joint::Kind kind = Joint::Kind::Spherical;
+  GlobalId id = 0;
+  std::array<int, 2> body{-1, -1};
+  int pairs = 1;
+  /// offsets of the pair points from their body's centre at t = 0 (global frame), [pair][side]
+  std::array<std::array<std::array<Real, 3>, 2>, 3> r0{};
+  Real rps = 1;
+  std::array<Real, 3> k{}; ///< penalty stiffness per pair (set at the first step)
+};
+
 struct Domain {
   // --- nodes (3 values per node, interleaved x y z) ---
   std::size_t nnode = 0;
@@ -123,6 +135,7 @@ struct Domain {
   std::vector<TrussPart> trusses;
   std::vector<BeamPart> beams; ///< integrated beams (ELFORM 1, 9)
   std::vector<RigidBody> bodies;
+  std::vector<JointState> joints; ///< penalty joints between bodies (replicated)
   std::size_t n_solid_corners = 0, n_shell_corners = 0;
   std::vector<Real> corner_f_solid; ///< 3 per solid corner
   std::vector<Real> corner_f_shell; ///< 3 per shell corner

@@ -399,6 +399,7 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
 
   // --- rigid bodies: replicated on every rank, nodes renumbered ---
   d.bodies = g.bodies;
+  d.joints = g.joints;
   for (auto& b : d.bodies)
     for (LocalId& n : b.nodes) n = local(n);
   (void)nranks;

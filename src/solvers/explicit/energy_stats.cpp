@@ -1,4 +1,5 @@
 // Global statistics of the explicit solver (exact sums: independent of ranks and threads).
+#include "solvers/common/joints.hpp"
 #include "solvers/explicit/integrator.hpp"
 
 namespace parcae::explicit_detail {
@@ -94,8 +95,10 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.eroded_hourglass = acc[kEroHg].result();
   // As LS-DYNA's glstat: the total includes the eroded energies (the "energy ratio w/o eroded
   // energy" leaves them out).
-  s.total = s.kinetic + s.internal + s.hourglass + s.rigidwall + s.sliding + s.eroded_kinetic +
-            s.eroded_internal + s.eroded_hourglass;
+  // joints: elastic energy of their penalty springs (replicated bodies: the same on every rank)
+  s.spring_damper = d_.joints.empty() ? 0.0 : joint_energy(d_.joints, d_.bodies);
+  s.total = s.kinetic + s.internal + s.spring_damper + s.hourglass + s.rigidwall + s.sliding +
+            s.eroded_kinetic + s.eroded_internal + s.eroded_hourglass;
   const Real mass = acc[kMass].result();
   s.mass = mass;
   s.added_mass = d_.added_mass + acc[kAdded].result();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/common/joints.hpp"
 #include "solvers/explicit/integrator.hpp"
 
 namespace parcae::explicit_detail {
@@ -225,13 +226,25 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     }
   if (!airbags_.bags.empty()) airbag_work(v_old, dt_avg);
   // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
-  // by cycle_reduce), then the motion. Failed welds (inactive) are skipped.
+  // by cycle_reduce) and the joints' penalty forces (from the replicated body states), then the
+  // motion. Failed welds (inactive) are skipped.
+  std::vector<std::array<Real, 3>> joint_f, joint_m;
+  if (!d_.joints.empty()) {
+    joint_f.assign(d_.bodies.size(), {0, 0, 0});
+    joint_m.assign(d_.bodies.size(), {0, 0, 0});
+    add_joint_forces(d_.joints, d_.bodies, dt_new, joint_f, joint_m);
+  }
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
     RigidBody& body = d_.bodies[b];
     if (!body.active) continue;
     const ExactSum* acc = &bodies_.body_sums[6 * b];
-    const std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
-    const std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    std::array<Real, 3> force{acc[0].result(), acc[1].result(), acc[2].result()};
+    std::array<Real, 3> moment{acc[3].result(), acc[4].result(), acc[5].result()};
+    if (!joint_f.empty())
+      for (int i = 0; i < 3; ++i) {
+        force[i] += joint_f[b][i];
+        moment[i] += joint_m[b][i];
+      }
     bool prescribed = !presc_dir[b].empty();
     for (int i = 0; i < 3; ++i)
       prescribed = prescribed || !std::isnan(presc_v[b][i]) || !std::isnan(presc_w[b][i]);

@@ -1,0 +1,186 @@
+#include "solvers/common/joints.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace parcae {
+
+namespace {
+
+using Vec3 = std::array<Real, 3>;
+
+Vec3 rotate(const std::array<Real, 9>& r, const Vec3& v) {
+  return {r[0] * v[0] + r[1] * v[1] + r[2] * v[2], r[3] * v[0] + r[4] * v[1] + r[5] * v[2],
+          r[6] * v[0] + r[7] * v[1] + r[8] * v[2]};
+}
+
+const char* kind_name(Joint::Kind k) {
+  switch (k) {
+  case Joint::Kind::Spherical:
+    return "spherical";
+  case Joint::Kind::Revolute:
+    return "revolute";
+  case Joint::Kind::Cylindrical:
+    return "cylindrical";
+  case Joint::Kind::Translational:
+    return "translational";
+  }
+  return "";
+}
+
+/// The gap springs of one joint at the current positions: per pair, the points and the gap
+/// vector (normal part only for cylindrical / translational joints).
+struct Gaps {
+  std::array<std::array<Vec3, 2>, 3> arm{}; ///< p - x_c, [pair][side]
+  std::array<Vec3, 3> gap{};
+};
+
+Gaps gaps_of(const JointState& j, std::span<const RigidBody> bodies) {
+  Gaps g;
+  std::array<std::array<Vec3, 2>, 3> p{};
+  for (int q = 0; q < j.pairs; ++q)
+    for (int s = 0; s < 2; ++s) {
+      const RigidBody& b = bodies[static_cast<std::size_t>(j.body[s])];
+      g.arm[q][s] = rotate(b.rot, j.r0[q][s]);
+      for (int i = 0; i < 3; ++i) p[q][s][i] = b.xc[i] + g.arm[q][s][i];
+    }
+  const bool normal_only =
+      j.kind == Joint::Kind::Cylindrical || j.kind == Joint::Kind::Translational;
+  Vec3 axis{0, 0, 0};
+  if (normal_only) {
+    for (int i = 0; i < 3; ++i) axis[i] = p[1][0][i] - p[0][0][i];
+    const Real len = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+    for (Real& a : axis) a /= len;
+  }
+  for (int q = 0; q < j.pairs; ++q) {
+    Vec3 d{p[q][1][0] - p[q][0][0], p[q][1][1] - p[q][0][1], p[q][1][2] - p[q][0][2]};
+    if (normal_only) {
+      const Real along = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
+      for (int i = 0; i < 3; ++i) d[i] -= along * axis[i];
+    }
+    g.gap[q] = d;
+  }
+  return g;
+}
+
+/// The point's inverse effective mass W = 1/M 1 + [r]x^T I^-1 [r]x (a force f at the point
+/// accelerates it by W f), bounded above by the smaller of its trace and its largest absolute
+/// row sum (W is symmetric positive semi-definite). A fixed body (all translations or all
+/// rotations held) contributes nothing for that part.
+Real inverse_mass_bound(const RigidBody& b, const Vec3& r) {
+  const bool fixed_t = b.fix_t[0] && b.fix_t[1] && b.fix_t[2];
+  const bool fixed_r = b.fix_r[0] && b.fix_r[1] && b.fix_r[2];
+  Real w[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  if (!fixed_t)
+    for (int i = 0; i < 3; ++i) w[4 * i] = 1.0 / b.mass;
+  if (!fixed_r) {
+    const Real rx[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
+    const auto& ii = b.inertia0_inv;
+    Real t[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}; // I^-1 [r]x
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) t[3 * i + j] += ii[3 * i + k] * rx[3 * k + j];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int k = 0; k < 3; ++k) w[3 * i + j] -= rx[3 * i + k] * t[3 * k + j];
+  }
+  const Real trace = w[0] + w[4] + w[8];
+  Real rows = 0;
+  for (int i = 0; i < 3; ++i)
+    rows = std::max(rows, std::abs(w[3 * i]) + std::abs(w[3 * i + 1]) + std::abs(w[3 * i + 2]));
+  return std::min(trace, rows);
+}
+
+} // namespace
+
+std::vector<JointState> make_joints(const Model& model, const Domain& d) {
+  std::vector<JointState> out;
+  for (const Joint& j : model.joints) {
+    JointState s;
+    s.kind = j.kind;
+    s.id = j.id;
+    s.pairs = j.pairs();
+    s.rps = j.rps;
+    const std::string who = fmt::format("{} joint {}", kind_name(j.kind), j.id);
+    for (int q = 0; q < s.pairs; ++q)
+      for (int side = 0; side < 2; ++side) {
+        const GlobalId nid = j.nodes[static_cast<std::size_t>(2 * q + side)];
+        const LocalId n = model.node_index(nid);
+        if (n == kInvalidLocal)
+          throw InputError(j.loc,
+                           fmt::format("{}: N{} = {} is not a node", who, 2 * q + side + 1, nid));
+        const int b = d.rigid_of[n];
+        if (b < 0)
+          throw InputError(j.loc, fmt::format("{}: node {} (N{}) is not on a rigid body (joints "
+                                              "join rigid bodies: *MAT_RIGID parts, "
+                                              "*CONSTRAINED_EXTRA_NODES)",
+                                              who, nid, 2 * q + side + 1));
+        if (q == 0)
+          s.body[side] = b;
+        else if (b != s.body[side])
+          throw InputError(j.loc, fmt::format("{}: node {} (N{}) is not on the body of N{}", who,
+                                              nid, 2 * q + side + 1, side + 1));
+        const RigidBody& body = d.bodies[static_cast<std::size_t>(b)];
+        for (int i = 0; i < 3; ++i) s.r0[q][side][i] = d.x0[3 * n + i] - body.xc[i];
+      }
+    if (s.body[0] == s.body[1])
+      throw InputError(j.loc, fmt::format("{}: N1 and N2 are on the same rigid body", who));
+    if (s.pairs > 1) {
+      Real len2 = 0;
+      for (int i = 0; i < 3; ++i) {
+        const Real a = s.r0[1][0][i] - s.r0[0][0][i];
+        len2 += a * a;
+      }
+      if (!(len2 > 0))
+        throw InputError(j.loc, fmt::format("{}: N1 and N3 coincide (they give the joint's "
+                                            "axis)",
+                                            who));
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody> bodies, Real dt,
+                      std::span<std::array<Real, 3>> force, std::span<std::array<Real, 3>> moment) {
+  for (JointState& j : joints) {
+    const Gaps g = gaps_of(j, bodies);
+    if (j.k[0] == 0)
+      for (int q = 0; q < j.pairs; ++q) {
+        // per pair: k_q W_q <= 1/(4 n dt^2), so that the coupled springs of the n pairs
+        // (sum over q of k_q lambda_max(W_q) bounds the system's omega^2) keep omega dt <= 1/2
+        Real inv_m = 0;
+        for (int s = 0; s < 2; ++s)
+          inv_m += inverse_mass_bound(bodies[static_cast<std::size_t>(j.body[s])], g.arm[q][s]);
+        j.k[q] = inv_m > 0 ? j.rps * 0.25 / (inv_m * dt * dt * j.pairs) : 0;
+      }
+    for (int q = 0; q < j.pairs; ++q)
+      for (int s = 0; s < 2; ++s) {
+        const auto b = static_cast<std::size_t>(j.body[s]);
+        const Real sign = s == 0 ? 1.0 : -1.0; // a is pulled towards b, b towards a
+        const Real k = sign * j.k[q];
+        const Vec3 f{k * g.gap[q][0], k * g.gap[q][1], k * g.gap[q][2]};
+        const Vec3& r = g.arm[q][s];
+        for (int i = 0; i < 3; ++i) force[b][i] += f[i];
+        moment[b][0] += r[1] * f[2] - r[2] * f[1];
+        moment[b][1] += r[2] * f[0] - r[0] * f[2];
+        moment[b][2] += r[0] * f[1] - r[1] * f[0];
+      }
+  }
+}
+
+Real joint_energy(std::span<const JointState> joints, std::span<const RigidBody> bodies) {
+  Real e = 0;
+  for (const JointState& j : joints) {
+    const Gaps g = gaps_of(j, bodies);
+    for (int q = 0; q < j.pairs; ++q)
+      e += 0.5 * j.k[q] *
+           (g.gap[q][0] * g.gap[q][0] + g.gap[q][1] * g.gap[q][1] + g.gap[q][2] * g.gap[q][2]);
+  }
+  return e;
+}
+
+} // namespace parcae
