@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <omp.h>
 #include <sstream>
 #include <unistd.h>
+#include <vector>
 
 #include "cfd_test.hpp"
 #include "core/error.hpp"
@@ -17,10 +19,12 @@
 namespace cfdtest {
 
 const parcae::par::Comm* g_world = nullptr;
+std::vector<std::filesystem::path> g_dirs; ///< removed by main when every test passed
 
 std::filesystem::path shared_dir(const std::string& tag) {
   const auto p = std::filesystem::temp_directory_path() /
                  ("parcae_test_cfd_" + std::to_string(::getppid()) + "_" + tag);
+  g_dirs.push_back(p);
   if (g_world->rank() == 0) {
     std::filesystem::remove_all(p);
     std::filesystem::create_directories(p);
@@ -299,5 +303,9 @@ int main(int argc, char** argv) {
   if (comm.rank() != 0) GTEST_FLAG_SET(brief, true);
   ::testing::InitGoogleTest(&argc, argv);
   const int rc = RUN_ALL_TESTS();
-  return comm.any(rc != 0) ? 1 : 0;
+  const bool failed = comm.any(rc != 0);
+  // the shared folders are kept for a failed run (to look at), removed otherwise
+  if (!failed && comm.rank() == 0)
+    for (const auto& p : cfdtest::g_dirs) std::filesystem::remove_all(p);
+  return failed ? 1 : 0;
 }

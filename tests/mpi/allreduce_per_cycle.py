@@ -12,6 +12,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,4 +43,5 @@ limit = float(per_cycle) * cycles + 0.1 * cycles + 6 * states + float(slack)
 print(f"{src.name}: {cycles} cycles, MPI_Allreduce calls per rank {calls} "
       f"({max(calls) / max(cycles, 1):.3f} per cycle), {states} glstat states, limit {limit:.0f}")
 if len(calls) != int(np_) or max(calls) > limit:
-    sys.exit("FAILED: too many MPI_Allreduce calls per cycle")
+    sys.exit(f"FAILED: too many MPI_Allreduce calls per cycle (kept {work})")
+shutil.rmtree(work, ignore_errors=True)  # kept above when the check fails
