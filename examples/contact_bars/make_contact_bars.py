@@ -41,9 +41,6 @@ def deck(v=10000.0, slsfac=0.0, endtim=8.0e-6, glstat=2.0e-8, d3plot=4.0e-7, hea
         "*CONTROL_TERMINATION",
         "$   endtim",
         f"{endtim:10.3e}",
-        "*CONTROL_TIMESTEP",
-        "$   dtinit    tssfac",
-        "              0.6",
     ]
     if slsfac:
         out += ["*CONTROL_CONTACT", "$   slsfac", f"{slsfac:10.3e}"]

@@ -53,6 +53,11 @@ def deck(endtim=ENDTIM, glstat=1.0e-7, d3plot=1.0e-5, header=True):
             "$         deflects (VTK displacement) and keeps vibrating; no ball node goes below the",
             "$         plate's upper surface; glstat's energy ratio stays within 2 %.",
             "$         python/tests/test_contact_verification.py checks these figures.",
+            "$ TSSFAC: 0.6, not LS-DYNA's 0.9, and not for the physics: at 0.9 parcae's hourglass",
+            "$         control (the default viscous IHQ 1, and IHQ 4) is unstable on the distorted corner",
+            "$         elements of the cube-mapped ball (their internal and hourglass energies grow from",
+            "$         round-off before the ball touches the plate; with QM near 0 it runs). A known",
+            "$         parcae limitation (the hourglass forces are not in the element's step), open.",
         ]
     out += [
         "*KEYWORD",

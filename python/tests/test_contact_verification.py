@@ -139,8 +139,10 @@ def test_bars_momentum_force_duration_and_exchange(bars):
     i0, i1 = on[0], on[-1]
     assert all(f[i] > 0 for i in range(i0, i1 + 1))  # one contact period, pushing B forward
     t_start, duration = t[i0], t[i1] - t[i0]
-    # contact starts when the gap has closed (within one output interval, 2e-8 s)
-    assert t_start == pytest.approx(BAR_GAP / BAR_V, abs=3e-8)
+    # contact starts when the gap has closed: in the first step after it (the step, at the
+    # default TSSFAC 0.9), seen at the next output (interval 2e-8 s)
+    dt = max(g["dt"])
+    assert BAR_GAP / BAR_V <= t_start <= BAR_GAP / BAR_V + dt + 2e-8 + 1e-12
     # Duration 2 L / c0 = 3.87 us: the penalty springs in series with the bars soften the
     # contact (the load ramps up and down over a few cycles): measured +3.7 %; allow 8 %.
     assert duration == pytest.approx(2 * BAR_L / C0, rel=0.08)
