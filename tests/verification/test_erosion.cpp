@@ -195,6 +195,48 @@ TEST(Erosion, AddErosionVonMisesAndFailureTime) {
   EXPECT_LT(run2[j - 1].t, failtm);
 }
 
+// *MAT_ADD_EROSION's other criteria on the same elastic cube in uniaxial stress (h the height):
+// sigma_zz = E ln h, p = -E ln h / 3, principal log strains (ln h, -nu ln h, -nu ln h), the
+// effective strain sqrt(2/3 e':e') = 2/3 (1 + nu) ln h. Each criterion alone deletes the
+// element where its closed form reaches the threshold (1 % of the value: the dynamic
+// oscillation about the quasi-static path, as SIGVM); with NCS = 2, SIGP1 and MXEPS together
+// delete it only once both are met (at SIGP1's, the later), NCS = 1 at the earlier (MXEPS).
+TEST(Erosion, AddErosionPressureStressAndStrainCriteria) {
+  struct Case {
+    const char* name;
+    std::string card1, card2; // after MID: EXCL MXPRES MNEPS EFFEPS VOLEPS NUMFIP NCS; card 2
+    double utop;
+    double ln_h; // where the closed form meets the threshold
+  };
+  auto c1 = [&](double mxpres, double effeps, double ncs) {
+    return fmt::format("         1{:10.1f}{:10.3e}{:10.1f}{:10.3e}{:10.1f}{:10.1f}{:10.1f}", 0.0,
+                       mxpres, 0.0, effeps, 0.0, 1.0, ncs);
+  };
+  auto c2 = [&](double mnpres, double sigp1, double mxeps) {
+    return fmt::format("{:10.3e}{:10.3e}{:10.1f}{:10.3e}", mnpres, sigp1, 0.0, mxeps);
+  };
+  const std::vector<Case> cases = {
+      {"MXPRES", c1(300, 0, 1), c2(0, 0, 0), -0.01, -900.0 / kE},
+      {"MNPRES", c1(0, 0, 1), c2(-300, 0, 0), 0.01, 900.0 / kE},
+      {"SIGP1", c1(0, 0, 1), c2(0, 1000, 0), 0.01, 1000.0 / kE},
+      {"MXEPS", c1(0, 0, 1), c2(0, 0, 0.004), 0.01, 0.004},
+      {"EFFEPS", c1(0, 0.004, 1), c2(0, 0, 0), 0.01, 0.004 / (2.0 / 3.0 * (1 + kNu))},
+      {"SIGP1+MXEPS, NCS 2", c1(0, 0, 2), c2(0, 1000, 0.004), 0.01, 1000.0 / kE},
+      {"SIGP1+MXEPS, NCS 1", c1(0, 0, 1), c2(0, 1000, 0.004), 0.01, 0.004},
+  };
+  for (const Case& k : cases) {
+    const auto run =
+        run_cube(fmt::format("*MAT_ELASTIC\n         1{:10.3e}{:10.1f}{:10.2f}\n", kRho, kE, kNu),
+                 1e-3, k.utop, "er_crit", "*MAT_ADD_EROSION\n" + k.card1 + "\n" + k.card2 + "\n");
+    const std::size_t i = first_failed(run);
+    ASSERT_LT(i, run.size()) << k.name << ": never deleted";
+    ASSERT_GT(i, 0u) << k.name;
+    const double ln_h = std::log(run[i].ztop);
+    std::printf("%s: deleted at ln h = %.6f (closed form %.6f)\n", k.name, ln_h, k.ln_h);
+    EXPECT_NEAR(ln_h, k.ln_h, 0.01 * std::abs(k.ln_h)) << k.name;
+  }
+}
+
 TEST(Erosion, PrincipalValuesAndLogStrains) {
   const Real s[6] = {3, 1, 2, 0.5, 0, 0};
   Real p[3];
