@@ -1069,8 +1069,9 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "nodes' lumped masses (and the rotary inertia of shell nodes). A node may be "
                   "in one rigid constraint only, and not a *MAT_RIGID node (error). DRFLAG and "
                   "RRFLAG must be 0; CID, PNODE and IPRT are ignored (warning when nonzero). "
-                  "The _INERTIA cards are read and ignored (warning when nonzero): the body's "
-                  "mass and inertia are always those of its nodes.",
+                  "_INERTIA: the body's mass TM, centre (XC YC ZC, or node NID), inertia tensor "
+                  "and initial velocity replace the nodes' ones, as *PART_INERTIA (IRCS = 1 is "
+                  "refused).",
        .apply = apply_constrained_nodal_rigid_body},
       {.name = "*CONSTRAINED_EXTRA_NODES_NODE",
        .rows = {{"Card 1", {I("PID").req(), I("NID").req(), I("IFLAG")}}},

@@ -61,6 +61,10 @@ void apply_element_solid(const Block& b, DeckBuilder& d);
 void apply_element_shell(const Block& b, DeckBuilder& d);
 void apply_element_shell_thickness(const Block& b, DeckBuilder& d);
 void apply_part(const Block& b, DeckBuilder& d);
+/// The _INERTIA cards of *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA (node_field:
+/// the field naming the centre's node); errors name `who`.
+PartInertia read_inertia_cards(const Fields& row, std::string_view who,
+                               std::string_view node_field);
 void apply_section_solid(const Block& b, DeckBuilder& d);
 void apply_section_shell(const Block& b, DeckBuilder& d);
 void apply_mat_elastic(const Block& b, DeckBuilder& d);

@@ -75,15 +75,10 @@ void apply_constrained_nodal_rigid_body(const Block& b, DeckBuilder& d) {
     warn_nonzero(d, b, row, "CID", "local system for DRFLAG/RRFLAG not used");
     warn_nonzero(d, b, row, "PNODE", "the body's output node is not supported");
     warn_nonzero(d, b, row, "IPRT", "print flag not supported");
-    if (b.has("INERTIA")) {
-      static constexpr std::string_view kInertia[] = {"XC",  "YC",  "ZC",  "TM",  "NID", "IRCS",
-                                                      "IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ",
-                                                      "VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"};
-      for (std::string_view f : kInertia)
-        warn_nonzero(d, b, row, f,
-                     "_INERTIA is not supported: mass and inertia are the nodes' lumped ones");
-    }
-    d.model.nodal_rigid_bodies.push_back({row.id("PID"), row.id("NSID"), row.loc("NSID")});
+    NodalRigidBody r{row.id("PID"), row.id("NSID"), row.loc("NSID"), std::nullopt};
+    if (b.has("INERTIA"))
+      r.inertia = read_inertia_cards(row, fmt::format("nodal rigid body {}", r.pid), "NID");
+    d.model.nodal_rigid_bodies.push_back(std::move(r));
   }
 }
 

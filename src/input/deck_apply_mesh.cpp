@@ -126,25 +126,23 @@ void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
 // ---------------------------------------------------------------------------------------------
 // Parts, sections, hourglass
 
-namespace {
-
-PartInertia read_part_inertia(const Fields& row, GlobalId pid) {
+PartInertia read_inertia_cards(const Fields& row, std::string_view who,
+                               std::string_view node_field) {
   PartInertia in;
   in.loc = row.loc("TM");
   in.xc = {row.real("XC"), row.real("YC"), row.real("ZC")};
   in.tm = row.real("TM");
-  in.nodeid = row.id("NODEID");
+  in.nodeid = row.id(node_field);
   if (!(in.tm > 0))
-    fail(row.loc("TM"),
-         fmt::format("part {}: _INERTIA TM = {}: the mass must be positive", pid, in.tm));
+    fail(row.loc("TM"), fmt::format("{}: _INERTIA TM = {}: the mass must be positive", who, in.tm));
   if (row.integer("IRCS") != 0)
-    fail(row.loc("IRCS"), fmt::format("part {}: _INERTIA IRCS = {}: an inertia tensor in a local "
+    fail(row.loc("IRCS"), fmt::format("{}: _INERTIA IRCS = {}: an inertia tensor in a local "
                                       "frame is not supported (give it in the global frame, "
                                       "IRCS = 0)",
-                                      pid, row.integer("IRCS")));
+                                      who, row.integer("IRCS")));
   if (in.nodeid < 0)
-    fail(row.loc("NODEID"),
-         fmt::format("part {}: _INERTIA NODEID = {} must not be negative", pid, in.nodeid));
+    fail(row.loc(node_field),
+         fmt::format("{}: _INERTIA {} = {} must not be negative", who, node_field, in.nodeid));
   static constexpr std::string_view in_names[] = {"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"};
   static constexpr std::string_view v_names[] = {"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"};
   for (std::size_t k = 0; k < 6; ++k) {
@@ -157,13 +155,11 @@ PartInertia read_part_inertia(const Fields& row, GlobalId pid) {
   const Real m3 = i[0] * (i[3] * i[5] - i[4] * i[4]) - i[1] * (i[1] * i[5] - i[4] * i[2]) +
                   i[2] * (i[1] * i[4] - i[3] * i[2]);
   if (!(m1 > 0 && m2 > 0 && m3 > 0))
-    fail(row.loc("IXX"), fmt::format("part {}: _INERTIA: the inertia tensor (IXX {} IXY {} IXZ "
+    fail(row.loc("IXX"), fmt::format("{}: _INERTIA: the inertia tensor (IXX {} IXY {} IXZ "
                                      "{} IYY {} IYZ {} IZZ {}) is not positive definite",
-                                     pid, i[0], i[1], i[2], i[3], i[4], i[5]));
+                                     who, i[0], i[1], i[2], i[3], i[4], i[5]));
   return in;
 }
-
-} // namespace
 
 void apply_part(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
@@ -192,7 +188,8 @@ void apply_part(const Block& b, DeckBuilder& d) {
                                    fmt::format("part {}: _CONTACT {} = {} ignored (the *CONTACT "
                                                "values are used)",
                                                p.id, f, row.real(f))});
-    if (b.has("INERTIA")) p.inertia = read_part_inertia(row, p.id);
+    if (b.has("INERTIA"))
+      p.inertia = read_inertia_cards(row, fmt::format("part {}", p.id), "NODEID");
     d.claim_id("part", p.id, p.loc);
     d.model.parts.push_back(std::move(p));
   }

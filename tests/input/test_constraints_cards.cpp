@@ -24,10 +24,10 @@ bool has_note(const Model& m, const std::string& keyword, const std::string& tex
   });
 }
 
-TEST(ConstraintCards, NodalRigidBodyFieldsAndInertiaWarning) {
+TEST(ConstraintCards, NodalRigidBodyFieldsAndInertia) {
   const Model m = read_text(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY\n7,0,1\n8,0,2,5\n"
                                       "*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n9,0,1000\n"
-                                      "0,0,0,2.5\n0,0,0,0,0,0\n0,0,0,0,0,0\n"
+                                      "0,0,0,2.5,7\n1,0,0,2,0,3\n0,0,0,0,0,0\n"
                                       "*SET_NODE_LIST\n1000\n7,8\n"));
   ASSERT_EQ(m.nodal_rigid_bodies.size(), 3u);
   EXPECT_EQ(m.nodal_rigid_bodies[0].pid, 7);
@@ -37,7 +37,15 @@ TEST(ConstraintCards, NodalRigidBodyFieldsAndInertiaWarning) {
   EXPECT_EQ(m.nodal_rigid_bodies[2].nsid, 1000);
   EXPECT_GT(m.nodal_rigid_bodies[1].loc.line, m.nodal_rigid_bodies[0].loc.line);
   EXPECT_TRUE(has_note(m, "*CONSTRAINED_NODAL_RIGID_BODY", "PNODE = 5"));
-  EXPECT_TRUE(has_note(m, "*CONSTRAINED_NODAL_RIGID_BODY", "TM = 2.5"));
+  // _INERTIA: the mass properties are read (and used: RigidBody.NodalRigidBodyInertia...)
+  ASSERT_TRUE(m.nodal_rigid_bodies[2].inertia.has_value());
+  EXPECT_DOUBLE_EQ(m.nodal_rigid_bodies[2].inertia->tm, 2.5);
+  EXPECT_EQ(m.nodal_rigid_bodies[2].inertia->nodeid, 7);
+  EXPECT_EQ(m.nodal_rigid_bodies[2].inertia->inertia, (std::array<Real, 6>{1, 0, 0, 2, 0, 3}));
+  EXPECT_FALSE(m.nodal_rigid_bodies[0].inertia.has_value());
+  const std::string msg = read_error(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n9,0,1\n"
+                                               "0,0,0,0\n1,0,0,1,0,1\n\n"));
+  EXPECT_NE(msg.find("nodal rigid body 9: _INERTIA TM = 0"), std::string::npos) << msg;
 }
 
 TEST(ConstraintCards, ExtraNodesAndMerges) {

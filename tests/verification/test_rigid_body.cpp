@@ -168,3 +168,38 @@ TEST(RigidBody, PartInertiaGivesTheMassPropertiesOfTheBody) {
     EXPECT_NE(std::string(e.what()).find("rigid"), std::string::npos) << e.what();
   }
 }
+
+// *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: the nodes of an elastic block made one body with the
+// given mass TM = 1e-3 t (the block's own is 6.28e-8 t), centre at node 1's position: under a
+// 1 N nodal force the body's centre accelerates at F / TM, and glstat's mass is TM.
+TEST(RigidBody, NodalRigidBodyInertiaGivesTheMass) {
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    2.0e-3\n"
+                  "*CONTROL_TIMESTEP\n    1.0e-6       0.9\n"
+                  "*PART\nblock\n         1         1         1\n"
+                  "*SECTION_SOLID\n         1         1\n"
+                  "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n";
+  d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
+  d += "*SET_NODE_GENERAL\n         5\nALL\n"
+       "*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n        77                   5\n"
+       "       0.0       0.0       0.0    1.0e-3         1\n"
+       "    2.0e-3       0.0       0.0    3.0e-3       0.0    4.0e-3\n\n"
+       "*LOAD_NODE_POINT\n         1         2         1       1.0\n"
+       "*DEFINE_CURVE\n         1\n                 0.0                 1.0\n"
+       "                 1.0                 1.0\n*END\n";
+  Model model = read_deck_text("cnrb_inertia", d);
+  RunOptions opt = quiet_run("cnrb_inertia");
+  Real worst = 0, mass = 0;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+    const RigidBody& b = dom.bodies.at(0);
+    EXPECT_EQ(b.mass, 1e-3);
+    mass = s.mass;
+    worst = std::max(worst, std::abs(b.v[1] - 1.0 * s.time / 1e-3) / 2.0);
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  std::printf("nodal rigid body under 1 N: worst |v - F t / TM| / v_end %.1e, mass %.3e\n", worst,
+              mass);
+  EXPECT_LT(worst, 1e-3);
+  EXPECT_NEAR(mass, 1e-3, 1e-15);
+}

@@ -742,6 +742,25 @@ Domain build_domain(const Model& model) {
     }
     set_rigid_inertia(d.bodies[static_cast<std::size_t>(it->second)], d, *p.inertia, xc);
   }
+  // *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: the k-th nodal body is the k-th body of that kind
+  {
+    std::size_t k = 0;
+    for (RigidBody& b : d.bodies) {
+      if (b.kind != RigidKind::NodalBody) continue;
+      const NodalRigidBody& r = model.nodal_rigid_bodies.at(k++);
+      if (!r.inertia) continue;
+      std::array<Real, 3> xc = r.inertia->xc;
+      if (r.inertia->nodeid != 0) {
+        const LocalId n = model.node_index(r.inertia->nodeid);
+        if (n == kInvalidLocal)
+          throw InputError(r.inertia->loc, fmt::format("nodal rigid body {}: NID {} is not a "
+                                                       "node",
+                                                       r.pid, r.inertia->nodeid));
+        xc = {d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
+      }
+      set_rigid_inertia(b, d, *r.inertia, xc);
+    }
+  }
   d.joints = make_joints(model, d);
   Real total = 0;
   for (Real m : d.mass) total += m;
