@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -256,46 +259,64 @@ TEST(Erosion, PrincipalValuesAndLogStrains) {
 
 TEST(Erosion, ProjectilePerforatesPlateWithErodingContact) {
   // tests/mpi/decks/erosion_perforation.k: an elastic steel block at 400 m/s through a free
-  // *MAT_003 plate (FS = 0.12) with *CONTACT_ERODING_SURFACE_TO_SURFACE (EROSOP = 1). No
-  // external force: the momentum (all nodes, free ones included: nodal masses stay) is
-  // conserved to round-off; the energy ratio (with the eroded energies) stays within 5% (the
-  // penalty contact's own error at a hard impact, ~3%, comes before any erosion) and an
-  // erosion event moves it by less than 0.5% of the initial energy.
-  Model model =
-      read_deck((std::filesystem::path(PARCAE_SOURCE_DIR) / "tests/mpi/decks/erosion_perforation.k")
-                    .string());
-  RunOptions opt = quiet_run("er_perforation");
-  std::vector<GlobalStats> st;
-  std::size_t eroded_plate = 0;
-  double p0 = 0, worst_p = 0, worst_ratio = 0, worst_jump = 0;
-  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
-    double pz = 0;
-    for (std::size_t n = 0; n < dom.nnode; ++n) pz += dom.mass[n] * dom.v[3 * n + 2];
-    if (st.empty()) p0 = pz;
-    worst_p = std::max(worst_p, std::abs(pz - p0));
-    worst_ratio = std::max(worst_ratio, std::abs(s.energy_ratio() - 1));
-    if (!st.empty() && s.eroded_internal != st.back().eroded_internal)
-      worst_jump = std::max(worst_jump, std::abs(s.energy_ratio() - st.back().energy_ratio()));
-    eroded_plate = 0;
-    for (const auto& sp : dom.solids)
-      for (auto f : sp.blk.failed) eroded_plate += f;
-    st.push_back(s);
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
-  ASSERT_FALSE(st.empty());
-  const auto& end = st.back();
-  std::printf("perforation: %zu elements eroded; |dp| = %.3e of p0 = %.6e; worst |ratio - 1| "
-              "%.4f; worst jump at erosion %.2e; eroded KE %.3e IE %.3e HG %.3e\n",
-              eroded_plate, worst_p, p0, worst_ratio, worst_jump, end.eroded_kinetic,
-              end.eroded_internal, end.eroded_hourglass);
-  EXPECT_GT(eroded_plate, 16u); // a hole at least the projectile's cross-section (4 x 4)
-  EXPECT_GT(end.eroded_internal, 0.0);
-  EXPECT_GT(end.eroded_kinetic, 0.0);
-  EXPECT_LT(worst_p, 1e-10 * std::abs(p0));
-  EXPECT_LT(worst_ratio, 0.05);
-  EXPECT_LT(worst_jump, 0.005);
+  // *MAT_003 plate (FS = 0.12) with *CONTACT_ERODING_SURFACE_TO_SURFACE (EROSOP = 1), and the
+  // same deck with *CONTACT_ERODING_SINGLE_SURFACE (all parts) and _NODES_TO_SURFACE (the
+  // block's nodes on the plate). No external force: the momentum (all nodes, free ones
+  // included: nodal masses stay) is conserved to round-off; the energy ratio (with the eroded
+  // energies) stays within 5% (the penalty contact's own error at a hard impact, ~3%, comes
+  // before any erosion) and an erosion event moves it by less than 0.5% of the initial energy.
+  const auto path =
+      std::filesystem::path(PARCAE_SOURCE_DIR) / "tests/mpi/decks/erosion_perforation.k";
+  std::ifstream in(path);
+  const std::string deck((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string s2s = "*CONTACT_ERODING_SURFACE_TO_SURFACE_ID\n         1\n"
+                          "         2         1         3         3\n";
+  ASSERT_NE(deck.find(s2s), std::string::npos);
+  const std::vector<std::pair<std::string, std::string>> variants = {
+      {"surface to surface", s2s},
+      {"single surface", "*CONTACT_ERODING_SINGLE_SURFACE_ID\n         1\n"
+                         "         0         0         5\n"},
+      {"nodes to surface", "*CONTACT_ERODING_NODES_TO_SURFACE_ID\n         1\n"
+                           "         2         1         3         3\n"}};
+  for (const auto& [name, cards] : variants) {
+    std::string text = deck;
+    text.replace(text.find(s2s), s2s.size(), cards);
+    Model model = read_deck_text("er_perforation", text);
+    ASSERT_EQ(model.contacts.size(), 1u);
+    ASSERT_TRUE(model.contacts[0].eroding) << name;
+    RunOptions opt = quiet_run("er_perforation");
+    std::vector<GlobalStats> st;
+    std::size_t eroded_plate = 0;
+    double p0 = 0, worst_p = 0, worst_ratio = 0, worst_jump = 0;
+    opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+      double pz = 0;
+      for (std::size_t n = 0; n < dom.nnode; ++n) pz += dom.mass[n] * dom.v[3 * n + 2];
+      if (st.empty()) p0 = pz;
+      worst_p = std::max(worst_p, std::abs(pz - p0));
+      worst_ratio = std::max(worst_ratio, std::abs(s.energy_ratio() - 1));
+      if (!st.empty() && s.eroded_internal != st.back().eroded_internal)
+        worst_jump = std::max(worst_jump, std::abs(s.energy_ratio() - st.back().energy_ratio()));
+      eroded_plate = 0;
+      for (const auto& sp : dom.solids)
+        for (auto f : sp.blk.failed) eroded_plate += f;
+      st.push_back(s);
+      return true;
+    };
+    const RunSummary sum = run_explicit(model, opt);
+    ASSERT_TRUE(sum.normal_termination) << name << ": " << sum.error;
+    ASSERT_FALSE(st.empty());
+    const auto& end = st.back();
+    std::printf("perforation (%s): %zu elements eroded; |dp| = %.3e of p0 = %.6e; worst |ratio "
+                "- 1| %.4f; worst jump at erosion %.2e; eroded KE %.3e IE %.3e HG %.3e\n",
+                name.c_str(), eroded_plate, worst_p, p0, worst_ratio, worst_jump,
+                end.eroded_kinetic, end.eroded_internal, end.eroded_hourglass);
+    EXPECT_GT(eroded_plate, 16u) << name; // a hole at least the projectile's cross-section
+    EXPECT_GT(end.eroded_internal, 0.0) << name;
+    EXPECT_GT(end.eroded_kinetic, 0.0) << name;
+    EXPECT_LT(worst_p, 1e-10 * std::abs(p0)) << name;
+    EXPECT_LT(worst_ratio, 0.05) << name;
+    EXPECT_LT(worst_jump, 0.005) << name;
+  }
 }
 
 TEST(Erosion, ReaderRefusesUnsupportedCriteriaAndReadsErodingCard) {
