@@ -536,7 +536,8 @@ std::vector<KeywordSpec> material_keywords() {
                   "in compression), E the internal energy per unit initial volume (E0 at time "
                   "0); C and T piecewise linear through the points (EV_i, C_i, T_i), extended "
                   "linearly beyond the first and last. Points after the second whose EV, C and "
-                  "T are all 0 (blank) are left out; the EV must differ (any order). V0 must be "
+                  "T are all 0 (blank) are left out (a table listed in ascending order keeps its "
+                  "final point at 0); the EV must differ (any order). V0 must be "
                   "1 (or blank); the curves LCC, LCT, LCK and the energy deposition LCID are not "
                   "supported (errors).",
        .apply = apply_eos_tabulated},

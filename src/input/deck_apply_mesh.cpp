@@ -1,4 +1,5 @@
 // Apply functions: nodes, elements, parts, sections, materials, hourglass sets.
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "input/deck_apply.hpp"
@@ -736,9 +737,19 @@ void apply_tabulated(const Block& b, EosKind kind, DeckBuilder& d) {
     pts.push_back(p);
   }
   // trailing blank points (all zero) after the second are left out
+  bool dropped = false;
   while (pts.size() > 2 && pts.back().ev == 0 && pts.back().c == 0 && pts.back().t == 0 &&
-         pts.back().k == 0)
+         pts.back().k == 0) {
     pts.pop_back();
+    dropped = true;
+  }
+  // A table listed in ascending order (the manual's is descending: trailing zeros there are
+  // unused points) ends with its point at EV = 0: keep (0, 0, 0) when no other point has EV 0.
+  const bool ascending = std::is_sorted(pts.begin(), pts.end(),
+                                        [](const Point& a, const Point& b) { return a.ev < b.ev; });
+  if (dropped && ascending &&
+      std::none_of(pts.begin(), pts.end(), [](const Point& p) { return p.ev == 0; }))
+    pts.push_back({0, 0, 0, 0, static_cast<int>(pts.size()) + 1});
   std::stable_sort(pts.begin(), pts.end(),
                    [](const Point& a, const Point& p) { return a.ev < p.ev; });
   for (std::size_t i = 1; i < pts.size(); ++i)

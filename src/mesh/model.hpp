@@ -463,7 +463,6 @@ struct RigidMerge {
   SourceLoc loc;
 };
 
-/// *CONSTRAINED_SPOTWELD (two nodes) and *CONSTRAINED_GENERALIZED_WELD_SPOT (a node set): a
 /// *CONSTRAINED_JOINT_{SPHERICAL,REVOLUTE,CYLINDRICAL,TRANSLATIONAL}: a penalty joint between
 /// two rigid bodies at node pairs (N1, N2), (N3, N4), (N5, N6): N1, N3, N5 on the first body,
 /// N2, N4, N6 on the second, each pair coincident at time 0.
@@ -480,6 +479,7 @@ struct Joint {
   }
 };
 
+/// *CONSTRAINED_SPOTWELD (two nodes) and *CONSTRAINED_GENERALIZED_WELD_SPOT (a node set): a
 /// rigid, massless connection that fails when (|fn|/sn)^n + (|fs|/ss)^m >= 1 (sn, ss = 0: no
 /// such term) or at time tf.
 struct SpotWeld {

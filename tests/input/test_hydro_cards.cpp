@@ -138,6 +138,11 @@ TEST(HydroCards, TabulatedPointsAndErrors) {
   EXPECT_EQ(e.tab_t, (std::vector<Real>{2, 1, 1}));
   EXPECT_DOUBLE_EQ(e.tab_gamma, 0.5);
   EXPECT_DOUBLE_EQ(e.e0, 2.0);
+  // listed in ascending order, its last point at 0 is kept (the trailing zeros are left out)
+  const Model a = read_text(hydro_cube("*MAT_NULL\n1,1e-9\n*EOS_TABULATED\n1\n-0.3,-0.1,0,0,0\n"
+                                       "\n50,10,0\n\n2,1,1\n\n"));
+  EXPECT_EQ(a.eos.at(0).tab_ev, (std::vector<Real>{-0.3, -0.1, 0.0}));
+  EXPECT_EQ(a.eos.at(0).tab_c, (std::vector<Real>{50, 10, 0}));
   auto err = [&](const std::string& eos) {
     return read_error(hydro_cube("*MAT_NULL\n1,1e-9\n" + eos));
   };

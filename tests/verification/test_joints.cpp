@@ -224,6 +224,60 @@ TEST(Joints, CylindricalAndTranslationalSlideAlongTheAxis) {
   }
 }
 
+// Two free bodies (no support held) on a cylindrical joint along x (RPS 0.25), the second
+// started at (1000, 300, 0) mm/s: the sideways part is stopped by the joint, the sliding goes
+// on. No external force: the total momentum, and the total angular momentum about the origin
+// (sum of L_c + M x_c x v, against |p| x 1 mm: L0 is ~0), are conserved to round-off (1e-15
+// measured; the joint's force acts on body 0 at the point of its axis facing body 1's node,
+// the two points differ along the force: with it at body 0's node the couple gives 0.5), the
+// energy to 2e-2 (the joint spring's oscillation, as in the revolute test).
+TEST(Joints, FreeBodiesOnACylindricalJointConserveMomenta) {
+  const std::string cube = hex_block_cards(1, 1, 1, 0.4, 0.4, 0.4, 2, 101, 11, -0.2, -0.2, -0.2);
+  const std::string loads = "*INITIAL_VELOCITY_GENERATION\n"
+                            "         2         2       0.0    1000.0     300.0       0.0\n"
+                            "       0.0       0.0       0.0       0.0       0.0       0.0\n";
+  std::string deck =
+      joint_deck("*CONSTRAINED_JOINT_CYLINDRICAL\n      1001      1002      1003      "
+                 "1004                          0.25\n",
+                 cube, {{0, 0, 0}, {1, 0, 0}}, loads, 0.002, 1e-6);
+  const std::string fixed = "       1.0         7         7\n";
+  deck.replace(deck.find(fixed), fixed.size(), "\n");
+  Model model = read_deck_text("joint_free", deck);
+  RunOptions opt = quiet_run("joint_free");
+  std::array<double, 3> p0{}, l0{};
+  double dp = 0, dl = 0, pn = 0, ln = 0, e0 = -1, de = 0;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+    std::array<double, 3> p{}, l{};
+    for (const RigidBody& b : dom.bodies) {
+      const auto m = cross(b.xc, {b.mass * b.v[0], b.mass * b.v[1], b.mass * b.v[2]});
+      for (int i = 0; i < 3; ++i) {
+        p[i] += b.mass * b.v[i];
+        l[i] += b.l[i] + m[i];
+      }
+    }
+    if (e0 < 0) {
+      e0 = s.total;
+      p0 = p;
+      l0 = l;
+      pn = std::hypot(p[0], p[1], p[2]);
+      ln = pn * 1.0; // L's scale: |p| times the joint's length, 1 mm (L0 itself is ~0)
+    }
+    for (int i = 0; i < 3; ++i) {
+      dp = std::max(dp, std::abs(p[i] - p0[i]));
+      dl = std::max(dl, std::abs(l[i] - l0[i]));
+    }
+    de = std::max(de, std::abs(s.total - e0));
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  std::printf("free cylindrical: |dp|/|p| %.1e, |dL|/|L| %.1e, |dE|/E0 %.1e\n", dp / pn, dl / ln,
+              de / e0);
+  EXPECT_LT(dp, 1e-12 * pn);
+  EXPECT_LT(dl, 1e-9 * ln);
+  EXPECT_LT(de, 2e-2 * e0);
+}
+
 // A joint whose node is not on a rigid body is an input error naming the joint's card.
 TEST(Joints, NodeOffRigidBodiesIsAnInputError) {
   std::string deck =
@@ -240,5 +294,21 @@ TEST(Joints, NodeOffRigidBodiesIsAnInputError) {
               std::string::npos)
         << msg;
     EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
+  }
+  // node pairs apart at time 0, and a translational joint's N5 on its axis
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"*CONSTRAINED_JOINT_SPHERICAL\n      1001      1004\n", "N1 and N2 are 1 apart"},
+      {"*CONSTRAINED_JOINT_TRANSLATIONAL\n      1001      1002      1003      1004      1005"
+       "      1006\n",
+       "N5 lies on the axis"}};
+  for (const auto& [joint, text] : bad) {
+    Model m = read_deck_text(
+        "joint_bad2", joint_deck(joint, kBar, {{0, 0, 0}, {0, 1, 0}, {0, 2, 0}}, "", 1e-3, 1e-5));
+    try {
+      run_explicit(m, quiet_run("joint_bad2"));
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+    }
   }
 }

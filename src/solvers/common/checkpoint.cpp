@@ -215,7 +215,10 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     ar.pod(b.force);
     ar.pod(b.moment);
   }
-  for (auto& j : d.joints) ar.pod(j.k);
+  for (auto& j : d.joints) {
+    ar.pod(j.k);
+    ar.pod(j.dt_k);
+  }
 }
 
 std::uint64_t domain_fingerprint(const Domain& d) {

@@ -722,7 +722,16 @@ Domain build_domain(const Model& model) {
     }
     init_rigid_body(d.bodies[b], d);
   }
-  // --- *PART_INERTIA: given mass properties of rigid parts ---
+  // --- *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: given mass properties ---
+  // the centre: XC YC ZC, or the initial position of the node the card names
+  auto inertia_centre = [&](const PartInertia& in, const std::string& who) {
+    if (in.nodeid == 0) return in.xc;
+    const LocalId n = model.node_index(in.nodeid);
+    if (n == kInvalidLocal)
+      throw InputError(in.loc,
+                       fmt::format("{}: the centre's node {} is not a node", who, in.nodeid));
+    return std::array<Real, 3>{d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
+  };
   for (const Part& p : model.parts) {
     if (!p.inertia) continue;
     const auto it = body_of_part.find(p.id);
@@ -731,16 +740,15 @@ Domain build_domain(const Model& model) {
                                                    "with elements (_INERTIA applies to *MAT_RIGID "
                                                    "parts only)",
                                                    p.id));
-    std::array<Real, 3> xc = p.inertia->xc;
-    if (p.inertia->nodeid != 0) {
-      const LocalId n = model.node_index(p.inertia->nodeid);
-      if (n == kInvalidLocal)
-        throw InputError(p.inertia->loc, fmt::format("*PART_INERTIA: part {}: NODEID {} is not "
-                                                     "a node",
-                                                     p.id, p.inertia->nodeid));
-      xc = {d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
-    }
-    set_rigid_inertia(d.bodies[static_cast<std::size_t>(it->second)], d, *p.inertia, xc);
+    for (const auto& [other, b] : body_of_part)
+      if (other != p.id && b == it->second)
+        throw InputError(p.inertia->loc, fmt::format("*PART_INERTIA: part {} is merged with "
+                                                     "rigid part {} (*CONSTRAINED_RIGID_BODIES): "
+                                                     "the mass properties of a merged body "
+                                                     "cannot be given for one of its parts",
+                                                     p.id, other));
+    set_rigid_inertia(d.bodies[static_cast<std::size_t>(it->second)], d, *p.inertia,
+                      inertia_centre(*p.inertia, fmt::format("*PART_INERTIA: part {}", p.id)));
   }
   // *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: the k-th nodal body is the k-th body of that kind
   {
@@ -749,16 +757,8 @@ Domain build_domain(const Model& model) {
       if (b.kind != RigidKind::NodalBody) continue;
       const NodalRigidBody& r = model.nodal_rigid_bodies.at(k++);
       if (!r.inertia) continue;
-      std::array<Real, 3> xc = r.inertia->xc;
-      if (r.inertia->nodeid != 0) {
-        const LocalId n = model.node_index(r.inertia->nodeid);
-        if (n == kInvalidLocal)
-          throw InputError(r.inertia->loc, fmt::format("nodal rigid body {}: NID {} is not a "
-                                                       "node",
-                                                       r.pid, r.inertia->nodeid));
-        xc = {d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
-      }
-      set_rigid_inertia(b, d, *r.inertia, xc);
+      set_rigid_inertia(b, d, *r.inertia,
+                        inertia_centre(*r.inertia, fmt::format("nodal rigid body {}", r.pid)));
     }
   }
   d.joints = make_joints(model, d);

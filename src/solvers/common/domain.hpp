@@ -114,7 +114,8 @@ struct JointState {
   /// offsets of the pair points from their body's centre at t = 0 (global frame), [pair][side]
   std::array<std::array<std::array<Real, 3>, 2>, 3> r0{};
   Real rps = 1;
-  std::array<Real, 3> k{}; ///< penalty stiffness per pair (set at the first step)
+  std::array<Real, 3> k{}; ///< penalty stiffness per pair (from dt_k)
+  Real dt_k = 0;           ///< the step k was set for: the largest so far
 };
 
 struct Domain {

@@ -1,5 +1,6 @@
 #include "solvers/common/joints.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -36,6 +37,8 @@ const char* kind_name(Joint::Kind k) {
 struct Gaps {
   std::array<std::array<Vec3, 2>, 3> arm{}; ///< p - x_c, [pair][side]
   std::array<Vec3, 3> gap{};
+  std::array<Real, 3> along{}; ///< the gap's part along the axis (normal-only joints)
+  Vec3 axis{0, 0, 0};
 };
 
 Gaps gaps_of(const JointState& j, std::span<const RigidBody> bodies) {
@@ -60,9 +63,11 @@ Gaps gaps_of(const JointState& j, std::span<const RigidBody> bodies) {
     if (normal_only) {
       const Real along = d[0] * axis[0] + d[1] * axis[1] + d[2] * axis[2];
       for (int i = 0; i < 3; ++i) d[i] -= along * axis[i];
+      g.along[q] = along;
     }
     g.gap[q] = d;
   }
+  g.axis = axis;
   return g;
 }
 
@@ -128,6 +133,35 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
       }
     if (s.body[0] == s.body[1])
       throw InputError(j.loc, fmt::format("{}: N1 and N2 are on the same rigid body", who));
+    // each pair must start together (a gap would be a spring at its stability limit, loaded)
+    auto point = [&](int q, int side) {
+      const LocalId n = model.node_index(j.nodes[static_cast<std::size_t>(2 * q + side)]);
+      return Vec3{d.x0[3 * n], d.x0[3 * n + 1], d.x0[3 * n + 2]};
+    };
+    Real size = 0;
+    for (int q = 0; q < s.pairs; ++q)
+      for (int side = 0; side < 2; ++side)
+        for (int i = 0; i < 3; ++i) size = std::max(size, std::abs(s.r0[q][side][i]));
+    for (int q = 0; q < s.pairs; ++q) {
+      const Vec3 a = point(q, 0), b = point(q, 1);
+      const Real gap = std::hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
+      if (gap > 1e-6 * size)
+        throw InputError(j.loc, fmt::format("{}: N{} and N{} are {:g} apart at time 0 (a joint's "
+                                            "node pairs must coincide)",
+                                            who, 2 * q + 1, 2 * q + 2, gap));
+    }
+    if (s.pairs == 3) { // translational: N5 off the axis N1 -> N3 (it holds the rotation about it)
+      const Vec3 p1 = point(0, 0), p3 = point(1, 0), p5 = point(2, 0);
+      const Vec3 ax{p3[0] - p1[0], p3[1] - p1[1], p3[2] - p1[2]};
+      const Vec3 r{p5[0] - p1[0], p5[1] - p1[1], p5[2] - p1[2]};
+      const Vec3 c{ax[1] * r[2] - ax[2] * r[1], ax[2] * r[0] - ax[0] * r[2],
+                   ax[0] * r[1] - ax[1] * r[0]};
+      const Real ax_len = std::hypot(ax[0], ax[1], ax[2]);
+      if (!(ax_len > 0) || !(std::hypot(c[0], c[1], c[2]) / ax_len > 1e-6 * size))
+        throw InputError(j.loc, fmt::format("{}: N5 lies on the axis N1 -> N3 (it must be off "
+                                            "the axis to hold the turn about it)",
+                                            who));
+    }
     if (s.pairs > 1) {
       Real len2 = 0;
       for (int i = 0; i < 3; ++i) {
@@ -148,7 +182,10 @@ void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody
                       std::span<std::array<Real, 3>> force, std::span<std::array<Real, 3>> moment) {
   for (JointState& j : joints) {
     const Gaps g = gaps_of(j, bodies);
-    if (j.k[0] == 0)
+    // the stiffness follows the step as it grows (as contact SOFT = 1's): never above the
+    // stability bound of the current step
+    if (j.dt_k <= 0 || dt > j.dt_k) {
+      j.dt_k = dt;
       for (int q = 0; q < j.pairs; ++q) {
         // per pair: k_q W_q <= 1/(4 n dt^2), so that the coupled springs of the n pairs
         // (sum over q of k_q lambda_max(W_q) bounds the system's omega^2) keep omega dt <= 1/2
@@ -157,13 +194,18 @@ void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody
           inv_m += inverse_mass_bound(bodies[static_cast<std::size_t>(j.body[s])], g.arm[q][s]);
         j.k[q] = inv_m > 0 ? j.rps * 0.25 / (inv_m * dt * dt * j.pairs) : 0;
       }
+    }
     for (int q = 0; q < j.pairs; ++q)
       for (int s = 0; s < 2; ++s) {
         const auto b = static_cast<std::size_t>(j.body[s]);
         const Real sign = s == 0 ? 1.0 : -1.0; // a is pulled towards b, b towards a
         const Real k = sign * j.k[q];
         const Vec3 f{k * g.gap[q][0], k * g.gap[q][1], k * g.gap[q][2]};
-        const Vec3& r = g.arm[q][s];
+        // the force acts on body 0 at the point of its axis facing p_b (p_a + along axis: the
+        // gradient of 1/2 k |gap|^2 with the axis turning with body 0), on body 1 at p_b
+        Vec3 r = g.arm[q][s];
+        if (s == 0)
+          for (int i = 0; i < 3; ++i) r[i] += g.along[q] * g.axis[i];
         for (int i = 0; i < 3; ++i) force[b][i] += f[i];
         moment[b][0] += r[1] * f[2] - r[2] * f[1];
         moment[b][1] += r[2] * f[0] - r[0] * f[2];

@@ -137,6 +137,10 @@ void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec
   const Real scale = in.tm / b.mass;
   for (LocalId n : b.nodes) d.mass[n] *= scale;
   b.mass = in.tm;
+  // the rigid motion found from the nodes (init_rigid_body), moved to the new centre
+  const Vec3 shift{xc[0] - b.xc[0], xc[1] - b.xc[1], xc[2] - b.xc[2]};
+  const Vec3 w_shift = cross(b.omega, shift);
+  for (int i = 0; i < 3; ++i) b.v[i] += w_shift[i];
   b.xc = xc;
   for (std::size_t k = 0; k < b.nodes.size(); ++k)
     for (int i = 0; i < 3; ++i) b.r0[3 * k + i] = d.x0[3 * b.nodes[k] + i] - xc[i];
@@ -148,8 +152,7 @@ void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec
       b.v[i] = in.vel[static_cast<std::size_t>(i)];
       b.omega[i] = in.vel[static_cast<std::size_t>(3 + i)];
     }
-  else
-    b.omega = mul(b.inertia0_inv, b.l); // the nodes' angular momentum, about the old centre
+  // (all zero: the nodes' rigid motion, v and omega above, is kept)
   for (int i = 0; i < 3; ++i) {
     if (b.fix_t[i]) b.v[i] = 0;
     if (b.fix_r[i]) b.omega[i] = 0;

@@ -20,8 +20,9 @@ void init_rigid_body(RigidBody& b, const Domain& d);
 
 /// *PART_INERTIA: replaces the body's mass, centre (xc: XC YC ZC or the NODEID node's initial
 /// position), inertia tensor and, when any of in.vel is nonzero, its initial velocity and
-/// angular velocity; the body's nodal masses are scaled to sum to TM and their velocities set
-/// to the body's (v + omega x r). Call after init_rigid_body.
+/// angular velocity (otherwise the rigid motion init_rigid_body found from the nodes is kept:
+/// the same omega, the velocity of the new centre); the body's nodal masses are scaled to sum
+/// to TM and their velocities set to the body's (v + omega x r). Call after init_rigid_body.
 void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in,
                        const std::array<Real, 3>& xc);
 
