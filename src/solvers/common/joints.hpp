@@ -6,7 +6,7 @@
 // cylindrical and translational joints (two and three pairs), so that the bodies can slide
 // along the axis (and, cylindrical, turn about it). The points move with their bodies
 // (p = x_c + R r0), so the forces are computed from the replicated body states: identical on
-// every rank. Stiffness per pair: RPS/4 m_eff / (n dt^2) of the first step (n pairs), with
+// every rank. Stiffness per pair: RPS/4 m_eff / (n dt^2) of the largest step so far (n pairs), with
 // 1/m_eff the sum over the two bodies of a bound on the largest eigenvalue of the point's inverse
 // effective mass W = 1/M + [r]x^T I^-1 [r]x (a fixed body contributes nothing): the n coupled
 // springs keep omega dt <= sqrt(RPS)/2.
