@@ -44,11 +44,14 @@ ElementPassResult ShellFamily::compute_forces(const Options& opt, const Material
   return {r.min_dt, r.min_dt_element, -1};
 }
 
-Real SolidFamily::initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
-                             std::span<const Real> x) {
-  Real cx[8], cy[8], cz[8];
+Real SolidFamily::initial_dt(const Options& opt, const MaterialParams& mat, const Block& blk,
+                             std::size_t e, std::span<const Real> x) {
+  Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
   gather_corners(blk, e, x, cx, cy, cz);
-  return hex_characteristic_length(cx, cy, cz, blk.vol[e]) / mat.wave_speed_solid();
+  const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);
+  return hex_characteristic_length(cx, cy, cz, vol, bx, by, bz,
+                                   hex_length_weight(mat, opt.tetrahedra)) /
+         mat.wave_speed_solid();
 }
 
 LumpedMass<8> SolidFamily::lump_mass(const Options& opt, const MaterialParams& mat, Block& blk,
@@ -75,9 +78,11 @@ Rescaled SolidFamily::rescale_for_step(const Options& opt, const MaterialParams&
   const Real s = blk.density_scale[e];
   const Real naive = s * (target / dte) * (target / dte);
   if (mat.hydro()) return {naive, dte};
-  Real cx[8], cy[8], cz[8];
+  Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
   gather_corners(blk, e, x, cx, cy, cz);
-  const Real le = hex_characteristic_length(cx, cy, cz, blk.vol[e]);
+  const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);
+  const Real le = hex_characteristic_length(cx, cy, cz, vol, bx, by, bz,
+                                            hex_length_weight(mat, opt.tetrahedra));
   const Real c = mat.wave_speed_solid() / std::sqrt(s);
   const Real d = le / dte; // Q + sqrt(Q^2 + c^2)
   // the part of Q that mass does not change (0 when the element was not compressed)

@@ -84,8 +84,8 @@ struct SolidFamily {
   }
   /// Critical step of element e before any pass, at coordinates x (its volume in blk.vol):
   /// characteristic length over the wave speed. For mass scaling (DT2MS).
-  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
-                         std::span<const Real> x);
+  static Real initial_dt(const Options& opt, const MaterialParams& mat, const Block& blk,
+                         std::size_t e, std::span<const Real> x);
   /// Lumped mass of element e with the mass-scaling factor scale (recorded as the element's
   /// density scale): rho V / 8 per corner (tetrahedra: rho V / 4 on their four nodes), V the
   /// volume at coordinates x (the initial ones).
@@ -121,8 +121,8 @@ struct ShellFamily {
     return shell_critical_dt(mat, blk, e, x);
   }
   /// Critical step of element e before any pass (the same as critical_dt).
-  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
-                         std::span<const Real> x) {
+  static Real initial_dt(const Options& /*opt*/, const MaterialParams& mat, const Block& blk,
+                         std::size_t e, std::span<const Real> x) {
     return shell_critical_dt(mat, blk, e, x);
   }
   /// Lumped mass and rotary inertia of element e (shell_lumped_mass) times the mass-scaling
@@ -155,8 +155,8 @@ struct TrussFamily {
                           std::span<const Real> x) {
     return truss_critical_dt(mat, blk, e, x);
   }
-  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
-                         std::span<const Real> x) {
+  static Real initial_dt(const Options& /*opt*/, const MaterialParams& mat, const Block& blk,
+                         std::size_t e, std::span<const Real> x) {
     return truss_critical_dt(mat, blk, e, x);
   }
   /// (rho A + NSM) L0 / 2 per node, times the mass-scaling factor scale.
@@ -188,8 +188,8 @@ struct BeamFamily {
                           std::span<const Real> x) {
     return beam_critical_dt(mat, blk, e, x);
   }
-  static Real initial_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
-                         std::span<const Real> x) {
+  static Real initial_dt(const Options& /*opt*/, const MaterialParams& mat, const Block& blk,
+                         std::size_t e, std::span<const Real> x) {
     return beam_critical_dt(mat, blk, e, x);
   }
   /// Lumped mass (rho A + NSM) L0 / 2 and rotary inertia per node, times the scaling factor.

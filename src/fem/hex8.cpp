@@ -1,4 +1,5 @@
 #include "fem/hex8.hpp"
+#include "fem/hex8_length.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,8 +29,7 @@ constexpr Real kHg[4][8] = {
     {-1, 1, -1, 1, 1, -1, 1, -1},
 };
 
-constexpr int kFaces[6][4] = {{0, 1, 2, 3}, {4, 5, 6, 7}, {0, 1, 5, 4},
-                              {1, 2, 6, 5}, {2, 3, 7, 6}, {3, 0, 4, 7}};
+constexpr auto& kFaces = kHexFaces;
 
 } // namespace
 
@@ -97,18 +97,6 @@ Real hex_volume_gradient_reference(const Real x[8], const Real y[8], const Real 
       }
   }
   return volume;
-}
-
-Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8], Real volume) {
-  Real amax = 0;
-  for (const auto& f : kFaces) {
-    const Real d1[3] = {x[f[2]] - x[f[0]], y[f[2]] - y[f[0]], z[f[2]] - z[f[0]]};
-    const Real d2[3] = {x[f[3]] - x[f[1]], y[f[3]] - y[f[1]], z[f[3]] - z[f[1]]};
-    const Real c[3] = {d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2],
-                       d1[0] * d2[1] - d1[1] * d2[0]};
-    amax = std::max(amax, 0.5 * std::sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]));
-  }
-  return amax > 0 ? volume / amax : 0.0;
 }
 
 namespace {
@@ -269,7 +257,14 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = c_state / std::sqrt(blk.density_scale[e]);
   const Real len = std::cbrt(volume);
-  const Real le = hex_characteristic_length(x, y, z, volume);
+  Real gx[8], gy[8], gz[8]; // dV/dx = V B
+  for (int a = 0; a < 8; ++a) {
+    gx[a] = bx[a] * volume;
+    gy[a] = by[a] * volume;
+    gz[a] = bz[a] * volume;
+  }
+  const Real le = hex_characteristic_length(x, y, z, volume, gx, gy, gz,
+                                            hex_length_weight(mat, opt.tetrahedra));
   Real q = 0;
   if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real dw_hyper = 0; // hyperelastic: change of stored energy over the step
@@ -391,6 +386,7 @@ struct HexConsts {
   bool kin;        ///< back stress rotated and updated (*MAT_003 with beta < 1)
   bool hyper;      ///< stress from the deformation gradient (hyperelastic_stress)
   const Real* x0s; ///< initial coordinates (hyperelastic materials)
+  Real w;          ///< hex_length_weight (< 0: V / A_max alone)
 };
 
 /// Elements idx[0..kW): the first nvalid distinct, the rest copies of idx[nvalid - 1].
@@ -485,7 +481,20 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
     amax2 = amax2 < a2 ? a2 : amax2;
   }
   const V amax = 0.5 * vsqrt(amax2);
-  const V le = amax > 0.0 ? volume / amax : splat(0.0);
+  V le = amax > 0.0 ? volume / amax : splat(0.0);
+  if (hc.w >= 0) { // and the stiffness bound l_K (fem/hex8_length.hpp), b = 12 dV/dx here
+    V g0 = splat(0.0), g1 = g0, g2 = g0, g3 = g0, g4 = g0, g5 = g0;
+    for (int a = 0; a < 8; ++a) {
+      g0 += bx[a] * bx[a];
+      g1 += by[a] * by[a];
+      g2 += bz[a] * bz[a];
+      g3 += bx[a] * by[a];
+      g4 += by[a] * bz[a];
+      g5 += bz[a] * bx[a];
+    }
+    const V lk = 12.0 * volume * vsqrt(hex_stiffness_length_sq(g0, g1, g2, g3, g4, g5, hc.w));
+    le = lk < le ? lk : le;
+  }
 
   // Stress: Jaumann rotation s += dt (W s - s W), W = (L - L^T)/2, then the material update.
   SolidBatch mp;
@@ -734,7 +743,7 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
   }
   const HexConsts hc{mat.wave_speed_solid(),
                      mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1, mat.hyperelastic(),
-                     x0.data()};
+                     x0.data(), hex_length_weight(mat, opt.tetrahedra)};
   std::size_t idx[kW];
   int nb = 0;
   for (std::size_t e = begin; e < end; ++e) {

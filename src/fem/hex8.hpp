@@ -88,7 +88,14 @@ HexPassResult compute_hex_forces_reference(const HexOptions& opt, const Material
                                            Real dt, std::span<Real> fe,
                                            std::span<const Real> x0 = {});
 
-/// Characteristic length used for the time step: volume / largest face area.
-Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8], Real volume);
+/// Characteristic length of the time step: min(V / A_max, l_K), volume over the largest face
+/// area and the element's stiffness bound l_K (fem/hex8_length.hpp), from the volume gradient
+/// b = dV/dx (hex_volume_gradient) and w = hex_length_weight(lambda, mu). w < 0: V / A_max alone
+/// (tetrahedra, whose mass is not lumped per corner).
+Real hex_characteristic_length(const Real x[8], const Real y[8], const Real z[8], Real volume,
+                               const Real bx[8], const Real by[8], const Real bz[8], Real w);
+
+/// w for hex_characteristic_length: the material's elastic constants, or -1 for tetrahedra.
+Real hex_length_weight(const MaterialParams& mat, bool tetrahedra);
 
 } // namespace parcae

@@ -587,7 +587,11 @@ std::vector<KeywordSpec> control_keywords() {
                   "the run too when DT2MS < 0 and MS1ST = 0 (nodes keep their velocity, as in "
                   "LS-DYNA; glstat and matsum report the added mass). A positive DT2MS only "
                   "adds mass (LS-DYNA also removes it from elements above |DT2MS|). ISDO, "
-                  "TSLIMT, ERODE and further cards are ignored.",
+                  "TSLIMT, ERODE and further cards are ignored. Solid (hexahedron) length: "
+                  "LS-DYNA's V / A_max, or where smaller the bound from the element's stiffness, "
+                  "which gives every shape at least a cube's stability margin (a box keeps its "
+                  "least edge; a hexahedron with a short body diagonal, as at the corners of a "
+                  "cube mapped onto a ball, gets up to 20 % less: V / A_max made it unstable).",
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
@@ -600,8 +604,9 @@ std::vector<KeywordSpec> control_keywords() {
        .ignore_extra = true,
        .summary = "Q1 is the quadratic coefficient (model.control.q2), Q2 the linear one "
                   "(model.control.q1). Solids: q = rho l (Q1 l e^2 - Q2 c e) for a volume strain "
-                  "rate e < 0, with l the element's time-step length V / A_max (LS-DYNA's "
-                  "manual: the cube root of the volume; the same for a cube), so that the "
+                  "rate e < 0, with l the element's time-step length (V / A_max or less: "
+                  "*CONTROL_TIMESTEP; LS-DYNA's manual: the cube root of the volume; the same "
+                  "for a cube), so that the "
                   "critical step l / (Q + sqrt(Q^2 + c^2)), Q = Q2 c + Q1 l |e|, is this "
                   "viscosity's stability limit also in flattened elements.",
        .apply = apply_control_bulk_viscosity},

@@ -186,7 +186,7 @@ TEST(ElementFamily, LumpedMassConservesTheElementMass) {
       // length is V / (largest face area) = 1.
       if (!tet) {
         const Real c = mat.wave_speed_solid();
-        EXPECT_NEAR(SolidFamily::initial_dt(mat, blk, e, m.x0) * c, 1.0, 1e-12);
+        EXPECT_NEAR(SolidFamily::initial_dt({}, mat, blk, e, m.x0) * c, 1.0, 1e-12);
       }
     }
   }

@@ -43,7 +43,7 @@ TEST(Truss, AxialForceMassAndStep) {
   const auto lm = TrussFamily::lump_mass({}, m, b, 0, x0, 1.0);
   EXPECT_DOUBLE_EQ(lm.mass[0], 0.5 * m.ro * 2.0 * 100.0);
   EXPECT_DOUBLE_EQ(lm.mass[1], lm.mass[0]);
-  EXPECT_NEAR(TrussFamily::initial_dt(m, b, 0, x0), 100.0 / std::sqrt(m.e / m.ro), 1e-15);
+  EXPECT_NEAR(TrussFamily::initial_dt({}, m, b, 0, x0), 100.0 / std::sqrt(m.e / m.ro), 1e-15);
   // *SECTION_BEAM NSM: mass per unit length added, (rho A + NSM) L / 2 per node
   const auto lm_nsm = TrussFamily::lump_mass({1e-8}, m, b, 0, x0, 1.0);
   EXPECT_DOUBLE_EQ(lm_nsm.mass[1], 0.5 * (m.ro * 2.0 + 1e-8) * 100.0);

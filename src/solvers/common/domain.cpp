@@ -626,7 +626,7 @@ Domain build_domain(const Model& model) {
       for (std::size_t e = 0; e < part.blk.size(); ++e) {
         Real scale = 1.0;
         if (dt2ms > 0) {
-          const Real dte = Family::initial_dt(part.mat, part.blk, e, d.x0);
+          const Real dte = Family::initial_dt(part.opt, part.mat, part.blk, e, d.x0);
           if (dte < dt2ms) scale = (dt2ms / dte) * (dt2ms / dte);
         }
         const auto lm = Family::lump_mass(part.opt, part.mat, part.blk, e, d.x0, scale);
