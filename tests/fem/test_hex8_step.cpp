@@ -10,6 +10,7 @@
 
 #include "fem/hex8.hpp"
 #include "fem/hex8_length.hpp"
+#include "test_support.hpp"
 
 using namespace parcae;
 
@@ -26,37 +27,6 @@ MaterialParams elastic(Real nu) {
   m.pr = nu;
   Model model;
   return make_material_params(m, model);
-}
-
-/// Largest eigenvalue of a symmetric n x n matrix (cyclic Jacobi rotations to convergence).
-Real largest_eigenvalue(std::vector<Real> a, int n) {
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    Real off = 0, diag = 0;
-    for (int p = 0; p < n; ++p)
-      for (int q = 0; q < n; ++q) (p == q ? diag : off) += a[p * n + q] * a[p * n + q];
-    if (off <= 1e-30 * diag) break;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        const Real apq = a[p * n + q];
-        if (std::abs(apq) < 1e-300) continue;
-        const Real theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
-        const Real t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const Real c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < n; ++k) { // columns p, q
-          const Real akp = a[k * n + p], akq = a[k * n + q];
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) { // rows p, q
-          const Real apk = a[p * n + k], aqk = a[q * n + k];
-          a[p * n + k] = c * apk - s * aqk;
-          a[q * n + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  Real m = a[0];
-  for (int k = 1; k < n; ++k) m = std::max(m, a[k * n + k]);
-  return m;
 }
 
 struct Geometry {
@@ -95,7 +65,7 @@ Real scaled_frequency(const MaterialParams& mat, const Geometry& g, Real length)
               g.vol *
               (lam * bn[a][i] * bn[b][j] + mu * bn[a][j] * bn[b][i] + (i == j ? mu * dot : 0));
     }
-  const Real w2 = largest_eigenvalue(k, 24) / (mat.ro * g.vol / 8);
+  const Real w2 = test::max_eigenvalue(k, 24) / (mat.ro * g.vol / 8);
   const Real c = std::sqrt((lam + 2 * mu) / mat.ro);
   return std::sqrt(w2) * length / c;
 }
@@ -232,7 +202,7 @@ TEST(Hex8Step, StiffnessBoundUsesTheLargestEigenvalueFromAbove) {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j)
         for (int k = 0; k < 3; ++k) g[3 * i + j] += m[i][k] * m[j][k];
-    const Real lmax = largest_eigenvalue(g, 3);
+    const Real lmax = test::max_eigenvalue(g, 3);
     // w = 0: l^2 = 1 / (2 lambda_max)
     const Real l2 = hex_stiffness_length_sq(g[0], g[4], g[8], g[1], g[5], g[2], 0.0);
     EXPECT_LE(1 / (2 * l2), lmax * 1.025) << s;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fem/shell_bt.hpp"
+#include "test_support.hpp"
 
 namespace parcae {
 namespace {
@@ -326,8 +327,8 @@ TEST(ShellKernel, ResultsDoNotDependOnBatchOrRange) {
   const std::size_t ne = rm.conn.size();
   const std::vector<std::size_t> failed0 = {5, 6, 20, 61};
   std::vector<std::pair<std::size_t, std::size_t>> whole = {{0, ne}};
-  std::vector<std::pair<std::size_t, std::size_t>> irregular = {
-      {30, ne}, {12, 30}, {11, 12}, {4, 11}, {1, 4}, {0, 1}};
+  std::vector<std::pair<std::size_t, std::size_t>> irregular = {{30, ne}, {12, 30}, {11, 12},
+                                                                {4, 11},  {1, 4},   {0, 1}};
   std::vector<std::pair<std::size_t, std::size_t>> single;
   for (std::size_t e = 0; e < ne; ++e) single.push_back({e, e + 1});
   struct Case {
@@ -342,8 +343,10 @@ TEST(ShellKernel, ResultsDoNotDependOnBatchOrRange) {
   ShellOptions o2;
   o2.nip = 2;
   o2.ihq = 1;
-  const Case cases[] = {{plastic(0.5, 0.0), o1, 4}, {plastic(1.0, 0.01), o2, 12},
-                        {tabulated(), o1, 3}, {elastic(), o2, 2}};
+  const Case cases[] = {{plastic(0.5, 0.0), o1, 4},
+                        {plastic(1.0, 0.01), o2, 12},
+                        {tabulated(), o1, 3},
+                        {elastic(), o2, 2}};
   int eroded = 0;
   for (const Case& c : cases) {
     const RangeRun a = run_ranges(rm, c.mat, c.opt, failed0, whole, c.steps);
@@ -387,9 +390,9 @@ TEST(ShellKernel, ReturnsTheCriticalTimeStepOfItsRange) {
     for (int s = 0; s < 12; ++s) {
       for (const auto& [b, e] : ranges) {
         const ShellPassResult r =
-            which == 0 ? compute_shell_forces(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me)
-                       : compute_shell_forces_reference(opt, mat, blk, b, e, x, rm.v, rm.w, dt,
-                                                        fe, me);
+            which == 0
+                ? compute_shell_forces(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me)
+                : compute_shell_forces_reference(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me);
         Real best = 1e300;
         std::int64_t arg = -1;
         for (std::size_t k = b; k < e; ++k) {
@@ -553,37 +556,6 @@ TEST(ShellMass, QuadAndTriangleSplit) {
   EXPECT_NEAR(cia[2] + cia[3], cia[0], 1e-15 * cia[0]);
 }
 
-/// Largest eigenvalue of a symmetric matrix (cyclic Jacobi).
-Real max_eigenvalue(std::vector<Real> a, int n) {
-  for (int sweep = 0; sweep < 100; ++sweep) {
-    Real off = 0;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) off += a[p * n + q] * a[p * n + q];
-    if (off < 1e-30) break;
-    for (int p = 0; p < n; ++p)
-      for (int q = p + 1; q < n; ++q) {
-        const Real apq = a[p * n + q];
-        if (std::abs(apq) < 1e-300) continue;
-        const Real theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
-        const Real tt = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
-        const Real c = 1 / std::sqrt(tt * tt + 1), s = tt * c;
-        for (int k = 0; k < n; ++k) { // columns p, q
-          const Real akp = a[k * n + p], akq = a[k * n + q];
-          a[k * n + p] = c * akp - s * akq;
-          a[k * n + q] = s * akp + c * akq;
-        }
-        for (int k = 0; k < n; ++k) { // rows p, q
-          const Real apk = a[p * n + k], aqk = a[q * n + k];
-          a[p * n + k] = c * apk - s * aqk;
-          a[q * n + k] = s * apk + c * aqk;
-        }
-      }
-  }
-  Real mx = -1e300;
-  for (int i = 0; i < n; ++i) mx = std::max(mx, a[i * n + i]);
-  return mx;
-}
-
 /// The element's tangent stiffness (24 x 24, dofs: 12 translations then 12 rotations) from the
 /// kernel itself: one elastic step from zero stress gives f = K (velocity dt) exactly.
 std::vector<Real> element_stiffness(const std::vector<Real>& x, Real t, const ShellOptions& opt) {
@@ -638,9 +610,9 @@ TEST(ShellMass, RotationalFrequenciesDoNotControlTheTimeStep) {
     for (int i = 0; i < 24; ++i)
       for (int j = 0; j < 24; ++j)
         kall[i * 24 + j] = K[i * 24 + j] / std::sqrt((i < 12 ? m : I) * (j < 12 ? m : I));
-    const Real wt = std::sqrt(max_eigenvalue(ktt, 12));
-    const Real wr = std::sqrt(max_eigenvalue(krr, 12));
-    const Real wall = std::sqrt(max_eigenvalue(kall, 24));
+    const Real wt = std::sqrt(parcae::test::max_eigenvalue(ktt, 12));
+    const Real wr = std::sqrt(parcae::test::max_eigenvalue(krr, 12));
+    const Real wall = std::sqrt(parcae::test::max_eigenvalue(kall, 24));
     const Real dtc = shell_critical_dt(mat, b, 0, sh.x);
     // rotational dofs do not control the step: their block's highest frequency is below the
     // translational block's, and coupling them in does not raise the element's highest one

@@ -1,7 +1,9 @@
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -144,6 +146,36 @@ std::string node_set_card(int sid, const std::vector<long>& ids) {
   for (std::size_t k = 0; k < ids.size(); ++k)
     s += fmt::format("{:10d}{}", ids[k], (k + 1) % 8 == 0 || k + 1 == ids.size() ? "\n" : "");
   return s;
+}
+
+double max_eigenvalue(std::vector<double> a, int n) {
+  for (int sweep = 0; sweep < 100; ++sweep) {
+    double off = 0;
+    for (int p = 0; p < n; ++p)
+      for (int q = p + 1; q < n; ++q) off += a[p * n + q] * a[p * n + q];
+    if (off < 1e-30) break;
+    for (int p = 0; p < n; ++p)
+      for (int q = p + 1; q < n; ++q) {
+        const double apq = a[p * n + q];
+        if (std::abs(apq) < 1e-300) continue;
+        const double theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+        const double tt = (theta >= 0 ? 1 : -1) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const double c = 1 / std::sqrt(tt * tt + 1), s = tt * c;
+        for (int k = 0; k < n; ++k) { // columns p, q
+          const double akp = a[k * n + p], akq = a[k * n + q];
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (int k = 0; k < n; ++k) { // rows p, q
+          const double apk = a[p * n + k], aqk = a[q * n + k];
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+      }
+  }
+  double mx = -1e300;
+  for (int i = 0; i < n; ++i) mx = std::max(mx, a[i * n + i]);
+  return mx;
 }
 
 } // namespace parcae::test

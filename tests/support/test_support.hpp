@@ -53,5 +53,7 @@ std::vector<long> block_nodes(int nx, int ny, int nz, long first_node, Pred pred
 }
 /// *SET_NODE_LIST card with the given ids.
 std::string node_set_card(int sid, const std::vector<long>& ids);
+/// Largest eigenvalue of a symmetric n x n matrix (row-major), by cyclic Jacobi rotations.
+double max_eigenvalue(std::vector<double> a, int n);
 
 } // namespace parcae::test
