@@ -29,8 +29,6 @@ constexpr Real kHg[4][8] = {
     {-1, 1, -1, 1, 1, -1, 1, -1},
 };
 
-constexpr auto& kFaces = kHexFaces;
-
 } // namespace
 
 void HexBlock::init(std::size_t n) {
@@ -195,6 +193,9 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
     return;
   }
   blk.vol[e] = volume;
+  // time step length, from the volume gradient b = dV/dx (before it becomes B = b / V)
+  const Real le = hex_characteristic_length(x, y, z, volume, bx, by, bz,
+                                            hex_length_weight(mat, opt.tetrahedra));
   const Real inv_v = 1.0 / volume;
   for (int a = 0; a < 8; ++a) {
     bx[a] *= inv_v;
@@ -257,14 +258,6 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = c_state / std::sqrt(blk.density_scale[e]);
   const Real len = std::cbrt(volume);
-  Real gx[8], gy[8], gz[8]; // dV/dx = V B
-  for (int a = 0; a < 8; ++a) {
-    gx[a] = bx[a] * volume;
-    gy[a] = by[a] * volume;
-    gz[a] = bz[a] * volume;
-  }
-  const Real le = hex_characteristic_length(x, y, z, volume, gx, gy, gz,
-                                            hex_length_weight(mat, opt.tetrahedra));
   Real q = 0;
   if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real dw_hyper = 0; // hyperelastic: change of stored energy over the step
@@ -473,7 +466,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
     }
   // Characteristic length V / A_max (largest face area from the diagonals' cross product).
   V amax2 = splat(0.0);
-  for (const auto& fc : kFaces) {
+  for (const auto& fc : kHexFaces) {
     const V d1x = x[fc[2]] - x[fc[0]], d1y = y[fc[2]] - y[fc[0]], d1z = z[fc[2]] - z[fc[0]];
     const V d2x = x[fc[3]] - x[fc[1]], d2y = y[fc[3]] - y[fc[1]], d2z = z[fc[3]] - z[fc[1]];
     const V cx = d1y * d2z - d1z * d2y, cy = d1z * d2x - d1x * d2z, cz = d1x * d2y - d1y * d2x;

@@ -590,8 +590,8 @@ std::vector<KeywordSpec> control_keywords() {
                   "TSLIMT, ERODE and further cards are ignored. Solid (hexahedron) length: "
                   "LS-DYNA's V / A_max, or where smaller the bound from the element's stiffness, "
                   "which gives every shape at least a cube's stability margin (a box keeps its "
-                  "least edge; a hexahedron with a short body diagonal, as at the corners of a "
-                  "cube mapped onto a ball, gets up to 20 % less: V / A_max made it unstable).",
+                  "least edge; a hexahedron with a short body diagonal gets less, 20 % at the "
+                  "corners of a cube mapped onto a ball, which V / A_max made unstable).",
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
