@@ -8,7 +8,8 @@
 //   parcae run DECK --profile [DIR]           (MPI profile: profile.json, profile.csv)
 //   parcae profile [-o DIR] -- mpirun -np N PROGRAM ...   (profile any MPI program)
 //   parcae profile report DIR | compare A B    (tables and PNG figures)
-//   parcae keywords                           (keyword coverage table, Markdown)
+//   parcae keywords [--match]                 (keyword coverage table, Markdown; --match: which
+//                                               card table reads each name on stdin)
 //   parcae cfd cavity|dambreak|run ...         (incompressible free-surface CFD, docs/cfd.md)
 //   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
 //   parcae generate cylinders --scale S [-o cyl.k] [--ccx cyl.inp]  (implicit benchmark model)
@@ -340,6 +341,9 @@ int run_serial_command(int argc, char** argv) {
   check->add_option("--case", read.case_id, "check the base model with case n's blocks")
       ->check(CLI::Range(1, 1 << 30));
   auto* kw = app.add_subcommand("keywords", "print the keyword coverage table (Markdown)");
+  bool match = false;
+  kw->add_flag("--match", match,
+               "read keyword names from standard input; print which card table reads each");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -348,7 +352,13 @@ int run_serial_command(int argc, char** argv) {
   const par::Comm self; // single-process: messages are printed as on rank 0
   try {
     if (*kw) {
-      std::cout << keyword_coverage_markdown();
+      if (match) {
+        std::stringstream names;
+        names << std::cin.rdbuf();
+        std::cout << keyword_match_table(names.str());
+      } else {
+        std::cout << keyword_coverage_markdown();
+      }
       return 0;
     }
     return cmd_check(deck, read);

@@ -223,7 +223,7 @@ void update_stress_beam_point(const MaterialParams& mat, Real deps, Real dgs, Re
   // Return along the normal with the point's elastic moduli: xi = xi_tr / (1 + (E + Hk) dl / R),
   // tau = tau_tr / (1 + (3G + Hk) dl / R); solve |xi(dl)| = R(eps_p + dl) for dl by safeguarded
   // regula falsi (Illinois), phi(0) > 0 and phi(dl_max) <= 0.
-  const Real hk = mat.kind == MaterialKind::PlasticKinematic ? (1.0 - mat.beta) * mat.ep : 0.0;
+  const Real hk = (1.0 - mat.beta) * mat.ep;
   auto phi = [&](Real dl, Real& rr, Real& a, Real& b) {
     rr = yield_stress(mat, eps_p + dl, rate);
     a = 1.0 + (mat.e + hk) * dl / rr;

@@ -234,7 +234,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   };
   if (dt > 0 && !mat.hyperelastic()) {
     rotate(s);
-    if (mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1) rotate(bk);
+    if (mat.beta < 1) rotate(bk); // kinematic hardening (*MAT_003 BETA < 1)
   }
   const Real deps[6] = {l[0][0] * dt,
                         l[1][1] * dt,
@@ -734,9 +734,8 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
       hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient, res, x0);
     return res;
   }
-  const HexConsts hc{mat.wave_speed_solid(),
-                     mat.kind == MaterialKind::PlasticKinematic && mat.beta < 1, mat.hyperelastic(),
-                     x0.data(), hex_length_weight(mat, opt.tetrahedra)};
+  const HexConsts hc{mat.wave_speed_solid(), mat.beta < 1, mat.hyperelastic(), x0.data(),
+                     hex_length_weight(mat, opt.tetrahedra)};
   std::size_t idx[kW];
   int nb = 0;
   for (std::size_t e = begin; e < end; ++e) {

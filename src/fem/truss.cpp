@@ -38,7 +38,7 @@ Real update_stress_truss(const MaterialParams& mat, Real deps, Real dt, Real& si
   const Real q = std::abs(xi);
   if (q <= yield_stress(mat, eps_p, rate)) return sig;
   // 1D radial return: |xi| - (E + Hk) dep = R(eps_p + dep), Hk = (1 - beta) Ep for *MAT_003.
-  const Real hk = mat.kind == MaterialKind::PlasticKinematic ? (1.0 - mat.beta) * mat.ep : 0.0;
+  const Real hk = (1.0 - mat.beta) * mat.ep;
   Real dep = 0;
   for (int it = 0; it < 30; ++it) {
     const Real r = yield_stress(mat, eps_p + dep, rate);

@@ -1,4 +1,5 @@
 // keyword_coverage_markdown(): docs/keywords.md, generated from the card tables.
+#include <cctype>
 #include <fmt/format.h>
 
 #include "input/card_spec.hpp"
@@ -113,6 +114,28 @@ std::string keyword_coverage_markdown() {
     out += fmt::format("| `{}` | {} | {} |\n", k.name, code_list(k.aliases, ""),
                        code_list(k.options, "_"));
   for (const KeywordSpec& k : io::keyword_table()) keyword_section(out, k);
+  return out;
+}
+
+std::string keyword_match_table(std::string_view names) {
+  std::string out;
+  while (!names.empty()) {
+    const std::size_t eol = names.find('\n');
+    std::string_view line = names.substr(0, eol);
+    names = eol == std::string_view::npos ? std::string_view{} : names.substr(eol + 1);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
+    if (line.empty()) continue;
+    std::string upper(line);
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (const auto m = io::match_keyword(upper)) {
+      out += fmt::format("{}\t{}\tread\n", line, m->spec->name);
+    } else {
+      // as the reader treats an unsupported keyword (keyword_reader.cpp)
+      const bool warn = upper.starts_with("*DATABASE_") || upper.starts_with("*CONTROL_");
+      out += fmt::format("{}\t-\t{}\n", line, warn ? "warn" : "refuse");
+    }
+  }
   return out;
 }
 

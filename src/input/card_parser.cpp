@@ -13,40 +13,6 @@
 namespace parcae::io {
 
 // ---------------------------------------------------------------------------------------------
-// Fields, Block
-
-const Value* Fields::find(std::string_view name) const {
-  for (const Value& v : values_)
-    if (v.spec->name == name) return &v;
-  return nullptr;
-}
-
-const Value& Fields::get(std::string_view name) const {
-  if (const Value* v = find(name)) return *v;
-  throw std::logic_error(fmt::format("{}: no field named {}", origin_->card, name));
-}
-
-int Fields::integer(std::string_view name) const {
-  const Value& v = get(name);
-  if (v.i < std::numeric_limits<int>::min() || v.i > std::numeric_limits<int>::max())
-    throw InputError(loc(name),
-                     fmt::format("field {}: {} does not fit in a 32-bit integer", name, v.i));
-  return static_cast<int>(v.i);
-}
-
-SourceLoc Fields::loc(std::string_view name) const {
-  return {origin_->file, get(name).line, origin_->card};
-}
-
-SourceLoc Fields::loc() const {
-  return {origin_->file, line(), origin_->card};
-}
-
-bool Block::has(std::string_view option) const {
-  return std::find(options.begin(), options.end(), option) != options.end();
-}
-
-// ---------------------------------------------------------------------------------------------
 // Splitting a line into field texts
 
 namespace {

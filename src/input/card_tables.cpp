@@ -14,88 +14,13 @@
 #include "input/card_parser.hpp"
 #include "input/card_spec.hpp"
 #include "input/deck_apply.hpp"
+#include "materials/catalogue.hpp"
 
 namespace parcae::io {
-
-// ---------------------------------------------------------------------------------------------
-// FieldSpec / CardSpec helpers
-
-FieldSpec FieldSpec::w(int new_width) const {
-  FieldSpec f = *this;
-  f.width = new_width;
-  return f;
-}
-
-FieldSpec FieldSpec::req() const {
-  FieldSpec f = *this;
-  f.required = true;
-  return f;
-}
-
-int FieldSpec::width_in(LineFormat format) const {
-  if (width == 0) return 0;
-  if (format == LineFormat::Long) return 20;
-  if (format == LineFormat::I10) return std::max(width, 10);
-  return width;
-}
-
-std::string FieldSpec::default_text() const {
-  if (required) return "required";
-  if (!def.empty()) return std::string(def);
-  if (type == FieldType::Int) return "0";
-  if (type == FieldType::Real) return "0.0";
-  return "";
-}
-
-bool CardSpec::active(const std::vector<std::string>& options) const {
-  // "ID|TITLE": any of the options
-  std::string_view rest = when;
-  if (rest.empty()) return true;
-  while (!rest.empty()) {
-    const std::size_t bar = rest.find('|');
-    const std::string_view one = rest.substr(0, bar);
-    if (std::find(options.begin(), options.end(), one) != options.end()) return true;
-    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
-  }
-  return false;
-}
-
-bool CardSpec::may_be_omitted() const {
-  return optional || (!required && std::none_of(fields.begin(), fields.end(),
-                                                [](const FieldSpec& f) { return f.required; }));
-}
-
-std::string CardSpec::field_list() const {
-  std::string out;
-  for (const FieldSpec& f : fields) out += (out.empty() ? "" : " ") + std::string(f.name);
-  return out;
-}
 
 namespace {
 
 using namespace card_fields;
-
-std::vector<FieldSpec> ints(std::initializer_list<std::string_view> names, int width = 10) {
-  std::vector<FieldSpec> out;
-  for (auto n : names) out.push_back(I(n).w(width));
-  return out;
-}
-std::vector<FieldSpec> reals(std::initializer_list<std::string_view> names, int width = 10) {
-  std::vector<FieldSpec> out;
-  for (auto n : names) out.push_back(R(n).w(width));
-  return out;
-}
-std::vector<FieldSpec> join(std::vector<FieldSpec> a, const std::vector<FieldSpec>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-CardSpec title_card() {
-  return {"Title (_TITLE)", {Line("TITLE")}, "TITLE"};
-}
-CardSpec id_card(std::string_view id_name = "ID") {
-  return {"ID (_ID)", {I(id_name), Line("HEADING")}, "ID"};
-}
 
 // Field groups shared by several keywords.
 /// name: a literal (KeywordSpec keeps views); the summaries live in a deque (stable storage).
@@ -347,48 +272,7 @@ std::vector<KeywordSpec> mesh_keywords() {
 // Materials
 
 std::vector<KeywordSpec> material_keywords() {
-  const std::vector<FieldSpec> elastic_card{I("MID").req(), R("RO"), R("E"), R("PR")};
   return {
-      {.name = "*MAT_ELASTIC",
-       .aliases = {"*MAT_001"},
-       .options = {"TITLE"},
-       .head = {title_card(), {"Card 1", join(elastic_card, {R("DA"), R("DB"), R("K")})}},
-       .summary = "Isotropic elastic. DA, DB, K are ignored.",
-       .apply = apply_mat_elastic},
-      {.name = "*MAT_PLASTIC_KINEMATIC",
-       .aliases = {"*MAT_003"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1", join(elastic_card, {R("SIGY"), R("ETAN"), R("BETA")})},
-                {"Card 2", {R("SRC"), R("SRP"), R("FS"), R("VP")}}},
-       .summary = "Bilinear plasticity with Cowper-Symonds rate effects. FS 0 (or >= 1e20) "
-                  "means no failure.",
-       .apply = apply_mat_plastic_kinematic},
-      {.name = "*MAT_RIGID",
-       .aliases = {"*MAT_020"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1", join(elastic_card, {R("N"), R("COUPLE"), R("M"), S("ALIAS")})},
-                {"Card 2", {R("CMO"), R("CON1"), R("CON2")}, "", true},
-                {"Card 3", reals({"LCO/A1", "A2", "A3", "V1", "V2", "V3"}), "", true}},
-       .summary = "Rigid material; cards 2 and 3 may be left out. CMO -1 (local constraints) is "
-                  "not supported; card 3 and N, COUPLE, M, ALIAS are ignored.",
-       .apply = apply_mat_rigid},
-      {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
-       .aliases = {"*MAT_024"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1",
-                 join(elastic_card, {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
-                {"Card 2", {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), I("LCF")}},
-                {"Card 3", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
-                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
-       .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a curve "
-                  "in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means no "
-                  "failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an element "
-                  "whose time step (critical step x TSSFAC) falls below TDEL is deleted. LCF is "
-                  "ignored.",
-       .apply = apply_mat_piecewise_linear},
       {.name = "*MAT_ADD_EROSION",
        .options = {"TITLE"},
        .head = {title_card(),
@@ -417,86 +301,6 @@ std::vector<KeywordSpec> material_keywords() {
                   "MNEPS, VOLEPS, EPSSH, SIGTH, IMPULSE and every field of cards 3 to 5 are "
                   "errors when used; MXEPS and EFFEPS on a shell part are errors.",
        .apply = apply_mat_add_erosion},
-      {.name = "*MAT_MOONEY-RIVLIN_RUBBER",
-       .aliases = {"*MAT_027"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1", {I("MID").req(), R("RO"), R("PR"), R("A"), R("B"), R("REF")}},
-                {"Card 2", {R("SGL"), R("SW"), R("ST"), I("LCID")}}},
-       .summary = "Mooney-Rivlin rubber. Solids: hyperelastic W = A(I1-3) + B(I2-3) + "
-                  "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. Shells: an "
-                  "incompressible membrane (plane stress) on the logarithmic strain accumulated "
-                  "in the co-rotational frame, sigma_1 = 2(l1^2 - l3^2)(A + B l2^2), l3 = "
-                  "1/(l1 l2) (PR sets only the time step). A + B must be positive, PR in (-1, "
-                  "0.5). LCID > 0 (A and B fitted to a force-deflection curve) and REF = 1 are "
-                  "not supported; SGL, SW, ST are ignored.",
-       .apply = apply_mat_mooney_rivlin},
-      {.name = "*MAT_NULL",
-       .aliases = {"*MAT_009"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1",
-                 {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"), R("YM"),
-                  R("PR")}}},
-       .summary = "Null material. Solids: with an equation of state (*PART EOSID required): "
-                  "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
-                  "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. Integrated beams "
-                  "(ELFORM 1, 9): mass only, no stiffness and no EOS (LS-DYNA's null beams for "
-                  "contact; YM and PR are kept for the contact stiffness). TEROD and CEROD "
-                  "(erosion) are not supported (warning when set).",
-       .apply = apply_mat_null},
-      {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
-       .aliases = {"*MAT_010"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1",
-                 {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("EH"), R("PC"), R("FS"),
-                  R("CHARL")}},
-                {"Card 2", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
-                {"Card 3",
-                 reals({"EPS9", "EPS10", "EPS11", "EPS12", "EPS13", "EPS14", "EPS15", "EPS16"})},
-                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})},
-                {"Card 5", reals({"ES9", "ES10", "ES11", "ES12", "ES13", "ES14", "ES15", "ES16"})}},
-       .summary = "Elastic-plastic hydrodynamic material (solids only; *PART EOSID required): "
-                  "shear modulus G, von Mises yield SIGY + EH eps_p or the EPS/ES table (yield "
-                  "stress against effective plastic strain; becomes a curve with id -MID), "
-                  "pressure from the EOS limited to p >= PC (PC = 0: no limit). FS (erosion) is "
-                  "not supported (warning when set); CHARL is ignored.",
-       .apply = apply_mat_elastic_plastic_hydro},
-      {.name = "*MAT_JOHNSON_COOK",
-       .aliases = {"*MAT_015"},
-       .options = {"TITLE"},
-       .head =
-           {title_card(),
-            {"Card 1",
-             {I("MID").req(), R("RO"), R("G"), R("E"), R("PR"), R("DTF"), R("VP"), R("RATEOP")}},
-            {"Card 2",
-             {R("A"), R("B"), R("N"), R("C"), R("M"), R("TM"), R("TR"), R("EPSO", "1.0")}},
-            {"Card 3", {R("CP"), R("PC"), R("SPALL"), R("IT"), R("D1"), R("D2"), R("D3"), R("D4")}},
-            {"Card 4",
-             {R("D5"), R("C2/P/XNP/D"), R("EROD"), R("EFMIN", "1.0E-6"), R("NUMINT"), R("K"),
-              R("EPS1"), R("DMODEL")}}},
-       .summary = "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
-                  "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the "
-                  "effective total strain rate, T* = (T - TR)/(TM - TR) and the adiabatic "
-                  "temperature T = TR + plastic work / (RO CP) (thermal softening when CP > 0 "
-                  "and TM > TR); accurate radial return always (IT ignored). Pressure from the "
-                  "EOS limited to p >= PC (PC = 0: no limit); SPALL 2 and 3 (spall failure) "
-                  "need element erosion and act as SPALL 1 (warning). VP = 0 and RATEOP = 0 only; "
-                  "A < 0 (load curve) is not supported. The damage model (D1-D5) and erosion "
-                  "fields are ignored (warning when set); E, PR and DTF (shells) are ignored.",
-       .apply = apply_mat_johnson_cook},
-      {.name = "*MAT_ISOTROPIC_ELASTIC_PLASTIC",
-       .aliases = {"*MAT_012"},
-       .options = {"TITLE"},
-       .head = {title_card(),
-                {"Card 1", {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("ETAN"), R("BULK")}}},
-       .summary = "Isotropic elastic-plastic (solids only): shear modulus G, bulk modulus BULK, "
-                  "von Mises yield SIGY + Ep eps_p with linear isotropic hardening, Ep = E ETAN "
-                  "/ (E - ETAN) (ETAN the tangent modulus, E = 9 BULK G / (3 BULK + G)); "
-                  "radial return, hypoelastic pressure. Shell parts are an error (LS-DYNA's "
-                  "non-iterative plane-stress update is not implemented).",
-       .apply = apply_mat_isotropic_elastic_plastic},
       {.name = "*EOS_LINEAR_POLYNOMIAL",
        .aliases = {"*EOS_001"},
        .options = {"TITLE"},
@@ -1141,11 +945,24 @@ std::vector<KeywordSpec> constraint_keywords() {
   };
 }
 
+/// Every material law's card table, from its own file (materials/catalogue.hpp), read by the
+/// one apply function of all laws.
+std::vector<KeywordSpec> material_law_keywords() {
+  std::vector<KeywordSpec> out;
+  for (const MaterialLaw* law : material_laws()) {
+    KeywordSpec k = law->keyword;
+    k.apply = apply_material;
+    out.push_back(std::move(k));
+  }
+  return out;
+}
+
 std::vector<KeywordSpec> build_table() {
   std::vector<KeywordSpec> all;
-  for (auto group : {structure_keywords(), mesh_keywords(), material_keywords(), control_keywords(),
-                     set_keywords(), boundary_keywords(), constraint_keywords(), contact_keywords(),
-                     implicit_keywords(), forming_keywords(), beam_keywords()})
+  for (auto group :
+       {structure_keywords(), mesh_keywords(), material_law_keywords(), material_keywords(),
+        control_keywords(), set_keywords(), boundary_keywords(), constraint_keywords(),
+        contact_keywords(), implicit_keywords(), forming_keywords(), beam_keywords()})
     all.insert(all.end(), group.begin(), group.end());
   return all;
 }

@@ -119,24 +119,6 @@ std::vector<KeywordSpec> beam_keywords() {
                   "beams), `_SECTION`, `_PID`, `_WARPAGE` and `_ELBOW` are read and "
                   "refused (`_SCALR` is not read).",
        .apply = apply_element_beam},
-      {.name = "*MAT_SPOTWELD",
-       .aliases = {"*MAT_100"},
-       .options = {"TITLE"},
-       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"},
-                {"Card 1",
-                 {I("MID").req(), R("RO"), R("E"), R("PR"), R("SIGY"), R("EH"), R("DT"),
-                  R("TFAIL")}},
-                {"Card 2",
-                 {R("EFAIL"), R("NRR"), R("NRS"), R("NRT"), R("MRR"), R("MSS"), R("MTT"), R("NF")},
-                 "",
-                 true}},
-       .summary = "Spot weld material on beams (integrated ELFORM 1, 9: von Mises plasticity on "
-                  "the axial and shear stresses; trusses) and solids (the J2 update): elastic E "
-                  "PR, yield stress SIGY + EH eps_p (isotropic hardening); shells are refused. The "
-                  "failure fields (TFAIL, EFAIL, NRR NRS NRT MRR "
-                  "MSS MTT, NF) and DT (weld mass scaling) are not implemented: a nonzero value "
-                  "is refused.",
-       .apply = apply_mat_spotweld},
       {.name = "*INITIAL_AXIAL_FORCE_BEAM",
        .rows = {{"Card 1", {I("BSID").req(), I("LCID").req(), R("SCALE", "1.0"), I("KBEND")}}},
        .summary = "Bolt pretension in integrated beams (ELFORM 1 or 9; LS-DYNA names ELFORM 9 "

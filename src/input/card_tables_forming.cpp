@@ -28,22 +28,6 @@ constexpr std::string_view kFormingContact =
 
 std::vector<KeywordSpec> forming_keywords() {
   std::vector<KeywordSpec> out{
-      {.name = "*MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC",
-       .aliases = {"*MAT_037"},
-       .options = {"TITLE"},
-       .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"},
-                {"Card 1",
-                 {I("MID").req(), R("RO"), R("E"), R("PR"), R("SIGY"), R("ETAN"), R("R"),
-                  I("HLCID")}}},
-       .summary = "Hill 1948 plane-stress plasticity with normal anisotropy (shells only): "
-                  "s11^2 + s22^2 - 2R/(1+R) s11 s22 + 2(1+2R)/(1+R) s12^2 = Y^2, isotropic "
-                  "hardening Y = SIGY + ETAN eps_p (ETAN: the plastic hardening modulus) or the "
-                  "curve HLCID (effective plastic strain -> Y; SIGY and ETAN then ignored; "
-                  "softening is an error). R = 1 is von Mises; R < 0 selects another LS-DYNA "
-                  "algorithm for the same criterion and is read as |R| (parcae's return is "
-                  "iterated to convergence); R = 0 is an error. Solid parts are an error. The "
-                  "_ECHANGE and _NLP options are not supported.",
-       .apply = apply_mat_transversely_anisotropic},
       {.name = "*CONTROL_ADAPTIVE",
        .head = {{"Card 1",
                  {R("ADPFREQ"), R("ADPTOL", "1.0E+20"), I("ADPTYP", "1"), I("MAXLVL", "3"),

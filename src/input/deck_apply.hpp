@@ -53,9 +53,9 @@ std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceL
                                      std::string_view what);
 
 // deck_apply_mesh.cpp: nodes, elements, parts, sections, materials, hourglass
-/// A material's MID, RO, E and PR with their checks, its title and where it was read; claims
-/// the id (InputError at the field of the first problem).
-Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d);
+/// Every material law's card (the law's own table, materials/catalogue.hpp): MID, TITLE and
+/// RO with their checks, the id claimed, then the law's read function.
+void apply_material(const Block& b, DeckBuilder& d);
 void apply_node(const Block& b, DeckBuilder& d);
 void apply_element_solid(const Block& b, DeckBuilder& d);
 void apply_element_shell(const Block& b, DeckBuilder& d);
@@ -67,16 +67,7 @@ PartInertia read_inertia_cards(const Fields& row, std::string_view who,
                                std::string_view node_field);
 void apply_section_solid(const Block& b, DeckBuilder& d);
 void apply_section_shell(const Block& b, DeckBuilder& d);
-void apply_mat_elastic(const Block& b, DeckBuilder& d);
-void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d);
-void apply_mat_rigid(const Block& b, DeckBuilder& d);
-void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d);
-void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d);
 void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
-void apply_mat_null(const Block& b, DeckBuilder& d);
-void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d);
-void apply_mat_johnson_cook(const Block& b, DeckBuilder& d);
-void apply_mat_isotropic_elastic_plastic(const Block& b, DeckBuilder& d);
 void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
 void apply_eos_gruneisen(const Block& b, DeckBuilder& d);
 void apply_eos_tabulated(const Block& b, DeckBuilder& d);
@@ -136,7 +127,6 @@ std::vector<KeywordSpec> beam_keywords();
 void apply_section_beam(const Block& b, DeckBuilder& d);
 void apply_element_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam(const Block& b, DeckBuilder& d);
-void apply_mat_spotweld(const Block& b, DeckBuilder& d);
 void apply_initial_axial_force_beam(const Block& b, DeckBuilder& d);
 void apply_set_beam_generate(const Block& b, DeckBuilder& d);
 void apply_set_beam_general(const Block& b, DeckBuilder& d);
@@ -159,7 +149,6 @@ std::vector<KeywordSpec> forming_keywords();
 
 // deck_apply_forming.cpp: their apply functions (apply_contact_forming_one_way in
 // deck_apply_contact.cpp, with the other contacts)
-void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d);
 void apply_contact_forming_one_way(const Block& b, DeckBuilder& d);
 void apply_control_adaptive(const Block& b, DeckBuilder& d);
 void apply_control_adapstep(const Block& b, DeckBuilder& d);

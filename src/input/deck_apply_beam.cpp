@@ -153,26 +153,6 @@ void apply_element_beam(const Block& b, DeckBuilder& d) {
   }
 }
 
-void apply_mat_spotweld(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_material(b, MaterialKind::Spotweld, d);
-  m.sigy = h.real("SIGY");
-  m.eh = h.real("EH");
-  if (!(m.sigy > 0))
-    fail(h.loc("SIGY"),
-         fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
-  if (!(m.eh >= 0))
-    fail(h.loc("EH"),
-         fmt::format("material {}: hardening modulus EH = {} must not be negative", m.id, m.eh));
-  for (std::string_view f :
-       {"DT", "TFAIL", "EFAIL", "NRR", "NRS", "NRT", "MRR", "MSS", "MTT", "NF"})
-    if (h.real(f) != 0)
-      fail(h.loc(f), fmt::format("material {}: {} = {}: the spot weld's {} is not implemented "
-                                 "(leave it blank)",
-                                 m.id, f, h.real(f), f == "DT" ? "mass scaling" : "failure"));
-  d.model.materials.push_back(m);
-}
-
 void apply_initial_axial_force_beam(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
     InitialAxialForceBeam af;

@@ -19,30 +19,6 @@ void warn(DeckBuilder& d, const Block& b, std::string message) {
 
 } // namespace
 
-void apply_mat_transversely_anisotropic(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_material(b, MaterialKind::TransverselyAnisotropic, d);
-  m.sigy = h.real("SIGY");
-  m.etan = h.real("ETAN");
-  m.lankford_r = h.real("R");
-  m.lcss = h.id("HLCID");
-  if (m.lankford_r == 0)
-    fail(h.loc("R"), fmt::format("material {}: the anisotropy parameter R must not be 0 (R = 1 "
-                                 "is von Mises)",
-                                 m.id));
-  if (m.lcss < 0)
-    fail(h.loc("HLCID"), fmt::format("material {}: HLCID = {} must not be negative", m.id, m.lcss));
-  if (m.lcss == 0 && !(m.sigy > 0))
-    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive (or "
-                                    "give the hardening curve HLCID)",
-                                    m.id, m.sigy));
-  if (!(m.etan >= 0))
-    fail(h.loc("ETAN"),
-         fmt::format("material {}: plastic hardening modulus ETAN = {} must not be negative", m.id,
-                     m.etan));
-  d.model.materials.push_back(m);
-}
-
 void apply_control_adaptive(const Block& b, DeckBuilder& d) {
   warn(d, b,
        "adaptive mesh refinement is not supported: parcae keeps the initial mesh for the "

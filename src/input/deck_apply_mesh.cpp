@@ -1,8 +1,10 @@
 // Apply functions: nodes, elements, parts, sections, materials, hourglass sets.
 #include <algorithm>
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "input/deck_apply.hpp"
+#include "materials/catalogue.hpp"
 
 namespace parcae::io {
 
@@ -269,174 +271,26 @@ void apply_hourglass(const Block& b, DeckBuilder& d) {
 // ---------------------------------------------------------------------------------------------
 // Materials
 
-namespace {
-
-/// MID and RO with their checks, the title and where it was read (every material law).
-Material material_header(const Block& b, MaterialKind kind) {
+void apply_material(const Block& b, DeckBuilder& d) {
+  const MaterialLaw* law = material_law_of_keyword(b.spec->name);
+  if (law == nullptr || law->read == nullptr)
+    throw std::logic_error(fmt::format("{}: not a material law's card", b.spec->name));
   const Fields& h = b.head;
   Material m;
   m.id = h.id("MID");
-  m.kind = kind;
+  m.kind = law->kind;
   m.title = title_of(b, h);
   m.ro = h.real("RO");
   m.loc = h.loc("MID");
   check_positive_id(h, "MID", "material");
   if (!(m.ro > 0))
     fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
-  return m;
-}
-
-/// Failure strain: 0 or >= 1e20 mean "no failure" (stored as 0).
-double failure_strain(const Fields& h, std::string_view field, GlobalId mid) {
-  const double v = h.real(field);
-  if (v < 0)
-    fail(h.loc(field), fmt::format("material {}: {} = {}: user failure subroutines are not "
-                                   "supported",
-                                   mid, field, v));
-  return v >= 1e20 ? 0.0 : v;
-}
-
-/// The EPS1-8 / ES1-8 table of *MAT_024 as a curve with id -MID.
-void add_stress_strain_table(const Fields& h, Material& m, DeckBuilder& d) {
-  static constexpr std::string_view eps[] = {"EPS1", "EPS2", "EPS3", "EPS4",
-                                             "EPS5", "EPS6", "EPS7", "EPS8"};
-  static constexpr std::string_view es[] = {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"};
-  Curve c;
-  c.id = -m.id;
-  c.title = fmt::format("*MAT_024 {} EPS/ES table", m.id);
-  c.loc = h.loc("EPS1");
-  // The table ends at the first EPS of 0 after EPS1: LS-DYNA ignores trailing zero strains,
-  // whatever stresses are written beside them.
-  int used = 8;
-  for (int k = 1; k < 8; ++k)
-    if (h.real(eps[k]) == 0) {
-      used = k;
-      break;
-    }
-  for (int k = used; k < 8; ++k)
-    if (h.real(eps[k]) != 0)
-      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} follows a zero strain ({} = 0); the "
-                                      "strains must increase",
-                                      m.id, eps[k], h.real(eps[k]), eps[used]));
-  for (int k = 0; k < used; ++k) {
-    if (!c.x.empty() && !(h.real(eps[k]) > c.x.back()))
-      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} must be greater than the previous "
-                                      "strain",
-                                      m.id, eps[k], h.real(eps[k])));
-    c.x.push_back(h.real(eps[k]));
-    c.y.push_back(h.real(es[k]));
-  }
-  if (c.x.size() < 2) {
-    // One point is no hardening curve: SIGY and ETAN describe the material.
-    d.model.notes.push_back({h.loc("EPS1").card, h.loc("EPS1"), false,
-                             fmt::format("material {}: the EPS/ES table has a single point (EPS2 "
-                                         "onwards are 0): SIGY = {} and ETAN = {} are used",
-                                         m.id, m.sigy, m.etan)});
-    return;
-  }
-  m.lcss = c.id;
-  d.claim_id("curve", c.id, c.loc);
-  d.model.curves.push_back(std::move(c));
-}
-
-bool has_stress_table(const Fields& h) {
-  for (std::string_view es : {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})
-    if (h.real(es) != 0) return true;
-  return false;
-}
-
-} // namespace
-
-Material new_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = material_header(b, kind);
-  m.e = h.real("E");
-  m.pr = h.real("PR");
-  if (!(m.e > 0))
-    fail(h.loc("E"),
-         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
-  if (!(m.pr > -1.0 && m.pr < 0.5))
-    fail(h.loc("PR"),
-         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+  LawReader reader{m, d.model, [&d](std::string_view what, GlobalId id, const SourceLoc& loc) {
+                     d.claim_id(what, id, loc);
+                   }};
+  law->read(h, reader);
   d.claim_id("material", m.id, m.loc);
-  return m;
-}
-
-void apply_mat_elastic(const Block& b, DeckBuilder& d) {
-  d.model.materials.push_back(new_material(b, MaterialKind::Elastic, d));
-}
-
-void apply_mat_plastic_kinematic(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_material(b, MaterialKind::PlasticKinematic, d);
-  m.sigy = h.real("SIGY");
-  m.etan = h.real("ETAN");
-  m.beta = h.real("BETA");
-  m.src = h.real("SRC");
-  m.srp = h.real("SRP");
-  m.fs = failure_strain(h, "FS", m.id);
-  m.vp = h.real("VP");
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_rigid(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_material(b, MaterialKind::Rigid, d);
-  m.cmo = h.real("CMO");
-  m.con1 = h.real("CON1");
-  m.con2 = h.real("CON2");
-  if (m.cmo < 0)
-    fail(h.loc("CMO"), fmt::format("material {}: CMO = {}: constraints in a local system are not "
-                                   "supported",
-                                   m.id, m.cmo));
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_piecewise_linear(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_material(b, MaterialKind::PiecewiseLinear, d);
-  m.sigy = h.real("SIGY");
-  m.etan = h.real("ETAN");
-  m.fs = failure_strain(h, "FAIL", m.id);
-  m.src = h.real("C");
-  m.srp = h.real("P");
-  m.lcss = h.id("LCSS");
-  m.lcsr = h.id("LCSR");
-  m.vp = h.real("VP");
-  m.tdel = h.real("TDEL");
-  if (m.tdel < 0)
-    fail(h.loc("TDEL"), fmt::format("material {}: TDEL = {} must not be negative", m.id, m.tdel));
-  if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, m, d);
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_mooney_rivlin(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = material_header(b, MaterialKind::MooneyRivlin);
-  m.pr = h.real("PR");
-  m.mr_a = h.real("A");
-  m.mr_b = h.real("B");
-  if (!(m.pr > -1.0 && m.pr < 0.5))
-    fail(h.loc("PR"),
-         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5) (0.49 to 0.5 is "
-                     "recommended for rubber)",
-                     m.id, m.pr));
-  if (h.id("LCID") > 0)
-    fail(h.loc("LCID"), fmt::format("material {}: LCID = {}: fitting A and B to a "
-                                    "force-deflection curve is not supported; give A and B",
-                                    m.id, h.id("LCID")));
-  if (h.real("REF") != 0)
-    fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry "
-                                   "(*INITIAL_FOAM_REFERENCE_GEOMETRY) is not supported; use 0",
-                                   m.id, h.real("REF")));
-  if (!(m.mr_a + m.mr_b > 0))
-    fail(h.loc("A"), fmt::format("material {}: A + B = {} must be positive (shear modulus "
-                                 "2(A + B))",
-                                 m.id, m.mr_a + m.mr_b));
-  // Young's modulus of the small-strain limit: G = 2(A + B), E = 2G(1 + PR).
-  m.e = 4.0 * (m.mr_a + m.mr_b) * (1.0 + m.pr);
-  d.claim_id("material", m.id, m.loc);
-  d.model.materials.push_back(m);
+  d.model.materials.push_back(std::move(m));
 }
 
 void apply_mat_add_erosion(const Block& b, DeckBuilder& d) {
@@ -496,162 +350,6 @@ void apply_mat_add_erosion(const Block& b, DeckBuilder& d) {
 
 // ---------------------------------------------------------------------------------------------
 // Hydrodynamic materials (009, 010, 015) and equations of state
-
-namespace {
-
-/// A warning (keyword note) for a field that is set but not modelled.
-void note_ignored(DeckBuilder& d, const Block& b, const Fields& h, std::string_view field,
-                  std::string_view what) {
-  const Value* v = h.find(field);
-  if (v == nullptr || v->blank) return;
-  const double value =
-      v->spec && v->spec->type == FieldType::Int ? static_cast<double>(v->i) : v->r;
-  if (value == 0) return;
-  d.model.notes.push_back({std::string(b.spec->name), h.loc(field), false,
-                           fmt::format("{} = {}: {} (ignored)", field, value, what)});
-}
-
-/// MID, RO and the title of a hydrodynamic material.
-Material new_hydro_material(const Block& b, MaterialKind kind, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = material_header(b, kind);
-  m.pc = h.real("PC");
-  if (!(m.pc <= 0))
-    fail(h.loc("PC"),
-         fmt::format("material {}: pressure cutoff PC = {} must not be positive", m.id, m.pc));
-  return m;
-}
-
-void check_shear_modulus(const Fields& h, const Material& m) {
-  if (!(m.g > 0))
-    fail(h.loc("G"), fmt::format("material {}: shear modulus G = {} must be positive", m.id, m.g));
-}
-
-} // namespace
-
-void apply_mat_null(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_hydro_material(b, MaterialKind::Null, d);
-  m.null_mu = h.real("MU");
-  m.e = h.real("YM"); // null shells and beams: contact stiffness only
-  m.pr = h.real("PR");
-  if (!(m.null_mu >= 0))
-    fail(h.loc("MU"),
-         fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));
-  note_ignored(d, b, h, "TEROD", "erosion in tension is not supported");
-  note_ignored(d, b, h, "CEROD", "erosion in compression is not supported");
-  d.claim_id("material", m.id, m.loc);
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_elastic_plastic_hydro(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_hydro_material(b, MaterialKind::ElasticPlasticHydro, d);
-  m.g = h.real("G");
-  m.sigy = h.real("SIGY");
-  m.eh = h.real("EH");
-  check_shear_modulus(h, m);
-  note_ignored(d, b, h, "FS", "erosion at a failure strain is not supported");
-  // EPS1-16 / ES1-16: the yield stress curve (ends at the first zero strain after EPS1).
-  Curve c;
-  c.id = -m.id;
-  c.title = fmt::format("*MAT_010 {} EPS/ES table", m.id);
-  c.loc = h.loc("EPS1");
-  for (int k = 1; k <= 16; ++k) {
-    const std::string e = fmt::format("EPS{}", k), y = fmt::format("ES{}", k);
-    if (k > 1 && h.real(e) == 0) break;
-    if (!c.x.empty() && !(h.real(e) > c.x.back()))
-      fail(h.loc(e), fmt::format("material {}: {} = {} must be greater than the previous strain",
-                                 m.id, e, h.real(e)));
-    c.x.push_back(h.real(e));
-    c.y.push_back(h.real(y));
-  }
-  const bool table = c.y.size() >= 2 || (c.y.size() == 1 && c.y[0] != 0);
-  if (table && c.x.size() < 2)
-    fail(h.loc("EPS2"),
-         fmt::format("material {}: the EPS/ES table needs two points or more", m.id));
-  if (table) {
-    m.lcss = c.id;
-    d.claim_id("curve", c.id, c.loc);
-    d.model.curves.push_back(std::move(c));
-  } else if (!(m.sigy > 0)) {
-    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive "
-                                    "(or give the EPS/ES table)",
-                                    m.id, m.sigy));
-  }
-  d.claim_id("material", m.id, m.loc);
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_johnson_cook(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = new_hydro_material(b, MaterialKind::JohnsonCook, d);
-  m.g = h.real("G");
-  check_shear_modulus(h, m);
-  if (h.real("VP") != 0)
-    fail(h.loc("VP"), fmt::format("material {}: VP = {}: the viscoplastic formulation is not "
-                                  "supported (0)",
-                                  m.id, h.real("VP")));
-  if (h.real("RATEOP") != 0)
-    fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
-                                      "Johnson-Cook rate term (0) is supported",
-                                      m.id, h.real("RATEOP")));
-  m.jc_a = h.real("A");
-  m.jc_b = h.real("B");
-  m.jc_n = h.real("N");
-  m.jc_c = h.real("C");
-  m.jc_m = h.real("M");
-  m.jc_tm = h.real("TM");
-  m.jc_tr = h.real("TR");
-  m.jc_epso = h.real("EPSO") == 0 ? 1.0 : h.real("EPSO");
-  m.jc_cp = h.real("CP");
-  m.jc_spall = h.real("SPALL");
-  if (!(m.jc_a > 0))
-    fail(h.loc("A"), fmt::format("material {}: A = {} must be positive (A < 0, a load curve, is "
-                                 "not supported)",
-                                 m.id, m.jc_a));
-  if (!(m.jc_b >= 0))
-    fail(h.loc("B"), fmt::format("material {}: B = {} must not be negative", m.id, m.jc_b));
-  if (m.jc_b > 0 && !(m.jc_n > 0))
-    fail(h.loc("N"), fmt::format("material {}: N = {} must be positive", m.id, m.jc_n));
-  if (!(m.jc_epso > 0))
-    fail(h.loc("EPSO"), fmt::format("material {}: EPSO = {} must be positive", m.id, m.jc_epso));
-  if (!(m.jc_cp >= 0))
-    fail(h.loc("CP"), fmt::format("material {}: CP = {} must not be negative", m.id, m.jc_cp));
-  if (m.jc_cp > 0 && m.jc_tm > m.jc_tr && !(m.jc_m > 0))
-    fail(h.loc("M"), fmt::format("material {}: M = {} must be positive (thermal softening: CP > "
-                                 "0 and TM > TR)",
-                                 m.id, m.jc_m));
-  if (m.jc_spall == 2 || m.jc_spall == 3)
-    note_ignored(d, b, h, "SPALL", "spall failure needs element erosion; p >= PC is used");
-  for (std::string_view f : {"D1", "D2", "D3", "D4", "D5"})
-    note_ignored(d, b, h, f, "the Johnson-Cook damage model (element erosion) is not supported");
-  for (std::string_view f : {"EROD", "NUMINT", "K", "EPS1", "DMODEL", "C2/P/XNP/D"})
-    note_ignored(d, b, h, f, "not supported");
-  d.claim_id("material", m.id, m.loc);
-  d.model.materials.push_back(m);
-}
-
-void apply_mat_isotropic_elastic_plastic(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  Material m = material_header(b, MaterialKind::IsotropicElasticPlastic);
-  m.g = h.real("G");
-  m.sigy = h.real("SIGY");
-  m.etan = h.real("ETAN");
-  m.bulk = h.real("BULK");
-  check_shear_modulus(h, m);
-  if (!(m.bulk > 0))
-    fail(h.loc("BULK"),
-         fmt::format("material {}: bulk modulus BULK = {} must be positive", m.id, m.bulk));
-  if (!(m.sigy > 0))
-    fail(h.loc("SIGY"),
-         fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
-  if (!(m.etan >= 0))
-    fail(h.loc("ETAN"),
-         fmt::format("material {}: tangent modulus ETAN = {} must not be negative", m.id, m.etan));
-  d.claim_id("material", m.id, m.loc);
-  d.model.materials.push_back(m);
-}
 
 namespace {
 

@@ -12,6 +12,7 @@
 
 #include "input/deck_apply.hpp"
 #include "input/deck_builder.hpp"
+#include "materials/catalogue.hpp"
 
 namespace parcae::io {
 
@@ -124,7 +125,7 @@ private:
   /// solids only.
   void check_part_eos(const Part& p, const Material* mat, const Section* sec) const {
     if (mat == nullptr) return;
-    const bool hydro = material_needs_eos(mat->kind);
+    const bool hydro = material_law(mat->kind).hydrodynamic;
     if (p.eosid != 0 && !d_.defined("eos", p.eosid))
       missing(p.loc, "part", p.id, "equation of state", p.eosid);
     // *MAT_NULL beams: mass only (YM, PR for the contact stiffness), no equation of state

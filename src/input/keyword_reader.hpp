@@ -5,6 +5,7 @@
 // case-insensitive keywords, _TITLE/_ID options, *INCLUDE, *PARAMETER(_EXPRESSION) with &name,
 // and builds a validated parcae::Model.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -37,5 +38,12 @@ Model read_deck(const std::string& path, const ReadOptions& options = {});
 /// The keyword coverage table (supported keywords, their cards and fields with defaults), as
 /// Markdown, generated from the card tables.
 std::string keyword_coverage_markdown();
+
+/// For each keyword name in `names` (one per line, as written in a deck: "*MAT_024_TITLE"), one
+/// tab-separated line: the name, then the card table that reads it (its canonical name) or "-"
+/// when parcae has none, then "warn" for an unsupported *DATABASE_ / *CONTROL_ keyword (read
+/// with one warning and ignored) or "refuse" (an error unless --ignore-unsupported) or "read".
+/// `parcae keywords --match` (scripts/keywords_vs_openradioss.py).
+std::string keyword_match_table(std::string_view names);
 
 } // namespace parcae

@@ -1,24 +1,52 @@
 #pragma once
-// The material catalogue: one row per material law (core/material_kind.hpp), naming its card,
-// its history variables, its behaviour and the functions that implement it. The rest of the
-// code asks the catalogue (material_law(kind)) instead of listing kinds; adding a law is one
-// file in src/materials, one row in catalogue.cpp, its card table in the reader and its tests
+// The material catalogue: one row per material law (core/material_laws.def), naming its card
+// table, its history variables, its behaviour and the functions that implement it. A law is
+// one file in src/materials that defines its row (`const MaterialLaw& law_<file>()`) and one
+// line in core/material_laws.def; the reader takes the law's card table from its row, and the
+// rest of the code asks the catalogue (material_law(kind)) instead of listing laws
 // (docs/adding_a_material.md).
+#include <functional>
+#include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 
+#include "cards/card_spec.hpp"
+#include "core/error.hpp"
 #include "core/material_kind.hpp"
 #include "core/types.hpp"
 
 namespace parcae {
 
+namespace io {
+class Fields;
+}
+
 struct Material;
 struct Model;
 struct MaterialParams;
 
+/// What a law's read function gets besides its card's fields: the deck's material (id, kind,
+/// title, RO and where it was read already set), the model being read (curves, notes) and the
+/// reader's id register.
+struct LawReader {
+  Material& mat;
+  Model& model;
+  /// Claims an id the law adds to the model ("curve" for a table on the card turned into a
+  /// curve); a duplicate is an input error naming both places.
+  std::function<void(std::string_view what, GlobalId id, const SourceLoc& loc)> claim_id;
+
+  /// A warning in the model summary at the field's card ("<FIELD> = <value>: <what> (ignored)")
+  /// when the field is set (nonzero).
+  void note_ignored(const io::Fields& card, std::string_view field, std::string_view what) const;
+  /// A warning in the model summary.
+  void note(const SourceLoc& loc, std::string message) const;
+};
+
 /// A material law. Function pointers are null where the law does not support the operation.
 struct MaterialLaw {
   MaterialKind kind;
-  const char* card;    ///< keyword, e.g. "*MAT_PLASTIC_KINEMATIC"
+  const char* card;    ///< keyword, e.g. "*MAT_PLASTIC_KINEMATIC" (keyword.name)
   const char* number;  ///< LS-DYNA law number, e.g. "003" (the card's *MAT_003 alias)
   const char* summary; ///< one line: what the law models
   /// History values per integration point besides the stress (effective plastic strain, back
@@ -37,9 +65,21 @@ struct MaterialLaw {
   bool hydrodynamic;
   /// Rigid-body material: the elements move with their body, no stress update.
   bool rigid;
+  // --- the card ---
+  /// The card table: keyword name (= card), the *MAT_0nn alias, options, cards with their
+  /// fields, widths and defaults, and what parcae does with them (docs/keywords.md). Its apply
+  /// is left empty: the reader reads every law's card the same way (MID, TITLE, RO) and calls
+  /// read.
+  io::KeywordSpec keyword;
+  /// Moves the card's fields into r.mat: checks them (errors at the field's file:line through
+  /// io::Fields::loc), sets e and pr (the elastic constants other parts of the code read:
+  /// contact stiffness, time step) and the law's own constants (Material::law_card, its file's
+  /// parameters struct, or Material's shared fields).
+  void (*read)(const io::Fields& card, LawReader& r);
   // --- functions ---
   /// Checks the deck's card and fills the law's constants into m (kind, id, ro, e and nu from
-  /// the card are already set, the density checked). Throws InputError naming the card.
+  /// the card are already set, the density checked, law_data = mat.law_card). Throws
+  /// InputError naming the card.
   void (*prepare)(const Material& mat, const Model& model, MaterialParams& m);
   /// Solid stress update over one step (update_stress_solid); incremental laws.
   Real (*update_solid)(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
@@ -55,15 +95,14 @@ struct MaterialLaw {
   Real (*wave_speed)(const MaterialParams& m);
 };
 
-/// The catalogue's rows, indexed by MaterialKind (defined in catalogue.cpp).
-extern const MaterialLaw kMaterialLaws[];
-
 /// The row of a law.
-inline const MaterialLaw& material_law(MaterialKind kind) {
-  return kMaterialLaws[static_cast<std::size_t>(kind)];
-}
+const MaterialLaw& material_law(MaterialKind kind);
 
-/// Every row, in MaterialKind order.
-std::span<const MaterialLaw> material_laws();
+/// Every row, in MaterialKind order (the lines of core/material_laws.def).
+std::span<const MaterialLaw* const> material_laws();
+
+/// The law whose card table is this keyword spec (the reader's table holds copies of the laws'
+/// specs: matched by name); nullptr for other keywords.
+const MaterialLaw* material_law_of_keyword(std::string_view keyword_name);
 
 } // namespace parcae

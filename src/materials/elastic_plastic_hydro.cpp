@@ -42,4 +42,84 @@ Real update_elastic_plastic_hydro_deviator(const MaterialParams& m, const Real d
   return dep;
 }
 
+namespace {
+
+void read_elastic_plastic_hydro_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_pressure_cutoff(h, m);
+  read_shear_modulus(h, m);
+  m.sigy = h.real("SIGY");
+  m.eh = h.real("EH");
+  r.note_ignored(h, "FS", "erosion at a failure strain is not supported");
+  // EPS1-16 / ES1-16: the yield stress curve (ends at the first zero strain after EPS1).
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_010 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  for (int k = 1; k <= 16; ++k) {
+    const std::string e = fmt::format("EPS{}", k), y = fmt::format("ES{}", k);
+    if (k > 1 && h.real(e) == 0) break;
+    if (!c.x.empty() && !(h.real(e) > c.x.back()))
+      fail(h.loc(e), fmt::format("material {}: {} = {} must be greater than the previous strain",
+                                 m.id, e, h.real(e)));
+    c.x.push_back(h.real(e));
+    c.y.push_back(h.real(y));
+  }
+  const bool table = c.y.size() >= 2 || (c.y.size() == 1 && c.y[0] != 0);
+  if (table && c.x.size() < 2)
+    fail(h.loc("EPS2"),
+         fmt::format("material {}: the EPS/ES table needs two points or more", m.id));
+  if (table) {
+    m.lcss = c.id;
+    r.claim_id("curve", c.id, c.loc);
+    r.model.curves.push_back(std::move(c));
+  } else if (!(m.sigy > 0)) {
+    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive "
+                                    "(or give the EPS/ES table)",
+                                    m.id, m.sigy));
+  }
+}
+
+} // namespace
+
+const MaterialLaw& law_elastic_plastic_hydro() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::ElasticPlasticHydro,
+      .card = "*MAT_ELASTIC_PLASTIC_HYDRO",
+      .number = "010",
+      .summary = "von Mises plasticity (linear or tabulated hardening) + EOS pressure, solids only",
+      .history = 1, // effective plastic strain
+      .incremental = true,
+      .plastic = false,
+      .hyperelastic = false,
+      .hydrodynamic = true,
+      .rigid = false,
+      .keyword =
+          {.name = "*MAT_ELASTIC_PLASTIC_HYDRO",
+           .aliases = {"*MAT_010"},
+           .options = {"TITLE"},
+           .head =
+               {title_card(),
+                {"Card 1",
+                 {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("EH"), R("PC"), R("FS"),
+                  R("CHARL")}},
+                {"Card 2", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                {"Card 3",
+                 reals({"EPS9", "EPS10", "EPS11", "EPS12", "EPS13", "EPS14", "EPS15", "EPS16"})},
+                {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})},
+                {"Card 5", reals({"ES9", "ES10", "ES11", "ES12", "ES13", "ES14", "ES15", "ES16"})}},
+           .summary = "Elastic-plastic hydrodynamic material (solids only; *PART EOSID "
+                      "required): shear modulus G, von Mises yield SIGY + EH eps_p or the EPS/ES "
+                      "table (yield stress against effective plastic strain; becomes a curve with "
+                      "id -MID), pressure from the EOS limited to p >= PC (PC = 0: no limit). FS "
+                      "(erosion) is not supported (warning when set); CHARL is ignored."},
+      .read = read_elastic_plastic_hydro_card,
+      .prepare = prepare_elastic_plastic_hydro,
+      .update_solid = nullptr,
+      .update_shell = nullptr,
+      .update_deviator = update_elastic_plastic_hydro_deviator,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

@@ -56,4 +56,58 @@ Real update_isotropic_elastic_plastic_solid(const MaterialParams& m, const Real 
   return dep;
 }
 
+namespace {
+
+void read_isotropic_elastic_plastic_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_shear_modulus(h, m);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.bulk = h.real("BULK");
+  if (!(m.bulk > 0))
+    fail(h.loc("BULK"),
+         fmt::format("material {}: bulk modulus BULK = {} must be positive", m.id, m.bulk));
+  if (!(m.sigy > 0))
+    fail(h.loc("SIGY"),
+         fmt::format("material {}: yield stress SIGY = {} must be positive", m.id, m.sigy));
+  if (!(m.etan >= 0))
+    fail(h.loc("ETAN"),
+         fmt::format("material {}: tangent modulus ETAN = {} must not be negative", m.id, m.etan));
+}
+
+} // namespace
+
+const MaterialLaw& law_isotropic_elastic_plastic() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::IsotropicElasticPlastic,
+      .card = "*MAT_ISOTROPIC_ELASTIC_PLASTIC",
+      .number = "012",
+      .summary = "von Mises plasticity, linear isotropic hardening, from G and BULK; solids only",
+      .history = 1, // effective plastic strain
+      .incremental = true,
+      .plastic = true,
+      .hyperelastic = false,
+      .hydrodynamic = false,
+      .rigid = false,
+      .keyword = {.name = "*MAT_ISOTROPIC_ELASTIC_PLASTIC",
+                  .aliases = {"*MAT_012"},
+                  .options = {"TITLE"},
+                  .head = {title_card(),
+                           {"Card 1",
+                            {I("MID").req(), R("RO"), R("G"), R("SIGY"), R("ETAN"), R("BULK")}}},
+                  .summary =
+                      "Isotropic elastic-plastic (solids only): shear modulus G, bulk modulus "
+                      "BULK, von Mises yield SIGY + Ep eps_p with linear isotropic hardening, Ep "
+                      "= E ETAN / (E - ETAN) (ETAN the tangent modulus, E = 9 BULK G / (3 BULK + "
+                      "G)); radial return, hypoelastic pressure. Shell parts are an error "
+                      "(LS-DYNA's non-iterative plane-stress update is not implemented)."},
+      .read = read_isotropic_elastic_plastic_card,
+      .prepare = prepare_isotropic_elastic_plastic,
+      .update_solid = update_isotropic_elastic_plastic_solid,
+      .update_shell = nullptr,
+      .update_deviator = nullptr,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

@@ -63,7 +63,7 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   const bool vp_rate = vp && dt > 0 && (m.c > 0 || !m.rate_x.empty());
   Real dsdr = 0;
   const Real s_fixed = vp ? rate_scale(m, 0.0, dsdr) : rate_scale(m, rate, dsdr);
-  const Real hk = m.kind == MaterialKind::PlasticKinematic ? (1.0 - m.beta) * m.ep : 0.0;
+  const Real hk = (1.0 - m.beta) * m.ep;
   const Real g3 = 3.0 * m.g;
 
   // yield radius sy(d) at eps_p + d and its derivative hy = dsy/dd
@@ -89,7 +89,7 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   Real d = (q_tr - sy0) / (g3 + hk + h0); // rate-independent estimate
   Real hy = h0;
   const Real tol = 1e-14 * q_tr;
-  if (!vp_rate && m.hard_x.empty()) {
+  if (!vp_rate && linear_hardening(m)) {
     // Linear hardening with a fixed rate factor: g(d) is linear, the estimate is exact.
   } else if (vp_rate && m.rate_x.empty()) {
     // VP = 1 with Cowper-Symonds: g(d) has an infinite slope at d = 0 (S ~ d^(1/P)). Solve in
@@ -214,7 +214,7 @@ Real update_j2_solid(const MaterialParams& m, const Real deps[6], Real dt, Real 
 bool solid_batch_closed_form(const MaterialParams& m) {
   if (m.hydro()) return false;
   if (!m.plastic()) return true;
-  return m.hard_x.empty() && !rate_dependent(m) && !viscoplastic(m);
+  return linear_hardening(m) && !rate_dependent(m) && !viscoplastic(m);
 }
 
 void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
@@ -241,7 +241,7 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
   // radial_return for linear hardening and a rate factor of 1, for all points at once with the
   // same operations in the same order, blended branch-free (one SIMD lane per point).
   const Real lam = m.lambda, g = m.g, g2 = 2.0 * m.g, g3 = 3.0 * m.g;
-  const Real hk = m.kind == MaterialKind::PlasticKinematic ? (1.0 - m.beta) * m.ep : 0.0;
+  const Real hk = (1.0 - m.beta) * m.ep;
   const Real h0 = m.beta * m.ep; // hardening(): R(eps_p) = sigy + beta Ep eps_p
   const Real denom = g3 + hk + h0;
   BMask act{};
@@ -423,7 +423,7 @@ bool shell_direct_return(const MaterialParams& m) {
   if (m.hyperelastic()) return false; // *MAT_027: its own membrane law, through update_shell
   if (!m.plastic()) return true;
   if (m.hill_r != 0) return false; // *MAT_037: its own (Hill) return, through update_shell
-  return m.hard_x.empty() && !(viscoplastic(m) && rate_dependent(m));
+  return linear_hardening(m) && !(viscoplastic(m) && rate_dependent(m));
 }
 
 Real shell_yield_scale(const MaterialParams& m, const Real deps[5], Real dt) {

@@ -23,6 +23,7 @@ inline std::size_t segment(const std::vector<Real>& x, Real t) {
 /// (right derivative). Tabulated (LCSS): piecewise linear, constant below the first point,
 /// extrapolated with the last segment's slope beyond the last point (as LS-DYNA does); R >= 0.
 inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
+  if (m.hardening_fn != nullptr) return m.hardening_fn(m, ep, slope);
   if (m.hard_x.empty()) {
     slope = m.beta * m.ep;
     return m.sigy + slope * ep;
@@ -73,8 +74,14 @@ inline Real effective_rate(const Real d[6], Real dt) {
   return std::sqrt(2.0 / 3.0 * ee) / dt;
 }
 
+/// VP = 1 (*MAT_018, *MAT_024): rate effects in viscoplastic form, at the plastic strain rate.
 inline bool viscoplastic(const MaterialParams& m) {
-  return m.kind == MaterialKind::PiecewiseLinear && m.vp == 1;
+  return m.vp == 1;
+}
+
+/// Linear isotropic hardening (SIGY + Ep eps_p): neither a table nor a law's own function.
+inline bool linear_hardening(const MaterialParams& m) {
+  return m.hard_x.empty() && m.hardening_fn == nullptr;
 }
 
 /// Data of the last return for the consistent tangent

@@ -123,4 +123,101 @@ Real update_johnson_cook_deviator(const MaterialParams& m, const Real deps[6], R
   return dep;
 }
 
+namespace {
+
+void read_johnson_cook_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_pressure_cutoff(h, m);
+  read_shear_modulus(h, m);
+  if (h.real("VP") != 0)
+    fail(h.loc("VP"), fmt::format("material {}: VP = {}: the viscoplastic formulation is not "
+                                  "supported (0)",
+                                  m.id, h.real("VP")));
+  if (h.real("RATEOP") != 0)
+    fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
+                                      "Johnson-Cook rate term (0) is supported",
+                                      m.id, h.real("RATEOP")));
+  m.jc_a = h.real("A");
+  m.jc_b = h.real("B");
+  m.jc_n = h.real("N");
+  m.jc_c = h.real("C");
+  m.jc_m = h.real("M");
+  m.jc_tm = h.real("TM");
+  m.jc_tr = h.real("TR");
+  m.jc_epso = h.real("EPSO") == 0 ? 1.0 : h.real("EPSO");
+  m.jc_cp = h.real("CP");
+  m.jc_spall = h.real("SPALL");
+  if (!(m.jc_a > 0))
+    fail(h.loc("A"), fmt::format("material {}: A = {} must be positive (A < 0, a load curve, is "
+                                 "not supported)",
+                                 m.id, m.jc_a));
+  if (!(m.jc_b >= 0))
+    fail(h.loc("B"), fmt::format("material {}: B = {} must not be negative", m.id, m.jc_b));
+  if (m.jc_b > 0 && !(m.jc_n > 0))
+    fail(h.loc("N"), fmt::format("material {}: N = {} must be positive", m.id, m.jc_n));
+  if (!(m.jc_epso > 0))
+    fail(h.loc("EPSO"), fmt::format("material {}: EPSO = {} must be positive", m.id, m.jc_epso));
+  if (!(m.jc_cp >= 0))
+    fail(h.loc("CP"), fmt::format("material {}: CP = {} must not be negative", m.id, m.jc_cp));
+  if (m.jc_cp > 0 && m.jc_tm > m.jc_tr && !(m.jc_m > 0))
+    fail(h.loc("M"), fmt::format("material {}: M = {} must be positive (thermal softening: CP > "
+                                 "0 and TM > TR)",
+                                 m.id, m.jc_m));
+  if (m.jc_spall == 2 || m.jc_spall == 3)
+    r.note_ignored(h, "SPALL", "spall failure needs element erosion; p >= PC is used");
+  for (std::string_view f : {"D1", "D2", "D3", "D4", "D5"})
+    r.note_ignored(h, f, "the Johnson-Cook damage model (element erosion) is not supported");
+  for (std::string_view f : {"EROD", "NUMINT", "K", "EPS1", "DMODEL", "C2/P/XNP/D"})
+    r.note_ignored(h, f, "not supported");
+}
+
+} // namespace
+
+const MaterialLaw& law_johnson_cook() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::JohnsonCook,
+      .card = "*MAT_JOHNSON_COOK",
+      .number = "015",
+      .summary = "Johnson-Cook plasticity (hardening, rate, thermal softening) + EOS pressure, "
+                 "solids only",
+      .history = 2, // effective plastic strain, plastic work (adiabatic temperature)
+      .incremental = true,
+      .plastic = false,
+      .hyperelastic = false,
+      .hydrodynamic = true,
+      .rigid = false,
+      .keyword =
+          {.name = "*MAT_JOHNSON_COOK",
+           .aliases = {"*MAT_015"},
+           .options = {"TITLE"},
+           .head = {title_card(),
+                    {"Card 1",
+                     {I("MID").req(), R("RO"), R("G"), R("E"), R("PR"), R("DTF"), R("VP"),
+                      R("RATEOP")}},
+                    {"Card 2",
+                     {R("A"), R("B"), R("N"), R("C"), R("M"), R("TM"), R("TR"), R("EPSO", "1.0")}},
+                    {"Card 3",
+                     {R("CP"), R("PC"), R("SPALL"), R("IT"), R("D1"), R("D2"), R("D3"), R("D4")}},
+                    {"Card 4",
+                     {R("D5"), R("C2/P/XNP/D"), R("EROD"), R("EFMIN", "1.0E-6"), R("NUMINT"),
+                      R("K"), R("EPS1"), R("DMODEL")}}},
+           .summary =
+               "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
+               "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the effective "
+               "total strain rate, T* = (T - TR)/(TM - TR) and the adiabatic temperature T = TR "
+               "+ plastic work / (RO CP) (thermal softening when CP > 0 and TM > TR); accurate "
+               "radial return always (IT ignored). Pressure from the EOS limited to p >= PC (PC "
+               "= 0: no limit); SPALL 2 and 3 (spall failure) need element erosion and act as "
+               "SPALL 1 (warning). VP = 0 and RATEOP = 0 only; A < 0 (load curve) is not "
+               "supported. The damage model (D1-D5) and erosion fields are ignored (warning when "
+               "set); E, PR and DTF (shells) are ignored."},
+      .read = read_johnson_cook_card,
+      .prepare = prepare_johnson_cook,
+      .update_solid = nullptr,
+      .update_shell = nullptr,
+      .update_deviator = update_johnson_cook_deviator,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

@@ -60,3 +60,52 @@ void prepare_cowper_symonds(const Material& mat, MaterialParams& m, const char* 
 }
 
 } // namespace parcae
+
+// ---------------------------------------------------------------------------------------------
+// Reading a law's card
+
+namespace parcae {
+
+std::vector<io::FieldSpec> mid_ro_e_pr_fields() {
+  using namespace io::card_fields;
+  return {I("MID").req(), R("RO"), R("E"), R("PR")};
+}
+
+void fail(const SourceLoc& loc, const std::string& message) {
+  throw InputError(loc, message);
+}
+
+void read_elastic(const io::Fields& h, Material& m) {
+  m.e = h.real("E");
+  m.pr = h.real("PR");
+  if (!(m.e > 0))
+    fail(h.loc("E"),
+         fmt::format("material {}: Young's modulus E = {} must be positive", m.id, m.e));
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5)", m.id, m.pr));
+}
+
+double read_failure_strain(const io::Fields& h, std::string_view field, GlobalId mid) {
+  const double v = h.real(field);
+  if (v < 0)
+    fail(h.loc(field), fmt::format("material {}: {} = {}: user failure subroutines are not "
+                                   "supported",
+                                   mid, field, v));
+  return v >= 1e20 ? 0.0 : v;
+}
+
+void read_pressure_cutoff(const io::Fields& h, Material& m) {
+  m.pc = h.real("PC");
+  if (!(m.pc <= 0))
+    fail(h.loc("PC"),
+         fmt::format("material {}: pressure cutoff PC = {} must not be positive", m.id, m.pc));
+}
+
+void read_shear_modulus(const io::Fields& h, Material& m) {
+  m.g = h.real("G");
+  if (!(m.g > 0))
+    fail(h.loc("G"), fmt::format("material {}: shear modulus G = {} must be positive", m.id, m.g));
+}
+
+} // namespace parcae

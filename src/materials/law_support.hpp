@@ -1,8 +1,11 @@
 #pragma once
-// Deck checks shared by the material laws' prepare functions (internal to src/materials).
+// Deck checks shared by the material laws' read and prepare functions (internal to
+// src/materials).
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "cards/fields.hpp"
 #include "materials/material.hpp"
 
 namespace parcae {
@@ -24,5 +27,26 @@ void prepare_linear_hardening(const Material& mat, MaterialParams& m);
 /// Cowper-Symonds rate factor from SRC/SRP (the card's names of the two fields for messages).
 void prepare_cowper_symonds(const Material& mat, MaterialParams& m, const char* cname,
                             const char* pname);
+
+// --- reading a law's card (its read function; errors at the field's file:line) ---
+
+/// MID RO E PR: the first fields of card 1 of most laws.
+std::vector<io::FieldSpec> mid_ro_e_pr_fields();
+
+/// Throws InputError at loc.
+[[noreturn]] void fail(const SourceLoc& loc, const std::string& message);
+
+/// E and PR of the card: E positive, PR in (-1, 0.5).
+void read_elastic(const io::Fields& h, Material& m);
+
+/// A failure strain field: negative (a user subroutine) is an error; 0 or >= 1e20 mean "no
+/// failure" (returned as 0).
+double read_failure_strain(const io::Fields& h, std::string_view field, GlobalId mid);
+
+/// PC of a hydrodynamic law (must not be positive).
+void read_pressure_cutoff(const io::Fields& h, Material& m);
+
+/// The shear modulus G (positive).
+void read_shear_modulus(const io::Fields& h, Material& m);
 
 } // namespace parcae

@@ -1,9 +1,8 @@
 // Entry points of the material library: the kernels' parameters from the deck's card
 // (make_material_params) and the stress updates, each dispatched to the law's row in the
-// material catalogue (catalogue.cpp). The laws live in one file each (elastic.cpp,
-// plastic_kinematic.cpp, rigid.cpp, piecewise_linear.cpp, mooney_rivlin.cpp, null.cpp,
-// elastic_plastic_hydro.cpp, johnson_cook.cpp); shared pieces in j2_return.cpp (von Mises
-// radial return, plane-stress returns), hydro.cpp and eos.cpp (EOS pressure and energy).
+// material catalogue (catalogue.cpp). The laws live in one file each (core/material_laws.def
+// lists them); shared pieces in j2_return.cpp (von Mises radial return, plane-stress returns),
+// hydro.cpp and eos.cpp (EOS pressure and energy).
 #include "materials/material.hpp"
 
 #include <cmath>
@@ -38,6 +37,7 @@ MaterialParams make_material_params(const Material& mat, const Model& model) {
   m.ro = mat.ro;
   m.e = mat.e;
   m.nu = mat.pr;
+  m.law_data = mat.law_card;
   if (!(mat.ro > 0)) fail_card(mat, fmt::format("density RO must be positive (got {})", mat.ro));
   material_law(mat.kind).prepare(mat, model, m);
   return m;

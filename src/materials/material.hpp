@@ -11,6 +11,7 @@
 //    the element applies any rotation before calling.
 //  - eps_p is the effective (equivalent) plastic strain; back holds the back stress for
 //    kinematic hardening (*MAT_003 with beta < 1), deviatoric, same order as the stress.
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct MaterialParams {
   Real fail = 0;     ///< failure plastic strain, 0 = none
   Real vp = 0;
   std::vector<Real> hard_x, hard_y; ///< 024 LCSS / 037 HLCID: eff. plastic strain -> yield
+  /// A law's own isotropic hardening R(eps_p) and its slope dR/deps_p for the shared radial
+  /// return (j2_return.hpp), in place of SIGY + Ep eps_p or hard_x/hard_y; null: those.
+  Real (*hardening_fn)(const MaterialParams& m, Real eps_p, Real& slope) = nullptr;
   Real hill_r = 0; ///< 037: Lankford R of Hill's criterion (0: von Mises, the other laws)
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
   // Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2
@@ -54,6 +58,14 @@ struct MaterialParams {
   Real null_mu = 0; ///< 009 viscosity
   Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0, jc_tm = 0, jc_tr = 0, jc_epso = 1,
        jc_cp = 0; ///< 015
+  /// The law's own constants (its file's struct; Material::law_card unless its prepare
+  /// replaces it). The named constants above are those shared by several laws and kernels.
+  std::shared_ptr<const void> law_data;
+
+  /// law_data as the law's struct T (in the law's own file).
+  template <class T> [[nodiscard]] const T& law_params() const {
+    return *static_cast<const T*>(law_data.get());
+  }
 
   /// The law's row in the material catalogue.
   [[nodiscard]] const MaterialLaw& law() const { return material_law(kind); }

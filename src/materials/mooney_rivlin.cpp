@@ -160,4 +160,70 @@ Real update_mooney_rivlin_shell(const MaterialParams& m, const Real deps[5], Rea
   return 0.0;
 }
 
+namespace {
+
+void read_mooney_rivlin_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  m.pr = h.real("PR");
+  m.mr_a = h.real("A");
+  m.mr_b = h.real("B");
+  if (!(m.pr > -1.0 && m.pr < 0.5))
+    fail(h.loc("PR"),
+         fmt::format("material {}: Poisson's ratio PR = {} must be in (-1, 0.5) (0.49 to 0.5 is "
+                     "recommended for rubber)",
+                     m.id, m.pr));
+  if (h.id("LCID") > 0)
+    fail(h.loc("LCID"), fmt::format("material {}: LCID = {}: fitting A and B to a "
+                                    "force-deflection curve is not supported; give A and B",
+                                    m.id, h.id("LCID")));
+  if (h.real("REF") != 0)
+    fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry "
+                                   "(*INITIAL_FOAM_REFERENCE_GEOMETRY) is not supported; use 0",
+                                   m.id, h.real("REF")));
+  if (!(m.mr_a + m.mr_b > 0))
+    fail(h.loc("A"), fmt::format("material {}: A + B = {} must be positive (shear modulus "
+                                 "2(A + B))",
+                                 m.id, m.mr_a + m.mr_b));
+  // Young's modulus of the small-strain limit: G = 2(A + B), E = 2G(1 + PR).
+  m.e = 4.0 * (m.mr_a + m.mr_b) * (1.0 + m.pr);
+}
+
+} // namespace
+
+const MaterialLaw& law_mooney_rivlin() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::MooneyRivlin,
+      .card = "*MAT_MOONEY-RIVLIN_RUBBER",
+      .number = "027",
+      .summary = "Mooney-Rivlin rubber: compressible hyperelastic solids, incompressible "
+                 "membrane shells",
+      .history = 3, // shells: the accumulated logarithmic strain (eps_xx, eps_yy, gamma_xy)
+      .incremental = false,
+      .plastic = false,
+      .hyperelastic = true,
+      .hydrodynamic = false,
+      .rigid = false,
+      .keyword = {.name = "*MAT_MOONEY-RIVLIN_RUBBER",
+                  .aliases = {"*MAT_027"},
+                  .options = {"TITLE"},
+                  .head = {title_card(),
+                           {"Card 1", {I("MID").req(), R("RO"), R("PR"), R("A"), R("B"), R("REF")}},
+                           {"Card 2", {R("SGL"), R("SW"), R("ST"), I("LCID")}}},
+                  .summary =
+                      "Mooney-Rivlin rubber. Solids: hyperelastic W = A(I1-3) + B(I2-3) + "
+                      "C(III^-2 - 1) + D(III-1)^2 with C = A/2 + B and D from PR. Shells: an "
+                      "incompressible membrane (plane stress) on the logarithmic strain "
+                      "accumulated in the co-rotational frame, sigma_1 = 2(l1^2 - l3^2)(A + B "
+                      "l2^2), l3 = 1/(l1 l2) (PR sets only the time step). A + B must be positive, "
+                      "PR in (-1, 0.5). LCID > 0 (A and B fitted to a force-deflection curve) and "
+                      "REF = 1 are not supported; SGL, SW, ST are ignored."},
+      .read = read_mooney_rivlin_card,
+      .prepare = prepare_mooney_rivlin,
+      .update_solid = nullptr,
+      .update_shell = update_mooney_rivlin_shell,
+      .update_deviator = nullptr,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

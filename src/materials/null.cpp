@@ -31,4 +31,56 @@ Real update_null_deviator(const MaterialParams& m, const Real deps[6], Real dt, 
   return 0;
 }
 
+namespace {
+
+void read_null_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_pressure_cutoff(h, m);
+  m.null_mu = h.real("MU");
+  m.e = h.real("YM"); // null shells and beams: contact stiffness only
+  m.pr = h.real("PR");
+  if (!(m.null_mu >= 0))
+    fail(h.loc("MU"),
+         fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));
+  r.note_ignored(h, "TEROD", "erosion in tension is not supported");
+  r.note_ignored(h, "CEROD", "erosion in compression is not supported");
+}
+
+} // namespace
+
+const MaterialLaw& law_null() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::Null,
+      .card = "*MAT_NULL",
+      .number = "009",
+      .summary = "EOS pressure, optional Newtonian viscosity, solids only",
+      .history = 0,
+      .incremental = true,
+      .plastic = false,
+      .hyperelastic = false,
+      .hydrodynamic = true,
+      .rigid = false,
+      .keyword = {.name = "*MAT_NULL",
+                  .aliases = {"*MAT_009"},
+                  .options = {"TITLE"},
+                  .head = {title_card(),
+                           {"Card 1",
+                            {I("MID").req(), R("RO"), R("PC"), R("MU"), R("TEROD"), R("CEROD"),
+                             R("YM"), R("PR")}}},
+                  .summary =
+                      "Null material. Solids: with an equation of state (*PART EOSID required): "
+                      "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
+                      "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. Integrated "
+                      "beams (ELFORM 1, 9): mass only, no stiffness and no EOS (LS-DYNA's null "
+                      "beams for contact; YM and PR are kept for the contact stiffness). TEROD "
+                      "and CEROD (erosion) are not supported (warning when set)."},
+      .read = read_null_card,
+      .prepare = prepare_null,
+      .update_solid = nullptr,
+      .update_shell = nullptr,
+      .update_deviator = update_null_deviator,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

@@ -12,7 +12,75 @@
 
 namespace parcae {
 
-void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m) {
+namespace {
+
+/// The EPS1-8 / ES1-8 table as a curve with id -MID (LCSS = -MID).
+void add_stress_strain_table(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  static constexpr std::string_view eps[] = {"EPS1", "EPS2", "EPS3", "EPS4",
+                                             "EPS5", "EPS6", "EPS7", "EPS8"};
+  static constexpr std::string_view es[] = {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"};
+  Curve c;
+  c.id = -m.id;
+  c.title = fmt::format("*MAT_024 {} EPS/ES table", m.id);
+  c.loc = h.loc("EPS1");
+  // The table ends at the first EPS of 0 after EPS1: LS-DYNA ignores trailing zero strains,
+  // whatever stresses are written beside them.
+  int used = 8;
+  for (int k = 1; k < 8; ++k)
+    if (h.real(eps[k]) == 0) {
+      used = k;
+      break;
+    }
+  for (int k = used; k < 8; ++k)
+    if (h.real(eps[k]) != 0)
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} follows a zero strain ({} = 0); the "
+                                      "strains must increase",
+                                      m.id, eps[k], h.real(eps[k]), eps[used]));
+  for (int k = 0; k < used; ++k) {
+    if (!c.x.empty() && !(h.real(eps[k]) > c.x.back()))
+      fail(h.loc(eps[k]), fmt::format("material {}: {} = {} must be greater than the previous "
+                                      "strain",
+                                      m.id, eps[k], h.real(eps[k])));
+    c.x.push_back(h.real(eps[k]));
+    c.y.push_back(h.real(es[k]));
+  }
+  if (c.x.size() < 2) {
+    // One point is no hardening curve: SIGY and ETAN describe the material.
+    r.note(h.loc("EPS1"), fmt::format("material {}: the EPS/ES table has a single point (EPS2 "
+                                      "onwards are 0): SIGY = {} and ETAN = {} are used",
+                                      m.id, m.sigy, m.etan));
+    return;
+  }
+  m.lcss = c.id;
+  r.claim_id("curve", c.id, c.loc);
+  r.model.curves.push_back(std::move(c));
+}
+
+bool has_stress_table(const io::Fields& h) {
+  for (std::string_view es : {"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})
+    if (h.real(es) != 0) return true;
+  return false;
+}
+
+void read_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_elastic(h, m);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.fs = read_failure_strain(h, "FAIL", m.id);
+  m.src = h.real("C");
+  m.srp = h.real("P");
+  m.lcss = h.id("LCSS");
+  m.lcsr = h.id("LCSR");
+  m.vp = h.real("VP");
+  m.tdel = h.real("TDEL");
+  if (m.tdel < 0)
+    fail(h.loc("TDEL"), fmt::format("material {}: TDEL = {} must not be negative", m.id, m.tdel));
+  if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, r);
+}
+
+void prepare(const Material& mat, const Model& model, MaterialParams& m) {
   auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
   prepare_elastic_constants(mat, m);
   m.beta = 1;
@@ -46,6 +114,46 @@ void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialP
   if (mat.vp != 0 && mat.vp != 1)
     fail(fmt::format("VP = {} is not supported (0: scale yield stress, 1: viscoplastic)", mat.vp));
   m.vp = mat.vp;
+}
+
+} // namespace
+
+const MaterialLaw& law_piecewise_linear() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::PiecewiseLinear,
+      .card = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
+      .number = "024",
+      .summary = "von Mises plasticity, linear or tabulated isotropic hardening, rate effects",
+      .history = 1, // effective plastic strain
+      .incremental = true,
+      .plastic = true,
+      .hyperelastic = false,
+      .hydrodynamic = false,
+      .rigid = false,
+      .keyword =
+          {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
+           .aliases = {"*MAT_024"},
+           .options = {"TITLE"},
+           .head = {title_card(),
+                    {"Card 1", join(mid_ro_e_pr_fields(),
+                                    {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
+                    {"Card 2", {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), I("LCF")}},
+                    {"Card 3",
+                     reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+                    {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
+           .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
+                      "curve in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means "
+                      "no failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an "
+                      "element whose time step (critical step x TSSFAC) falls below TDEL is "
+                      "deleted. LCF is ignored."},
+      .read = read_card,
+      .prepare = prepare,
+      .update_solid = update_j2_solid,
+      .update_shell = update_j2_shell,
+      .update_deviator = nullptr,
+      .wave_speed = reference_wave_speed};
+  return law;
 }
 
 } // namespace parcae

@@ -148,4 +148,69 @@ Real update_transversely_anisotropic_shell(const MaterialParams& m, const Real d
   return d;
 }
 
+namespace {
+
+void read_transversely_anisotropic_card(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  read_elastic(h, m);
+  m.sigy = h.real("SIGY");
+  m.etan = h.real("ETAN");
+  m.lankford_r = h.real("R");
+  m.lcss = h.id("HLCID");
+  if (m.lankford_r == 0)
+    fail(h.loc("R"), fmt::format("material {}: the anisotropy parameter R must not be 0 (R = 1 "
+                                 "is von Mises)",
+                                 m.id));
+  if (m.lcss < 0)
+    fail(h.loc("HLCID"), fmt::format("material {}: HLCID = {} must not be negative", m.id, m.lcss));
+  if (m.lcss == 0 && !(m.sigy > 0))
+    fail(h.loc("SIGY"), fmt::format("material {}: yield stress SIGY = {} must be positive (or "
+                                    "give the hardening curve HLCID)",
+                                    m.id, m.sigy));
+  if (!(m.etan >= 0))
+    fail(h.loc("ETAN"),
+         fmt::format("material {}: plastic hardening modulus ETAN = {} must not be negative", m.id,
+                     m.etan));
+}
+
+} // namespace
+
+const MaterialLaw& law_transversely_anisotropic() {
+  using namespace io::card_fields;
+  static const MaterialLaw law{
+      .kind = MaterialKind::TransverselyAnisotropic,
+      .card = "*MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC",
+      .number = "037",
+      .summary = "Hill 1948 plane-stress plasticity with normal anisotropy (Lankford R), linear or "
+                 "tabulated isotropic hardening; shells only",
+      .history = 1, // effective plastic strain
+      .incremental = true,
+      .plastic = true,
+      .hyperelastic = false,
+      .hydrodynamic = false,
+      .rigid = false,
+      .keyword = {.name = "*MAT_TRANSVERSELY_ANISOTROPIC_ELASTIC_PLASTIC",
+                  .aliases = {"*MAT_037"},
+                  .options = {"TITLE"},
+                  .head = {title_card(),
+                           {"Card 1",
+                            {I("MID").req(), R("RO"), R("E"), R("PR"), R("SIGY"), R("ETAN"), R("R"),
+                             I("HLCID")}}},
+                  .summary =
+                      "Hill 1948 plane-stress plasticity with normal anisotropy (shells only): "
+                      "s11^2 + s22^2 - 2R/(1+R) s11 s22 + 2(1+2R)/(1+R) s12^2 = Y^2, isotropic "
+                      "hardening Y = SIGY + ETAN eps_p (ETAN: the plastic hardening modulus) or "
+                      "the curve HLCID (effective plastic strain -> Y; SIGY and ETAN then "
+                      "ignored; softening is an error). R = 1 is von Mises; R < 0 selects another "
+                      "LS-DYNA algorithm for the same criterion and is read as |R| (parcae's "
+                      "return is iterated to convergence); R = 0 is an error. Solid parts are an "
+                      "error. The _ECHANGE and _NLP options are not supported."},
+      .read = read_transversely_anisotropic_card,
+      .prepare = prepare_transversely_anisotropic,
+      .update_solid = nullptr,
+      .update_shell = update_transversely_anisotropic_shell,
+      .update_deviator = nullptr,
+      .wave_speed = reference_wave_speed};
+  return law;
+}
 } // namespace parcae

@@ -4,6 +4,7 @@
 // (LocalId into Model::nodes) after the reader has resolved it. Struct-of-arrays where it is hot.
 #include <array>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,8 +59,10 @@ struct BeamTable {
 };
 
 /// A material card as read from the deck. kind names the law (core/material_kind.hpp; its
-/// catalogue row in materials/catalogue.hpp); the fields are the union of the laws' card fields,
-/// each law reading its own.
+/// catalogue row in materials/catalogue.hpp, whose read function fills the card's fields). A
+/// law keeps its own constants in law_card (its file's parameters struct: card<T>()); the named
+/// fields below are those of the laws that were written before law_card, which the element
+/// kernels, the implicit solver and the tests still read by name.
 struct Material {
   GlobalId id = 0;
   MaterialKind kind = MaterialKind::Elastic;
@@ -99,7 +102,14 @@ struct Material {
   // --- transversely anisotropic elastic-plastic (037): SIGY, ETAN (the plastic hardening
   // modulus), lcss = HLCID (above) and the Lankford R (the card's value; R < 0: see the law) ---
   Real lankford_r = 0; ///< 037 R
+  /// The law's own constants as its read function left them (the law file's struct).
+  std::shared_ptr<const void> law_card;
   SourceLoc loc;
+
+  /// law_card as the law's struct T (only the law's own file knows T).
+  template <class T> [[nodiscard]] const T& card() const {
+    return *static_cast<const T*>(law_card.get());
+  }
 };
 
 enum class EosKind : std::uint8_t {

@@ -6,7 +6,8 @@ MAX_LINES lines unless it is a table (TABLES).
 usage: check_layers.py SRC_DIR     (exit 1 and one line per violation when the rule is broken)
 
 Layers, lowest first; a module may include itself and what is listed for it (transitively):
-  core <- par <- prof <- mesh <- (materials <- fem, contact, input, output) <- solvers/common
+  core <- cards (keyword card types); core <- par <- prof <- mesh <- (materials (+ cards) <- fem,
+  input; contact, output) <- solvers/common
        <- solvers/{explicit, implicit, cfd} <- apps
   linalg (PETSc, SLEPc, MUMPS, hypre behind plain C++ types) uses par; implicit and cfd use it.
 Third-party headers of those libraries (petsc*.h, slepc*.h, HYPRE*.h, *mumps_c.h) only in
@@ -21,10 +22,11 @@ USES = {
     "par": ["core"],
     "prof": ["par"],
     "mesh": ["par"],
-    "materials": ["mesh"],
+    "cards": ["core"],
+    "materials": ["mesh", "cards"],
     "fem": ["materials"],
     "contact": ["mesh"],
-    "input": ["mesh"],
+    "input": ["materials"],
     "output": ["mesh"],
     "solvers/common": ["fem", "contact", "input", "output", "prof"],
     "linalg": ["par"],

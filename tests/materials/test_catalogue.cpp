@@ -1,5 +1,6 @@
-// The material catalogue: one row per MaterialKind in enum order, card names and numbers unique
-// and consistent, every row with the functions its behaviour needs.
+// The material catalogue: one row per line of core/material_laws.def in MaterialKind order, card
+// names and numbers unique and consistent with the row's own card table, every row with the
+// functions its behaviour needs.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -12,16 +13,17 @@ using namespace parcae;
 
 TEST(MaterialCatalogue, OneRowPerKindInOrder) {
   const auto laws = material_laws();
-  ASSERT_EQ(laws.size(), static_cast<std::size_t>(kLastMaterialKind) + 1);
+  ASSERT_EQ(laws.size(), kMaterialLawCount);
   for (std::size_t i = 0; i < laws.size(); ++i) {
-    EXPECT_EQ(laws[i].kind, static_cast<MaterialKind>(i));
-    EXPECT_EQ(&material_law(laws[i].kind), &laws[i]);
+    EXPECT_EQ(laws[i]->kind, static_cast<MaterialKind>(i));
+    EXPECT_EQ(&material_law(laws[i]->kind), laws[i]);
   }
 }
 
 TEST(MaterialCatalogue, NamesAndBehaviourAreConsistent) {
   std::set<std::string> cards, numbers;
-  for (const MaterialLaw& law : material_laws()) {
+  for (const MaterialLaw* row : material_laws()) {
+    const MaterialLaw& law = *row;
     const std::string card = law.card;
     SCOPED_TRACE(card);
     EXPECT_EQ(card.rfind("*MAT_", 0), 0u);
@@ -31,6 +33,20 @@ TEST(MaterialCatalogue, NamesAndBehaviourAreConsistent) {
     EXPECT_FALSE(std::string(law.summary).empty());
     EXPECT_GE(law.history, 0);
     EXPECT_NE(law.prepare, nullptr);
+    // the law's own card table: its name, the *MAT_0nn alias, MID and RO on card 1
+    EXPECT_EQ(law.keyword.name, card);
+    ASSERT_FALSE(law.keyword.aliases.empty());
+    EXPECT_EQ(law.keyword.aliases.front(), "*MAT_" + std::string(law.number));
+    EXPECT_NE(law.read, nullptr);
+    EXPECT_EQ(law.keyword.apply, nullptr); // the reader's one apply function for every law
+    EXPECT_EQ(material_law_of_keyword(card), &law);
+    bool mid = false, ro = false;
+    for (const auto& c : law.keyword.head)
+      for (const auto& f : c.fields) {
+        mid |= f.name == "MID" && f.required;
+        ro |= f.name == "RO";
+      }
+    EXPECT_TRUE(mid && ro);
     EXPECT_NE(law.wave_speed, nullptr);
     // exactly one way to compute the stress (rigid: none is called)
     const int ways = int(law.hyperelastic) + int(law.hydrodynamic) + int(law.rigid) +

@@ -19,7 +19,7 @@ void check_add_erosions(const Model& model) {
 ErosionRule make_erosion_rule(const Model& model, const Material& mat, bool shell, int nip,
                               GlobalId pid) {
   ErosionRule r;
-  if (mat.kind == MaterialKind::PiecewiseLinear) r.tdel = mat.tdel;
+  r.tdel = mat.tdel; // *MAT_024 TDEL (0 for the other laws)
   for (const auto& a : model.add_erosions) {
     if (a.mid != mat.id) continue;
     r.add = true;

@@ -23,10 +23,8 @@ void Integrator::init_erosion() {
   for (const auto& p : model_.parts) {
     const Material* m = model_.find_material(p.mid);
     if (!m) continue;
-    const bool fails =
-        (m->kind == MaterialKind::PlasticKinematic || m->kind == MaterialKind::PiecewiseLinear) &&
-        m->fs > 0;
-    const bool tdel = m->kind == MaterialKind::PiecewiseLinear && m->tdel > 0;
+    const bool fails = m->fs > 0;  // the plastic laws' failure strain (FS, FAIL, EPSF)
+    const bool tdel = m->tdel > 0; // *MAT_024 TDEL
     bool add = false;
     for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
     erosion_.on |= fails || tdel || add;
