@@ -94,6 +94,7 @@ reader-bench: build
 
 keywords: build
 	$(PARCAE) keywords > docs/keywords.md
+	$(PYTHON) scripts/keywords_vs_openradioss.py --parcae $(PARCAE)
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -7,7 +7,8 @@ fuzz input format) and the public decks under --decks
 deck and its (recursively) included files, each after a line "$parcae-fuzz-file: NAME"; the
 *INCLUDE lines are rewritten to the flat names used there. Inputs are cut at a line boundary to
 --max-bytes (big meshes: their first lines). The output directory is replaced.
-With --dict: a libFuzzer dictionary of the keywords of the card tables (src/input/card_tables*.cpp)
+With --dict: a libFuzzer dictionary of the keywords of the card tables (src/input/card_tables*.cpp
+and the material laws' files in src/materials)
 and of the reader's syntax.
 """
 import argparse
@@ -98,7 +99,9 @@ def sources(decks: Path):
 
 def write_dict(path: Path):
     words = set()
-    for src in sorted((ROOT / "src" / "input").glob("card_tables*.cpp")):
+    tables = sorted((ROOT / "src" / "input").glob("card_tables*.cpp"))
+    tables += sorted((ROOT / "src" / "materials").glob("*.cpp"))  # each law's own card table
+    for src in tables:
         words.update(re.findall(r'"(\*[A-Z][A-Z0-9_]*)"', src.read_text()))
     words.update(["*INCLUDE", "*PARAMETER", "*PARAMETER_EXPRESSION", "*KEYWORD", "*END", "_TITLE",
                   "_ID", "_LOCAL", "*CASE_BEGIN_1", "*CASE_END_1", "&", "$#", "LONG=Y", "I10=Y",
