@@ -74,6 +74,12 @@ struct Block {
   std::string trailing;
   Fields head;
   std::vector<Fields> rows;
+  /// Numeric fixed-format fields that had blanks inside them (read as LS-DYNA reads them, the
+  /// blanks ignored): how many, and a note on the first (where, which field, the text, the
+  /// value read). The reader warns once per keyword.
+  int blanks_inside = 0;
+  SourceLoc blanks_loc;
+  std::string blanks_note;
 
   [[nodiscard]] bool has(std::string_view option) const;
 };

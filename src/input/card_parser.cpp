@@ -229,8 +229,31 @@ BlockParser::BlockParser(const KeywordMatch& m, const RawBlock& raw, const Param
 void BlockParser::read_card(const CardSpec& card, const DataLine& line, Fields& into) {
   loc_.line = line.line;
   const auto texts = split_card_line(card, line.text, raw_.format, loc_);
-  for (std::size_t k = 0; k < card.fields.size(); ++k)
-    into.add(parse_field(card.fields[k], texts[k], params_, loc_));
+  for (std::size_t k = 0; k < card.fields.size(); ++k) {
+    const FieldSpec& f = card.fields[k];
+    const std::string_view t = trim(texts[k]);
+    if (f.type != FieldType::String && t.find_first_of(" \t") != std::string_view::npos &&
+        t.front() != '&' && !(t.size() > 1 && t[0] == '-' && t[1] == '&') &&
+        !is_free_format(card, line.text, raw_.format)) {
+      // LS-DYNA reads fixed-format fields with Fortran's formatted read, which ignores blanks
+      // inside a numeric field ("0       1" is 1): read what it reads, and say so.
+      std::string squeezed;
+      for (char c : t)
+        if (!is_blank_char(c)) squeezed += c;
+      const Value v = parse_field(f, squeezed, params_, loc_);
+      if (block_.blanks_inside++ == 0) {
+        block_.blanks_loc = loc_;
+        block_.blanks_note = fmt::format(
+            "field {}: \"{}\" has blanks inside it and is read as {}, as LS-DYNA's fixed-format "
+            "read does (blanks in a number are ignored); the line's columns probably do not "
+            "match the card's field widths",
+            f.name, t, f.type == FieldType::Int ? std::to_string(v.i) : format_real(v.r));
+      }
+      into.add(v);
+      continue;
+    }
+    into.add(parse_field(f, texts[k], params_, loc_));
+  }
 }
 
 void BlockParser::missing_card(const CardSpec& card, int line) const {

@@ -239,6 +239,13 @@ private:
     }
     parser.finish();
     if (!applied) spec.apply(parser.block(), d_);
+    const Block& b = parser.block();
+    if (b.blanks_inside > 0 && !d_.parameter_pass)
+      d_.model.notes.push_back({raw.keyword, b.blanks_loc, false,
+                                b.blanks_inside == 1
+                                    ? b.blanks_note
+                                    : fmt::format("{} ({} more such fields in this keyword)",
+                                                  b.blanks_note, b.blanks_inside - 1)});
   }
 
   void unsupported_keyword(const RawBlock& raw) {
