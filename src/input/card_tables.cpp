@@ -959,10 +959,10 @@ std::vector<KeywordSpec> material_law_keywords() {
 
 std::vector<KeywordSpec> build_table() {
   std::vector<KeywordSpec> all;
-  for (auto group :
-       {structure_keywords(), mesh_keywords(), material_law_keywords(), material_keywords(),
-        control_keywords(), set_keywords(), boundary_keywords(), constraint_keywords(),
-        contact_keywords(), implicit_keywords(), forming_keywords(), beam_keywords()})
+  for (auto group : {structure_keywords(), mesh_keywords(), material_law_keywords(),
+                     material_keywords(), control_keywords(), set_keywords(), boundary_keywords(),
+                     constraint_keywords(), contact_keywords(), implicit_keywords(),
+                     pressure_keywords(), forming_keywords(), beam_keywords()})
     all.insert(all.end(), group.begin(), group.end());
   return all;
 }

@@ -1,5 +1,5 @@
 // Card tables of the implicit keywords: *CONTROL_IMPLICIT_{GENERAL, SOLVER, AUTO, DYNAMICS,
-// EIGENVALUE, SOLUTION, STABILIZATION} and the pressure loads *LOAD_SEGMENT / _SET. Field order
+// EIGENVALUE, SOLUTION, STABILIZATION}. Field order
 // and defaults follow the LS-DYNA keyword manual (R13); the apply functions are in
 // deck_apply_implicit.cpp, the solver that uses them in solvers/implicit (docs/implicit.md).
 #include "input/card_spec.hpp"
@@ -100,23 +100,6 @@ std::vector<KeywordSpec> implicit_keywords() {
        .ignore_extra = true,
        .summary = "Read and warned: parcae adds no artificial stabilisation.",
        .apply = apply_control_implicit_stabilization},
-      {.name = "*LOAD_SEGMENT",
-       .options = {"ID"},
-       .head = {{"ID (_ID)", {I("ID"), Line("HEADING")}, "ID"}},
-       .rows = {{"Card 1",
-                 {I("LCID").req(), R("SF", "1.0"), R("AT"), I("N1").req(), I("N2").req(),
-                  I("N3").req(), I("N4"), I("N5")}}},
-       .summary = "Pressure SF * curve(t - AT) on a segment N1-N4 (a triangle when N4 is 0 or "
-                  "N3); positive pressure acts against the normal of N1-N2-N3 (right-hand rule). "
-                  "Applied by the implicit solver (consistent nodal forces on the initial "
-                  "geometry); N5-N8 (higher-order segments) are refused.",
-       .apply = apply_load_segment},
-      {.name = "*LOAD_SEGMENT_SET",
-       .options = {"ID"},
-       .head = {{"ID (_ID)", {I("ID"), Line("HEADING")}, "ID"}},
-       .rows = {{"Card 1", {I("SSID").req(), I("LCID").req(), R("SF", "1.0"), R("AT")}}},
-       .summary = "As *LOAD_SEGMENT on every segment of a *SET_SEGMENT.",
-       .apply = apply_load_segment_set},
   };
 }
 

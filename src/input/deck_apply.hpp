@@ -155,7 +155,7 @@ void apply_control_adapstep(const Block& b, DeckBuilder& d);
 void apply_control_accuracy(const Block& b, DeckBuilder& d);
 void apply_interface_springback(const Block& b, DeckBuilder& d);
 
-// card_tables_implicit.cpp / deck_apply_implicit.cpp: the implicit controls and pressure loads
+// card_tables_implicit.cpp / deck_apply_implicit.cpp: the implicit controls
 std::vector<KeywordSpec> implicit_keywords();
 void apply_control_implicit_general(const Block& b, DeckBuilder& d);
 void apply_control_implicit_solver(const Block& b, DeckBuilder& d);
@@ -164,10 +164,15 @@ void apply_control_implicit_dynamics(const Block& b, DeckBuilder& d);
 void apply_control_implicit_eigenvalue(const Block& b, DeckBuilder& d);
 void apply_control_implicit_solution(const Block& b, DeckBuilder& d);
 void apply_control_implicit_stabilization(const Block& b, DeckBuilder& d);
-void apply_load_segment(const Block& b, DeckBuilder& d);
-void apply_load_segment_set(const Block& b, DeckBuilder& d);
-/// Once the whole deck is read: *LOAD_SEGMENT_SET expanded to its segments, every segment's
-/// nodes and curve checked (InputError at the card).
+/// An explicit deck: one note per *CONTROL_IMPLICIT_ card read (they are not used).
+void note_unused_implicit_controls(DeckBuilder& d);
+
+// keywords_pressure.cpp: pressure loads (*LOAD_SEGMENT, _SET, *LOAD_SHELL_ELEMENT, _SET), card
+// tables and apply functions in one file
+std::vector<KeywordSpec> pressure_keywords();
+/// Once the whole deck is read: set and shell loads expanded to segments, every segment's nodes
+/// and curve checked; in an explicit deck every segment must be a face of a deformable shell or
+/// solid (InputError at the card).
 void resolve_segment_loads(DeckBuilder& d);
 
 // deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT

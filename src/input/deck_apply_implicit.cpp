@@ -1,6 +1,6 @@
 // Apply functions of the implicit keywords (card_tables_implicit.cpp): the controls go to
-// Model::control.implicit, pressure loads to Model::segment_loads. Unsupported options are
-// refused here, each with its own message at the field (file, line, card).
+// Model::control.implicit (the pressure loads are in keywords_pressure.cpp). Unsupported options
+// are refused here, each with its own message at the field (file, line, card).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -132,81 +132,14 @@ void apply_control_implicit_stabilization(const Block& b, DeckBuilder& d) {
   warn(d, b, b.loc, "read and ignored: parcae's implicit solver adds no artificial stabilisation");
 }
 
-void apply_load_segment(const Block& b, DeckBuilder& d) {
-  for (const Fields& row : b.rows) {
-    if (row.id("N5") != 0) refuse(row, "N5", "higher-order (8-node) segments are not supported");
-    SegmentLoad l;
-    l.lcid = row.id("LCID");
-    l.sf = row.real("SF");
-    l.at = row.real("AT");
-    l.nodes = {row.id("N1"), row.id("N2"), row.id("N3"), row.id("N4")};
-    if (l.nodes[3] == 0) l.nodes[3] = l.nodes[2];
-    l.loc = row.loc("LCID");
-    d.model.segment_loads.push_back(l);
-  }
-}
-
-void apply_load_segment_set(const Block& b, DeckBuilder& d) {
-  for (const Fields& row : b.rows) {
-    SegmentLoad l;
-    l.ssid = row.id("SSID");
-    l.lcid = row.id("LCID");
-    l.sf = row.real("SF");
-    l.at = row.real("AT");
-    l.loc = row.loc("SSID");
-    d.model.segment_loads.push_back(l);
-  }
-}
-
-void resolve_segment_loads(DeckBuilder& d) {
+void note_unused_implicit_controls(DeckBuilder& d) {
   Model& m = d.model;
-  if (m.control.implicit.imflag != 1) {
-    // An explicit deck: the implicit controls are read but not used (as before they had card
-    // tables), and the explicit solver does not apply segment pressures yet.
-    for (const std::string& k : m.keywords_used)
-      if (k.starts_with("*CONTROL_IMPLICIT_") && k != "*CONTROL_IMPLICIT_GENERAL")
-        m.notes.push_back({k, m.control.implicit.general_loc, false,
-                           "read; used only by the implicit solver (IMFLAG = 0: ignored)"});
-    if (!m.segment_loads.empty()) {
-      const SourceLoc& loc = m.segment_loads.front().loc;
-      if (!d.options.ignore_unsupported)
-        fail(loc, "*LOAD_SEGMENT pressures are applied by the implicit solver only (IMFLAG = 1 "
-                  "on *CONTROL_IMPLICIT_GENERAL); the explicit solver does not apply them yet "
-                  "(use --ignore-unsupported to run without them)");
-      m.notes.push_back({"*LOAD_SEGMENT", loc, false,
-                         "pressure loads ignored: the explicit solver does not apply them"});
-      m.segment_loads.clear();
-      return;
-    }
-  }
-  std::vector<SegmentLoad> out;
-  for (const SegmentLoad& l : m.segment_loads) {
-    if (d.defined("curve", l.lcid) == nullptr)
-      fail(l.loc,
-           fmt::format("pressure load references curve LCID = {}, which is not defined", l.lcid));
-    if (l.ssid == 0) {
-      for (GlobalId n : l.nodes)
-        if (m.node_index(n) == kInvalidLocal)
-          fail(l.loc, fmt::format("pressure load segment references node {}, which is not "
-                                  "defined",
-                                  n));
-      out.push_back(l);
-      continue;
-    }
-    const auto it = m.segment_sets.find(l.ssid);
-    if (it == m.segment_sets.end())
-      fail(l.loc, fmt::format("*LOAD_SEGMENT_SET references segment set SSID = {}, which is not "
-                              "defined",
-                              l.ssid));
-    for (const auto& seg : it->second.segments) {
-      SegmentLoad s = l;
-      s.ssid = 0;
-      s.nodes = seg;
-      if (s.nodes[3] == 0) s.nodes[3] = s.nodes[2];
-      out.push_back(s);
-    }
-  }
-  m.segment_loads = std::move(out);
+  if (m.control.implicit.imflag == 1) return;
+  // An explicit deck: the implicit controls are read but not used.
+  for (const std::string& k : m.keywords_used)
+    if (k.starts_with("*CONTROL_IMPLICIT_") && k != "*CONTROL_IMPLICIT_GENERAL")
+      m.notes.push_back({k, m.control.implicit.general_loc, false,
+                         "read; used only by the implicit solver (IMFLAG = 0: ignored)"});
 }
 
 } // namespace parcae::io

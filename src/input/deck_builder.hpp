@@ -74,6 +74,16 @@ struct PendingDeformableToRigid {
   SourceLoc loc;
 };
 
+/// *LOAD_SHELL_ELEMENT / _SET before the shells are known (resolve_segment_loads makes one
+/// segment load per shell).
+struct PendingShellLoad {
+  bool is_set = false;
+  GlobalId id = 0; ///< EID, or ESID when is_set
+  GlobalId lcid = 0;
+  Real sf = 1, at = 0;
+  SourceLoc loc;
+};
+
 struct PendingGeneralSet {
   SetKind kind = SetKind::Node;
   GlobalId sid = 0;
@@ -136,6 +146,7 @@ public:
   std::vector<PendingSpc> spcs;
   std::vector<PendingGeneralSet> general_sets;
   std::vector<PendingDeformableToRigid> to_rigid;
+  std::vector<PendingShellLoad> shell_loads;
   /// Where each member of a list set was read: (kind, set id) -> parallel to members.
   std::map<std::pair<SetKind, GlobalId>, std::vector<SrcRef>> set_member_src;
   bool have_termination = false;

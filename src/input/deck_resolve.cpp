@@ -76,6 +76,7 @@ public:
     check_initial_velocities();
     check_loads();
     check_airbags();
+    note_unused_implicit_controls(d_);
     resolve_segment_loads(d_);
     check_walls();
     check_constraint_references(m_);

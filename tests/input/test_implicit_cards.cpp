@@ -1,4 +1,5 @@
-// The implicit keywords (*CONTROL_IMPLICIT_...) and the pressure loads (*LOAD_SEGMENT / _SET):
+// The implicit keywords (*CONTROL_IMPLICIT_...) and the pressure loads (*LOAD_SEGMENT / _SET,
+// *LOAD_SHELL_ELEMENT / _SET):
 // fields in the manual's layout, defaults, and one refusal per unsupported option, named at
 // the field.
 #include <gtest/gtest.h>
@@ -148,19 +149,66 @@ TEST(ImplicitCards, SegmentPressures) {
   EXPECT_EQ(m.segment_loads[3].ssid, 0);
 }
 
-TEST(ImplicitCards, ExplicitDecksRefuseSegmentPressuresAndNoteImplicitControls) {
-  // Without IMFLAG = 1 the explicit solver would silently drop the pressure: refused (or
-  // ignored with a warning on request); implicit controls are noted as unused.
-  std::string deck =
-      implicit_cube("*CONTROL_IMPLICIT_SOLUTION\n12\n*LOAD_SEGMENT\n7,1,0,5,6,7,8\n");
+TEST(ImplicitCards, ExplicitDecksTakeFacePressuresAndNoteImplicitControls) {
+  // An explicit deck applies a pressure through the element whose face the segment is: a face
+  // of the cube reads (in any node order); a segment that is no element's face is refused at
+  // its card (dropped with a note under --ignore-unsupported); the implicit controls are noted
+  // as unused.
+  std::string deck = implicit_cube(
+      "*CONTROL_IMPLICIT_SOLUTION\n12\n*LOAD_SEGMENT\n7,1,0,5,6,7,8\n7,1,0,8,4,1,5\n");
   deck.replace(deck.find("*SECTION_SOLID\n1,2"), 18, "*SECTION_SOLID\n1,1");
-  const std::string e = read_error(deck);
-  EXPECT_NE(e.find("implicit solver only"), std::string::npos) << e;
+  const Model ok = read_text(deck);
+  EXPECT_EQ(ok.segment_loads.size(), 2u);
+  bool noted = false;
+  for (const KeywordNote& n : ok.notes) noted |= n.keyword == "*CONTROL_IMPLICIT_SOLUTION";
+  EXPECT_TRUE(noted);
+  std::string bad = deck;
+  bad.replace(bad.find("7,1,0,8,4,1,5"), 13, "7,1,0,1,2,7,8"); // a diagonal plane
+  const std::string e = read_error(bad);
+  EXPECT_NE(e.find("pressure segment 1 2 7 8 is not a face of any shell or solid element"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
   ReadOptions o;
   o.ignore_unsupported = true;
-  const Model m = read_text(deck, o);
-  EXPECT_TRUE(m.segment_loads.empty());
-  bool noted = false;
-  for (const KeywordNote& n : m.notes) noted |= n.keyword == "*CONTROL_IMPLICIT_SOLUTION";
-  EXPECT_TRUE(noted);
+  const Model m = read_text(bad, o);
+  EXPECT_EQ(m.segment_loads.size(), 1u);
+  bool dropped = false;
+  for (const KeywordNote& n : m.notes) dropped |= n.message.find("dropped") != std::string::npos;
+  EXPECT_TRUE(dropped);
+  // A rigid part's face is refused (pressures on rigid bodies are not applied yet).
+  std::string rigid = deck;
+  rigid.replace(rigid.find("*MAT_ELASTIC\n1,7.85e-9,210000.,0.3"), 34,
+                "*MAT_RIGID\n1,7.85e-9,210000.,0.3");
+  EXPECT_NE(read_error(rigid).find("which is rigid"), std::string::npos) << read_error(rigid);
+}
+
+TEST(ImplicitCards, ShellPressuresBecomeSegmentLoads) {
+  // *LOAD_SHELL_ELEMENT (bare *LOAD_SHELL too) and *LOAD_SHELL_SET: one segment per shell, on
+  // its corner nodes in the element's order (a triangle repeats N3), SF default 1.
+  const std::string shells =
+      "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,2,0,0\n"
+      "*ELEMENT_SHELL\n10,1,1,2,3,4\n11,1,2,5,3,3\n*PART\nplate\n1,1,1\n"
+      "*SECTION_SHELL\n1,2\n1.0,1.0,1.0,1.0\n*MAT_ELASTIC\n1,7.85e-9,210000.,0.3\n"
+      "*DEFINE_CURVE\n7\n0,0\n1,1\n";
+  const Model m = read_text(deck(shells + termination() +
+                                 "*LOAD_SHELL_ELEMENT\n10,7,2.5,0.1\n*LOAD_SHELL\n11,7\n"
+                                 "*SET_SHELL\n4\n11,10\n*LOAD_SHELL_SET\n4,7,-3\n"));
+  ASSERT_EQ(m.segment_loads.size(), 4u);
+  EXPECT_EQ(m.segment_loads[0].nodes, (std::array<GlobalId, 4>{1, 2, 3, 4}));
+  EXPECT_DOUBLE_EQ(m.segment_loads[0].sf, 2.5);
+  EXPECT_DOUBLE_EQ(m.segment_loads[0].at, 0.1);
+  EXPECT_EQ(m.segment_loads[1].nodes, (std::array<GlobalId, 4>{2, 5, 3, 3}));
+  EXPECT_DOUBLE_EQ(m.segment_loads[1].sf, 1.0);
+  EXPECT_EQ(m.segment_loads[2].nodes, (std::array<GlobalId, 4>{2, 5, 3, 3}));
+  EXPECT_EQ(m.segment_loads[3].nodes, (std::array<GlobalId, 4>{1, 2, 3, 4}));
+  EXPECT_DOUBLE_EQ(m.segment_loads[3].sf, -3.0);
+  for (const auto& [cards, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"*LOAD_SHELL_ELEMENT\n99,7\n", "shell element 99"},
+           {"*LOAD_SHELL_SET\n5,7\n", "ESID = 5"},
+           {"*LOAD_SHELL_ELEMENT\n10,8\n", "LCID = 8"}}) {
+    const std::string e = read_error(deck(shells + termination() + cards));
+    EXPECT_NE(e.find(expect), std::string::npos) << cards << " -> " << e;
+    EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
+  }
 }

@@ -44,9 +44,15 @@ void Integrator::compute_family_elements(Family family, bool boundary, Real dt) 
       // it, in element order).
       res[c] = Family::compute_forces(sp.opt, sp.mat, sp.blk, b, e, kin, corners,
                                       opt_.use_reference_kernels);
-      if constexpr (std::is_same_v<Family, ShellFamily>)
+      if constexpr (std::is_same_v<Family, ShellFamily>) {
         if (!airbags_.bag_of_part.empty() && airbags_.bag_of_part[p] >= 0)
           add_airbag_pressure(p, b, e, corners);
+        if (!press_.shell.empty())
+          add_segment_pressures(press_.shell[p], b, e, Family::kNodes, corners, sp.blk.failed);
+      }
+      if constexpr (std::is_same_v<Family, SolidFamily>)
+        if (!press_.solid.empty())
+          add_segment_pressures(press_.solid[p], b, e, Family::kNodes, corners, sp.blk.failed);
       if (erosion_.on && erode_range(family, p, b, e, gone[c])) {
         // the step of the elements left (the kernel's rule: first smallest in element order)
         res[c].min_dt = 1e300;

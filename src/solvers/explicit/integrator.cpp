@@ -63,6 +63,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   rwalls_.state = make_rigid_walls(model, d_);
   init_erosion();
   init_airbags();
+  init_segment_pressures();
   init_axial_forces();
   init_mass_scaling();
   // Per corner: forces (and moments); with mass scaling during the run, its mass and inertia

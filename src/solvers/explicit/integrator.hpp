@@ -2,6 +2,7 @@
 // The explicit solver's time integrator (private to src/solvers/explicit): its state and the
 // passes of one cycle. The passes live in their own files:
 //   element_pass.cpp   element forces, halo exchange, local step limit
+//   pressure_pass.cpp  segment pressures into the loaded elements' corner forces
 //   contact_driver.cpp contact interfaces: set-up, forces, histories
 //   nodal_update.cpp   loads, force assembly, velocities (rigid bodies, constraints, walls)
 //   cycle_reduce.cpp   the cycle's one reduction over the ranks
@@ -180,6 +181,22 @@ struct AirbagCoupling {
   bool damped = false; ///< some bag has MWD > 0
 };
 
+/// Segment pressures (*LOAD_SEGMENT, _SET, *LOAD_SHELL_ELEMENT, _SET; pressure_pass.cpp): each
+/// segment is applied through the shell or solid whose face it is (the reader checks there is
+/// one), as p A / 4 per corner on the current geometry added to that element's corner forces, so
+/// that it travels with them in the halo exchange: only the rank owning the element computes it,
+/// and the nodal sums are those of the one-rank run.
+struct SegmentPressures {
+  struct Face {
+    std::size_t elem = 0;                 ///< element of the part's block
+    std::uint32_t load = 0;               ///< model.segment_loads entry
+    std::array<LocalId, 4> nodes{};       ///< the segment's local nodes (triangle: n4 = n3)
+    std::array<std::uint8_t, 4> corner{}; ///< the element's corner at each of those nodes
+  };
+  std::vector<std::vector<Face>> solid, shell; ///< per part of the domain, ascending elements
+  std::vector<Real> p; ///< per model.segment_loads entry: pressure at the force pass's time
+};
+
 /// Element erosion (erosion.hpp). Every rank keeps the global state (which model elements are
 /// alive, which nodes lost all their elements) so that contact surfaces and free nodes are the
 /// same on every rank.
@@ -289,6 +306,16 @@ private:
   void airbag_damping();
   /// Work of the bags' pressure over the velocity update (this rank's shells; loads_.work).
   void airbag_work(const std::vector<Real>& v_old, Real dt_avg);
+  // --- segment pressures (pressure_pass.cpp) ---
+  void init_segment_pressures();
+  /// Every segment load's pressure at time t (SF * curve(t - AT), 0 before AT).
+  void update_segment_pressures(Real t);
+  /// Pressure forces of the faces of elements [b, e) into their corners (k corners per element).
+  void add_segment_pressures(const std::vector<SegmentPressures::Face>& faces, std::size_t b,
+                             std::size_t e, std::size_t k, CornerSpans corners,
+                             std::span<const std::uint8_t> failed);
+  /// Work of the pressures over the velocity update (this rank's elements; loads_.work).
+  void segment_pressure_work(const std::vector<Real>& v_old, Real dt_avg);
   /// The forces of a cycle at the new positions (time t, step dt): airbags, elements with the
   /// halo exchange, contact, loads and accelerations. Collective.
   void force_pass(int cycle, Real t, Real dt);
@@ -401,6 +428,7 @@ private:
   ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
   ErosionState erosion_;     ///< element deletion
   AirbagCoupling airbags_;   ///< control volumes
+  SegmentPressures press_;   ///< segment pressures
   MassScaling ms_;           ///< mass scaling during the run (DT2MS < 0)
   bool relaxing_ = false;    ///< in the dynamic relaxation phase
   /// *INITIAL_AXIAL_FORCE_BEAM: one entry per beam of this rank with an imposed axial force.

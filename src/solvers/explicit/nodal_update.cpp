@@ -94,7 +94,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
   // The previous half-step velocities, needed only where loads or constraints do work
   // (f_ext(t) . (v_old + v_new)/2 * dt_avg, summed once v_new is known).
-  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty() || airbags_.damped;
+  const bool loads = !model_.nodal_loads.empty() || !model_.body_loads.empty() || airbags_.damped ||
+                     !model_.segment_loads.empty();
   const bool track =
       loads || !model_.motions.empty() || !rwalls_.state.empty() || !airbags_.bags.empty();
   // Welds (spotwelds, weld spots): failure decided from reduced (global) constraint forces
@@ -225,6 +226,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       }
     }
   if (!airbags_.bags.empty()) airbag_work(v_old, dt_avg);
+  if (!model_.segment_loads.empty()) segment_pressure_work(v_old, dt_avg);
   // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
   // by cycle_reduce) and the joints' penalty forces (from the replicated body states), then the
   // motion. Failed welds (inactive) are skipped.

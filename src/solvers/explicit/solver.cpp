@@ -64,6 +64,7 @@ void Integrator::setup() {
 
   // Initial force pass: stresses are zero, hourglass viscosity acts on the initial velocities.
   try {
+    update_segment_pressures(0.0);
     element_pass(0.0);
     assemble_and_accelerate(0.0);
     cycle_reduce(std::nullopt);
@@ -76,6 +77,7 @@ void Integrator::setup() {
     // loads.
     try {
       airbag_update(0.0);
+      update_segment_pressures(0.0);
       element_pass(0.0);
       assemble_and_accelerate(0.0);
       cycle_reduce(std::nullopt);
@@ -181,6 +183,7 @@ void Integrator::setup() {
 void Integrator::force_pass(int cycle, Real t, Real dt) {
   erosion_.t_pass = t;
   airbag_update(t);
+  update_segment_pressures(t);
   update_axial_forces(t);
   element_pass(dt);
   if (contacts_.any()) contact_pass(cycle, t, dt);
@@ -214,6 +217,7 @@ void Integrator::relax() {
   relaxing_ = true;
   // The relaxation loads (the set-up's force pass had the transient's).
   airbag_update(0.0);
+  update_segment_pressures(0.0);
   element_pass(0.0);
   assemble_and_accelerate(0.0);
   cycle_reduce(std::nullopt);
