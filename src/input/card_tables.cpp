@@ -377,9 +377,12 @@ std::vector<KeywordSpec> control_keywords() {
        .head = {{"Card 1",
                  {R("ENDTIM"), I("ENDCYC"), R("DTMIN"), R("ENDENG"), R("ENDMAS", "1.0E+8"),
                   I("NOSOL")}}},
-       .summary = "Required, with ENDTIM > 0. ENDMAS: a normal stop once mass scaling during "
-                  "the run (DT2MS < 0) has added that percentage of the physical mass (0 or "
-                  "the default 1e8: off). ENDENG and NOSOL are ignored.",
+       .summary =
+           "Required, with ENDTIM > 0. DTMIN: the run stops when the step falls below "
+           "DTMIN x the first step (0: 1e-6), unless *CONTROL_TIMESTEP ERODE = 1 erodes "
+           "the solids that would bring it there. ENDMAS: a normal stop once mass scaling during "
+           "the run (DT2MS < 0) has added that percentage of the physical mass (0 or "
+           "the default 1e8: off). ENDENG and NOSOL are ignored.",
        .apply = apply_control_termination},
       {.name = "*CONTROL_TIMESTEP",
        .head = {{"Card 1",
@@ -390,8 +393,10 @@ std::vector<KeywordSpec> control_keywords() {
                   "|DT2MS| (their step becomes |DT2MS|): at set-up for either sign, and during "
                   "the run too when DT2MS < 0 and MS1ST = 0 (nodes keep their velocity, as in "
                   "LS-DYNA; glstat and matsum report the added mass). A positive DT2MS only "
-                  "adds mass (LS-DYNA also removes it from elements above |DT2MS|). ISDO, "
-                  "TSLIMT, ERODE and further cards are ignored. Solid (hexahedron) length: "
+                  "adds mass (LS-DYNA also removes it from elements above |DT2MS|). ERODE = 1: "
+                  "solids whose step (x TSSFAC) falls below *CONTROL_TERMINATION DTMIN x the "
+                  "first step are eroded instead of stopping the run. ISDO, TSLIMT and further "
+                  "cards are ignored. Solid (hexahedron) length: "
                   "LS-DYNA's V / A_max, or where smaller the bound from the element's stiffness, "
                   "which gives every shape at least a cube's stability margin (a box keeps its "
                   "least edge; a hexahedron with a short body diagonal gets less, 20 % at the "
@@ -718,15 +723,18 @@ std::vector<KeywordSpec> boundary_keywords() {
        .options = {"ID"},
        .rows = {id_card(), {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
-       .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID must "
-                  "be 0.",
+       .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID: "
+                  "the flags fix the velocities along that local system's axes (its axes at time "
+                  "0; axes along the global ones in any order are merged as global flags, others "
+                  "are skew constraints: the explicit solver removes the velocity along each "
+                  "fixed axis, the implicit solver refuses them).",
        .apply = apply_spc_node},
       {.name = "*BOUNDARY_SPC_SET",
        .options = {"ID"},
        .rows = {id_card(), {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
        .stream_rows = true,
-       .summary = "Constraints on every node of a node set. With _ID every record starts with "
-                  "its ID card.",
+       .summary = "Constraints on every node of a node set (CID as *BOUNDARY_SPC_NODE). With _ID "
+                  "every record starts with its ID card.",
        .apply = apply_spc_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
        .options = {"ID"},
@@ -772,7 +780,7 @@ std::vector<KeywordSpec> boundary_keywords() {
                  join({I("NID").req()},
                       join(reals({"VX", "VY", "VZ", "VXR", "VYR", "VZR"}), {I("ICID")}))}},
        .stream_rows = true,
-       .summary = "Velocity of single nodes. ICID must be 0.",
+       .summary = "Velocity of single nodes; with ICID, VX-VZR are given in that local system.",
        .apply = apply_initial_velocity_node},
       {.name = "*INITIAL_VELOCITY_GENERATION",
        .rows = {{"Card 1",
@@ -788,8 +796,9 @@ std::vector<KeywordSpec> boundary_keywords() {
       {.name = "*LOAD_NODE_POINT",
        .rows = {{"Card 1", nodal_load_card("NID")}},
        .stream_rows = true,
-       .summary = "Nodal force (DOF 1-3) or moment (5-7) = SF * curve(t). CID must be 0; M1-M3 "
-                  "are ignored.",
+       .summary = "Nodal force (DOF 1-3) or moment (5-7) = SF * curve(t), along the global axis "
+                  "or, with CID, along that local system's axis (its axes at time 0). M1-M3 are "
+                  "ignored (DOF 4 and 8, follower loads, are refused).",
        .apply = apply_load_node_point},
       {.name = "*LOAD_NODE_SET",
        .rows = {{"Card 1", nodal_load_card("NSID")}},
@@ -799,8 +808,8 @@ std::vector<KeywordSpec> boundary_keywords() {
       {.name = "*LOAD_BODY_X",
        .head = {{"Card 1", body_load_card()}},
        .summary = "Body acceleration SF * curve(t) in x; during dynamic relaxation SF * "
-                  "LCIDDR(t) (none when LCIDDR = 0, unless LCID has SIDR 1 or 2). XC-ZC are "
-                  "ignored; CID must be 0.",
+                  "LCIDDR(t) (none when LCIDDR = 0, unless LCID has SIDR 1 or 2); with CID, "
+                  "along that local system's x axis. XC-ZC are ignored.",
        .apply = apply_load_body_x},
       {.name = "*LOAD_BODY_Y",
        .head = {{"Card 1", body_load_card()}},
@@ -837,7 +846,8 @@ std::vector<KeywordSpec> boundary_keywords() {
                 {"Card 2", wall_normal_card(true)},
                 {"Card 3 (_FINITE)", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"}), "FINITE"},
                 {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"}},
-       .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID must be 0; RWKSF is ignored.",
+       .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID: only those of the nodes "
+                  "inside the *DEFINE_BOX at time 0. RWKSF is ignored.",
        .apply = apply_rigidwall_planar},
       {.name = "*RIGIDWALL_GEOMETRIC_CYLINDER",
        .options = {"ID", "DISPLAY"},
@@ -846,8 +856,8 @@ std::vector<KeywordSpec> boundary_keywords() {
                 {"Card 2", wall_normal_card(false)},
                 {"Card 3", {R("RADCYL"), R("LENCYL"), I("NSEGS")}},
                 {"Card 4 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
-       .summary = "Cylindrical rigid wall, axis from tail to head. NSEGS must be 0; the _DISPLAY "
-                  "card is accepted and ignored.",
+       .summary = "Cylindrical rigid wall, axis from tail to head. BOXID as *RIGIDWALL_PLANAR. "
+                  "NSEGS must be 0; the _DISPLAY card is accepted and ignored.",
        .apply = apply_rigidwall_cylinder},
   };
 }
@@ -959,11 +969,13 @@ std::vector<KeywordSpec> material_law_keywords() {
 
 std::vector<KeywordSpec> build_table() {
   std::vector<KeywordSpec> all;
-  for (auto group : {structure_keywords(), mesh_keywords(), material_law_keywords(),
-                     material_keywords(), control_keywords(), set_keywords(), boundary_keywords(),
-                     constraint_keywords(), contact_keywords(), implicit_keywords(),
-                     pressure_keywords(), forming_keywords(), beam_keywords()})
+  for (auto group :
+       {structure_keywords(), mesh_keywords(), material_law_keywords(), material_keywords(),
+        control_keywords(), set_keywords(), boundary_keywords(), constraint_keywords(),
+        contact_keywords(), implicit_keywords(), forming_keywords(), beam_keywords()})
     all.insert(all.end(), group.begin(), group.end());
+  for (const KeywordFile& f : keyword_files())
+    all.insert(all.end(), f.keywords.begin(), f.keywords.end());
   return all;
 }
 
@@ -1012,6 +1024,14 @@ std::optional<KeywordMatch> match_keyword(std::string_view keyword) {
     }
   }
   return best;
+}
+
+std::vector<KeywordFile> keyword_files() {
+  return {
+#define PARCAE_KEYWORD_FILE(name) keywords_##name(),
+#include "input/keyword_files.def"
+#undef PARCAE_KEYWORD_FILE
+  };
 }
 
 } // namespace parcae::io

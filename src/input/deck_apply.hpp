@@ -105,6 +105,12 @@ void apply_load_body_z(const Block& b, DeckBuilder& d);
 void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d);
 void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
 void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
+/// A *DEFINE_COORDINATE_ system a card references (an error at the card when undefined).
+const CoordinateSystem& referenced_system(const Model& m, const SourceLoc& loc,
+                                          std::string_view what, GlobalId cid);
+/// Once the systems are resolved: nodal and body loads given in a local system (CID) become
+/// loads along the global axes with the local axis' components (the same vector).
+void resolve_local_loads(DeckBuilder& d);
 
 // deck_apply_constraints.cpp: nodal rigid bodies, extra nodes, merged rigid bodies, spotwelds
 void apply_constrained_nodal_rigid_body(const Block& b, DeckBuilder& d);
@@ -167,13 +173,18 @@ void apply_control_implicit_stabilization(const Block& b, DeckBuilder& d);
 /// An explicit deck: one note per *CONTROL_IMPLICIT_ card read (they are not used).
 void note_unused_implicit_controls(DeckBuilder& d);
 
-// keywords_pressure.cpp: pressure loads (*LOAD_SEGMENT, _SET, *LOAD_SHELL_ELEMENT, _SET), card
-// tables and apply functions in one file
-std::vector<KeywordSpec> pressure_keywords();
-/// Once the whole deck is read: set and shell loads expanded to segments, every segment's nodes
-/// and curve checked; in an explicit deck every segment must be a face of a deformable shell or
-/// solid (InputError at the card).
-void resolve_segment_loads(DeckBuilder& d);
+/// A keyword file (src/input/keywords_<name>.cpp, listed in keyword_files.def): its card
+/// tables, and the function that checks and finishes its keywords once the whole deck is read
+/// (after parts, elements, sets, materials and coordinate systems; nullptr: none).
+struct KeywordFile {
+  std::vector<KeywordSpec> keywords;
+  void (*resolve)(DeckBuilder& d) = nullptr;
+};
+#define PARCAE_KEYWORD_FILE(name) KeywordFile keywords_##name();
+#include "input/keyword_files.def"
+#undef PARCAE_KEYWORD_FILE
+/// Every keyword file, in keyword_files.def order.
+std::vector<KeywordFile> keyword_files();
 
 // deck_apply_contact.cpp: *CONTACT_..., *CONTROL_CONTACT, *SET_SEGMENT
 void apply_contact_automatic_single(const Block& b, DeckBuilder& d);

@@ -175,6 +175,12 @@ void apply_control_timestep(const Block& b, DeckBuilder& d) {
          fmt::format("MS1ST = {}: must be 0 (mass scaling during the run) or 1 (at set-up only)",
                      c.ms1st));
   c.lctm = b.head.id("LCTM");
+  c.erode = b.head.integer("ERODE");
+  if (c.erode != 0 && c.erode != 1)
+    fail(b.head.loc("ERODE"),
+         fmt::format("ERODE = {}: must be 0 (stop when the step falls below DTMIN) or 1 (erode "
+                     "those solids)",
+                     c.erode));
   d.timestep_loc = b.head.loc("LCTM");
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "input/deck_apply.hpp"
+#include "input/deck_builder.hpp"
 
 namespace parcae::io {
 
@@ -66,8 +67,7 @@ int motion_dof(const Fields& row, MotionTarget target) {
 void add_spc(const Block& b, std::string_view target, bool is_set, DeckBuilder& d) {
   static constexpr std::string_view dofs[] = {"DOFX", "DOFY", "DOFZ", "DOFRX", "DOFRY", "DOFRZ"};
   for (const Fields& row : b.rows) {
-    require_zero(row, "CID", "local coordinate systems are");
-    PendingSpc spc{is_set, row.id(target), {}, d.ref(row.loc(target))};
+    PendingSpc spc{is_set, row.id(target), {}, row.id("CID"), d.ref(row.loc(target))};
     for (int k = 0; k < 6; ++k) spc.dof[k] = row.id(dofs[k]) != 0;
     d.spcs.push_back(spc);
   }
@@ -99,7 +99,8 @@ void add_motion(const Block& b, MotionTarget target, std::string_view field, Dec
 
 void add_nodal_load(const Block& b, bool is_set, std::string_view field, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
-    require_zero(row, "CID", "local coordinate systems are");
+    if (row.id("CID") != 0)
+      d.nodal_load_cids.push_back({d.model.nodal_loads.size(), row.id("CID")});
     NodalLoad l;
     l.is_set = is_set;
     l.target_id = row.id(field);
@@ -112,7 +113,8 @@ void add_nodal_load(const Block& b, bool is_set, std::string_view field, DeckBui
 }
 
 void add_body_load(const Block& b, int dir, DeckBuilder& d) {
-  require_zero(b.head, "CID", "local coordinate systems are");
+  if (b.head.id("CID") != 0)
+    d.body_load_cids.push_back({d.model.body_loads.size(), b.head.id("CID")});
   d.model.body_loads.push_back(
       {dir, b.head.id("LCID"), b.head.real("SF"), b.head.id("LCIDDR"), b.head.loc("LCID")});
 }
@@ -263,8 +265,8 @@ namespace {
 /// Fields common to planar and cylindrical walls.
 RigidWall new_wall(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  require_zero(h, "BOXID", "boxes are");
   RigidWall w;
+  w.boxid = h.id("BOXID");
   ++d.rigid_wall_count;
   w.id = b.has("ID") && h.id("RWID") != 0 ? h.id("RWID") : d.rigid_wall_count;
   if (b.has("ID")) w.title = h.text("HEADING");
@@ -317,6 +319,61 @@ void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d) {
     fail(h.loc("RADCYL"),
          fmt::format("rigid wall {}: RADCYL = {} must be positive", w.id, w.radius));
   d.model.rigid_walls.push_back(w);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Directions in local systems
+
+const CoordinateSystem& referenced_system(const Model& m, const SourceLoc& loc,
+                                          std::string_view what, GlobalId cid) {
+  const auto it = m.coordinate_systems.find(cid);
+  if (it == m.coordinate_systems.end())
+    fail(loc,
+         fmt::format("{} references coordinate system CID = {}, which is not defined", what, cid));
+  return it->second;
+}
+
+/// Loads given in a local system (CID): each becomes loads along the global axes with the
+/// local axis' components (the same vector, so the same force).
+void resolve_local_loads(DeckBuilder& d) {
+  Model& m = d.model;
+  for (const LocalLoad& ll : d.nodal_load_cids) {
+    NodalLoad& l = m.nodal_loads[ll.index];
+    const CoordinateSystem& cs = referenced_system(m, l.loc, "nodal load", ll.cid);
+    const int base = l.dof <= 3 ? 1 : 5;
+    const auto& axis = cs.axes[static_cast<std::size_t>(l.dof - base)];
+    const NodalLoad local = l;
+    bool first = true;
+    for (int i = 0; i < 3; ++i) {
+      if (axis[i] == 0) continue;
+      NodalLoad g = local;
+      g.dof = base + i;
+      g.sf = local.sf * axis[i];
+      if (first)
+        l = g;
+      else
+        m.nodal_loads.push_back(g);
+      first = false;
+    }
+  }
+  for (const LocalLoad& ll : d.body_load_cids) {
+    BodyLoad& l = m.body_loads[ll.index];
+    const CoordinateSystem& cs = referenced_system(m, l.loc, "body load", ll.cid);
+    const auto& axis = cs.axes[static_cast<std::size_t>(l.dir)];
+    const BodyLoad local = l;
+    bool first = true;
+    for (int i = 0; i < 3; ++i) {
+      if (axis[i] == 0) continue;
+      BodyLoad g = local;
+      g.dir = i;
+      g.sf = local.sf * axis[i];
+      if (first)
+        l = g;
+      else
+        m.body_loads.push_back(g);
+      first = false;
+    }
+  }
 }
 
 } // namespace parcae::io

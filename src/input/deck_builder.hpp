@@ -54,7 +54,15 @@ struct PendingSpc {
   bool is_set = false;
   GlobalId id = 0;
   std::array<bool, 6> dof{};
+  GlobalId cid = 0; ///< local system of the dofs (0: global)
   SrcRef src;
+};
+
+/// A load whose direction is given in a local system (CID), turned into global components once
+/// the systems are resolved: index into model.nodal_loads or model.body_loads.
+struct LocalLoad {
+  std::size_t index = 0;
+  GlobalId cid = 0;
 };
 
 enum class SetKind : std::uint8_t { Node, Part, Shell, Solid, Beam };
@@ -147,6 +155,7 @@ public:
   std::vector<PendingGeneralSet> general_sets;
   std::vector<PendingDeformableToRigid> to_rigid;
   std::vector<PendingShellLoad> shell_loads;
+  std::vector<LocalLoad> nodal_load_cids, body_load_cids, rigid_body_load_cids;
   /// Where each member of a list set was read: (kind, set id) -> parallel to members.
   std::map<std::pair<SetKind, GlobalId>, std::vector<SrcRef>> set_member_src;
   bool have_termination = false;

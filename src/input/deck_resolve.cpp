@@ -2,6 +2,7 @@
 // reference, expand constraints. Each problem is an InputError at the line that refers to the
 // missing thing.
 #include <algorithm>
+#include <cmath>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -74,10 +75,12 @@ public:
     resolve_motion_vectors();
     check_motions();
     check_initial_velocities();
+    resolve_local_loads(d_);
     check_loads();
     check_airbags();
     note_unused_implicit_controls(d_);
-    resolve_segment_loads(d_);
+    for (const KeywordFile& f : keyword_files()) // pressures, rigid-body loads, ...
+      if (f.resolve) f.resolve(d_);
     check_walls();
     check_constraint_references(m_);
     check_contacts(m_);
@@ -461,12 +464,40 @@ private:
       if (std::find(dof.begin(), dof.end(), true) != dof.end())
         add_dofs(merged, static_cast<LocalId>(n), dof);
     }
+    std::vector<Spc> skew;
     for (const PendingSpc& s : d_.spcs) {
       const SourceLoc loc = d_.loc(s.src, s.is_set ? "*BOUNDARY_SPC_SET" : "*BOUNDARY_SPC_NODE");
-      for (GlobalId nid : target_nodes(loc, "constraint on", s.is_set, s.id))
-        add_dofs(merged, node_(nid), s.dof);
+      std::array<bool, 6> dof = s.dof;
+      bool is_skew = false;
+      std::array<std::array<Real, 3>, 3> axes{};
+      if (s.cid != 0) {
+        const CoordinateSystem& cs = referenced_system(m_, loc, "constraint", s.cid);
+        axes = cs.axes;
+        // Local axes along global ones (in any order and sense): the same constraint in global
+        // dofs; otherwise a skew constraint (the solver removes the velocity along each fixed
+        // local axis).
+        std::array<int, 3> along{-1, -1, -1};
+        for (int a = 0; a < 3; ++a)
+          for (int i = 0; i < 3; ++i)
+            if (std::abs(std::abs(axes[a][i]) - 1) < 1e-12) along[a] = i;
+        is_skew = std::find(along.begin(), along.end(), -1) != along.end();
+        if (!is_skew) {
+          dof = {};
+          for (int a = 0; a < 3; ++a) {
+            dof[along[a]] = dof[along[a]] || s.dof[a];
+            dof[3 + along[a]] = dof[3 + along[a]] || s.dof[3 + a];
+          }
+        }
+      }
+      for (GlobalId nid : target_nodes(loc, "constraint on", s.is_set, s.id)) {
+        if (is_skew)
+          skew.push_back({node_(nid), dof, true, axes});
+        else
+          add_dofs(merged, node_(nid), dof);
+      }
     }
     for (const auto& [node, dof] : merged) m_.spcs.push_back({node, dof});
+    m_.spcs.insert(m_.spcs.end(), skew.begin(), skew.end());
   }
 
   /// The node ids of a node or node set reference, checking that it exists.
@@ -585,9 +616,11 @@ private:
   }
 
   void check_walls() const {
-    for (const RigidWall& w : m_.rigid_walls)
+    for (const RigidWall& w : m_.rigid_walls) {
       for (GlobalId sid : {w.nsid, w.nsidex})
         if (sid != 0 && !has_node_set(sid)) missing(w.loc, "rigid wall", w.id, "node set", sid);
+      if (w.boxid != 0) box(w.boxid, w.loc, "rigid wall", w.id);
+    }
   }
 
   void finish_controls() {

@@ -146,9 +146,7 @@ void check_explicit_faces(DeckBuilder& d) {
   m.segment_loads = std::move(kept);
 }
 
-} // namespace
-
-std::vector<KeywordSpec> pressure_keywords() {
+std::vector<KeywordSpec> pressure_cards() {
   return {
       {.name = "*LOAD_SEGMENT",
        .options = {"ID"},
@@ -187,6 +185,8 @@ std::vector<KeywordSpec> pressure_keywords() {
   };
 }
 
+/// Set and shell loads expanded to segments, every segment's nodes and curve checked; in an
+/// explicit deck every segment must be a face of a deformable shell or solid.
 void resolve_segment_loads(DeckBuilder& d) {
   Model& m = d.model;
   expand_shell_loads(d);
@@ -219,6 +219,12 @@ void resolve_segment_loads(DeckBuilder& d) {
              fmt::format("pressure load segment references node {}, which is not defined", n));
   m.segment_loads = std::move(out);
   if (m.control.implicit.imflag != 1 && !m.segment_loads.empty()) check_explicit_faces(d);
+}
+
+} // namespace
+
+KeywordFile keywords_pressure() {
+  return {pressure_cards(), resolve_segment_loads};
 }
 
 } // namespace parcae::io

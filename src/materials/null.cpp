@@ -42,8 +42,16 @@ void read_null_card(const io::Fields& h, LawReader& r) {
   if (!(m.null_mu >= 0))
     fail(h.loc("MU"),
          fmt::format("material {}: viscosity MU = {} must not be negative", m.id, m.null_mu));
-  r.note_ignored(h, "TEROD", "erosion in tension is not supported");
-  r.note_ignored(h, "CEROD", "erosion in compression is not supported");
+  m.terod = h.real("TEROD");
+  m.cerod = h.real("CEROD");
+  if (m.terod != 0 && !(m.terod > 1))
+    fail(h.loc("TEROD"), fmt::format("material {}: TEROD = {} must exceed 1 (a relative volume "
+                                     "V / V0 reached in tension; 0: off)",
+                                     m.id, m.terod));
+  if (m.cerod != 0 && !(m.cerod > 0 && m.cerod < 1))
+    fail(h.loc("CEROD"), fmt::format("material {}: CEROD = {} must lie between 0 and 1 (a "
+                                     "relative volume V / V0 reached in compression; 0: off)",
+                                     m.id, m.cerod));
 }
 
 } // namespace
@@ -73,8 +81,9 @@ const MaterialLaw& law_null() {
                       "pressure from the EOS, limited to p >= PC (PC <= 0; 0: no tension); no "
                       "deviatoric stress but the viscous 2 MU dev(D) when MU > 0. Integrated "
                       "beams (ELFORM 1, 9): mass only, no stiffness and no EOS (LS-DYNA's null "
-                      "beams for contact; YM and PR are kept for the contact stiffness). TEROD "
-                      "and CEROD (erosion) are not supported (warning when set)."},
+                      "beams for contact; YM and PR are kept for the contact stiffness). Solids "
+                      "erode when V / V0 exceeds TEROD (> 1) or falls below CEROD (0 to 1); 0: "
+                      "off."},
       .read = read_null_card,
       .prepare = prepare_null,
       .update_solid = nullptr,

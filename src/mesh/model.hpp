@@ -79,6 +79,9 @@ struct Material {
   Real fs = 0;   ///< 003 failure strain / 024 FAIL (effective plastic strain); 0 = none
   Real vp = 0;   ///< 024 VP: 0 = scale yield stress (default), 1 = viscoplastic formulation
   Real tdel = 0; ///< 024 TDEL: elements whose time step falls below TDEL are deleted (0 = none)
+  /// Solids erode when their relative volume V / V0 exceeds terod or falls below cerod (0: off;
+  /// *MAT_NULL TEROD / CEROD).
+  Real terod = 0, cerod = 0;
   // For 024 given as an EPS1-8/ES1-8 table, the reader adds a curve with id -mid and sets lcss.
   GlobalId lcss = 0; ///< 024 load curve: effective plastic strain -> yield stress (0 = none)
   GlobalId lcsr = 0; ///< 024 load curve: strain rate -> yield scale factor (0 = none)
@@ -230,6 +233,10 @@ struct IdSet {
 struct Spc {
   LocalId node = 0;
   std::array<bool, 6> dof{}; ///< x, y, z, rx, ry, rz fixed
+  /// CID whose axes are not the global ones (up to order and sign): dof are the local axes'
+  /// (axes[0..2], unit vectors in global components). Global entries are merged per node.
+  bool skew = false;
+  std::array<std::array<Real, 3>, 3> axes{};
 };
 
 enum class MotionTarget : std::uint8_t { Node, NodeSet, Rigid };
@@ -320,6 +327,18 @@ struct NodalLoad {
   bool is_set = false;
   GlobalId target_id = 0;
   int dof = 1; ///< 1..3 forces, 5..7 moments
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  SourceLoc loc;
+};
+
+/// *LOAD_RIGID_BODY: force (DOF 1-3) or moment (DOF 5-7) SF * curve(t) on the rigid body of
+/// part pid, along dir (global unit vector: the DOF's axis of system CID), applied at the body's
+/// centre of mass.
+struct RigidBodyLoad {
+  GlobalId pid = 0;
+  int dof = 1;
+  std::array<Real, 3> dir{1, 0, 0};
   GlobalId lcid = 0;
   Real sf = 1.0;
   SourceLoc loc;
@@ -586,6 +605,9 @@ struct Controls {
   Real dt2ms = 0;
   int ms1st = 0;  ///< 1: mass scaling at set-up only
   Real dtmin = 0; ///< fraction of initial dt below which the run stops (*CONTROL_TERMINATION)
+  /// *CONTROL_TIMESTEP ERODE = 1: solids whose step (x TSSFAC) falls below DTMIN x the initial
+  /// step are eroded instead of stopping the run.
+  int erode = 0;
   GlobalId lctm = 0;
   // *CONTROL_BULK_VISCOSITY
   Real q1 = 0.06; ///< linear coefficient
@@ -736,7 +758,8 @@ struct Model {
   std::vector<InitialVelocity> initial_velocities;
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
-  std::vector<SegmentLoad> segment_loads; ///< *LOAD_SEGMENT, and _SET expanded per segment
+  std::vector<RigidBodyLoad> rigid_body_loads; ///< *LOAD_RIGID_BODY
+  std::vector<SegmentLoad> segment_loads;      ///< *LOAD_SEGMENT, and _SET expanded per segment
   std::vector<RigidWall> rigid_walls;
   std::vector<Airbag> airbags;
   std::map<GlobalId, SegmentSet> segment_sets;

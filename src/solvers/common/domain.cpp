@@ -698,9 +698,16 @@ Domain build_domain(const Model& model) {
   build_csr(d.beams, BeamFamily::kNodes, d.beam_corner_start, d.beam_corner_list, d.n_beam_corners);
 
   // --- constraints ---
-  for (const auto& s : model.spcs)
+  for (const auto& s : model.spcs) {
+    if (s.skew) {
+      d.skew_spc.push_back({s.node, s.dof, s.axes});
+      continue;
+    }
     for (int i = 0; i < 6; ++i)
       if (s.dof[i]) d.spc[s.node][i] = true;
+  }
+  std::stable_sort(d.skew_spc.begin(), d.skew_spc.end(),
+                   [](const auto& a, const auto& b) { return a.node < b.node; });
 
   // --- constraints that add, join or create rigid bodies ---
   std::map<int, std::pair<LocalId, LocalId>> weld_axis; // body -> first, last node (model)

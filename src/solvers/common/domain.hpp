@@ -127,6 +127,14 @@ struct Domain {
   std::vector<std::uint8_t> has_rot;    ///< node carries rotational dofs (shell node)
   std::vector<int> rigid_of;            ///< rigid body index, -1 if deformable
   std::vector<std::array<bool, 6>> spc; ///< fixed dofs
+  /// Constraints in a skewed local system (*BOUNDARY_SPC CID): dof fixes the velocity along
+  /// axes[0..2] (and the angular velocity about them). A node may have several, besides spc.
+  struct SkewSpc {
+    LocalId node = 0;
+    std::array<bool, 6> dof{};
+    std::array<std::array<Real, 3>, 3> axes{};
+  };
+  std::vector<SkewSpc> skew_spc; ///< ascending nodes
   Real added_mass = 0;
   Real physical_mass = 0;
 

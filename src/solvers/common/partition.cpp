@@ -175,6 +175,8 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
     d.owned.push_back(owner == me ? 1 : 0);
   }
   auto local = [&](LocalId n) { return d.local_of_global[static_cast<std::size_t>(n)]; };
+  for (const Domain::SkewSpc& s : g.skew_spc) // local numbering keeps the global order
+    if (local(s.node) != kInvalidLocal) d.skew_spc.push_back({local(s.node), s.dof, s.axes});
   // A node is shared when deformable elements of several ranks touch it (rigid nodes are not
   // ghosted: their forces reach the body through its global resultant). Nodes of welds are
   // ghosted all the same: a failed weld's nodes become deformable, and before that the weld's

@@ -1,5 +1,8 @@
 #include "solvers/common/rigid_wall.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <cmath>
 #include <set>
 
@@ -25,6 +28,15 @@ Vec3 cross(const Vec3& a, const Vec3& b) {
 
 std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d) {
   std::vector<RigidWallState> out;
+  // the model's size (diagonal of its bounding box), from the model: the same on every rank
+  Real extent = 0;
+  if (!model.rigid_walls.empty() && model.nodes.size() > 0) {
+    const auto span = [](const std::vector<Real>& c) {
+      const auto [lo, hi] = std::minmax_element(c.begin(), c.end());
+      return *hi - *lo;
+    };
+    extent = std::hypot(span(model.nodes.x), span(model.nodes.y), span(model.nodes.z));
+  }
   for (const auto& w : model.rigid_walls) {
     RigidWallState s;
     s.wall = w;
@@ -40,6 +52,7 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
       s.m = cross(s.n, s.l);
     }
     s.velocity = w.moving ? w.v0 : 0.0;
+    s.behind_tol = 1e-9 * extent;
     std::set<LocalId> excl;
     auto add_set = [&](GlobalId sid, auto&& fn) {
       const auto it = model.node_sets.find(sid);
@@ -57,6 +70,14 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
     else
       for (std::size_t n = 0; n < d.nnode; ++n)
         if (!excl.count(static_cast<LocalId>(n))) s.nodes.push_back(static_cast<LocalId>(n));
+    // BOXID: only the nodes inside the box at time 0.
+    if (w.boxid != 0) {
+      const Box& box = model.boxes.at(w.boxid);
+      std::erase_if(s.nodes, [&](LocalId n) {
+        const std::size_t k = 3 * static_cast<std::size_t>(n);
+        return !box.contains(d.x0[k], d.x0[k + 1], d.x0[k + 2]);
+      });
+    }
     // Only deformable nodes are constrained (rigid bodies are not walled in this version).
     std::erase_if(s.nodes, [&](LocalId n) { return d.rigid_of[n] >= 0 || d.mass[n] <= 0; });
     out.push_back(std::move(s));
@@ -99,12 +120,12 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
           if (a < 0 || a > w.wall.lenl || b < 0 || b > w.wall.lenm) continue;
         }
       }
-      // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does.
-      const Real scale = std::abs(gap) + std::abs(dt * dot(Vec3{v[0], v[1], v[2]}, nrm));
-      if (gap < -1e-9 * (scale + 1e-30)) continue;
+      // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does;
+      // one behind it by the round-off of its landing is held (and put back on it).
+      if (gap < -w.behind_tol) continue;
       const Real wall_vn = cyl ? 0.0 : w.velocity;
       const Real vn = dot(Vec3{v[0], v[1], v[2]}, nrm) - wall_vn;
-      const Real vn_min = -std::max(gap, 0.0) / dt; // lands exactly on the wall
+      const Real vn_min = -gap / dt; // lands exactly on the wall
       if (vn >= vn_min) continue;
       const Real dvn = vn_min - vn; // > 0
       Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};

@@ -23,6 +23,10 @@ struct RigidWallState {
   /// included), exact sums (summed over ranks for rwforc: independent of the decomposition).
   std::array<ExactSum, 4> impulse_last{};
   Real dt_last = 0;
+  /// A node further behind the wall than this is left alone (it started there, as in LS-DYNA);
+  /// a node behind it by less (round-off of its landing) is held on the wall: 1e-9 of the
+  /// model's size, the same on every rank.
+  Real behind_tol = 0;
 };
 
 std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d);

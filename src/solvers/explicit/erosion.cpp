@@ -20,6 +20,10 @@ ErosionRule make_erosion_rule(const Model& model, const Material& mat, bool shel
                               GlobalId pid) {
   ErosionRule r;
   r.tdel = mat.tdel; // *MAT_024 TDEL (0 for the other laws)
+  if (!shell) {      // *MAT_NULL TEROD / CEROD (0 for the other laws)
+    r.terod = mat.terod;
+    r.cerod = mat.cerod;
+  }
   for (const auto& a : model.add_erosions) {
     if (a.mid != mat.id) continue;
     r.add = true;

@@ -19,7 +19,10 @@ struct ErosionRule {
   MatAddErosion crit;        ///< its criteria (when add)
   int fip_needed = 1;        ///< shells: failed through-thickness points that erode the element
   bool needs_strain = false; ///< MXEPS or EFFEPS (solids: deformation gradient needed)
-  [[nodiscard]] bool post_check() const { return tdel > 0 || add; }
+  /// Solids: relative volume V / V0 above terod or below cerod (*MAT_NULL TEROD, CEROD; 0: off)
+  Real terod = 0, cerod = 0;
+  [[nodiscard]] bool by_volume() const { return terod > 0 || cerod > 0; }
+  [[nodiscard]] bool post_check() const { return tdel > 0 || add || by_volume(); }
 };
 
 /// The rule of a part with material mat (shell: with nip points). Throws InputError at the

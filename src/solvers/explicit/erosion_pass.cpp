@@ -12,6 +12,19 @@ void Integrator::init_erosion() {
     erosion_.solid_rule.push_back(m ? make_erosion_rule(model_, *m, false, 1, sp.pid)
                                     : ErosionRule{});
     erosion_.solid_gone.emplace_back(sp.blk.size(), 0);
+    auto& v0 = erosion_.solid_v0.emplace_back();
+    if (!erosion_.solid_rule.back().by_volume()) continue;
+    v0.resize(sp.blk.size());
+    for (std::size_t k = 0; k < sp.blk.size(); ++k) {
+      Real X[8], Y[8], Z[8], bx[8], by[8], bz[8];
+      for (int a = 0; a < 8; ++a) {
+        const std::size_t n = 3 * static_cast<std::size_t>(sp.blk.conn[k][a]);
+        X[a] = d_.x0[n];
+        Y[a] = d_.x0[n + 1];
+        Z[a] = d_.x0[n + 2];
+      }
+      v0[k] = hex_volume_gradient(X, Y, Z, bx, by, bz);
+    }
   }
   for (const auto& sp : d_.shells) {
     const Material* m = model_.find_material(sp.mat.id);
@@ -25,10 +38,14 @@ void Integrator::init_erosion() {
     if (!m) continue;
     const bool fails = m->fs > 0;  // the plastic laws' failure strain (FS, FAIL, EPSF)
     const bool tdel = m->tdel > 0; // *MAT_024 TDEL
+    const bool volume = m->terod > 0 || m->cerod > 0; // *MAT_NULL TEROD / CEROD
     bool add = false;
     for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
-    erosion_.on |= fails || tdel || add;
+    erosion_.on |= fails || tdel || add || volume;
   }
+  // *CONTROL_TIMESTEP ERODE = 1 with a DTMIN: any solid may erode
+  if (model_.control.erode == 1 && model_.control.dtmin > 0 && model_.solids.size() > 0)
+    erosion_.on = true;
   if (!erosion_.on) return;
   erosion_.solid_alive.assign(model_.solids.size(), 1);
   erosion_.shell_alive.assign(model_.shells.size(), 1);
@@ -65,6 +82,11 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
     if (gone[k]) continue;
     bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test
     if (!f && rule.tdel > 0 && sp.blk.dt[k] * tssfac < rule.tdel) f = true;
+    if (!f && erosion_.tsmin > 0 && sp.blk.dt[k] * tssfac < erosion_.tsmin) f = true;
+    if (!f && rule.by_volume()) {
+      const Real rv = sp.blk.vol[k] / erosion_.solid_v0[p][k];
+      f = (rule.terod > 0 && rv > rule.terod) || (rule.cerod > 0 && rv < rule.cerod);
+    }
     if (!f && rule.add) {
       Real strain[3];
       const Real* sp_strain = nullptr;

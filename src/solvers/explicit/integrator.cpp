@@ -2,6 +2,7 @@
 // walls, erosion and the halo exchange plan. The time loop is in solver.cpp.
 #include "solvers/explicit/integrator.hpp"
 
+#include <algorithm>
 #include <set>
 
 namespace parcae::explicit_detail {
@@ -64,6 +65,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   init_erosion();
   init_airbags();
   init_segment_pressures();
+  init_rigid_body_loads();
   init_axial_forces();
   init_mass_scaling();
   // Per corner: forces (and moments); with mass scaling during the run, its mass and inertia
@@ -77,6 +79,30 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
                   (3 + extra) * h.recv_solid + (6 + extra) * h.recv_shell +
                       (3 + extra) * h.recv_truss + (6 + extra) * h.recv_beam});
   if (!nb.empty()) comms_.halo = std::make_unique<par::Exchange>(comm_, std::move(nb));
+}
+
+void Integrator::init_rigid_body_loads() {
+  if (model_.rigid_body_loads.empty()) return;
+  rigid_loads_.assign(d_.bodies.size(), {});
+  for (const RigidBodyLoad& l : model_.rigid_body_loads) {
+    // a part merged into another (*CONSTRAINED_RIGID_BODIES) moves with its lead's body
+    GlobalId pid = l.pid;
+    for (std::size_t hops = 0; hops <= model_.rigid_merges.size(); ++hops) {
+      const auto it = std::find_if(model_.rigid_merges.begin(), model_.rigid_merges.end(),
+                                   [&](const RigidMerge& r) { return r.follower == pid; });
+      if (it == model_.rigid_merges.end()) break;
+      pid = it->lead;
+    }
+    std::size_t b = 0;
+    while (b < d_.bodies.size() &&
+           (d_.bodies[b].kind != RigidKind::Part || d_.bodies[b].pid != pid))
+      ++b;
+    if (b == d_.bodies.size())
+      throw InputError(l.loc, fmt::format("*LOAD_RIGID_BODY: part {} has no rigid body (no "
+                                          "elements?)",
+                                          l.pid));
+    rigid_loads_[b].push_back(&l);
+  }
 }
 
 void Integrator::init_axial_forces() {

@@ -208,6 +208,11 @@ struct ErosionState {
   std::vector<std::int32_t> node_live;  ///< per model node: live elements holding it
   std::vector<std::uint8_t> node_free;  ///< per model node: lost all its elements to erosion
   std::vector<std::int64_t> eroded_now; ///< this rank's deletions in this pass (model refs)
+  /// *CONTROL_TIMESTEP ERODE = 1: solids whose step x TSSFAC falls below this are eroded
+  /// (DTMIN x the first step; 0: off)
+  Real tsmin = 0;
+  /// Per solid part of the domain whose rule erodes by volume: each element's initial volume.
+  std::vector<std::vector<Real>> solid_v0;
   std::size_t n_eroded = 0, n_lines = 0;
   Real t_pass = 0; ///< time of the force pass (FAILTM)
 };
@@ -324,6 +329,9 @@ private:
   /// The damped relaxation phase before the transient (*CONTROL_DYNAMIC_RELAXATION).
   void relax();
   std::vector<LocalId> nodes_of(bool is_set, GlobalId id) const;
+  /// Skew constraints (*BOUNDARY_SPC with a CID): the velocity along each fixed local axis of
+  /// the node (and, with its global constraints, along their span) is removed.
+  void apply_skew_constraints();
   void rotate_about_axis(const PrescribedMotion& pm, Real t, Real dt_avg, Real dt_new,
                          const std::vector<Real>& v_old);
   void compute_elements(bool boundary, Real dt);
@@ -438,6 +446,9 @@ private:
     Real scale = 1;
   };
   std::vector<AxialForce> axial_forces_;
+  /// *LOAD_RIGID_BODY: per rigid body of the domain, its loads (empty without any).
+  std::vector<std::vector<const RigidBodyLoad*>> rigid_loads_;
+  void init_rigid_body_loads();
   void init_axial_forces();
   /// The imposed axial force of each such beam at time t (NaN once the curve has ended).
   void update_axial_forces(Real t);

@@ -8,6 +8,62 @@
 
 namespace parcae::explicit_detail {
 
+namespace {
+
+/// Removes from v (3 values) its components along the directions dirs[0..n) (unit vectors,
+/// not necessarily orthogonal): v is projected onto the complement of their span
+/// (Gram-Schmidt, in the given order).
+void project_out(Real* v, const std::array<std::array<Real, 3>, 12>& dirs, int n) {
+  std::array<std::array<Real, 3>, 3> q{};
+  int nq = 0;
+  for (int k = 0; k < n && nq < 3; ++k) {
+    std::array<Real, 3> u = dirs[static_cast<std::size_t>(k)];
+    for (int j = 0; j < nq; ++j) {
+      const auto& b = q[static_cast<std::size_t>(j)];
+      const Real c = u[0] * b[0] + u[1] * b[1] + u[2] * b[2];
+      for (int i = 0; i < 3; ++i) u[i] -= c * b[i];
+    }
+    const Real len = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (len < 1e-9) continue; // in the span already
+    for (int i = 0; i < 3; ++i) q[static_cast<std::size_t>(nq)][i] = u[i] / len;
+    ++nq;
+  }
+  for (int j = 0; j < nq; ++j) {
+    const auto& b = q[static_cast<std::size_t>(j)];
+    const Real c = v[0] * b[0] + v[1] * b[1] + v[2] * b[2];
+    for (int i = 0; i < 3; ++i) v[i] -= c * b[i];
+  }
+}
+
+} // namespace
+
+void Integrator::apply_skew_constraints() {
+  const auto& skew = d_.skew_spc;
+  for (std::size_t k = 0; k < skew.size();) {
+    const LocalId n = skew[k].node;
+    std::size_t e = k;
+    while (e < skew.size() && skew[e].node == n) ++e;
+    const auto nn = static_cast<std::size_t>(n);
+    if (d_.rigid_of[nn] < 0)
+      for (int rot = 0; rot < 2; ++rot) {
+        if (rot == 1 && !(d_.has_rot[nn] && d_.inertia[nn] > 0)) continue;
+        std::array<std::array<Real, 3>, 12> dirs{};
+        int nd = 0;
+        for (int i = 0; i < 3; ++i) // the node's global constraints (already applied) first
+          if (d_.spc[nn][static_cast<std::size_t>(3 * rot + i)]) {
+            dirs[static_cast<std::size_t>(nd)] = {0, 0, 0};
+            dirs[static_cast<std::size_t>(nd++)][static_cast<std::size_t>(i)] = 1;
+          }
+        for (std::size_t j = k; j < e; ++j)
+          for (int a = 0; a < 3; ++a)
+            if (skew[j].dof[static_cast<std::size_t>(3 * rot + a)] && nd < 12)
+              dirs[static_cast<std::size_t>(nd++)] = skew[j].axes[static_cast<std::size_t>(a)];
+        project_out(rot == 0 ? &d_.v[3 * nn] : &d_.w[3 * nn], dirs, nd);
+      }
+    k = e;
+  }
+}
+
 std::vector<LocalId> Integrator::nodes_of(bool is_set, GlobalId id) const {
   std::vector<LocalId> out;
   if (!is_set) {
@@ -127,6 +183,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       if (fix[i + 3]) d_.w[3 * n + i] = 0;
     }
   }
+  if (!d_.skew_spc.empty()) apply_skew_constraints();
   // Prescribed motion on nodes (work done by the constraint is external work).
   std::vector<std::array<Real, 3>> presc_v(d_.bodies.size(), {kNaN, kNaN, kNaN});
   std::vector<std::array<Real, 3>> presc_w(d_.bodies.size(), {kNaN, kNaN, kNaN});
@@ -247,6 +304,18 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         force[i] += joint_f[b][i];
         moment[i] += joint_m[b][i];
       }
+    // *LOAD_RIGID_BODY at the centre of mass, at the time of the force pass
+    std::array<Real, 3> load_f{0, 0, 0}, load_m{0, 0, 0};
+    if (!rigid_loads_.empty())
+      for (const RigidBodyLoad* l : rigid_loads_[b]) {
+        const Real val = l->sf * curve(l->lcid, t);
+        auto& target = l->dof <= 3 ? load_f : load_m;
+        for (int i = 0; i < 3; ++i) target[i] += val * l->dir[i];
+      }
+    for (int i = 0; i < 3; ++i) {
+      force[i] += load_f[i];
+      moment[i] += load_m[i];
+    }
     bool prescribed = !presc_dir[b].empty();
     for (int i = 0; i < 3; ++i)
       prescribed = prescribed || !std::isnan(presc_v[b][i]) || !std::isnan(presc_w[b][i]);
@@ -254,6 +323,11 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     const std::array<Real, 3> v_b = body.v, w_b = body.omega;
     advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
                        presc_dir[b]);
+    // Work of the rigid-body loads (bodies are replicated: rank 0 counts it).
+    if (!rigid_loads_.empty() && !rigid_loads_[b].empty() && comm_.rank() == 0)
+      for (int i = 0; i < 3; ++i)
+        loads_.work.add(dt_avg * (load_f[i] * 0.5 * (v_b[i] + body.v[i]) +
+                                  load_m[i] * 0.5 * (w_b[i] + body.omega[i])));
     // Work of a prescribed rigid-body motion (external work, as for nodes): the change of the
     // body's kinetic energy less the work of its resultant force and moment over the step.
     // Bodies are replicated: rank 0 counts it.

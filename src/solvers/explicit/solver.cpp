@@ -157,6 +157,7 @@ void Integrator::setup() {
     *log << fmt::format("\n{:>9} {:>12} {:>11} {:>6} {:>9} {:>9} {:>10}\n", "cycle", "time", "dt",
                         "done", "elapsed", "ETA", "E ratio");
   run_.dtmin_abs = (c.dtmin > 0 ? c.dtmin : 1e-6) * dt;
+  if (c.erode == 1 && c.dtmin > 0) erosion_.tsmin = run_.dtmin_abs;
   if (restarting) {
     // The set-up above ran on the initial state (same dt and initial energy as the original
     // run); now the state at the checkpoint replaces it.

@@ -50,10 +50,17 @@ void ImplicitSolver::setup() {
     throw InputError(model_.motions.front().loc,
                      "*BOUNDARY_PRESCRIBED_MOTION is not supported by the implicit solver (use "
                      "*BOUNDARY_SPC and loads)");
-  if (!model_.contacts.empty() || !model_.rigid_walls.empty() || !model_.body_loads.empty())
+  if (!model_.contacts.empty() || !model_.rigid_walls.empty() || !model_.body_loads.empty() ||
+      !model_.rigid_body_loads.empty())
     throw InputError(model_.control.implicit.general_loc,
-                     "contacts, rigid walls and body loads are not supported by the implicit "
-                     "solver");
+                     "contacts, rigid walls, body loads and rigid-body loads are not supported by "
+                     "the implicit solver");
+  for (const Spc& s : model_.spcs)
+    if (s.skew)
+      throw InputError(model_.control.implicit.general_loc,
+                       fmt::format("node {}: constraints in a skewed local system (*BOUNDARY_SPC "
+                                   "CID) are not supported by the implicit solver",
+                                   model_.nodes.id[s.node]));
   std::vector<std::uint8_t> shell_node(model_.nodes.size(), 0);
   for (const auto& nodes : model_.shells.nodes)
     for (LocalId n : nodes) shell_node[n] = 1;
