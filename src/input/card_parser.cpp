@@ -279,9 +279,20 @@ bool BlockParser::use_alt_rows() const {
   if (!spec_.alt_marker.empty() &&
       to_upper(raw_.trailing).find(spec_.alt_marker) != std::string::npos)
     return true;
-  for (std::size_t p = pos_; p < raw_.lines.size(); ++p)
-    if (!is_blank_line(raw_.lines[p]))
-      return count_values(raw_.lines[p].text) <= spec_.alt_rows.front().fields.size();
+  const CardSpec& alt = spec_.alt_rows.front();
+  for (std::size_t p = pos_; p < raw_.lines.size(); ++p) {
+    if (is_blank_line(raw_.lines[p])) continue;
+    const std::string_view text = raw_.lines[p].text;
+    // A fixed-format line longer than the alternative's first card is the main layout, however
+    // few blanks separate its fields (8-digit ids packed into 8-wide columns: one "word").
+    if (!is_free_format(alt, text, raw_.format)) {
+      int alt_width = 0;
+      for (const FieldSpec& f : alt.fields) alt_width += f.width_in(raw_.format);
+      const std::size_t used = text.find_last_not_of(" \t\r") + 1;
+      if (alt_width > 0 && used > static_cast<std::size_t>(alt_width)) return false;
+    }
+    return count_values(text) <= alt.fields.size();
+  }
   return false;
 }
 

@@ -720,21 +720,27 @@ std::vector<KeywordSpec> set_keywords() {
 std::vector<KeywordSpec> boundary_keywords() {
   return {
       {.name = "*BOUNDARY_SPC_NODE",
-       .options = {"ID"},
-       .rows = {id_card(), {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)}},
+       .options = {"ID", "BIRTH_DEATH"},
+       .rows = {id_card(),
+                {"Card 1", join({I("NID").req(), I("CID")}, kSpcDofs)},
+                {"Card 2 (_BIRTH_DEATH)", {R("BIRTH"), R("DEATH", "1.0E+20")}, "BIRTH_DEATH"}},
        .stream_rows = true,
        .summary = "Nodal constraints (DOF flags nonzero = fixed), merged into model.spcs. CID: "
                   "the flags fix the velocities along that local system's axes (its axes at time "
                   "0; axes along the global ones in any order are merged as global flags, others "
                   "are skew constraints: the explicit solver removes the velocity along each "
-                  "fixed axis, the implicit solver refuses them).",
+                  "fixed axis, the implicit solver refuses them). _BIRTH_DEATH: "
+                  "a constraint active over the whole run (BIRTH <= 0, DEATH >= ENDTIM) is "
+                  "taken; one that starts or ends inside the run is refused.",
        .apply = apply_spc_node},
       {.name = "*BOUNDARY_SPC_SET",
-       .options = {"ID"},
-       .rows = {id_card(), {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)}},
+       .options = {"ID", "BIRTH_DEATH"},
+       .rows = {id_card(),
+                {"Card 1", join({I("NSID").req(), I("CID")}, kSpcDofs)},
+                {"Card 2 (_BIRTH_DEATH)", {R("BIRTH"), R("DEATH", "1.0E+20")}, "BIRTH_DEATH"}},
        .stream_rows = true,
-       .summary = "Constraints on every node of a node set (CID as *BOUNDARY_SPC_NODE). With _ID "
-                  "every record starts with its ID card.",
+       .summary = "Constraints on every node of a node set (CID and _BIRTH_DEATH as "
+                  "*BOUNDARY_SPC_NODE). With _ID every record starts with its ID card.",
        .apply = apply_spc_set},
       {.name = "*BOUNDARY_PRESCRIBED_MOTION_NODE",
        .options = {"ID"},
@@ -988,16 +994,24 @@ options_after(std::string_view keyword, std::string_view name, const KeywordSpec
   while (!rest.empty()) {
     if (rest.front() != '_') return std::nullopt;
     rest.remove_prefix(1);
-    const std::size_t end = rest.find('_');
-    const std::string_view opt = rest.substr(0, end);
-    // "#" among the options: a number (the id suffix of older *AIRBAG decks)
-    const bool number =
-        !opt.empty() && opt.find_first_not_of("0123456789") == opt.npos &&
-        std::find(spec.options.begin(), spec.options.end(), "#") != spec.options.end();
-    if (!number && std::find(spec.options.begin(), spec.options.end(), opt) == spec.options.end())
-      return std::nullopt;
+    // the longest option the rest starts with (options may hold '_': BIRTH_DEATH)
+    std::string_view opt;
+    for (const auto& o : spec.options) {
+      const std::string_view ov(o);
+      if (ov != "#" && ov.size() > opt.size() && rest.substr(0, ov.size()) == ov &&
+          (rest.size() == ov.size() || rest[ov.size()] == '_'))
+        opt = ov;
+    }
+    if (opt.empty()) {
+      // "#" among the options: a number (the id suffix of older *AIRBAG decks)
+      opt = rest.substr(0, rest.find('_'));
+      const bool number =
+          !opt.empty() && opt.find_first_not_of("0123456789") == opt.npos &&
+          std::find(spec.options.begin(), spec.options.end(), "#") != spec.options.end();
+      if (!number) return std::nullopt;
+    }
     options.emplace_back(opt);
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end);
+    rest.remove_prefix(opt.size());
   }
   return options;
 }

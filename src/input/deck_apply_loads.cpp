@@ -69,6 +69,11 @@ void add_spc(const Block& b, std::string_view target, bool is_set, DeckBuilder& 
   for (const Fields& row : b.rows) {
     PendingSpc spc{is_set, row.id(target), {}, row.id("CID"), d.ref(row.loc(target))};
     for (int k = 0; k < 6; ++k) spc.dof[k] = row.id(dofs[k]) != 0;
+    if (b.has("BIRTH_DEATH")) {
+      spc.birth = row.real("BIRTH");
+      spc.death = row.real("DEATH");
+      spc.birth_loc = row.loc("BIRTH");
+    }
     d.spcs.push_back(spc);
   }
 }

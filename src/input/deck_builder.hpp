@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -56,6 +57,8 @@ struct PendingSpc {
   std::array<bool, 6> dof{};
   GlobalId cid = 0; ///< local system of the dofs (0: global)
   SrcRef src;
+  Real birth = 0, death = 1e20; ///< _BIRTH_DEATH
+  SourceLoc birth_loc;
 };
 
 /// A load whose direction is given in a local system (CID), turned into global components once
@@ -165,7 +168,17 @@ public:
   int rigid_wall_count = 0;
   int d3plot_npltc = 0; ///< *DATABASE_BINARY_D3PLOT NPLTC (needs ENDTIM, known at the end)
 
+  /// State a keyword file keeps between its apply and resolve functions
+  /// (keywords_<name>.cpp), created empty on first use under the file's own key: keyword files
+  /// need no member here.
+  template <class T> T& extension(const std::string& key) {
+    auto& slot = extensions_[key];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T*>(slot.get());
+  }
+
 private:
+  std::map<std::string, std::shared_ptr<void>> extensions_;
   Parameters scoped_params_;
   std::vector<std::string> files_;
   std::unordered_map<std::string, int> file_index_;

@@ -467,6 +467,11 @@ private:
     std::vector<Spc> skew;
     for (const PendingSpc& s : d_.spcs) {
       const SourceLoc loc = d_.loc(s.src, s.is_set ? "*BOUNDARY_SPC_SET" : "*BOUNDARY_SPC_NODE");
+      if (s.birth > 0 || s.death < m_.control.endtim)
+        fail(s.birth_loc, fmt::format("BIRTH = {}, DEATH = {}: a constraint that starts or ends "
+                                      "inside the run (ENDTIM = {}) is not supported (only "
+                                      "BIRTH <= 0 and DEATH >= ENDTIM)",
+                                      s.birth, s.death, m_.control.endtim));
       std::array<bool, 6> dof = s.dof;
       bool is_skew = false;
       std::array<std::array<Real, 3>, 3> axes{};

@@ -2,6 +2,8 @@
 // syntax features (formats, comments, parameters, includes); the shared Taylor bar mesh.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "keyword_test_util.hpp"
@@ -325,6 +327,24 @@ TEST(KeywordReader, TenNodeFormatDetectedFromFirstLine) {
   // tetrahedron: N5-N8 = N4
   EXPECT_EQ(m.solids.nodes[1][7], 3);
   EXPECT_EQ(m.solids.line[1], 14);
+}
+
+// 8-digit ids fill the 8-wide columns with no blank between them (LS-PrePost writes them so):
+// the line is one "word", but longer than the ten-node format's EID PID card, so it is the
+// one-line layout.
+TEST(KeywordReader, PackedEightDigitSolidIdsAreTheOneLineLayout) {
+  std::string nodes = "*NODE\n";
+  for (int k = 0; k < 8; ++k)
+    nodes += fmt::format("{},{},{},{}\n", 10058957 + k, k & 1, (k >> 1) & 1, k >> 2);
+  const std::string mesh =
+      nodes + "*ELEMENT_SOLID\n"
+              "10076725       11005895710058958100589601005895910058961100589621005896410058963\n"
+              "*PART\ncube\n1,1,1\n*SECTION_SOLID\n1\n*MAT_ELASTIC\n1,1,1,0\n";
+  const Model m = read_text(deck(mesh + termination()));
+  ASSERT_EQ(m.solids.size(), 1u);
+  EXPECT_EQ(m.solids.id[0], 10076725);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][0]], 10058957);
+  EXPECT_EQ(m.nodes.id[m.solids.nodes[0][7]], 10058963);
 }
 
 TEST(KeywordReader, ShellsSectionsAndThickness) {

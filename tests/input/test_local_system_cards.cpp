@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "keyword_test_util.hpp"
 
@@ -120,4 +121,108 @@ TEST(LocalSystemCards, ErosionControls) {
   EXPECT_NE(read_error(deck(null_part + "*MAT_NULL\n1,1e-9,0,0,0,1.5\n" + termination()))
                 .find("CEROD = 1.5"),
             std::string::npos);
+}
+
+TEST(LocalSystemCards, LumpedMasses) {
+  // *ELEMENT_MASS in its 8/8/16/8 columns, _NODE_SET split equally, *ELEMENT_INERTIA with a
+  // system turned 90 degrees about z (local x = global y): IXX local becomes global yy.
+  const Model m = read_text(cube_deck("*ELEMENT_MASS\n"
+                                      "$    EID     NID            MASS     PID\n"
+                                      "     101       3          0.0025       1\n"
+                                      "*SET_NODE_LIST\n9\n5,6,7,8\n"
+                                      "*ELEMENT_MASS_NODE_SET\n     102       9            0.01\n"
+                                      "*DEFINE_COORDINATE_VECTOR\n4,0,1,0,-1,0,0\n"
+                                      "*ELEMENT_INERTIA\n     103       2       4\n"
+                                      "       1.0       0.0       0.0       2.0       0.0       "
+                                      "3.0       0.5\n"));
+  ASSERT_EQ(m.lumped_masses.size(), 6u);
+  EXPECT_TRUE(m.part_masses.empty());
+  EXPECT_EQ(m.nodes.id[m.lumped_masses[0].node], 3);
+  EXPECT_DOUBLE_EQ(m.lumped_masses[0].mass, 0.0025);
+  for (std::size_t k = 1; k <= 4; ++k) EXPECT_DOUBLE_EQ(m.lumped_masses[k].mass, 0.0025);
+  const NodeMass& in = m.lumped_masses[5];
+  EXPECT_EQ(m.nodes.id[in.node], 2);
+  EXPECT_DOUBLE_EQ(in.mass, 0.5);
+  EXPECT_NEAR(in.inertia[0], 2.0, 1e-12); // global xx = local yy
+  EXPECT_NEAR(in.inertia[1], 1.0, 1e-12); // global yy = local xx
+  EXPECT_NEAR(in.inertia[2], 3.0, 1e-12);
+  for (const auto& [cards, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"*ELEMENT_MASS\n     101      99             1.0\n", "node 99"},
+           {"*ELEMENT_MASS\n     101       1            -1.0\n", "MASS = -1"},
+           {"*ELEMENT_MASS_NODE_SET\n     101       7             1.0\n", "NSID = 7"},
+           {"*ELEMENT_INERTIA\n     103       2       6\n1,0,0,1,0,1,1\n",
+            "coordinate system CID = 6"},
+           {"*ELEMENT_MASS_PART\n9,1.0\n", "part 9 is not defined"},
+           {"*ELEMENT_MASS_PART\n1,1.0,0,3\n", "LCID = 3"},
+           {"*ELEMENT_MASS_PART\n1,-1.0\n", "ADDMASS = -1"},
+           {"*ELEMENT_MASS_PART_SET\n4,1.0\n", "part set 4"}}) {
+    const std::string e = read_error(cube_deck(cards));
+    EXPECT_NE(e.find(expect), std::string::npos) << cards << " -> " << e;
+    EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
+  }
+}
+
+TEST(LocalSystemCards, PartMasses) {
+  const Model m = read_text(cube_deck("*ELEMENT_MASS_PART\n1,0.5\n*SET_PART_LIST\n4\n1\n"
+                                      "*ELEMENT_MASS_PART_SET\n4,0,2.0\n"));
+  ASSERT_EQ(m.part_masses.size(), 2u);
+  EXPECT_EQ(m.part_masses[0].pids, (std::vector<GlobalId>{1}));
+  EXPECT_DOUBLE_EQ(m.part_masses[0].addmass, 0.5);
+  EXPECT_EQ(m.part_masses[1].pids, (std::vector<GlobalId>{1}));
+  EXPECT_DOUBLE_EQ(m.part_masses[1].finmass, 2.0);
+}
+
+TEST(LocalSystemCards, SymmetryPlanesAndBirthDeathConstraints) {
+  // The plane x = 0 (normal along x, two planes: the second with its TOL card) holds the cube's
+  // nodes 1, 4, 5, 8 along x and in rotation about y and z; a plane along (1, 1, 0) through node
+  // 2 gives a skew constraint there.
+  const Model m = read_text(cube_deck("*BOUNDARY_SPC_SYMMETRY_PLANE\n"
+                                      "         1         1       0.0       0.0       0.0       "
+                                      "1.0       0.0       0.0\n"
+                                      "       0.1\n"
+                                      "         2         1       1.0       0.0       0.0       "
+                                      "1.0       1.0       0.0\n"
+                                      "\n"));
+  std::vector<GlobalId> held;
+  for (const Spc& s : m.spcs)
+    if (!s.skew) {
+      EXPECT_EQ(s.dof, (std::array<bool, 6>{true, false, false, false, true, true}));
+      held.push_back(m.nodes.id[s.node]);
+    }
+  std::sort(held.begin(), held.end());
+  EXPECT_EQ(held, (std::vector<GlobalId>{1, 4, 5, 8}));
+  const Spc* skew = spc_of(m, 2, true);
+  ASSERT_NE(skew, nullptr);
+  EXPECT_NEAR(skew->axes[0][0], std::sqrt(0.5), 1e-15);
+  EXPECT_EQ(skew->dof, (std::array<bool, 6>{true, false, false, false, true, true}));
+  // _BIRTH_DEATH: over the whole run (ENDTIM 1e-3) it is an ordinary constraint ...
+  const Model bd = read_text(cube_deck("*BOUNDARY_SPC_NODE_BIRTH_DEATH_ID\n"
+                                       "         2\n       1         0         1\n"
+                                       "        0.      38.\n"));
+  ASSERT_NE(spc_of(bd, 1, false), nullptr);
+  // ... one that ends inside it is refused at its BIRTH field
+  const std::string e = read_error(cube_deck("*BOUNDARY_SPC_NODE_BIRTH_DEATH\n"
+                                             "1,0,1\n0,5e-4\n"));
+  EXPECT_NE(e.find("DEATH = 0.0005"), std::string::npos) << e;
+  EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
+}
+
+TEST(LocalSystemCards, GlobalDamping) {
+  const Model a = read_text(cube_deck("*DAMPING_GLOBAL\n         0      25.0\n"));
+  EXPECT_TRUE(a.control.damping.on);
+  EXPECT_DOUBLE_EQ(a.control.damping.valdmp, 25.0);
+  EXPECT_EQ(a.control.damping.scale, (std::array<Real, 6>{1, 1, 1, 1, 1, 1})); // all blank: 1
+  const Model b = read_text(cube_deck("*DEFINE_CURVE\n7\n0,1\n1,1\n"
+                                      "*DAMPING_GLOBAL\n7,0,1.0,0.5\n"));
+  EXPECT_EQ(b.control.damping.lcid, 7);
+  EXPECT_EQ(b.control.damping.scale, (std::array<Real, 6>{1, 0.5, 0, 0, 0, 0}));
+  for (const auto& [cards, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"*DAMPING_GLOBAL\n8\n", "LCID = 8"},
+           {"*DAMPING_GLOBAL\n0,1,-1\n", "STX = -1"},
+           {"*DAMPING_GLOBAL\n0,-2\n", "VALDMP = -2"},
+           {"*DAMPING_GLOBAL\n0,1\n*DAMPING_GLOBAL\n0,2\n", "given twice"}}) {
+    const std::string e = read_error(cube_deck(cards));
+    EXPECT_NE(e.find(expect), std::string::npos) << cards << " -> " << e;
+    EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
+  }
 }

@@ -2,6 +2,8 @@
 // Shared helpers for the verification tests: build a deck from text, run it in memory.
 #include <string>
 
+#include <fmt/format.h>
+
 #include "input/keyword_reader.hpp"
 #include "solvers/explicit/solver.hpp"
 #include "test_support.hpp"
@@ -32,6 +34,28 @@ inline std::vector<double> zero_crossings(const std::vector<double>& t,
     if ((y[k - 1] < 0) != (y[k] < 0) && y[k] != y[k - 1])
       out.push_back(t[k - 1] + (t[k] - t[k - 1]) * (-y[k - 1]) / (y[k] - y[k - 1]));
   return out;
+}
+
+/// A mass-on-a-bar oscillator (tests of lumped masses and damping): an elastic truss (E = 2e5,
+/// rho = 7.85e-9, *SECTION_BEAM ELFORM 3 of area A) from node 1 (fixed) to node 2 at x = L,
+/// which may move along x only, carries *ELEMENT_MASS tip and starts at v0. `extra` cards are
+/// added before *END.
+inline std::string bar_with_tip_mass_deck(double len, double area, double tip, double v0,
+                                          double tend, const std::string& extra = "") {
+  std::string d = "*KEYWORD\n";
+  d += fmt::format("*CONTROL_TERMINATION\n{:10.4e}\n", tend);
+  d += "*PART\nbar\n         1         1         1\n";
+  d += fmt::format("*SECTION_BEAM\n         1         3\n{:10.4f}\n", area);
+  d += "*MAT_ELASTIC\n         1 7.850e-09  200000.0       0.3\n";
+  d += fmt::format("*NODE\n       1             0.0             0.0             0.0\n"
+                   "       2{:16.4f}             0.0             0.0\n",
+                   len);
+  d += "*ELEMENT_BEAM\n       1       1       1       2\n";
+  d += "*BOUNDARY_SPC_NODE\n         1         0         1         1         1\n"
+       "         2         0         0         1         1\n";
+  d += fmt::format("*ELEMENT_MASS\n     101       2{:16.6e}\n", tip);
+  d += fmt::format("*INITIAL_VELOCITY_NODE\n         2{:10.4f}\n", v0);
+  return d + extra + "*END\n";
 }
 
 } // namespace parcae::test

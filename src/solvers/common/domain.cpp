@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -620,9 +621,16 @@ Domain build_domain(const Model& model) {
   // Every family the same way: DT2MS scales an element's mass by (DT2MS / its step)^2 where
   // the step is smaller.
   const Real dt2ms = std::abs(model.control.dt2ms);
+  PartShares part_share; // *ELEMENT_MASS_PART parts' physical nodal masses, as lumped below
+  for (const PartMass& pm : model.part_masses)
+    for (GlobalId pid : pm.pids) part_share[pid];
   for_each_element_family([&](auto family) {
     using Family = decltype(family);
     for (auto& part : parts_of(d, family)) {
+      auto* share = part_share.empty() ? nullptr : [&]() {
+        const auto it = part_share.find(part.pid);
+        return it == part_share.end() ? nullptr : &it->second;
+      }();
       for (std::size_t e = 0; e < part.blk.size(); ++e) {
         Real scale = 1.0;
         if (dt2ms > 0) {
@@ -633,6 +641,7 @@ Domain build_domain(const Model& model) {
         for (std::size_t a = 0; a < static_cast<std::size_t>(Family::kNodes); ++a) {
           const auto n = static_cast<std::size_t>(part.blk.conn[e][a]);
           d.mass[n] += lm.mass[a];
+          if (share) share->emplace_back(static_cast<LocalId>(n), lm.mass[a] - lm.added[a]);
           if constexpr (Family::kCornerDofs == 6) {
             d.inertia[n] += lm.inertia[a];
             d.has_rot[n] = 1;
@@ -642,6 +651,8 @@ Domain build_domain(const Model& model) {
       }
     }
   });
+
+  add_lumped_masses(model, d, part_share);
 
   // --- corner bookkeeping (node -> corners CSR) ---
   std::size_t off = 0;
@@ -729,6 +740,8 @@ Domain build_domain(const Model& model) {
     }
     init_rigid_body(d.bodies[b], d);
   }
+  add_lumped_inertia(model, d);
+
   // --- *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: given mass properties ---
   // the centre: XC YC ZC, or the initial position of the node the card names
   auto inertia_centre = [&](const PartInertia& in, const std::string& who) {

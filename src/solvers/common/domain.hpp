@@ -2,7 +2,9 @@
 // The explicit solver's state: nodal arrays, element blocks per part, rigid bodies, constraints.
 // Built once from a Model; the time loop (solver.cpp) advances it.
 #include <array>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -239,6 +241,17 @@ inline CornerSpans corner_spans_of(Domain& d, const BeamPart& part) {
   return {{d.corner_f_beam.data() + 3 * part.corner_offset, n},
           {d.corner_m_beam.data() + 3 * part.corner_offset, n}};
 }
+
+/// Per part with *ELEMENT_MASS_PART: its physical lumped nodal masses (node, mass).
+using PartShares = std::map<GlobalId, std::vector<std::pair<LocalId, Real>>>;
+/// During build_domain, once the elements are lumped: *ELEMENT_MASS_PART (ADDMASS, or FINMASS
+/// less the parts' mass, in proportion to part_share) and *ELEMENT_MASS / *ELEMENT_INERTIA
+/// masses into the nodal masses (lumped_masses.cpp). InputError at the card when a part has no
+/// deformable mass or already exceeds FINMASS.
+void add_lumped_masses(const Model& model, Domain& d, const PartShares& part_share);
+/// During build_domain, once the rigid bodies are formed: *ELEMENT_INERTIA tensors into their
+/// bodies, or (isotropic only: InputError otherwise) into deformable shell or beam nodes.
+void add_lumped_inertia(const Model& model, Domain& d);
 
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.

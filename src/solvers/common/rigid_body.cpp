@@ -133,6 +133,13 @@ void init_rigid_body(RigidBody& b, const Domain& d) {
   b.l = mul(inertia, b.omega);
 }
 
+void add_rigid_inertia(RigidBody& b, const std::array<Real, 6>& t) {
+  const Mat3 add{t[0], t[3], t[5], t[3], t[1], t[4], t[5], t[4], t[2]};
+  for (std::size_t i = 0; i < 9; ++i) b.inertia0[i] += add[i];
+  b.inertia0_inv = inverse(b.inertia0);
+  b.omega = mul(b.inertia0_inv, b.l);
+}
+
 void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec3& xc) {
   const Real scale = in.tm / b.mass;
   for (LocalId n : b.nodes) d.mass[n] *= scale;

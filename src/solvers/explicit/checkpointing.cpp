@@ -27,6 +27,7 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
   ar.pod(step_.limit.part);
   ar.pod(loads_.work);
   ar.pod(rwalls_.work);
+  if (!loads_.damp_f.empty()) ar.pod(loads_.damp_work); // *DAMPING_GLOBAL decks only
   for (auto& bag : airbags_.bags) {
     ar.pod(bag.volume);
     ar.pod(bag.pressure);

@@ -30,6 +30,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
     kEroIe,
     kEroHg,
     kAdded,
+    kDamp,
     kCount
   };
   std::array<ExactSum, kCount> acc;
@@ -67,6 +68,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
       }
   });
   acc[kExt] = loads_.work;
+  acc[kDamp] = loads_.damp_work;
   acc[kWall] = rwalls_.work;
   acc[kAdded] = ms_.added; // mass scaling during the run (this rank's elements)
   // contact energies: per rank partial sums in MPP (the rank's own nodes), the whole in a
@@ -87,6 +89,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   s.internal = acc[kIe].result();
   s.hourglass = acc[kHg].result();
   s.external_work = acc[kExt].result();
+  s.damping = -acc[kDamp].result(); // *DAMPING_GLOBAL: the energy it took
   s.rigidwall = -acc[kWall].result();
   s.sliding = acc[kSliding].result();
   s.friction = acc[kFriction].result();
@@ -97,8 +100,8 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   // energy" leaves them out).
   // joints: elastic energy of their penalty springs (replicated bodies: the same on every rank)
   s.spring_damper = d_.joints.empty() ? 0.0 : joint_energy(d_.joints, d_.bodies);
-  s.total = s.kinetic + s.internal + s.spring_damper + s.hourglass + s.rigidwall + s.sliding +
-            s.eroded_kinetic + s.eroded_internal + s.eroded_hourglass;
+  s.total = s.kinetic + s.internal + s.spring_damper + s.hourglass + s.damping + s.rigidwall +
+            s.sliding + s.eroded_kinetic + s.eroded_internal + s.eroded_hourglass;
   const Real mass = acc[kMass].result();
   s.mass = mass;
   s.added_mass = d_.added_mass + acc[kAdded].result();

@@ -61,6 +61,10 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
     step_.part_of[BeamFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
+  if (model.control.damping.on) {
+    loads_.damp_f.assign(3 * d_.nnode, 0.0);
+    loads_.damp_m.assign(3 * d_.nnode, 0.0);
+  }
   rwalls_.state = make_rigid_walls(model, d_);
   init_erosion();
   init_airbags();

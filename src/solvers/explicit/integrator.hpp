@@ -108,6 +108,12 @@ struct AppliedLoads {
   std::map<GlobalId, const Curve*> curves;
   std::vector<Real> f, m; ///< applied forces, moments at the current time (3 per node)
   ExactSum work;          ///< work of loads and prescribed motion on this rank's owned nodes
+  /// *DAMPING_GLOBAL (damping_pass.cpp): the damping forces and moments of the cycle (3 per
+  /// node; empty without damping), the current D, and their work (owned nodes; rank 0 for
+  /// rigid bodies): glstat's system damping energy is its negative.
+  std::vector<Real> damp_f, damp_m;
+  Real damp_d = 0;
+  ExactSum damp_work;
 };
 
 /// Rigid walls in the time loop.
@@ -309,6 +315,11 @@ private:
   void add_airbag_pressure(std::size_t p, std::size_t b, std::size_t e, CornerSpans corners);
   /// Mass-weighted damping of the bags' nodes into loads_.f.
   void airbag_damping();
+  // --- *DAMPING_GLOBAL (damping_pass.cpp) ---
+  /// The damping forces -D m v (moments -D I w) of the last half-step velocities at time t.
+  void damping_forces(Real t);
+  /// Their work over the velocity update (owned nodes) into loads_.damp_work.
+  void damping_work(const std::vector<Real>& v_old, const std::vector<Real>& w_old, Real dt_avg);
   /// Work of the bags' pressure over the velocity update (this rank's shells; loads_.work).
   void airbag_work(const std::vector<Real>& v_old, Real dt_avg);
   // --- segment pressures (pressure_pass.cpp) ---

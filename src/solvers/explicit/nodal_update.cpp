@@ -103,12 +103,16 @@ void Integrator::external_forces(Real t) {
 void Integrator::assemble_and_accelerate(Real t) {
   update_scaled_masses();
   external_forces(t);
+  const bool damped = !loads_.damp_f.empty();
+  if (damped) damping_forces(t);
   const std::int64_t nn = static_cast<std::int64_t>(d_.nnode);
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     Real f[3] = {loads_.f[3 * n], loads_.f[3 * n + 1], loads_.f[3 * n + 2]};
     if (!contacts_.f.empty())
       for (int i = 0; i < 3; ++i) f[i] += contacts_.f[3 * n + i];
+    if (damped)
+      for (int i = 0; i < 3; ++i) f[i] += loads_.damp_f[3 * n + i];
     for (std::int64_t k = d_.solid_corner_start[n]; k < d_.solid_corner_start[n + 1]; ++k) {
       const Real* c = &d_.corner_f_solid[3 * d_.solid_corner_list[k]];
       f[0] -= c[0];
@@ -122,6 +126,8 @@ void Integrator::assemble_and_accelerate(Real t) {
       f[2] -= c[2];
     }
     Real m[3] = {loads_.m[3 * n], loads_.m[3 * n + 1], loads_.m[3 * n + 2]};
+    if (damped)
+      for (int i = 0; i < 3; ++i) m[i] += loads_.damp_m[3 * n + i];
     for (std::int64_t k = d_.beam_corner_start[n]; k < d_.beam_corner_start[n + 1]; ++k) {
       const std::int64_t c = 3 * d_.beam_corner_list[k];
       for (int i = 0; i < 3; ++i) {
@@ -169,8 +175,10 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
             bodies_.weld_cycle, t, wf.fn, wf.fs, wf.by_time ? " (failure time)" : "");
     }
   }
-  std::vector<Real> v_old;
-  if (track) v_old = d_.v;
+  std::vector<Real> v_old, w_old;
+  const bool damped = !loads_.damp_f.empty();
+  if (track || damped) v_old = d_.v;
+  if (damped) w_old = d_.w;
 #pragma omp parallel for schedule(static) if (nn > kParallelNodes)
   for (std::int64_t n = 0; n < nn; ++n) {
     if (d_.rigid_of[n] >= 0) continue;
@@ -284,6 +292,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     }
   if (!airbags_.bags.empty()) airbag_work(v_old, dt_avg);
   if (!model_.segment_loads.empty()) segment_pressure_work(v_old, dt_avg);
+  if (damped) damping_work(v_old, w_old, dt_avg);
   // Rigid bodies: the global resultants of the last force pass (body_resultant_sums, reduced
   // by cycle_reduce) and the joints' penalty forces (from the replicated body states), then the
   // motion. Failed welds (inactive) are skipped.
@@ -312,9 +321,18 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
         auto& target = l->dof <= 3 ? load_f : load_m;
         for (int i = 0; i < 3; ++i) target[i] += val * l->dir[i];
       }
+    // *DAMPING_GLOBAL on the body: -D ST M v and -D SR L
+    std::array<Real, 3> damp_f{0, 0, 0}, damp_m{0, 0, 0};
+    if (damped && loads_.damp_d != 0) {
+      const auto& sc = model_.control.damping.scale;
+      for (std::size_t i = 0; i < 3; ++i) {
+        damp_f[i] = -loads_.damp_d * sc[i] * body.mass * body.v[i];
+        damp_m[i] = -loads_.damp_d * sc[3 + i] * body.l[i];
+      }
+    }
     for (int i = 0; i < 3; ++i) {
-      force[i] += load_f[i];
-      moment[i] += load_m[i];
+      force[i] += load_f[i] + damp_f[i];
+      moment[i] += load_m[i] + damp_m[i];
     }
     bool prescribed = !presc_dir[b].empty();
     for (int i = 0; i < 3; ++i)
@@ -323,6 +341,10 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     const std::array<Real, 3> v_b = body.v, w_b = body.omega;
     advance_rigid_body(body, d_, dt_avg, dt_new, force, moment, presc_v[b], presc_w[b],
                        presc_dir[b]);
+    if (damped && loads_.damp_d != 0 && comm_.rank() == 0)
+      for (int i = 0; i < 3; ++i)
+        loads_.damp_work.add(dt_avg * (damp_f[i] * 0.5 * (v_b[i] + body.v[i]) +
+                                       damp_m[i] * 0.5 * (w_b[i] + body.omega[i])));
     // Work of the rigid-body loads (bodies are replicated: rank 0 counts it).
     if (!rigid_loads_.empty() && !rigid_loads_[b].empty() && comm_.rank() == 0)
       for (int i = 0; i < 3; ++i)

@@ -55,6 +55,13 @@ void ImplicitSolver::setup() {
     throw InputError(model_.control.implicit.general_loc,
                      "contacts, rigid walls, body loads and rigid-body loads are not supported by "
                      "the implicit solver");
+  if (model_.control.damping.on)
+    throw InputError(model_.control.damping.loc,
+                     "*DAMPING_GLOBAL is not supported by the implicit solver");
+  if (!model_.lumped_masses.empty() && model_.control.implicit.imass != 0)
+    throw InputError(model_.lumped_masses.front().loc,
+                     "lumped masses (*ELEMENT_MASS, *ELEMENT_INERTIA) are not supported by the "
+                     "implicit solver's dynamics (IMASS = 1); a static analysis ignores them");
   for (const Spc& s : model_.spcs)
     if (s.skew)
       throw InputError(model_.control.implicit.general_loc,

@@ -1,0 +1,172 @@
+#pragma once
+// Boundary conditions, loads, initial velocities, local frames and lumped masses of the model
+// (mesh/model.hpp includes this header; split from it by task): the cards *BOUNDARY_SPC_*,
+// *BOUNDARY_PRESCRIBED_MOTION_*, *INITIAL_VELOCITY_*, *DEFINE_VECTOR, *DEFINE_BOX,
+// *DEFINE_COORDINATE_*, *LOAD_NODE_*, *LOAD_BODY_*, *LOAD_RIGID_BODY, *ELEMENT_MASS_*,
+// *ELEMENT_INERTIA as the reader leaves them.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+namespace parcae {
+
+/// *BOUNDARY_SPC_NODE / _SET, and *NODE TC/RC codes, expanded to one entry per node.
+struct Spc {
+  LocalId node = 0;
+  std::array<bool, 6> dof{}; ///< x, y, z, rx, ry, rz fixed
+  /// CID whose axes are not the global ones (up to order and sign): dof are the local axes'
+  /// (axes[0..2], unit vectors in global components). Global entries are merged per node.
+  bool skew = false;
+  std::array<std::array<Real, 3>, 3> axes{};
+};
+
+enum class MotionTarget : std::uint8_t { Node, NodeSet, Rigid };
+enum class MotionKind : std::uint8_t { Velocity = 0, Acceleration = 1, Displacement = 2 };
+
+/// *BOUNDARY_PRESCRIBED_MOTION_NODE / _SET / _RIGID.
+struct PrescribedMotion {
+  MotionTarget target = MotionTarget::Node;
+  GlobalId target_id = 0; ///< node id, node set id or part id
+  int dof = 1; ///< LS-DYNA DOF code: 1..3 translations, 5..7 rotations, 4 / -4 / 8 along VID
+  MotionKind vad = MotionKind::Velocity;
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  Real death = 1e28;
+  Real birth = 0.0;
+  GlobalId vid = 0;                 ///< *DEFINE_VECTOR of DOF 4, -4, 8
+  std::array<Real, 3> dir{0, 0, 0}; ///< its unit direction (global), set when resolved
+  /// DOF 9, 10, 11 (rotation of the nodes about an axis parallel to x, y, z): the axis passes
+  /// through (OFFSET1, OFFSET2) = (y, z), (z, x), (x, y) respectively (card 2).
+  Real offset1 = 0, offset2 = 0;
+  SourceLoc loc;
+};
+
+/// *DEFINE_VECTOR: a direction from tail to head (given in system CID).
+struct DefinedVector {
+  GlobalId id = 0;
+  std::array<Real, 3> tail{0, 0, 0}, head{0, 0, 0};
+  GlobalId cid = 0;
+  SourceLoc loc;
+};
+
+/// *INITIAL_VELOCITY (set), *INITIAL_VELOCITY_NODE, *INITIAL_VELOCITY_GENERATION.
+struct InitialVelocity {
+  enum class Target : std::uint8_t { Node, NodeSet, Part, PartSet, All } target = Target::All;
+  GlobalId target_id = 0;
+  std::array<Real, 3> v{0, 0, 0};
+  std::array<Real, 3> omega_node{0, 0, 0}; ///< nodal rotational velocity (NODE / set form)
+  // generation: rigid rotation omega about axis through (xc, yc, zc) with direction (nx,ny,nz)
+  Real omega = 0;
+  std::array<Real, 3> center{0, 0, 0};
+  std::array<Real, 3> axis{0, 0, 0};
+  bool generation = false;
+  GlobalId exclude_set = 0;                   ///< *INITIAL_VELOCITY NSIDEX
+  std::array<Real, 3> v_exclude{0, 0, 0};     ///< velocity of the NSIDEX nodes (card 3)
+  std::array<Real, 3> omega_exclude{0, 0, 0}; ///< rotational velocity of the NSIDEX nodes
+  GlobalId box = 0; ///< *INITIAL_VELOCITY BOXID: only nodes inside this *DEFINE_BOX (0: all)
+  /// ICID as read; the reader turns v, omega_node and axis into global components and sets
+  /// it back to 0 (the solver sees global values only).
+  GlobalId cid = 0;
+  SourceLoc loc;
+};
+
+/// *DEFINE_BOX: an axis-aligned box (bounds inclusive).
+struct Box {
+  GlobalId id = 0;
+  std::array<Real, 3> lo{0, 0, 0}, hi{0, 0, 0};
+  SourceLoc loc;
+  [[nodiscard]] bool contains(Real x, Real y, Real z) const {
+    return x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2];
+  }
+};
+
+/// *DEFINE_COORDINATE_SYSTEM / _NODES / _VECTOR: a local orthonormal frame. The definition is
+/// kept as given (points, nodes or vectors) and turned into axes once the nodes are known.
+struct CoordinateSystem {
+  enum class Kind : std::uint8_t { Points, Nodes, Vectors } kind = Kind::Points;
+  GlobalId id = 0;
+  /// Points: origin, a point on the local x axis, a point in the local x-y plane. Vectors:
+  /// p[1] the x direction, p[2] a vector in the x-y plane, origin from node n[0] (0: global
+  /// origin). Nodes: n[0] origin, n[1] on the x axis, n[2] in the x-y plane.
+  std::array<std::array<Real, 3>, 3> p{};
+  std::array<GlobalId, 3> n{0, 0, 0};
+  // Filled when resolved: origin and the unit local axes in global coordinates.
+  std::array<Real, 3> origin{0, 0, 0};
+  std::array<std::array<Real, 3>, 3> axes{};
+  SourceLoc loc;
+  /// A vector given in the local frame, in global components.
+  [[nodiscard]] std::array<Real, 3> to_global(const std::array<Real, 3>& v) const {
+    std::array<Real, 3> g{0, 0, 0};
+    for (int a = 0; a < 3; ++a)
+      for (int i = 0; i < 3; ++i) g[i] += v[a] * axes[a][i];
+    return g;
+  }
+};
+
+/// *LOAD_NODE_POINT / _SET.
+struct NodalLoad {
+  bool is_set = false;
+  GlobalId target_id = 0;
+  int dof = 1; ///< 1..3 forces, 5..7 moments
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  SourceLoc loc;
+};
+
+/// *ELEMENT_MASS (_NODE_SET: the mass split equally over the set's nodes) and *ELEMENT_INERTIA:
+/// a lumped mass at a node, with a rotary inertia tensor for *ELEMENT_INERTIA (global axes,
+/// [xx yy zz xy yz zx]; zero for *ELEMENT_MASS).
+struct NodeMass {
+  GlobalId id = 0; ///< EID
+  LocalId node = 0;
+  Real mass = 0;
+  std::array<Real, 6> inertia{};
+  SourceLoc loc;
+};
+
+/// *ELEMENT_MASS_PART / _PART_SET: ADDMASS added to the parts (FINMASS > 0: the mass that
+/// brings them to FINMASS in all), spread over their nodes in proportion to the parts' own
+/// lumped nodal masses.
+struct PartMass {
+  std::vector<GlobalId> pids;
+  Real addmass = 0;
+  Real finmass = 0;
+  SourceLoc loc;
+};
+
+/// *LOAD_RIGID_BODY: force (DOF 1-3) or moment (DOF 5-7) SF * curve(t) on the rigid body of
+/// part pid, along dir (global unit vector: the DOF's axis of system CID), applied at the body's
+/// centre of mass.
+struct RigidBodyLoad {
+  GlobalId pid = 0;
+  int dof = 1;
+  std::array<Real, 3> dir{1, 0, 0};
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  SourceLoc loc;
+};
+
+/// *DAMPING_GLOBAL: mass-weighted damping D (VALDMP, or the curve LCID of time) of every
+/// deformable node and rigid body, scaled per direction (x y z, rx ry rz).
+struct GlobalDamping {
+  bool on = false;
+  GlobalId lcid = 0;
+  Real valdmp = 0;
+  std::array<Real, 6> scale{1, 1, 1, 1, 1, 1};
+  SourceLoc loc;
+};
+
+/// *LOAD_BODY_X / _Y / _Z: acceleration a(t) = sf * curve(t) in direction dir; LS-DYNA applies
+/// the inertial load -m*a, i.e. gravity in -z is *LOAD_BODY_Z with a positive g.
+struct BodyLoad {
+  int dir = 2; ///< 0 x, 1 y, 2 z
+  GlobalId lcid = 0;
+  Real sf = 1.0;
+  GlobalId lciddr = 0; ///< LCIDDR: the curve during dynamic relaxation (0: not applied then)
+  SourceLoc loc;
+};
+
+} // namespace parcae
