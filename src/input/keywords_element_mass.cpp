@@ -53,20 +53,21 @@ void apply_element_mass(const Block& b, DeckBuilder& d) {
 }
 
 void apply_element_inertia(const Block& b, DeckBuilder& d) {
-  const Fields& h = b.head;
-  check_mass(h, h.real("MASS"));
-  const Real ixx = h.real("IXX"), iyy = h.real("IYY"), izz = h.real("IZZ");
-  if (!(ixx >= 0 && iyy >= 0 && izz >= 0))
-    fail(h.loc("IXX"), fmt::format("IXX, IYY, IZZ = {}, {}, {}: the moments of inertia must not "
-                                   "be negative",
-                                   ixx, iyy, izz));
-  PendingMass m{.id = h.id("EID"),
-                .target = h.id("NID"),
-                .mass = h.real("MASS"),
-                .csid = h.id("CSID"),
-                .inertia = {ixx, iyy, izz, h.real("IXY"), h.real("IYZ"), h.real("IXZ")},
-                .loc = h.loc("EID")};
-  pending(d).push_back(m);
+  for (const Fields& h : b.rows) { // one element per pair of cards
+    check_mass(h, h.real("MASS"));
+    const Real ixx = h.real("IXX"), iyy = h.real("IYY"), izz = h.real("IZZ");
+    if (!(ixx >= 0 && iyy >= 0 && izz >= 0))
+      fail(h.loc("IXX"), fmt::format("IXX, IYY, IZZ = {}, {}, {}: the moments of inertia must "
+                                     "not be negative",
+                                     ixx, iyy, izz));
+    PendingMass m{.id = h.id("EID"),
+                  .target = h.id("NID"),
+                  .mass = h.real("MASS"),
+                  .csid = h.id("CSID"),
+                  .inertia = {ixx, iyy, izz, h.real("IXY"), h.real("IYZ"), h.real("IXZ")},
+                  .loc = h.loc("EID")};
+    pending(d).push_back(m);
+  }
 }
 
 /// The tensor [xx yy zz xy yz zx] given in the frame whose unit axes are a[0..2] (global
@@ -174,7 +175,7 @@ std::vector<KeywordSpec> element_mass_cards() {
        .summary = "As *ELEMENT_MASS, MASS split equally over the nodes of node set NSID.",
        .apply = apply_element_mass},
       {.name = "*ELEMENT_INERTIA",
-       .head = {{"Card 1", {I("EID").req().w(8), I("NID").req().w(8), I("CSID").w(8)}},
+       .rows = {{"Card 1", {I("EID").req().w(8), I("NID").req().w(8), I("CSID").w(8)}},
                 {"Card 2", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ", "MASS"})}},
        .summary = "Lumped mass MASS and rotary inertia tensor at node NID (in system CSID's axes "
                   "when CSID is set, its axes at time 0). At a rigid body's node the tensor "

@@ -48,6 +48,22 @@ std::vector<FaceElement> find_face_elements(const Model& model,
     if (face_key(model.shells.nodes[e], key) >= 3) claim(key, FaceElement::Family::Shell, e);
   for (std::size_t e = 0; e < model.solids.size(); ++e) {
     const auto& n = model.solids.nodes[e];
+    // a tetrahedron (4 distinct nodes, as LS-DYNA writes it: N1 N2 N3 N4 N4 N4 N4 N4): its four
+    // triangles (the hexahedron's faces of that node list are not all of them)
+    std::array<LocalId, 8> distinct = n;
+    std::sort(distinct.begin(), distinct.end());
+    if (std::unique(distinct.begin(), distinct.end()) - distinct.begin() == 4) {
+      for (int skip = 0; skip < 4; ++skip) {
+        std::array<LocalId, 4> tri{};
+        int k = 0;
+        for (int a = 0; a < 4; ++a)
+          if (a != skip) tri[static_cast<std::size_t>(k++)] = distinct[static_cast<std::size_t>(a)];
+        tri[3] = tri[2];
+        face_key(tri, key);
+        claim(key, FaceElement::Family::Solid, e);
+      }
+      continue;
+    }
     for (const auto& f : kSolidFaces) {
       if (face_key({n[f[0]], n[f[1]], n[f[2]], n[f[3]]}, key) < 3) continue;
       claim(key, FaceElement::Family::Solid, e);

@@ -24,7 +24,8 @@ struct FaceElement {
 /// One answer per segment. Segments hold model node indices (a triangle repeats its third
 /// node); the order and orientation of the nodes do not matter, only the set of distinct nodes.
 /// Solids' faces follow LS-DYNA's hexahedron numbering (1234, 5678, 1265, 2376, 3487, 4158); a
-/// degenerate face (fewer than three distinct nodes) is no face. O(elements log segments).
+/// degenerate face (fewer than three distinct nodes) is no face; a tetrahedron (four distinct
+/// nodes) has its four triangles. O(elements log segments).
 std::vector<FaceElement> find_face_elements(const Model& model,
                                             std::span<const std::array<LocalId, 4>> segments);
 

@@ -134,8 +134,9 @@ TEST(LocalSystemCards, LumpedMasses) {
                                       "*DEFINE_COORDINATE_VECTOR\n4,0,1,0,-1,0,0\n"
                                       "*ELEMENT_INERTIA\n     103       2       4\n"
                                       "       1.0       0.0       0.0       2.0       0.0       "
-                                      "3.0       0.5\n"));
-  ASSERT_EQ(m.lumped_masses.size(), 6u);
+                                      "3.0       0.5\n"
+                                      "     104       3\n0,0,0,0,0,0,0.25\n"));
+  ASSERT_EQ(m.lumped_masses.size(), 7u); // (several elements under one *ELEMENT_INERTIA)
   EXPECT_TRUE(m.part_masses.empty());
   EXPECT_EQ(m.nodes.id[m.lumped_masses[0].node], 3);
   EXPECT_DOUBLE_EQ(m.lumped_masses[0].mass, 0.0025);
@@ -146,6 +147,8 @@ TEST(LocalSystemCards, LumpedMasses) {
   EXPECT_NEAR(in.inertia[0], 2.0, 1e-12); // global xx = local yy
   EXPECT_NEAR(in.inertia[1], 1.0, 1e-12); // global yy = local xx
   EXPECT_NEAR(in.inertia[2], 3.0, 1e-12);
+  EXPECT_EQ(m.nodes.id[m.lumped_masses[6].node], 3);
+  EXPECT_DOUBLE_EQ(m.lumped_masses[6].mass, 0.25);
   for (const auto& [cards, expect] : std::vector<std::pair<std::string, std::string>>{
            {"*ELEMENT_MASS\n     101      99             1.0\n", "node 99"},
            {"*ELEMENT_MASS\n     101       1            -1.0\n", "MASS = -1"},

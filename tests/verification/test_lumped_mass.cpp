@@ -175,3 +175,30 @@ TEST(LumpedMass, PartMassAddsOrCompletesThePartsMass) {
   EXPECT_NEAR(added[4] / added[0], base[4] / base[0], 1e-12);
   EXPECT_NEAR(added[4] - base[4], 4e-8 / 4, 1e-12 * plate);
 }
+
+// *ELEMENT_INERTIA on a spinning rigid body: the body keeps the angular velocity its nodes were
+// given (*INITIAL_VELOCITY_GENERATION), its momentum takes the added inertia.
+TEST(LumpedMass, InertiaKeepsTheGivenSpin) {
+  const double w0 = 50.0, izz_node = 2e-8;
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n 1.000e-05\n*CONTROL_TIMESTEP\n 1.000e-06\n";
+  d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
+  d += fmt::format("*MAT_RIGID\n         1{:10.3e}{:10.1f}       0.3\n", kRho, kE);
+  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
+  d += fmt::format("*ELEMENT_INERTIA\n     102       1\n{:10.3e}{:10.3e}{:10.3e}{:10.3e}{:10.3e}"
+                   "{:10.3e}{:10.3e}\n",
+                   izz_node, 0.0, 0.0, izz_node, 0.0, izz_node, 0.0);
+  d += fmt::format("*INITIAL_VELOCITY_GENERATION\n         1         2{:10.4f}\n"
+                   "       0.5       0.5       0.5       0.0       0.0       1.0\n*END\n",
+                   w0);
+  Model model = read_deck_text("lumped_spin", d);
+  RunOptions opt = quiet_run("lumped_spin");
+  RigidBody body;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats&) {
+    body = dom.bodies.at(0);
+    return false;
+  };
+  run_explicit(model, opt);
+  EXPECT_NEAR(body.omega[2], w0, 1e-12 * w0);
+  EXPECT_NEAR(body.l[2], body.inertia0[8] * w0, 1e-12 * body.inertia0[8] * w0);
+  EXPECT_NEAR(body.inertia0[8], 0.5 * kRho + izz_node, 1e-12 * izz_node);
+}

@@ -137,7 +137,10 @@ void add_rigid_inertia(RigidBody& b, const std::array<Real, 6>& t) {
   const Mat3 add{t[0], t[3], t[5], t[3], t[1], t[4], t[5], t[4], t[2]};
   for (std::size_t i = 0; i < 9; ++i) b.inertia0[i] += add[i];
   b.inertia0_inv = inverse(b.inertia0);
-  b.omega = mul(b.inertia0_inv, b.l);
+  // the body keeps its angular velocity (the one its nodes were given); its momentum grows
+  for (int i = 0; i < 3; ++i)
+    if (b.fix_r[i]) b.omega[i] = 0;
+  b.l = mul(b.inertia0, b.omega);
 }
 
 void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec3& xc) {

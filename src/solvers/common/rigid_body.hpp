@@ -20,7 +20,7 @@ void init_rigid_body(RigidBody& b, const Domain& d);
 
 /// *ELEMENT_INERTIA at a node of the body: its rotary inertia tensor (global, [xx yy zz xy yz
 /// zx]) joins the body's (the node's mass is in its nodal mass already). Call after
-/// init_rigid_body; the body's angular momentum is kept.
+/// init_rigid_body; the body keeps its angular velocity (its angular momentum follows).
 void add_rigid_inertia(RigidBody& b, const std::array<Real, 6>& t);
 
 /// *PART_INERTIA: replaces the body's mass, centre (xc: XC YC ZC or the NODEID node's initial

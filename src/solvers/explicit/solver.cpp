@@ -163,6 +163,10 @@ void Integrator::setup() {
     // run); now the state at the checkpoint replaces it.
     restore_checkpoint(restart_info, lv);
     erosion_rebuild();
+    // what the last force pass computed from the time and the restored velocities, used by the
+    // next velocity update: segment pressures (their work) and global damping forces
+    update_segment_pressures(lv.t);
+    if (!loads_.damp_f.empty()) damping_forces(lv.t);
     cycle_reduce(std::nullopt); // the resultants of the restored state (same step limit)
     sum.restarted_from_cycle = lv.cycle;
     if (log)

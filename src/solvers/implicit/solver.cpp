@@ -58,6 +58,10 @@ void ImplicitSolver::setup() {
   if (model_.control.damping.on)
     throw InputError(model_.control.damping.loc,
                      "*DAMPING_GLOBAL is not supported by the implicit solver");
+  if (!model_.part_masses.empty() && model_.control.implicit.imass != 0)
+    throw InputError(model_.part_masses.front().loc,
+                     "*ELEMENT_MASS_PART is not supported by the implicit solver's dynamics "
+                     "(IMASS = 1); a static analysis ignores it");
   if (!model_.lumped_masses.empty() && model_.control.implicit.imass != 0)
     throw InputError(model_.lumped_masses.front().loc,
                      "lumped masses (*ELEMENT_MASS, *ELEMENT_INERTIA) are not supported by the "
