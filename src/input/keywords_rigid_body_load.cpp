@@ -61,13 +61,9 @@ void resolve_rigid_body_loads(DeckBuilder& d) {
   Model& m = d.model;
   for (const LocalLoad& ll : d.rigid_body_load_cids) {
     RigidBodyLoad& l = m.rigid_body_loads[ll.index];
-    const auto cs = m.coordinate_systems.find(ll.cid);
-    if (cs == m.coordinate_systems.end())
-      fail(l.loc, fmt::format("*LOAD_RIGID_BODY references coordinate system CID = {}, which is "
-                              "not defined",
-                              ll.cid));
     const int axis = l.dof <= 3 ? l.dof - 1 : l.dof - 5;
-    l.dir = cs->second.axes[static_cast<std::size_t>(axis)];
+    l.dir = referenced_system(m, l.loc, "*LOAD_RIGID_BODY", ll.cid)
+                .axes[static_cast<std::size_t>(axis)];
   }
   for (const RigidBodyLoad& l : m.rigid_body_loads) {
     const Part* part = m.find_part(l.pid);

@@ -35,18 +35,7 @@ std::vector<CubeSample> run_cube(const std::string& material_cards, double tend,
   d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", tend);
   d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
   d += material_cards + extra;
-  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
-  d += node_set_card(1, {1, 3, 5, 7});
-  d += node_set_card(2, {1, 2, 5, 6});
-  d += node_set_card(3, {1, 2, 3, 4});
-  d += node_set_card(4, {5, 6, 7, 8});
-  d += "*BOUNDARY_SPC_SET\n         1         0         1\n"
-       "         2         0         0         1\n"
-       "         3         0         0         0         1\n";
-  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
-  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
-                   tend, utop);
-  d += "*END\n";
+  d += roller_cube_cards(tend, utop) + "*END\n";
   Model model = read_deck_text(tag, d);
   RunOptions opt = quiet_run(tag);
   const LocalId top = model.node_index(8);

@@ -40,20 +40,7 @@ CubeRun run_cube(const std::string& tag, const std::string& cards, double tend, 
   d += fmt::format("*PART\ncube\n         1         1         1{:10d}\n", // EOS of *MAT_NULL
                    cards.find("*EOS") != std::string::npos ? 1 : 0);
   d += "*SECTION_SOLID\n         1         1\n";
-  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
-  d += node_set_card(1, uniaxial_strain ? std::vector<long>{1, 2, 3, 4, 5, 6, 7, 8}
-                                        : std::vector<long>{1, 3, 5, 7});
-  d += node_set_card(2, uniaxial_strain ? std::vector<long>{1, 2, 3, 4, 5, 6, 7, 8}
-                                        : std::vector<long>{1, 2, 5, 6});
-  d += node_set_card(3, {1, 2, 3, 4});
-  d += node_set_card(4, {5, 6, 7, 8});
-  d += "*BOUNDARY_SPC_SET\n         1         0         1\n"
-       "         2         0         0         1\n"
-       "         3         0         0         0         1\n";
-  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
-  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
-                   tend, utop);
-  d += "*END\n";
+  d += roller_cube_cards(tend, utop, uniaxial_strain) + "*END\n";
   Model model = read_deck_text(tag, d);
   RunOptions opt = quiet_run(tag);
   const LocalId top = model.node_index(8);

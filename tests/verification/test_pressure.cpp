@@ -76,6 +76,22 @@ std::string cylinder_deck(const std::string& load, bool inward) {
   return d + load + "*END\n";
 }
 
+/// Runs the deck to its end time (a failure otherwise) and returns the statistics of its last
+/// cycle.
+GlobalStats run_to_end(const std::string& tag, const std::string& deck) {
+  Model model = read_deck_text(tag, deck);
+  RunOptions opt = quiet_run(tag);
+  opt.stats_every_cycle = true;
+  GlobalStats last;
+  opt.on_cycle = [&](const Domain&, const GlobalStats& st) {
+    last = st;
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  EXPECT_TRUE(sum.normal_termination) << sum.error;
+  return last;
+}
+
 struct Cylinder {
   double mean_u = 0; ///< time-mean of the mean radial displacement after the ramp
   double last_u = 0;
@@ -168,16 +184,7 @@ TEST(SegmentPressure, FollowerLoadTurnsWithASpinningPlate) {
                    "       0.0       0.0       0.0       1.0       0.0       0.0\n",
                    w);
   d += "*END\n";
-  Model model = read_deck_text("press_spin", d);
-  RunOptions opt = quiet_run("press_spin");
-  opt.stats_every_cycle = true;
-  GlobalStats last;
-  opt.on_cycle = [&](const Domain&, const GlobalStats& st) {
-    last = st;
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  const GlobalStats last = run_to_end("press_spin", d);
   const double area = side * side, scale = p * area / w;
   const double py = last.mass * last.vy, pz = last.mass * last.vz;
   // the velocities of the last cycle are those of its half step: the angle there is w (t - dt/2)
@@ -223,16 +230,7 @@ TEST(SegmentPressure, FreeBlockTakesTheImpulseAndTheWork) {
       d += fmt::format("         7{:10.4f}       0.0{:10d}{:10d}{:10d}{:10d}\n", p, id(i, j, 0),
                        id(i, j + 1, 0), id(i + 1, j + 1, 0), id(i + 1, j, 0));
   d += "*END\n";
-  Model model = read_deck_text("press_block", d);
-  RunOptions opt = quiet_run("press_block");
-  opt.stats_every_cycle = true;
-  GlobalStats last;
-  opt.on_cycle = [&](const Domain&, const GlobalStats& st) {
-    last = st;
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  const GlobalStats last = run_to_end("press_block", d);
   const double pz = last.mass * last.vz;
   const double exact = p * a * a * (last.time - 0.5 * last.dt); // velocities at the half step
   std::printf("free block: %d cycles, dt %.4e, P_z %.8e (p A T %.8e, %.2e), energy ratio %.6f\n",
@@ -263,16 +261,7 @@ TEST(SegmentPressure, TetrahedronFacesTakePressure) {
   d += fmt::format("*LOAD_SEGMENT\n         7{:10.4f}       0.0         1         4         3\n"
                    "*END\n",
                    p);
-  Model model = read_deck_text("press_tet", d);
-  RunOptions opt = quiet_run("press_tet");
-  opt.stats_every_cycle = true;
-  GlobalStats last;
-  opt.on_cycle = [&](const Domain&, const GlobalStats& st) {
-    last = st;
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  const GlobalStats last = run_to_end("press_tet", d);
   const double area = 0.5 * 10 * 10, t = last.time - 0.5 * last.dt;
   std::printf("tetrahedron face: P_x %.8e (p A t %.8e)\n", last.mass * last.vx, p * area * t);
   EXPECT_NEAR(last.mass * last.vx, p * area * t, 1e-4 * p * area * t);

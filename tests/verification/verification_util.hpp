@@ -36,6 +36,25 @@ inline std::vector<double> zero_crossings(const std::vector<double>& t,
   return out;
 }
 
+/// The unit cube of one hexahedron (part 1, nodes 1-8) on rollers at x = 0, y = 0, z = 0 whose
+/// top face follows the displacement curve 1: (0, 0), (tend, utop), a constant velocity. With
+/// uniaxial_strain the sides are held too (every node fixed in x and y: V / V0 is the height).
+inline std::string roller_cube_cards(double tend, double utop, bool uniaxial_strain = false) {
+  std::string d = hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
+  const std::vector<long> all{1, 2, 3, 4, 5, 6, 7, 8};
+  d += node_set_card(1, uniaxial_strain ? all : std::vector<long>{1, 3, 5, 7});
+  d += node_set_card(2, uniaxial_strain ? all : std::vector<long>{1, 2, 5, 6});
+  d += node_set_card(3, {1, 2, 3, 4});
+  d += node_set_card(4, {5, 6, 7, 8});
+  d += "*BOUNDARY_SPC_SET\n         1         0         1\n"
+       "         2         0         0         1\n"
+       "         3         0         0         0         1\n";
+  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
+  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
+                   tend, utop);
+  return d;
+}
+
 /// A mass-on-a-bar oscillator (tests of lumped masses and damping): an elastic truss (E = 2e5,
 /// rho = 7.85e-9, *SECTION_BEAM ELFORM 3 of area A) from node 1 (fixed) to node 2 at x = L,
 /// which may move along x only, carries *ELEMENT_MASS tip and starts at v0. `extra` cards are
