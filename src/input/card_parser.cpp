@@ -232,22 +232,32 @@ void BlockParser::read_card(const CardSpec& card, const DataLine& line, Fields& 
   for (std::size_t k = 0; k < card.fields.size(); ++k) {
     const FieldSpec& f = card.fields[k];
     const std::string_view t = trim(texts[k]);
-    if (f.type != FieldType::String && t.find_first_of(" \t") != std::string_view::npos &&
-        t.front() != '&' && !(t.size() > 1 && t[0] == '-' && t[1] == '&') &&
-        !is_free_format(card, line.text, raw_.format)) {
+    const bool fixed = !is_free_format(card, line.text, raw_.format);
+    const bool blanks = f.type != FieldType::String &&
+                        t.find_first_of(" \t") != std::string_view::npos && t.front() != '&' &&
+                        !(t.size() > 1 && t[0] == '-' && t[1] == '&') && fixed;
+    // An exponent letter with no digits after it ("1.000000E", a line shifted one column):
+    // Intel Fortran, which LS-DYNA is built with, reads the missing exponent as 0.
+    const bool bare_exponent =
+        f.type == FieldType::Real && t.size() > 1 &&
+        std::string_view("eEdD").find(t.back()) != std::string_view::npos &&
+        (std::isdigit(static_cast<unsigned char>(t[t.size() - 2])) || t[t.size() - 2] == '.');
+    if (blanks || bare_exponent) {
       // LS-DYNA reads fixed-format fields with Fortran's formatted read, which ignores blanks
       // inside a numeric field ("0       1" is 1): read what it reads, and say so.
       std::string squeezed;
       for (char c : t)
-        if (!is_blank_char(c)) squeezed += c;
+        if (!is_blank_char(c) || !fixed) squeezed += c;
+      if (bare_exponent) squeezed += '0';
       const Value v = parse_field(f, squeezed, params_, loc_);
       if (block_.blanks_inside++ == 0) {
         block_.blanks_loc = loc_;
         block_.blanks_note = fmt::format(
-            "field {}: \"{}\" has blanks inside it and is read as {}, as LS-DYNA's fixed-format "
-            "read does (blanks in a number are ignored); the line's columns probably do not "
-            "match the card's field widths",
-            f.name, t, f.type == FieldType::Int ? std::to_string(v.i) : format_real(v.r));
+            "field {}: \"{}\" {} and is read as {}, as LS-DYNA's fixed-format read does ({}); "
+            "the line's columns probably do not match the card's field widths",
+            f.name, t, blanks ? "has blanks inside it" : "ends in an exponent letter",
+            f.type == FieldType::Int ? std::to_string(v.i) : format_real(v.r),
+            blanks ? "blanks in a number are ignored" : "a missing exponent is 0");
       }
       into.add(v);
       continue;

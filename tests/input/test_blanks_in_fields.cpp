@@ -84,3 +84,24 @@ TEST(BlanksInFields, FreeFormatAndTextAreNotSqueezed) {
       read_error(deck("*NODE\n       1         1.0 x           0.0             0.0\n"));
   EXPECT_NE(f.find("cannot read"), std::string::npos) << f;
 }
+
+TEST(BlanksInFields, ShiftedLineWithABareExponentReadsAsLsDynaReadsIt) {
+  // A public deck's *CONTROL_TERMINATION line is shifted one column to the right: ENDMAS's
+  // columns hold "01.000000E" (the exponent digit went to the next field). LS-DYNA (Intel
+  // Fortran) reads a missing exponent as 0: ENDMAS = 1.0, and DTMIN's "0       0." is 0.
+  const Model m = read_text(deck(cube_mesh() + "*CONTROL_TERMINATION\n"
+                                               "       10.0         0       0.0       "
+                                               "0.01.000000E8         0\n"));
+  EXPECT_DOUBLE_EQ(m.control.endtim, 10.0);
+  EXPECT_DOUBLE_EQ(m.control.dtmin, 0.0);
+  EXPECT_DOUBLE_EQ(m.control.endmas, 1.0);
+  bool noted = false;
+  for (const KeywordNote& n : m.notes)
+    noted = noted || (n.keyword == "*CONTROL_TERMINATION" &&
+                      n.message.find("more such fields") != std::string::npos);
+  EXPECT_TRUE(noted);
+  // a bare exponent letter alone, or after a non-digit, is still an error at the field
+  EXPECT_NE(
+      read_error(deck(cube_mesh() + "*CONTROL_TERMINATION\n         E\n")).find("cannot read"),
+      std::string::npos);
+}
