@@ -107,6 +107,13 @@ struct ContactParams {
   int tiebreak = 0;
   Real nfls = 0, sfls = 0;
   Real tie_tolerance = 0.01;
+  /// Tied contact (*CONTACT_TIED_..., *CONTACT_SPOTWELD): nodes within the normal projection of
+  /// a segment and within tie_distance of it (0: max(0.6 (node + segment thickness), 5 % of the
+  /// segment's size)) at time 0 are tied where they are (tie_initial_contacts), as the tiebreak
+  /// ties, for good; the other nodes take no part: no contact, no initial penetration check.
+  /// (The solver turns constraint-based ties into constraints after tie_initial_contacts.)
+  bool tied = false;
+  Real tie_distance = 0;
 };
 
 /// A segment surface. thickness: full shell thickness of each segment (0 for solid faces);
@@ -389,8 +396,10 @@ std::vector<PenetrationRecord> initial_penetrations(const Interface& ifc, Contac
 
 /// Tiebreak: ties every node of the interface that is in contact with a segment in x (its gap,
 /// the distance less the contact thicknesses, at most p.tie_tolerance x the segment size) at its
-/// present distance. Call after init_state (before initial_penetrations, which then leaves the
-/// tied nodes alone). Returns the number of tied nodes (all passes).
+/// present distance. Tied contacts (p.tied): every node within a segment's normal projection
+/// and within the tie distance of it (ContactParams::tied), at its present distance. Call after
+/// init_state (before initial_penetrations, which then leaves the tied nodes alone). Returns the
+/// number of tied nodes (all passes).
 std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x);
 
 /// Release depth (PENMAX/XPENE rule) of a segment of a pass.

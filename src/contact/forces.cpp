@@ -193,7 +193,8 @@ void tie_corner_forces(const Segment& c, std::span<const Real> x, Real gap, Real
 } // namespace
 
 std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::span<const Real> x) {
-  if (ifc.p.tiebreak == 0) return 0;
+  if (ifc.p.tiebreak == 0 && !ifc.p.tied) return 0;
+  const bool tied = ifc.p.tied;
   std::size_t count = 0;
   for (Pass& ps : st.passes) {
     ps.set_stale();
@@ -204,11 +205,24 @@ std::size_t tie_initial_contacts(const Interface& ifc, ContactState& st, std::sp
       LocalId best_seg = kInvalidLocal;
       for (std::int64_t j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j) {
         const LocalId e = ps.cand_seg[static_cast<std::size_t>(j)];
-        const PairEval r = eval_pair(ifc, ps, k, e, x, false);
+        PairEval r = eval_pair(ifc, ps, k, e, x, false, !tied);
         if (!r.pr.inside) continue;
-        // in contact: the gap (-pen) within the tolerance, not deeper than the release depth
-        if (r.pen < -ifc.p.tie_tolerance * seg_size(s, e) || r.pen > release_depth(ifc, ps, e))
-          continue;
+        if (tied) { // within reach: the normal distance |d| (as |pen|) within the tie distance
+          const Segment& c = s.seg[static_cast<std::size_t>(e)];
+          const std::array<Real, 3> nm = mean_normal(c, x), pt = point_at(c, r.pr.n.data(), x);
+          const Real* q = &x[3 * static_cast<std::size_t>(ps.nodes[k])];
+          const Real d = (q[0] - pt[0]) * nm[0] + (q[1] - pt[1]) * nm[1] + (q[2] - pt[2]) * nm[2];
+          const Real reach =
+              ifc.p.tie_distance > 0
+                  ? ifc.p.tie_distance
+                  : std::max(1.2 * (ps.node_half_t[k] + ps.seg_half_t[static_cast<std::size_t>(e)]),
+                             0.05 * seg_size(s, e));
+          if (std::abs(d) > reach) continue;
+          r.pen = std::abs(d);
+        } else if (r.pen < -ifc.p.tie_tolerance * seg_size(s, e) ||
+                   r.pen > release_depth(ifc, ps, e)) {
+          continue; // in contact: the gap (-pen) within the tolerance, not past the release depth
+        }
         if (best_seg == kInvalidLocal || std::abs(r.pen) < std::abs(best.pen) ||
             (std::abs(r.pen) == std::abs(best.pen) && e < best_seg)) {
           best = r;
@@ -511,6 +525,10 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
           // failed (or its segment eroded): an ordinary contact from the next cycle on
           ps.tie_state[k] = 2;
           flag[k] = 3;
+          clear();
+          continue;
+        }
+        if (p.tied) { // a tied contact's untied node takes no part
           clear();
           continue;
         }

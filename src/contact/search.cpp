@@ -195,7 +195,7 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     ps.seg_of.assign(n, kInvalidLocal);
     ps.fn.assign(3 * n, 0.0);
     ps.shape.assign(4 * n, 0.0);
-    if (p.tiebreak != 0) {
+    if (p.tiebreak != 0 || p.tied) {
       ps.tie_state.assign(n, 0);
       ps.tie_seg.assign(n, kInvalidLocal);
       ps.tie_shape.assign(4 * n, 0.0);

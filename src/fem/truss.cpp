@@ -25,6 +25,7 @@ Real truss_length(const TrussBlock& blk, std::size_t e, std::span<const Real> x)
 
 Real truss_critical_dt(const MaterialParams& mat, const TrussBlock& blk, std::size_t e,
                        std::span<const Real> x) {
+  if (blk.discrete()) return blk.dt_fixed[e]; // not mass-scaled: no element mass
   const Real c = std::sqrt(mat.e / mat.ro);
   return mass_scaled_dt(truss_length(blk, e, x) / c, blk.density_scale, e);
 }
@@ -57,9 +58,55 @@ Real update_stress_truss(const MaterialParams& mat, Real deps, Real dt, Real& si
   return sig;
 }
 
+namespace {
+
+/// Discrete springs and dampers: the axial force S F(dl, v) of their law (see truss.hpp).
+TrussPassResult compute_discrete_forces(const MaterialParams& mat, TrussBlock& blk,
+                                        std::size_t begin, std::size_t end, std::span<const Real> x,
+                                        std::span<const Real> v, Real dt, std::span<Real> fe) {
+  TrussPassResult r;
+  const auto force_of = mat.law().discrete_force;
+  for (std::size_t e = begin; e < end; ++e) {
+    const auto a = static_cast<std::size_t>(blk.conn[e][0]);
+    const auto b = static_cast<std::size_t>(blk.conn[e][1]);
+    Real d[3], dv[3];
+    for (int i = 0; i < 3; ++i) {
+      d[i] = x[3 * b + i] - x[3 * a + i];
+      dv[i] = v[3 * b + i] - v[3 * a + i];
+    }
+    const Real len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (dt > 0) {
+      Real s[3];
+      for (int i = 0; i < 3; ++i) s[i] = d[i] - dt * dv[i];
+      const Real dl = len - std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+      Real hist[2] = {blk.back[e], blk.eps_p[e]};
+      const Real f_old = blk.sig[e];
+      blk.sig[e] = force_of(mat, len - blk.l0[e] + blk.offset[e], dl / dt, hist);
+      blk.back[e] = hist[0];
+      blk.eps_p[e] = hist[1];
+      blk.e_int[e] += 0.5 * (f_old + blk.sig[e]) * blk.area[e] * dl;
+    }
+    const Real n = blk.sig[e] * blk.area[e];
+    blk.force[e] = n;
+    const Real inv = len > 0 ? 1.0 / len : 0.0;
+    for (int i = 0; i < 3; ++i) {
+      fe[6 * e + i] = -n * d[i] * inv;
+      fe[6 * e + 3 + i] = n * d[i] * inv;
+    }
+    if (blk.dt_fixed[e] < r.min_dt) {
+      r.min_dt = blk.dt_fixed[e];
+      r.min_dt_element = static_cast<std::int64_t>(e);
+    }
+  }
+  return r;
+}
+
+} // namespace
+
 TrussPassResult compute_truss_forces(const MaterialParams& mat, TrussBlock& blk, std::size_t begin,
                                      std::size_t end, std::span<const Real> x,
                                      std::span<const Real> v, Real dt, std::span<Real> fe) {
+  if (blk.discrete()) return compute_discrete_forces(mat, blk, begin, end, x, v, dt, fe);
   TrussPassResult r;
   const Real c = std::sqrt(mat.e / mat.ro);
   for (std::size_t e = begin; e < end; ++e) {

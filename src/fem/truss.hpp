@@ -6,6 +6,13 @@
 // the yield curve of *MAT_024); the axial force N = sigma A0 (the section area A0 is kept).
 // Lumped mass (rho A0 + NSM) L0 / 2 per node; critical step L / c with c = sqrt(E / rho) (the
 // non-structural mass would only lengthen it).
+//
+// Discrete springs and dampers (*ELEMENT_DISCRETE, a discrete law: MaterialLaw::discrete_force)
+// are trusses whose axial force comes from their law instead of a stress: sig holds the law's
+// force F(dl, v), dl = L - L0 + OFFSET the elongation and v = (L - L_start) / dt its rate over
+// the step; area holds the element's scale factor S (axial force S F); back and eps_p hold the
+// law's two history values. They have no mass (their nodes must have some); their step is fixed
+// at set-up from their nodes' masses (dt_fixed, solvers/common/discrete_elements.cpp).
 #include <array>
 #include <cstdint>
 #include <span>
@@ -32,6 +39,10 @@ struct TrussBlock {
   std::vector<Real> force;          ///< axial force N (output)
   std::vector<std::uint8_t> failed; ///< never set (trusses are not eroded)
   std::vector<Real> density_scale;  ///< mass scaling factor on the mass (1 = none)
+  /// Discrete elements: OFFSET (initial elongation) and the critical step from the nodal masses
+  /// (set-up); empty for trusses.
+  std::vector<Real> offset, dt_fixed;
+  [[nodiscard]] bool discrete() const { return !dt_fixed.empty(); }
   /// Resize and zero the state for n elements (conn and area filled before, l0 computed by
   /// the caller).
   void init(std::size_t n);

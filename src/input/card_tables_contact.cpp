@@ -1,8 +1,12 @@
 // Card tables of the contact keywords: *CONTACT_[AUTOMATIC_]{SINGLE_SURFACE,
 // SURFACE_TO_SURFACE, NODES_TO_SURFACE}[_ID|_TITLE], *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE]
-// [_MPP], *CONTROL_CONTACT and *SET_SEGMENT. The
+// [_MPP], the tied contacts (*CONTACT_TIED_..., *CONTACT_SPOTWELD), *CONTROL_CONTACT and
+// *SET_SEGMENT. The
 // apply functions are in deck_apply_contact.cpp; cross references are checked in
 // deck_resolve.cpp (check_contacts).
+#include <array>
+#include <string>
+
 #include "input/card_spec.hpp"
 #include "input/deck_apply.hpp"
 
@@ -216,6 +220,47 @@ std::vector<KeywordSpec> contact_keywords() {
               "*CONTACT_SURFACE_TO_SURFACE_TITLE", s2s, apply_contact_surface_to_surface);
   add_contact(out, "*CONTACT_NODES_TO_SURFACE", "*CONTACT_NODES_TO_SURFACE_ID",
               "*CONTACT_NODES_TO_SURFACE_TITLE", n2s, apply_contact_nodes_to_surface);
+  static const std::string tied =
+      std::string(
+          "Tied contact, one way: a secondary node that lies within the normal projection of a "
+          "main segment at time 0 and within the tie distance of it (SST < 0 or MST < 0: |SST|, "
+          "|MST|; otherwise max(0.6 (secondary + main shell thickness), 5 % of the segment's "
+          "size)) is tied to that point of the segment, at its initial distance, for the whole "
+          "run; untied nodes take no part (the run's report counts them). _OFFSET: a penalty "
+          "spring of the contact's stiffness (normal and tangential alike), as LS-DYNA's. The "
+          "plain and _CONSTRAINED_OFFSET variants are constraints: the tied node's mass goes to "
+          "the segment's nodes by the shape functions, its force too, and it moves with the "
+          "segment's point (the plain variant keeps its initial offset instead of moving onto "
+          "the surface). A node can be in one constraint-based tie only, not on a rigid body; "
+          "prescribed motions of the segments' nodes are not passed on to the tied nodes. "
+          "Rotations are not tied: the _SHELL_EDGE_ variants are refused. ") +
+      std::string(kContactCommon);
+  static const std::string spotweld =
+      "Spot weld contact: the nodes of the welds (SSID) tied to the sheets (MSID) as the tied "
+      "contacts tie them. Solid (hexahedron) welds only: a secondary node of a shell or beam is "
+      "refused (its rotations would need moment ties); _WITH_TORSION adds nothing for them. " +
+      tied;
+  for (const auto& [name, id_name, title_name] :
+       {std::array<std::string_view, 3>{"*CONTACT_TIED_NODES_TO_SURFACE",
+                                        "*CONTACT_TIED_NODES_TO_SURFACE_ID",
+                                        "*CONTACT_TIED_NODES_TO_SURFACE_TITLE"},
+        {"*CONTACT_TIED_NODES_TO_SURFACE_OFFSET", "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET_ID",
+         "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET_TITLE"},
+        {"*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET",
+         "*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET_ID",
+         "*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"},
+        {"*CONTACT_TIED_SURFACE_TO_SURFACE", "*CONTACT_TIED_SURFACE_TO_SURFACE_ID",
+         "*CONTACT_TIED_SURFACE_TO_SURFACE_TITLE"},
+        {"*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET", "*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET_ID",
+         "*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET_TITLE"},
+        {"*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET",
+         "*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET_ID",
+         "*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"}})
+    add_contact(out, name, id_name, title_name, tied, apply_contact_tied);
+  add_contact(out, "*CONTACT_SPOTWELD", "*CONTACT_SPOTWELD_ID", "*CONTACT_SPOTWELD_TITLE", spotweld,
+              apply_contact_spotweld);
+  add_contact(out, "*CONTACT_SPOTWELD_WITH_TORSION", "*CONTACT_SPOTWELD_WITH_TORSION_ID",
+              "*CONTACT_SPOTWELD_WITH_TORSION_TITLE", spotweld, apply_contact_spotweld);
   add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY", "*CONTACT_FORCE_TRANSDUCER_PENALTY_ID",
               "*CONTACT_FORCE_TRANSDUCER_PENALTY_TITLE",
               "Force transducer: in LS-DYNA it records the contact forces that other contacts "

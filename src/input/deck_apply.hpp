@@ -195,6 +195,11 @@ void apply_contact_automatic_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_single(const Block& b, DeckBuilder& d);
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
+/// *CONTACT_TIED_NODES_TO_SURFACE / _SURFACE_TO_SURFACE (_OFFSET, _CONSTRAINED_OFFSET): one-way
+/// penalty ties (ContactDef::tied 1); *CONTACT_SPOTWELD (_WITH_TORSION): the same, solid welds
+/// only (tied 2).
+void apply_contact_tied(const Block& b, DeckBuilder& d);
+void apply_contact_spotweld(const Block& b, DeckBuilder& d);
 void apply_contact_eroding_single(const Block& b, DeckBuilder& d);
 void apply_contact_eroding_surface_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_eroding_nodes_to_surface(const Block& b, DeckBuilder& d);

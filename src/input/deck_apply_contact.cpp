@@ -86,7 +86,7 @@ void check_set_type(const Fields& h, std::string_view field, int type, Kind kind
                                  field, type, why, kind_name(kind), supported));
 }
 
-void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
+void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic, int tied = 0) {
   const Fields& h = b.head;
   ContactDef c;
   c.kind = kind;
@@ -172,6 +172,12 @@ void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic) {
   c.vsf = real_or(h, "VSF", 1);
   for (std::string_view f : {"SFS", "SFM", "SFST", "SFMT"})
     if (h.real(f) < 0) fail(h.loc(f), fmt::format("{} = {} must not be negative", f, h.real(f)));
+  if (tied != 0 && (c.sst < 0 || c.mst < 0)) { // a tied contact's tie distance
+    c.tie_distance = std::max(-std::min(c.sst, 0.0), -std::min(c.mst, 0.0));
+    c.sst = std::max(c.sst, 0.0);
+    c.mst = std::max(c.mst, 0.0);
+  }
+  c.tied = tied;
   if (c.sst < 0 || c.mst < 0)
     fail(h.loc(c.sst < 0 ? "SST" : "MST"),
          fmt::format("{} = {}: negative contact thicknesses are not supported",
@@ -319,6 +325,16 @@ void apply_contact_single(const Block& b, DeckBuilder& d) {
 }
 void apply_contact_surface_to_surface(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::SurfaceToSurface, false);
+}
+void apply_contact_tied(const Block& b, DeckBuilder& d) {
+  // _OFFSET: penalty ties (as LS-DYNA's); the others: constraints
+  const std::string_view name = b.spec->name;
+  const bool penalty = name.find("_OFFSET") != std::string_view::npos &&
+                       name.find("_CONSTRAINED_OFFSET") == std::string_view::npos;
+  apply_contact(b, d, Kind::NodesToSurface, false, penalty ? 1 : 2);
+}
+void apply_contact_spotweld(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::NodesToSurface, false, 3);
 }
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
   d.model.notes.push_back({b.loc.card, b.loc, false,

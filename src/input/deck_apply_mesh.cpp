@@ -280,10 +280,11 @@ void apply_material(const Block& b, DeckBuilder& d) {
   m.id = h.id("MID");
   m.kind = law->kind;
   m.title = title_of(b, h);
-  m.ro = h.real("RO");
+  const bool discrete = law->discrete_force != nullptr; // springs and dampers: no density
+  m.ro = discrete ? 0.0 : h.real("RO");
   m.loc = h.loc("MID");
   check_positive_id(h, "MID", "material");
-  if (!(m.ro > 0))
+  if (!discrete && !(m.ro > 0))
     fail(h.loc("RO"), fmt::format("material {}: density RO = {} must be positive", m.id, m.ro));
   LawReader reader{m, d.model, [&d](std::string_view what, GlobalId id, const SourceLoc& loc) {
                      d.claim_id(what, id, loc);

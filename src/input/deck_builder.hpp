@@ -47,6 +47,8 @@ struct PendingBeam {
   /// Set fields that integrated beams do not support (refused there, ignored by trusses):
   /// "RT1" .. "RR2" (releases), "VX" (the _ORIENTATION vector); empty when none.
   std::string unsupported_field;
+  bool discrete = false; ///< *ELEMENT_DISCRETE (area: its scale factor S)
+  Real offset = 0;       ///< *ELEMENT_DISCRETE OFFSET
   SrcRef src;
 };
 

@@ -154,12 +154,10 @@ private:
     const auto it = parts_.find(pid);
     if (it == parts_.end()) missing(loc, what, eid, "part", pid);
     const Section& s = *sections_.at(it->second->secid);
+    constexpr const char* kKinds[] = {"solid", "shell", "beam", "discrete"}; // SectionKind
     if (s.kind != kind)
       fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
-                            s.id,
-                            s.kind == SectionKind::Shell  ? "shell"
-                            : s.kind == SectionKind::Beam ? "beam"
-                                                          : "solid"));
+                            s.id, kKinds[static_cast<int>(s.kind)]));
     used_parts_.insert(pid);
     return *it->second;
   }
@@ -211,8 +209,10 @@ private:
   void resolve_beams() {
     BeamTable& t = m_.beams;
     for (const PendingBeam& e : d_.beams) {
-      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_BEAM");
-      const Part& part = element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
+      const SourceLoc loc = d_.loc(e.src, e.discrete ? "*ELEMENT_DISCRETE" : "*ELEMENT_BEAM");
+      const Part& part =
+          e.discrete ? element_part(loc, "discrete element", e.id, e.pid, SectionKind::Discrete)
+                     : element_part(loc, "beam element", e.id, e.pid, SectionKind::Beam);
       const int elform = sections_.at(part.secid)->elform;
       if (!e.unsupported_field.empty() && (elform == 1 || elform == 9))
         fail(loc, fmt::format("beam element {}: {} is not supported for integrated beams "
@@ -228,6 +228,7 @@ private:
       }
       t.n3.push_back(n3);
       t.area.push_back(e.area);
+      t.offset.push_back(e.offset);
       t.line.push_back(e.src.line);
     }
   }
@@ -727,11 +728,11 @@ private:
   /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used; shells ELFORM 0,
   /// 2 and 16 (all run as the implicit solver's MITC4 shell).
   void check_implicit_formulation(const Part& p, const Section& s) const {
-    if (s.kind == SectionKind::Beam)
-      fail(s.loc, fmt::format("*SECTION_BEAM {} (part {}): beams are not supported by the "
-                              "implicit solver (IMFLAG = 1): use solids with ELFORM 2 or 18, or "
-                              "shells",
-                              s.id, p.id));
+    if (s.kind == SectionKind::Beam || s.kind == SectionKind::Discrete)
+      fail(s.loc, fmt::format("*SECTION_{} {} (part {}): {} are not supported by the implicit "
+                              "solver (IMFLAG = 1): use solids with ELFORM 2 or 18, or shells",
+                              s.kind == SectionKind::Beam ? "BEAM" : "DISCRETE", s.id, p.id,
+                              s.kind == SectionKind::Beam ? "beams" : "springs and dampers"));
     if (s.kind == SectionKind::Shell) {
       if (s.elform != 0 && s.elform != 2 && s.elform != 16)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported by the "

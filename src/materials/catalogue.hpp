@@ -93,6 +93,14 @@ struct MaterialLaw {
                           Real hist[6], Real& eps_p);
   /// Dilatational wave speed of the reference state (solid time step).
   Real (*wave_speed)(const MaterialParams& m);
+  // --- discrete elements (*SECTION_DISCRETE springs and dampers; null for the other laws) ---
+  /// The axial force of a discrete element for its elongation (current length - initial length
+  /// + OFFSET) and elongation rate (over the step); hist (2 values, zero at the start) is the
+  /// law's own state, updated. A discrete law has no density and none of the flags above.
+  Real (*discrete_force)(const MaterialParams& m, Real elong, Real rate, Real hist[2]) = nullptr;
+  /// The largest tangent stiffness and damping coefficient of the law: they bound the
+  /// element's stable step with its nodes' masses.
+  void (*discrete_bounds)(const MaterialParams& m, Real& stiffness, Real& damping) = nullptr;
 };
 
 /// The row of a law.

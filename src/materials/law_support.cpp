@@ -1,6 +1,9 @@
 // Deck checks shared by the material laws' prepare functions.
 #include "materials/law_support.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include <fmt/format.h>
 
 namespace parcae {
@@ -25,6 +28,46 @@ void copy_curve(const Material& mat, const Model& model, GlobalId lcid, const ch
                                             who, what, lcid, i + 1, c->x[i], c->x[i - 1]));
   x = c->x;
   y = c->y;
+}
+
+Real DiscreteCurve::eval(Real t) const {
+  const std::size_t n = x.size();
+  if (n == 1) return y[0];
+  std::size_t i = 1; // segment [i - 1, i]
+  if (t >= x.back())
+    i = n - 1;
+  else if (t > x.front())
+    i = static_cast<std::size_t>(std::upper_bound(x.begin(), x.end(), t) - x.begin());
+  const Real w = (t - x[i - 1]) / (x[i] - x[i - 1]);
+  return y[i - 1] + w * (y[i] - y[i - 1]);
+}
+
+Real DiscreteCurve::max_slope() const {
+  Real s = 0;
+  for (std::size_t i = 1; i < x.size(); ++i)
+    s = std::max(s, std::abs((y[i] - y[i - 1]) / (x[i] - x[i - 1])));
+  return s;
+}
+
+Real DiscreteCurve::max_abs() const {
+  Real s = 0;
+  for (Real v : y) s = std::max(s, std::abs(v));
+  return s;
+}
+
+DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId lcid,
+                             const char* what) {
+  if (lcid <= 0) fail_card(mat, fmt::format("{} = {}: a curve id is required", what, lcid));
+  DiscreteCurve c;
+  copy_curve(mat, model, lcid, what, c.x, c.y);
+  return c;
+}
+
+io::CardSpec discrete_card(std::vector<io::FieldSpec> fields) {
+  using namespace io::card_fields;
+  std::vector<io::FieldSpec> all{I("MID").req()};
+  all.insert(all.end(), fields.begin(), fields.end());
+  return {"Card 1", std::move(all)};
 }
 
 void prepare_elastic_constants(const Material& mat, MaterialParams& m) {

@@ -17,6 +17,26 @@ namespace parcae {
 void copy_curve(const Material& mat, const Model& model, GlobalId lcid, const char* what,
                 std::vector<Real>& x, std::vector<Real>& y);
 
+/// A curve of a discrete (spring or damper) law: force against elongation or elongation rate,
+/// or a scale factor against the rate. Beyond its ends it is extrapolated linearly from the end
+/// segments (as LS-DYNA extrapolates the curves of discrete elements); a one-point curve is
+/// constant.
+struct DiscreteCurve {
+  std::vector<Real> x, y;
+  [[nodiscard]] Real eval(Real t) const;
+  /// The largest |slope| of its segments (0 for one point): it bounds the element's step.
+  [[nodiscard]] Real max_slope() const;
+  /// The largest |y|.
+  [[nodiscard]] Real max_abs() const;
+};
+
+/// The curve lcid of a discrete law (checked as copy_curve checks).
+DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId lcid,
+                             const char* what);
+
+/// The discrete laws' card: MID and the law's fields, no density (the nodes carry the mass).
+io::CardSpec discrete_card(std::vector<io::FieldSpec> fields);
+
 /// Isotropic elasticity from E and PR (checked): G, K and Lame's lambda.
 void prepare_elastic_constants(const Material& mat, MaterialParams& m);
 

@@ -38,8 +38,10 @@ MaterialParams make_material_params(const Material& mat, const Model& model) {
   m.e = mat.e;
   m.nu = mat.pr;
   m.law_data = mat.law_card;
-  if (!(mat.ro > 0)) fail_card(mat, fmt::format("density RO must be positive (got {})", mat.ro));
-  material_law(mat.kind).prepare(mat, model, m);
+  const MaterialLaw& law = material_law(mat.kind);
+  if (!(mat.ro > 0) && law.discrete_force == nullptr)
+    fail_card(mat, fmt::format("density RO must be positive (got {})", mat.ro));
+  law.prepare(mat, model, m);
   return m;
 }
 

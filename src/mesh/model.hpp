@@ -47,7 +47,9 @@ struct ShellTable {
 
 /// Beam elements (*ELEMENT_BEAM): two nodes; n3, the orientation node (the s axis lies in the
 /// plane of N1 N2 N3; trusses do not use it). Trusses (*SECTION_BEAM ELFORM 3) and integrated
-/// beams (ELFORM 1 and 9) are computed.
+/// beams (ELFORM 1 and 9) are computed. Discrete springs and dampers (*ELEMENT_DISCRETE, parts
+/// of *SECTION_DISCRETE) are in the same table, as LS-DYNA writes them to d3plot: area holds
+/// their force scale factor S, offset their OFFSET.
 struct BeamTable {
   std::vector<GlobalId> id;
   std::vector<GlobalId> part;
@@ -55,6 +57,7 @@ struct BeamTable {
   std::vector<LocalId> n3;                   ///< orientation node, kInvalidLocal when blank
   /// Cross-section area from *ELEMENT_BEAM_THICKNESS PARM1 (trusses); 0: the section's A.
   std::vector<Real> area;
+  std::vector<Real> offset; ///< *ELEMENT_DISCRETE OFFSET (initial elongation); 0 for beams
   std::vector<int> line;
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
@@ -140,7 +143,9 @@ struct Eos {
   SourceLoc loc;
 };
 
-enum class SectionKind : std::uint8_t { Solid, Shell, Beam };
+/// Discrete: *SECTION_DISCRETE (springs and dampers between two nodes, *ELEMENT_DISCRETE,
+/// kept in Model::beams).
+enum class SectionKind : std::uint8_t { Solid, Shell, Beam, Discrete };
 
 /// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra): the explicit
 /// solver runs them as the one-point hexahedron (ELFORM 1) with the part's hourglass control.
@@ -294,6 +299,16 @@ struct ContactDef {
   /// tiebreak_option 0 = not a tiebreak contact.
   int tiebreak_option = 0;
   Real nfls = 0, sfls = 0, tb_param = 0;
+  /// Tied contacts (*CONTACT_TIED_NODES_TO_SURFACE, _SURFACE_TO_SURFACE, their _OFFSET and
+  /// _CONSTRAINED_OFFSET, *CONTACT_SPOTWELD; kind NodesToSurface): the secondary nodes within
+  /// reach of the main surface at time 0 are tied where they are, the others take no part.
+  /// 0 not tied; 1 penalty springs (_OFFSET); 2 constraints (the others: the tied node moves with
+  /// its segment's point); 3 constraints for spot welds, whose secondary nodes must have no
+  /// rotational dofs (solid welds: beam welds would need moments).
+  int tied = 0;
+  /// SST < 0 of a tied contact: the largest normal distance at which a node is tied (0:
+  /// max(0.6 (secondary + main thickness), 5 % of the segment's size)).
+  Real tie_distance = 0;
   /// *CONTACT_AUTOMATIC_GENERAL (kind SingleSurface, automatic): the beams of the parts are in
   /// edge-to-edge contact (capsules of radius half the contact thickness).
   bool general = false;

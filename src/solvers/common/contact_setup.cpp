@@ -85,9 +85,15 @@ public:
       if (pids.count(m_.shells.part[e])) s.shells.push_back(e);
     for (std::size_t e = 0; e < m_.solids.size(); ++e)
       if (pids.count(m_.solids.part[e])) s.solids.push_back(e);
-    if (c.general)
-      for (std::size_t e = 0; e < m_.beams.size(); ++e)
-        if (pids.count(m_.beams.part[e])) s.beams.push_back(e);
+    // beams (edge contact; spot weld beams, to refuse them by name), not discrete springs and
+    // dampers (they have no contact surface)
+    if (c.general || c.tied == 3)
+      for (std::size_t e = 0; e < m_.beams.size(); ++e) {
+        const Part* part = m_.find_part(m_.beams.part[e]);
+        const Section* sec = part ? m_.find_section(part->secid) : nullptr;
+        if (pids.count(m_.beams.part[e]) && !(sec && sec->kind == SectionKind::Discrete))
+          s.beams.push_back(e);
+      }
     return s;
   }
 
@@ -319,6 +325,8 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.death = def.dt > 0 ? def.dt : 1e20;
   p.penmax = def.penmax;
   p.tiebreak = def.tiebreak_option;
+  p.tied = def.tied != 0;
+  p.tie_distance = def.tie_distance;
   p.nfls = def.nfls;
   p.sfls = def.sfls;
   p.xpene = c.contact_xpene;
@@ -365,6 +373,23 @@ ContactModel build_contact_model(const Model& model) {
       throw InputError(c.ssid_loc, fmt::format("contact {}: a node set (SSTYP 4) can only be the "
                                                "secondary side of a NODES_TO_SURFACE contact",
                                                c.id));
+    if (c.tied == 3) { // spot welds: solid welds only (beam welds would need moment ties)
+      std::vector<LocalId> nodes;
+      b.collect(s.sec, nodes);
+      std::vector<char> rotational(model.nodes.size(), 0);
+      for (const auto& e : model.shells.nodes)
+        for (LocalId n : e) rotational[n] = 1;
+      for (const auto& e : model.beams.nodes)
+        for (LocalId n : e) rotational[n] = 1;
+      for (LocalId n : nodes)
+        if (rotational[n])
+          throw InputError(c.ssid_loc.line ? c.ssid_loc : c.loc,
+                           fmt::format("contact {} ({}): secondary node {} belongs to a shell or "
+                                       "beam: ties of nodes with rotations (beam spot welds) "
+                                       "need moments, which are not supported; solid (hexahedron) "
+                                       "welds are",
+                                       c.id, c.keyword, model.nodes.id[n]));
+    }
     b.collect(s.sec, used);
     b.collect(s.main, used);
     sides.push_back(std::move(s));

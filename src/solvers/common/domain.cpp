@@ -43,6 +43,13 @@ PartSetup resolve_part(const Model& model, GlobalId pid) {
     throw InputError(s.part->loc,
                      fmt::format("part {} references undefined material {}", pid, s.part->mid));
   if (s.part->hgid != 0) s.hg = model.find_hourglass(s.part->hgid);
+  if ((material_law(s.mat->kind).discrete_force != nullptr) !=
+      (s.sec->kind == SectionKind::Discrete))
+    throw InputError(s.part->loc,
+                     fmt::format("part {}: material {} ({}) and section {}: the "
+                                 "spring and damper laws go with *SECTION_DISCRETE, "
+                                 "and only they",
+                                 pid, s.mat->id, material_law(s.mat->kind).card, s.sec->id));
   return s;
 }
 
@@ -552,6 +559,10 @@ Domain build_domain(const Model& model) {
     beam_by_part[model.beams.part[e]].push_back(e);
   for (const auto& [pid, elems] : beam_by_part) {
     const PartSetup s = resolve_part(model, pid);
+    if (s.sec->kind == SectionKind::Discrete) {
+      add_discrete_part(model, *s.part, *s.sec, *s.mat, elems, d);
+      continue;
+    }
     if (s.sec->elform == 1 || s.sec->elform == 9) {
       add_integrated_beams(model, s, pid, elems, d, rigid_body_for);
       continue;
@@ -655,31 +666,19 @@ Domain build_domain(const Model& model) {
   add_lumped_masses(model, d, part_share);
 
   // --- corner bookkeeping (node -> corners CSR) ---
-  std::size_t off = 0;
-  for (auto& sp : d.solids) {
-    sp.corner_offset = off;
-    off += SolidFamily::kNodes * sp.blk.size();
-  }
-  d.n_solid_corners = off;
-  off = 0;
-  for (auto& sp : d.shells) {
-    sp.corner_offset = off;
-    off += ShellFamily::kNodes * sp.blk.size();
-  }
-  d.n_shell_corners = off;
-  off = 0;
-  for (auto& tp : d.trusses) {
-    tp.corner_offset = off;
-    off += TrussFamily::kNodes * tp.blk.size();
-  }
-  d.n_truss_corners = off;
+  auto offsets = [](auto& parts, std::size_t nodes) {
+    std::size_t off = 0;
+    for (auto& p : parts) {
+      p.corner_offset = off;
+      off += nodes * p.blk.size();
+    }
+    return off;
+  };
+  d.n_solid_corners = offsets(d.solids, SolidFamily::kNodes);
+  d.n_shell_corners = offsets(d.shells, ShellFamily::kNodes);
+  d.n_truss_corners = offsets(d.trusses, TrussFamily::kNodes);
+  d.n_beam_corners = offsets(d.beams, BeamFamily::kNodes);
   d.corner_f_truss.assign(3 * d.n_truss_corners, 0.0);
-  off = 0;
-  for (auto& bp : d.beams) {
-    bp.corner_offset = off;
-    off += BeamFamily::kNodes * bp.blk.size();
-  }
-  d.n_beam_corners = off;
   d.corner_f_beam.assign(3 * d.n_beam_corners, 0.0);
   d.corner_m_beam.assign(3 * d.n_beam_corners, 0.0);
   d.corner_f_solid.assign(3 * d.n_solid_corners, 0.0);
@@ -782,6 +781,7 @@ Domain build_domain(const Model& model) {
     }
   }
   d.joints = make_joints(model, d);
+  set_discrete_steps(model, d);
   Real total = 0;
   for (Real m : d.mass) total += m;
   d.physical_mass = total - d.added_mass;

@@ -253,6 +253,21 @@ void add_lumped_masses(const Model& model, Domain& d, const PartShares& part_sha
 /// bodies, or (isotropic only: InputError otherwise) into deformable shell or beam nodes.
 void add_lumped_inertia(const Model& model, Domain& d);
 
+/// During build_domain: the discrete springs and dampers elems (model.beams indices) of a
+/// *SECTION_DISCRETE part as a truss part whose forces come from the discrete law (fem/truss.hpp;
+/// discrete_elements.cpp). InputError for a zero-length element.
+void add_discrete_part(const Model& model, const Part& part, const Section& sec,
+                       const Material& mat, const std::vector<std::size_t>& elems, Domain& d);
+/// During build_domain, once the masses and constraints are known: each discrete element's
+/// critical step (discrete_critical_dt with its nodes' masses and the largest sums of stiffness
+/// and damping of the discrete elements at either node). InputError for a node that has no mass
+/// and is free.
+void set_discrete_steps(const Model& model, Domain& d);
+/// The critical step of a spring (stiffness k) and damper (damping c) between masses m1 and m2
+/// (a mass <= 0: a node that does not move): 2 / omega (sqrt(1 + xi^2) - xi) with the reduced
+/// mass, 2 m / c without stiffness, 1e300 with neither.
+Real discrete_critical_dt(Real m1, Real m2, Real stiffness, Real damping);
+
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.
 Domain build_domain(const Model& model);

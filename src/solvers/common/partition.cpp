@@ -65,6 +65,10 @@ TrussBlock pick_block(const TrussBlock& b, const std::vector<std::size_t>& idx) 
   o.force = pick(b.force, idx, 1);
   o.failed = pick(b.failed, idx, 1);
   o.density_scale = pick(b.density_scale, idx, 1);
+  if (b.discrete()) {
+    o.offset = pick(b.offset, idx, 1);
+    o.dt_fixed = pick(b.dt_fixed, idx, 1);
+  }
   return o;
 }
 

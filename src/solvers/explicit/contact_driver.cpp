@@ -62,6 +62,7 @@ void Integrator::build_contacts(Domain& global) {
   std::sort(contacts_.edge_nodes.begin(), contacts_.edge_nodes.end());
   contacts_.edge_nodes.erase(std::unique(contacts_.edge_nodes.begin(), contacts_.edge_nodes.end()),
                              contacts_.edge_nodes.end());
+  std::vector<std::size_t> constraint_ties; // interfaces that become tie constraints
   for (std::size_t i = 0; i < contacts_.model.interfaces.size(); ++i) {
     const auto& ifc = contacts_.model.interfaces[i];
     const ContactDef& def = *contacts_.model.defs[i];
@@ -72,6 +73,21 @@ void Integrator::build_contacts(Domain& global) {
       contacts_.report.push_back(fmt::format("  contact {} ({}): tiebreak OPTION {}: {} node(s) "
                                              "initially in contact tied",
                                              def.id, def.keyword, ifc.p.tiebreak, tied));
+    }
+    if (ifc.p.tied) { // tied contacts: no contact for the nodes left untied (LS-DYNA warns)
+      const std::size_t tied =
+          contact::tie_initial_contacts(ifc, contacts_.state.back(), contacts_.cx);
+      std::size_t nodes = 0;
+      for (const auto& ps : contacts_.state.back().passes) nodes += ps.nodes.size();
+      contacts_.report.push_back(fmt::format("  contact {} ({}): {} of {} secondary node(s) "
+                                             "tied{}{}",
+                                             def.id, def.keyword, tied, nodes,
+                                             def.tied >= 2 ? " by constraints" : "",
+                                             tied < nodes ? " (the others are too far from the "
+                                                            "main surface: free)"
+                                                          : ""));
+      if (def.tied >= 2) constraint_ties.push_back(i);
+      continue;
     }
     const std::vector<Real> before = contacts_.cx;
     const auto pen = contact::initial_penetrations(ifc, contacts_.state.back(), contacts_.cx);
@@ -88,6 +104,16 @@ void Integrator::build_contacts(Domain& global) {
         def.id, def.keyword, pen.size(), deepest, deepest_node,
         ifc.p.ignore == 0 ? "moved back onto the surface (IGNORE = 0)"
                           : "penetration kept as an offset (IGNORE = 1)"));
+  }
+  // Constraint-based ties leave the contact interfaces (no contact forces: the solver moves the
+  // tied nodes with their segments, tie_pass.cpp).
+  for (std::size_t i : constraint_ties) add_constraint_ties(i, global);
+  for (auto it = constraint_ties.rbegin(); it != constraint_ties.rend(); ++it) {
+    const auto at = static_cast<std::ptrdiff_t>(*it);
+    contacts_.model.interfaces.erase(contacts_.model.interfaces.begin() + at);
+    contacts_.model.defs.erase(contacts_.model.defs.begin() + at);
+    contacts_.model.life.erase(contacts_.model.life.begin() + at);
+    contacts_.state.erase(contacts_.state.begin() + at);
   }
   // IGNORE = 0 moved nodes: the initial geometry is the corrected one.
   for (std::size_t k = 0; k < nc; ++k) {

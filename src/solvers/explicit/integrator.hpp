@@ -164,6 +164,26 @@ struct ContactCoupling {
   std::unique_ptr<SleoutWriter> sleout;
 };
 
+/// Constraint-based tied contacts (*CONTACT_TIED_NODES_TO_SURFACE, _SURFACE_TO_SURFACE, their
+/// _CONSTRAINED_OFFSET, *CONTACT_SPOTWELD; tie_pass.cpp). At set-up each tied (secondary) node's
+/// mass moves to its segment's nodes by the shape functions N_a of its tie point, and its
+/// velocity becomes sum N_a v_a. Each cycle the tie nodes' forces and masses are summed over the
+/// ranks (exact sums, in cycle_reduce); every rank then gives the main nodes a_a = (f_a + sum N_a
+/// f_s) / m_a (fixed dofs: 0) and the tied nodes a_s = sum N_a a_a, so a tied node keeps its
+/// place (and offset) on its segment and the tie does no work. The data are the same on every
+/// rank (model node indices).
+struct TieConstraints {
+  struct Tie {
+    std::uint32_t node = 0;              ///< the tied node (index into nodes)
+    std::array<std::uint32_t, 4> main{}; ///< its segment's nodes (index into nodes)
+    std::array<Real, 4> n{};             ///< shape functions of the tie point
+  };
+  std::vector<LocalId> nodes;             ///< every tie node, model index, ascending
+  std::vector<std::array<bool, 3>> fixed; ///< their fixed translations (*BOUNDARY_SPC)
+  std::vector<Tie> ties;
+  std::vector<LocalId> local; ///< per tie node: this rank's local index (kInvalidLocal: none)
+};
+
 /// Airbags (*AIRBAG_SIMPLE_PRESSURE_VOLUME, airbag_pass.cpp): each bag's volume from the shells
 /// of its parts (each rank sums its own elements), its pressure on those shells (added to their
 /// corner forces, so it travels with the halo exchange) and the damping of its nodes. One extra
@@ -445,11 +465,20 @@ private:
   StepControl step_;
   std::string local_error_;
   ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
-  ErosionState erosion_;     ///< element deletion
-  AirbagCoupling airbags_;   ///< control volumes
-  SegmentPressures press_;   ///< segment pressures
-  MassScaling ms_;           ///< mass scaling during the run (DT2MS < 0)
-  bool relaxing_ = false;    ///< in the dynamic relaxation phase
+  TieConstraints ties_;      ///< constraint-based tied contacts
+  /// From build_contacts: the ties of interface i (a constraint-based tied contact) into ties_,
+  /// their masses and velocities into the global domain (InputError for rigid or doubly tied
+  /// nodes).
+  void add_constraint_ties(std::size_t i, Domain& global);
+  /// This rank's share of the tie nodes' forces and masses (4 per node: f, m; owned nodes).
+  [[nodiscard]] std::vector<ExactSum> tie_sums() const;
+  /// The tie nodes' accelerations from the global sums (local nodes).
+  void apply_ties(const std::vector<ExactSum>& sums);
+  ErosionState erosion_;   ///< element deletion
+  AirbagCoupling airbags_; ///< control volumes
+  SegmentPressures press_; ///< segment pressures
+  MassScaling ms_;         ///< mass scaling during the run (DT2MS < 0)
+  bool relaxing_ = false;  ///< in the dynamic relaxation phase
   /// *INITIAL_AXIAL_FORCE_BEAM: one entry per beam of this rank with an imposed axial force.
   struct AxialForce {
     std::size_t part = 0, elem = 0; ///< d_.beams[part], element elem

@@ -603,13 +603,12 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
         m ? fmt::format("{} ({})", std::string_view(material_law(m->kind).card).substr(5),
                         material_law(m->kind).number)
           : "?";
-    s += fmt::format("    part {:>6} {:<24} mat {} {:<34} sec {} {} elform {}\n", p.id,
+    constexpr const char* kKinds[] = {"solid", "shell", "beam", "discrete"}; // SectionKind
+    s += fmt::format("    part {:>6} {:<24} mat {} {:<34} sec {} {}", p.id,
                      p.title.empty() ? "-" : p.title, p.mid, mat_name, p.secid,
-                     !sec                              ? "?"
-                     : sec->kind == SectionKind::Solid ? "solid"
-                     : sec->kind == SectionKind::Shell ? "shell"
-                                                       : "beam",
-                     sec ? sec->elform : 0);
+                     sec ? kKinds[static_cast<int>(sec->kind)] : "?");
+    s += sec && sec->kind != SectionKind::Discrete ? fmt::format(" elform {}\n", sec->elform)
+                                                   : std::string("\n");
   }
   s += fmt::format("  total mass       {:.6e}\n", d.physical_mass + d.added_mass);
   if (d.added_mass > 0)

@@ -1,0 +1,149 @@
+// Constraint-based tied contacts (integrator.hpp, TieConstraints): the tied nodes move with the
+// points of their segments. Set-up from the contact's initial ties (contact/forces.cpp,
+// tie_initial_contacts); each cycle, the tie nodes' forces and masses are summed over the ranks
+// in the cycle's reduction and every rank computes the accelerations of its tie nodes.
+#include <algorithm>
+#include <map>
+
+#include "solvers/explicit/integrator.hpp"
+
+namespace parcae::explicit_detail {
+
+void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
+  const auto& ifc = contacts_.model.interfaces[i];
+  const ContactDef& def = *contacts_.model.defs[i];
+  const auto& st = contacts_.state[i];
+  const auto& model_of = contacts_.model.node_model;
+  // the ties of this interface, in model node indices
+  struct Raw {
+    LocalId node;
+    std::array<LocalId, 4> main;
+    std::array<Real, 4> n;
+  };
+  std::vector<Raw> raw;
+  for (const auto& ps : st.passes) {
+    const auto& surf = contact::surface_of(ifc, ps);
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      if (ps.tie_state.empty() || ps.tie_state[k] != 1) continue;
+      const auto& seg = surf.seg[static_cast<std::size_t>(ps.tie_seg[k])];
+      Raw r{model_of[static_cast<std::size_t>(ps.nodes[k])], {}, {}};
+      for (int a = 0; a < 4; ++a) {
+        r.main[a] = model_of[static_cast<std::size_t>(seg[a])];
+        r.n[a] = ps.tie_shape[4 * k + a];
+      }
+      raw.push_back(r);
+    }
+  }
+  auto who = [&](LocalId n) { return model_.nodes.id[static_cast<std::size_t>(n)]; };
+  // the tie node list (merged with the ties of earlier interfaces)
+  std::map<LocalId, std::uint32_t> index;
+  for (std::size_t k = 0; k < ties_.nodes.size(); ++k)
+    index[ties_.nodes[k]] = static_cast<std::uint32_t>(k);
+  std::vector<char> tied(global.nnode, 0), main(global.nnode, 0);
+  for (const auto& t : ties_.ties) {
+    tied[ties_.nodes[t.node]] = 1;
+    for (std::uint32_t a : t.main) main[ties_.nodes[a]] = 1;
+  }
+  for (const Raw& r : raw) {
+    if (tied[r.node] || main[r.node])
+      throw InputError(def.loc, fmt::format("contact {} ({}): node {} is already in another "
+                                            "constraint-based tie (LS-DYNA allows a node in one "
+                                            "such contact only; use an _OFFSET tie)",
+                                            def.id, def.keyword, who(r.node)));
+    tied[r.node] = 1;
+  }
+  for (const Raw& r : raw)
+    for (LocalId a : r.main) {
+      if (tied[a])
+        throw InputError(def.loc, fmt::format("contact {} ({}): node {} is both tied and a node "
+                                              "of a segment nodes are tied to",
+                                              def.id, def.keyword, who(a)));
+      main[a] = 1;
+    }
+  std::vector<LocalId> all = ties_.nodes;
+  for (const Raw& r : raw) {
+    all.push_back(r.node);
+    all.insert(all.end(), r.main.begin(), r.main.end());
+  }
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  for (LocalId n : all)
+    if (global.rigid_of[static_cast<std::size_t>(n)] >= 0)
+      throw InputError(def.loc, fmt::format("contact {} ({}): node {} belongs to a rigid body: "
+                                            "rigid bodies cannot be in a constraint-based tie "
+                                            "(use an _OFFSET tie)",
+                                            def.id, def.keyword, who(n)));
+  // re-index the existing ties to the merged list
+  std::vector<std::uint32_t> remap(ties_.nodes.size());
+  index.clear();
+  for (std::size_t k = 0; k < all.size(); ++k) index[all[k]] = static_cast<std::uint32_t>(k);
+  for (std::size_t k = 0; k < ties_.nodes.size(); ++k) remap[k] = index[ties_.nodes[k]];
+  for (auto& t : ties_.ties) {
+    t.node = remap[t.node];
+    for (auto& a : t.main) a = remap[a];
+  }
+  ties_.nodes = all;
+  // the new ties: the tied node's mass to its segment's nodes, its velocity from theirs
+  for (const Raw& r : raw) {
+    TieConstraints::Tie t;
+    t.node = index[r.node];
+    t.n = r.n;
+    const auto s = static_cast<std::size_t>(r.node);
+    std::array<Real, 3> v{0, 0, 0};
+    for (int a = 0; a < 4; ++a) {
+      t.main[a] = index[r.main[a]];
+      const auto m = static_cast<std::size_t>(r.main[a]);
+      global.mass[m] += r.n[a] * global.mass[s];
+      for (int c = 0; c < 3; ++c) v[c] += r.n[a] * global.v[3 * m + c];
+    }
+    global.mass[s] = 0;
+    for (int c = 0; c < 3; ++c) global.v[3 * s + c] = v[c];
+    ties_.ties.push_back(t);
+  }
+  ties_.fixed.resize(ties_.nodes.size());
+  for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
+    const auto& spc = global.spc[static_cast<std::size_t>(ties_.nodes[k])];
+    ties_.fixed[k] = {spc[0], spc[1], spc[2]};
+  }
+}
+
+std::vector<ExactSum> Integrator::tie_sums() const {
+  std::vector<ExactSum> acc(4 * ties_.nodes.size());
+  for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
+    const LocalId l = ties_.local[k];
+    if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
+    const auto n = static_cast<std::size_t>(l);
+    for (int c = 0; c < 3; ++c) acc[4 * k + c].add(d_.f[3 * n + c]);
+    acc[4 * k + 3].add(d_.mass[n]);
+  }
+  return acc;
+}
+
+void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
+  const std::size_t nt = ties_.nodes.size();
+  std::vector<Real> f(3 * nt), a(3 * nt, 0.0), m(nt);
+  for (std::size_t k = 0; k < nt; ++k) {
+    for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[4 * k + c].result();
+    m[k] = sums[4 * k + 3].result();
+  }
+  // the tied nodes' forces go to their segments' nodes (in tie order: the same on every rank)
+  for (const auto& t : ties_.ties)
+    for (int j = 0; j < 4; ++j)
+      for (int c = 0; c < 3; ++c) f[3 * t.main[j] + c] += t.n[j] * f[3 * t.node + c];
+  for (std::size_t k = 0; k < nt; ++k)
+    if (m[k] > 0)
+      for (int c = 0; c < 3; ++c) a[3 * k + c] = ties_.fixed[k][c] ? 0.0 : f[3 * k + c] / m[k];
+  for (const auto& t : ties_.ties)
+    for (int c = 0; c < 3; ++c) {
+      Real s = 0;
+      for (int j = 0; j < 4; ++j) s += t.n[j] * a[3 * t.main[j] + c];
+      a[3 * t.node + c] = s;
+    }
+  for (std::size_t k = 0; k < nt; ++k) {
+    const LocalId l = ties_.local[k];
+    if (l == kInvalidLocal) continue;
+    for (int c = 0; c < 3; ++c) d_.a[3 * static_cast<std::size_t>(l) + c] = a[3 * k + c];
+  }
+}
+
+} // namespace parcae::explicit_detail
