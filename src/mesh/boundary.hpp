@@ -137,6 +137,15 @@ struct PartMass {
   SourceLoc loc;
 };
 
+/// *INITIAL_VELOCITY_RIGID_BODY: the rigid body of part pid starts with velocity vel[0..2] at
+/// its centre of mass and angular velocity vel[3..5] (global axes), over any other initial
+/// velocity of its nodes.
+struct RigidBodyVelocity {
+  GlobalId pid = 0;
+  std::array<Real, 6> vel{};
+  SourceLoc loc;
+};
+
 /// *LOAD_RIGID_BODY: force (DOF 1-3) or moment (DOF 5-7) SF * curve(t) on the rigid body of
 /// part pid, along dir (global unit vector: the DOF's axis of system CID), applied at the body's
 /// centre of mass.

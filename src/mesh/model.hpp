@@ -653,6 +653,7 @@ struct Model {
   std::vector<RigidBodyLoad> rigid_body_loads; ///< *LOAD_RIGID_BODY
   std::vector<NodeMass> lumped_masses;         ///< *ELEMENT_MASS, *ELEMENT_INERTIA
   std::vector<PartMass> part_masses;           ///< *ELEMENT_MASS_PART, _PART_SET
+  std::vector<RigidBodyVelocity> rigid_velocities; ///< *INITIAL_VELOCITY_RIGID_BODY
   std::vector<SegmentLoad> segment_loads;      ///< *LOAD_SEGMENT, and _SET expanded per segment
   std::vector<RigidWall> rigid_walls;
   std::vector<Airbag> airbags;

@@ -629,8 +629,7 @@ Domain build_domain(const Model& model) {
       sp.blk.vol[e] = vol;
     }
   }
-  // Every family the same way: DT2MS scales an element's mass by (DT2MS / its step)^2 where
-  // the step is smaller.
+  // Every family: DT2MS scales an element's mass by (DT2MS / its step)^2 where that is less.
   const Real dt2ms = std::abs(model.control.dt2ms);
   PartShares part_share; // *ELEMENT_MASS_PART parts' physical nodal masses, as lumped below
   for (const PartMass& pm : model.part_masses)
@@ -741,8 +740,8 @@ Domain build_domain(const Model& model) {
   }
   add_lumped_inertia(model, d);
 
-  // --- *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: given mass properties ---
-  // the centre: XC YC ZC, or the initial position of the node the card names
+  // --- *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: given mass properties (the
+  // centre: XC YC ZC, or the initial position of the node the card names) ---
   auto inertia_centre = [&](const PartInertia& in, const std::string& who) {
     if (in.nodeid == 0) return in.xc;
     const LocalId n = model.node_index(in.nodeid);
@@ -780,6 +779,7 @@ Domain build_domain(const Model& model) {
                         inertia_centre(*r.inertia, fmt::format("nodal rigid body {}", r.pid)));
     }
   }
+  apply_rigid_body_velocities(model, d);
   d.joints = make_joints(model, d);
   set_discrete_steps(model, d);
   Real total = 0;

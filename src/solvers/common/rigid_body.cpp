@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 
 namespace parcae {
@@ -172,6 +174,37 @@ void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec
     const Vec3 r{b.r0[3 * k], b.r0[3 * k + 1], b.r0[3 * k + 2]};
     const Vec3 wr = cross(b.omega, r);
     for (int i = 0; i < 3; ++i) d.v[3 * b.nodes[k] + i] = b.v[i] + wr[i];
+  }
+}
+
+void apply_rigid_body_velocities(const Model& model, Domain& d) {
+  for (const RigidBodyVelocity& rv : model.rigid_velocities) {
+    // a part merged into another (*CONSTRAINED_RIGID_BODIES) moves with its lead's body
+    GlobalId pid = rv.pid;
+    for (std::size_t hops = 0; hops <= model.rigid_merges.size(); ++hops) {
+      const auto it = std::find_if(model.rigid_merges.begin(), model.rigid_merges.end(),
+                                   [&](const RigidMerge& r) { return r.follower == pid; });
+      if (it == model.rigid_merges.end()) break;
+      pid = it->lead;
+    }
+    RigidBody* body = nullptr;
+    for (RigidBody& b : d.bodies)
+      if (b.kind == RigidKind::Part && b.pid == pid) body = &b;
+    if (body == nullptr)
+      throw InputError(rv.loc, fmt::format("*INITIAL_VELOCITY_RIGID_BODY: part {} is not a rigid "
+                                           "part with elements",
+                                           rv.pid));
+    RigidBody& b = *body;
+    for (int i = 0; i < 3; ++i) {
+      b.v[i] = b.fix_t[i] ? 0.0 : rv.vel[static_cast<std::size_t>(i)];
+      b.omega[i] = b.fix_r[i] ? 0.0 : rv.vel[static_cast<std::size_t>(3 + i)];
+    }
+    b.l = mul(b.inertia0, b.omega);
+    for (std::size_t k = 0; k < b.nodes.size(); ++k) {
+      const Vec3 r{b.r0[3 * k], b.r0[3 * k + 1], b.r0[3 * k + 2]};
+      const Vec3 wr = cross(b.omega, r);
+      for (int i = 0; i < 3; ++i) d.v[3 * b.nodes[k] + i] = b.v[i] + wr[i];
+    }
   }
 }
 

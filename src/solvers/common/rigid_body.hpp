@@ -31,6 +31,11 @@ void add_rigid_inertia(RigidBody& b, const std::array<Real, 6>& t);
 void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in,
                        const std::array<Real, 3>& xc);
 
+/// *INITIAL_VELOCITY_RIGID_BODY: the bodies of the parts named start with the given velocity at
+/// their centre of mass and angular velocity (their nodes' velocities v + omega x r). Call once
+/// the bodies are complete (*PART_INERTIA included). InputError for a part that is not rigid.
+void apply_rigid_body_velocities(const Model& model, Domain& d);
+
 /// Advance the body by one step: velocities over [t-dt_avg/2, t+dt/2] from the resultant force
 /// and moment (about the centre of mass; the caller sums them over the body's nodes), then
 /// positions to t + dt. Writes the local body nodes' positions, velocities (x_new - x_old)/dt
