@@ -2,6 +2,8 @@
 // ranges and GENERAL options resolved, once the whole deck is read (resolve_model).
 #include <algorithm>
 
+#include <set>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -52,8 +54,25 @@ IdSet& new_set(const Block& b, SetKind kind, DeckBuilder& d) {
   s.loc = h.loc("SID");
   if (s.id <= 0)
     fail(s.loc, fmt::format("{} id SID = {} must be positive", set_kind_name(kind), s.id));
+  // _COLLECT: the cards of one id, all _COLLECT, make one set (their members and operations
+  // joined); without it a repeated id is an error
+  auto& collected = d.extension<std::set<std::pair<int, GlobalId>>>("collected sets");
+  const std::pair<int, GlobalId> key{static_cast<int>(kind), s.id};
+  if (b.has("COLLECT") && collected.count(key)) return sets_of(d.model, kind).at(s.id);
   d.claim_id(set_kind_name(kind), s.id, s.loc);
+  if (b.has("COLLECT")) collected.insert(key);
   return sets_of(d.model, kind).emplace(s.id, std::move(s)).first->second;
+}
+
+/// A set's operations (RANGE, options, SET): joined to the ones of an earlier _COLLECT card of
+/// the same id.
+void push_pending(DeckBuilder& d, PendingGeneralSet&& pending) {
+  for (PendingGeneralSet& g : d.general_sets)
+    if (g.kind == pending.kind && g.sid == pending.sid) {
+      g.ops.insert(g.ops.end(), pending.ops.begin(), pending.ops.end());
+      return;
+    }
+  d.general_sets.push_back(std::move(pending));
 }
 
 /// Every nonzero id of every row (list sets).
@@ -83,7 +102,7 @@ void apply_generate(const Block& b, SetKind kind, DeckBuilder& d) {
                                           set_kind_name(kind), set.id, beg[k], end[k], lo, hi));
       pending.ops.push_back({"RANGE", {lo, hi}, d.ref(row.loc(beg[k]))});
     }
-  d.general_sets.push_back(std::move(pending));
+  push_pending(d, std::move(pending));
 }
 
 /// OPTION E1..E7 lines; `allowed` lists the supported options.
@@ -102,7 +121,7 @@ void apply_general(const Block& b, SetKind kind, std::initializer_list<std::stri
       if (row.id(f) != 0) op.ids.push_back(row.id(f));
     pending.ops.push_back(std::move(op));
   }
-  d.general_sets.push_back(std::move(pending));
+  push_pending(d, std::move(pending));
 }
 
 /// *SET_..._ADD: the union of the listed sets of the same kind (an operation SET).
@@ -112,7 +131,7 @@ void apply_add(const Block& b, SetKind kind, DeckBuilder& d) {
   for (const Fields& row : b.rows)
     for (const Value& v : row.values())
       if (v.i != 0) pending.ops.push_back({"SET", {v.i}, d.ref(SourceLoc{row.file(), v.line, {}})});
-  d.general_sets.push_back(std::move(pending));
+  push_pending(d, std::move(pending));
 }
 
 } // namespace

@@ -45,6 +45,29 @@ TEST(SetAdd, MissingSetAndCycleAreErrors) {
   EXPECT_NE(msg.find("makes a cycle of _ADD sets"), std::string::npos) << msg;
 }
 
+// _COLLECT: the cards of one id make one set (ANSA writes large sets this way); list, GENERATE
+// and GENERAL cards alike. Without _COLLECT a repeated id stays an error.
+TEST(SetCollect, CardsOfOneIdMakeOneSet) {
+  const Model m = read_text(cube_deck("*SET_NODE_LIST_COLLECT\n50\n1,2\n"
+                                      "*SET_NODE_LIST_COLLECT\n50\n3\n"
+                                      "*SET_NODE_LIST_GENERATE_COLLECT\n51\n1,2\n"
+                                      "*SET_NODE_LIST_GENERATE_COLLECT\n51\n7,8\n"
+                                      "*SET_NODE_GENERAL_COLLECT\n52\nNODE,1\n"
+                                      "*SET_NODE_GENERAL_COLLECT\n52\nNODE,5\n"
+                                      "*SET_PART_LIST_COLLECT\n53\n1\n"
+                                      "*SET_PART_LIST_COLLECT\n53\n1\n"
+                                      "*SET_SOLID_COLLECT\n54\n1\n"));
+  EXPECT_EQ(sorted(m.node_sets.at(50).members), (std::vector<GlobalId>{1, 2, 3}));
+  EXPECT_EQ(sorted(m.node_sets.at(51).members), (std::vector<GlobalId>{1, 2, 7, 8}));
+  EXPECT_EQ(sorted(m.node_sets.at(52).members), (std::vector<GlobalId>{1, 5}));
+  EXPECT_FALSE(m.part_sets.at(53).members.empty());
+  EXPECT_EQ(m.solid_sets.at(54).members, (std::vector<GlobalId>{1}));
+  const std::string msg =
+      read_error(cube_deck("*SET_NODE_LIST\n60\n1\n*SET_NODE_LIST_COLLECT\n60\n2\n"));
+  EXPECT_NE(msg.find("node set"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("60"), std::string::npos) << msg;
+}
+
 TEST(SetGeneral, DeleteOptionsRemoveMembers) {
   const Model m = read_text(cube_deck("*DEFINE_BOX\n1,-0.5,0.5,-0.5,0.5,-0.5,1.5\n"
                                       "*SET_NODE_GENERAL\n40\nALL\nDNODE,2,3\nDBOX,1\n"
