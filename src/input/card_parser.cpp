@@ -239,7 +239,7 @@ void BlockParser::read_card(const CardSpec& card, const DataLine& line, Fields& 
     // An exponent letter with no digits after it ("1.000000E", a line shifted one column):
     // Intel Fortran, which LS-DYNA is built with, reads the missing exponent as 0.
     const bool bare_exponent =
-        f.type == FieldType::Real && t.size() > 1 &&
+        f.type == FieldType::Real && t.size() > 1 && t.find('&') == std::string_view::npos &&
         std::string_view("eEdD").find(t.back()) != std::string_view::npos &&
         (std::isdigit(static_cast<unsigned char>(t[t.size() - 2])) || t[t.size() - 2] == '.');
     if (blanks || bare_exponent) {

@@ -105,3 +105,10 @@ TEST(BlanksInFields, ShiftedLineWithABareExponentReadsAsLsDynaReadsIt) {
       read_error(deck(cube_mesh() + "*CONTROL_TERMINATION\n         E\n")).find("cannot read"),
       std::string::npos);
 }
+
+TEST(BlanksInFields, ParameterNamesEndingInAnExponentLetterAreParameters) {
+  // "&tE" is the parameter tE, not the number "&t" with an exponent
+  const Model m = read_text(deck(cube_mesh() + "*PARAMETER\nR tE        2.5\n"
+                                               "*CONTROL_TERMINATION\n       &tE\n"));
+  EXPECT_DOUBLE_EQ(m.control.endtim, 2.5);
+}

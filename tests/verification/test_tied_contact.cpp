@@ -302,3 +302,18 @@ TEST(TiedContact, SolidSpotWeldCarriesLapShear) {
         << e.what();
   }
 }
+
+// A constraint-tied node cannot also be held by *BOUNDARY_SPC (it moves with its segment): refused
+// by name, with the way out.
+TEST(TiedContact, ConstrainedTiedNodeIsRefused) {
+  const std::string spc =
+      "*BOUNDARY_SPC_NODE\n      1005         0         1         1         1\n";
+  try {
+    Model model = read_deck_text("tied_spc", two_blocks_deck(0.0, 0.0, kTiedS2S + spc, 1e-5));
+    const RunSummary sum = run_explicit(model, quiet_run("tied_spc"));
+    ADD_FAILURE() << "a constrained tied node was accepted: " << sum.error;
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("tied node 1005 is also constrained"), std::string::npos)
+        << e.what();
+  }
+}

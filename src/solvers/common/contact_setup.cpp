@@ -327,6 +327,8 @@ contact::ContactParams contact_params(const ContactDef& def, const Controls& c) 
   p.tiebreak = def.tiebreak_option;
   p.tied = def.tied != 0;
   p.tie_distance = def.tie_distance;
+  // the search must offer every segment within the tie distance (beyond the thicknesses)
+  if (p.tied && def.tie_distance > 0) p.search_margin = def.tie_distance;
   p.nfls = def.nfls;
   p.sfls = def.sfls;
   p.xpene = c.contact_xpene;
@@ -379,8 +381,12 @@ ContactModel build_contact_model(const Model& model) {
       std::vector<char> rotational(model.nodes.size(), 0);
       for (const auto& e : model.shells.nodes)
         for (LocalId n : e) rotational[n] = 1;
-      for (const auto& e : model.beams.nodes)
-        for (LocalId n : e) rotational[n] = 1;
+      for (std::size_t e = 0; e < model.beams.size(); ++e) { // (not springs and dampers)
+        const Part* part = model.find_part(model.beams.part[e]);
+        const Section* sec = part ? model.find_section(part->secid) : nullptr;
+        if (sec && sec->kind == SectionKind::Discrete) continue;
+        for (LocalId n : model.beams.nodes[e]) rotational[n] = 1;
+      }
       for (LocalId n : nodes)
         if (rotational[n])
           throw InputError(c.ssid_loc.line ? c.ssid_loc : c.loc,

@@ -95,7 +95,8 @@ void set_discrete_steps(const Model& model, Domain& d) {
       Real m[2];
       for (int a = 0; a < 2; ++a) {
         const LocalId node = tp.blk.conn[e][a];
-        m[a] = d.mass[node];
+        const int body = d.rigid_of[node]; // a rigid body's node moves with the body's mass
+        m[a] = body >= 0 ? d.bodies[static_cast<std::size_t>(body)].mass : d.mass[node];
         const auto& fixed = d.spc[node];
         if (!(m[a] > 0) && !(fixed[0] && fixed[1] && fixed[2]) && d.rigid_of[node] < 0)
           throw InputError({}, fmt::format("discrete element {} of part {}: node {} has no mass "

@@ -47,6 +47,8 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
                                       ElementPassResult& r) {
   auto& part = parts_of(d_, family)[p];
   auto& blk = part.blk;
+  if constexpr (std::is_same_v<Family, TrussFamily>)
+    if (blk.discrete()) return; // springs and dampers have no mass to scale (truss.hpp)
   const std::size_t f = Family::kIndex;
   std::span<const Real> x = d_.x;
   bool scaled = false;

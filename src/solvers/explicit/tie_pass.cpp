@@ -100,6 +100,17 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
     for (int c = 0; c < 3; ++c) global.v[3 * s + c] = v[c];
     ties_.ties.push_back(t);
   }
+  for (const Raw& r : raw) {
+    const auto& spc = global.spc[static_cast<std::size_t>(r.node)];
+    const bool skew = std::any_of(global.skew_spc.begin(), global.skew_spc.end(),
+                                  [&](const auto& k) { return k.node == r.node; });
+    if (spc[0] || spc[1] || spc[2] || skew)
+      throw InputError(def.loc, fmt::format("contact {} ({}): tied node {} is also constrained "
+                                            "(*BOUNDARY_SPC): a node that moves with its segment "
+                                            "cannot be held too (constrain the segment's nodes, "
+                                            "or use an _OFFSET tie)",
+                                            def.id, def.keyword, who(r.node)));
+  }
   ties_.fixed.resize(ties_.nodes.size());
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
     const auto& spc = global.spc[static_cast<std::size_t>(ties_.nodes[k])];
@@ -126,10 +137,13 @@ void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
     for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[4 * k + c].result();
     m[k] = sums[4 * k + 3].result();
   }
-  // the tied nodes' forces go to their segments' nodes (in tie order: the same on every rank)
+  // the tied nodes' forces go to their segments' nodes (in tie order: the same on every rank),
+  // and so does any mass a tied node has gained since the set-up (mass scaling during the run)
   for (const auto& t : ties_.ties)
-    for (int j = 0; j < 4; ++j)
+    for (int j = 0; j < 4; ++j) {
       for (int c = 0; c < 3; ++c) f[3 * t.main[j] + c] += t.n[j] * f[3 * t.node + c];
+      m[t.main[j]] += t.n[j] * m[t.node];
+    }
   for (std::size_t k = 0; k < nt; ++k)
     if (m[k] > 0)
       for (int c = 0; c < 3; ++c) a[3 * k + c] = ties_.fixed[k][c] ? 0.0 : f[3 * k + c] / m[k];
