@@ -60,6 +60,43 @@ Real update_stress_truss(const MaterialParams& mat, Real deps, Real dt, Real& si
 
 namespace {
 
+/// Element e at x: its axis d = x(N2) - x(N1), its length, and its length at the start of the
+/// step (at x - dt v; the length itself when dt = 0).
+struct AxialGeometry {
+  Real d[3];
+  Real len = 0, len0 = 0;
+};
+
+AxialGeometry axial_geometry(const TrussBlock& blk, std::size_t e, std::span<const Real> x,
+                             std::span<const Real> v, Real dt) {
+  const auto a = static_cast<std::size_t>(blk.conn[e][0]);
+  const auto b = static_cast<std::size_t>(blk.conn[e][1]);
+  AxialGeometry g;
+  Real dv[3];
+  for (int i = 0; i < 3; ++i) {
+    g.d[i] = x[3 * b + i] - x[3 * a + i];
+    dv[i] = v[3 * b + i] - v[3 * a + i];
+  }
+  g.len = std::sqrt(g.d[0] * g.d[0] + g.d[1] * g.d[1] + g.d[2] * g.d[2]);
+  g.len0 = g.len;
+  if (dt > 0) {
+    Real s[3];
+    for (int i = 0; i < 3; ++i) s[i] = g.d[i] - dt * dv[i];
+    g.len0 = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+  }
+  return g;
+}
+
+/// The corner forces of axial force n (forces the element exerts on its nodes, with the
+/// solver's sign, f = f_ext - corner: corner 1 gets -n e, corner 2 +n e, e = d / len).
+void write_axial_forces(std::span<Real> fe, std::size_t e, Real n, const AxialGeometry& g) {
+  const Real inv = g.len > 0 ? 1.0 / g.len : 0.0;
+  for (int i = 0; i < 3; ++i) {
+    fe[6 * e + i] = -n * g.d[i] * inv;
+    fe[6 * e + 3 + i] = n * g.d[i] * inv;
+  }
+}
+
 /// Discrete springs and dampers: the axial force S F(dl, v) of their law (see truss.hpp).
 TrussPassResult compute_discrete_forces(const MaterialParams& mat, TrussBlock& blk,
                                         std::size_t begin, std::size_t end, std::span<const Real> x,
@@ -67,32 +104,19 @@ TrussPassResult compute_discrete_forces(const MaterialParams& mat, TrussBlock& b
   TrussPassResult r;
   const auto force_of = mat.law().discrete_force;
   for (std::size_t e = begin; e < end; ++e) {
-    const auto a = static_cast<std::size_t>(blk.conn[e][0]);
-    const auto b = static_cast<std::size_t>(blk.conn[e][1]);
-    Real d[3], dv[3];
-    for (int i = 0; i < 3; ++i) {
-      d[i] = x[3 * b + i] - x[3 * a + i];
-      dv[i] = v[3 * b + i] - v[3 * a + i];
-    }
-    const Real len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const AxialGeometry g = axial_geometry(blk, e, x, v, dt);
     if (dt > 0) {
-      Real s[3];
-      for (int i = 0; i < 3; ++i) s[i] = d[i] - dt * dv[i];
-      const Real dl = len - std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+      const Real dl = g.len - g.len0;
       Real hist[2] = {blk.back[e], blk.eps_p[e]};
       const Real f_old = blk.sig[e];
-      blk.sig[e] = force_of(mat, len - blk.l0[e] + blk.offset[e], dl / dt, hist);
+      blk.sig[e] = force_of(mat, g.len - blk.l0[e] + blk.offset[e], dl / dt, hist);
       blk.back[e] = hist[0];
       blk.eps_p[e] = hist[1];
       blk.e_int[e] += 0.5 * (f_old + blk.sig[e]) * blk.area[e] * dl;
     }
     const Real n = blk.sig[e] * blk.area[e];
     blk.force[e] = n;
-    const Real inv = len > 0 ? 1.0 / len : 0.0;
-    for (int i = 0; i < 3; ++i) {
-      fe[6 * e + i] = -n * d[i] * inv;
-      fe[6 * e + 3 + i] = n * d[i] * inv;
-    }
+    write_axial_forces(fe, e, n, g);
     if (blk.dt_fixed[e] < r.min_dt) {
       r.min_dt = blk.dt_fixed[e];
       r.min_dt_element = static_cast<std::int64_t>(e);
@@ -110,21 +134,11 @@ TrussPassResult compute_truss_forces(const MaterialParams& mat, TrussBlock& blk,
   TrussPassResult r;
   const Real c = std::sqrt(mat.e / mat.ro);
   for (std::size_t e = begin; e < end; ++e) {
-    const auto a = static_cast<std::size_t>(blk.conn[e][0]);
-    const auto b = static_cast<std::size_t>(blk.conn[e][1]);
-    Real d[3], dv[3];
-    for (int i = 0; i < 3; ++i) {
-      d[i] = x[3 * b + i] - x[3 * a + i];
-      dv[i] = v[3 * b + i] - v[3 * a + i];
-    }
-    const Real len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    const AxialGeometry g = axial_geometry(blk, e, x, v, dt);
     if (dt > 0) {
       // lengths at the start and the end of the step: the strain increment is dL / L_mid
-      Real s[3];
-      for (int i = 0; i < 3; ++i) s[i] = d[i] - dt * dv[i];
-      const Real len0 = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
-      const Real dl = len - len0;
-      const Real deps = dl / (0.5 * (len + len0));
+      const Real dl = g.len - g.len0;
+      const Real deps = dl / (0.5 * (g.len + g.len0));
       const Real sig_old = blk.sig[e];
       const Real sig_new =
           update_stress_truss(mat, deps, dt, blk.sig[e], blk.back[e], blk.eps_p[e]);
@@ -132,14 +146,8 @@ TrussPassResult compute_truss_forces(const MaterialParams& mat, TrussBlock& blk,
     }
     const Real n = blk.sig[e] * blk.area[e];
     blk.force[e] = n;
-    const Real inv = len > 0 ? 1.0 / len : 0.0;
-    // forces the element exerts on its nodes, with the solver's sign (f = f_ext - corner):
-    // corner 1 gets -N e, corner 2 +N e
-    for (int i = 0; i < 3; ++i) {
-      fe[6 * e + i] = -n * d[i] * inv;
-      fe[6 * e + 3 + i] = n * d[i] * inv;
-    }
-    const Real dte = len / c;
+    write_axial_forces(fe, e, n, g);
+    const Real dte = g.len / c;
     if (dte < r.min_dt) {
       r.min_dt = dte;
       r.min_dt_element = static_cast<std::int64_t>(e);

@@ -43,7 +43,8 @@ struct LawReader {
   void note(const SourceLoc& loc, std::string message) const;
 };
 
-/// A material law. Function pointers are null where the law does not support the operation.
+/// A material law. Function pointers are null where the law does not support the operation,
+/// and a row leaves out the ones it does not have (and the behaviour flags it does not set).
 struct MaterialLaw {
   MaterialKind kind;
   const char* card;    ///< keyword, e.g. "*MAT_PLASTIC_KINEMATIC" (keyword.name)
@@ -54,17 +55,17 @@ struct MaterialLaw {
   int history;
   // --- behaviour ---
   /// Rate form: the stress is updated from strain increments (update_solid / update_shell).
-  bool incremental;
+  bool incremental = false;
   /// Von Mises plasticity on the shared radial return (j2_return.cpp): effective plastic
   /// strain, back stress, the batched closed form and the plane-stress returns for shells.
-  bool plastic;
+  bool plastic = false;
   /// Total form: the stress is a function of the deformation gradient (hyperelastic_stress).
-  bool hyperelastic;
+  bool hyperelastic = false;
   /// Deviatoric stress from the law (update_deviator), pressure from the part's *EOS
   /// (update_stress_hydro); the part needs EOSID.
-  bool hydrodynamic;
+  bool hydrodynamic = false;
   /// Rigid-body material: the elements move with their body, no stress update.
-  bool rigid;
+  bool rigid = false;
   // --- the card ---
   /// The card table: keyword name (= card), the *MAT_0nn alias, options, cards with their
   /// fields, widths and defaults, and what parcae does with them (docs/keywords.md). Its apply
@@ -83,16 +84,16 @@ struct MaterialLaw {
   void (*prepare)(const Material& mat, const Model& model, MaterialParams& m);
   /// Solid stress update over one step (update_stress_solid); incremental laws.
   Real (*update_solid)(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
-                       Real back[6], Real& eps_p);
+                       Real back[6], Real& eps_p) = nullptr;
   /// Shell (plane stress) update (update_stress_shell); null: solids only.
   Real (*update_shell)(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
-                       Real back[3], Real& eps_p, Real& deps_zz);
+                       Real back[3], Real& eps_p, Real& deps_zz) = nullptr;
   /// Hydrodynamic laws: the deviatoric stress s (in: start of step, Jaumann-rotated) over the
   /// step; updates eps_p and hist; returns the plastic strain increment (update_stress_hydro).
   Real (*update_deviator)(const MaterialParams& m, const Real deps[6], Real dt, Real r, Real s[6],
-                          Real hist[6], Real& eps_p);
+                          Real hist[6], Real& eps_p) = nullptr;
   /// Dilatational wave speed of the reference state (solid time step).
-  Real (*wave_speed)(const MaterialParams& m);
+  Real (*wave_speed)(const MaterialParams& m) = nullptr;
   // --- discrete elements (*SECTION_DISCRETE springs and dampers; null for the other laws) ---
   /// The axial force of a discrete element for its elongation (current length - initial length
   /// + OFFSET) and elongation rate (over the step); hist (2 values, zero at the start) is the

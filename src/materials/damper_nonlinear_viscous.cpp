@@ -49,11 +49,6 @@ const MaterialLaw& law_damper_nonlinear_viscous() {
       .number = "S05",
       .summary = "nonlinear damper of a discrete element, F = LCDR(v)",
       .history = 0,
-      .incremental = false,
-      .plastic = false,
-      .hyperelastic = false,
-      .hydrodynamic = false,
-      .rigid = false,
       .keyword = {.name = "*MAT_DAMPER_NONLINEAR_VISCOUS",
                   .aliases = {"*MAT_S05"},
                   .options = {"TITLE"},
@@ -64,10 +59,6 @@ const MaterialLaw& law_damper_nonlinear_viscous() {
                              "step is bounded with its steepest segment."},
       .read = read_card,
       .prepare = prepare,
-      .update_solid = nullptr,
-      .update_shell = nullptr,
-      .update_deviator = nullptr,
-      .wave_speed = nullptr,
       .discrete_force = force,
       .discrete_bounds = bounds};
   return law;

@@ -26,8 +26,6 @@ void read_card(const io::Fields& h, LawReader& r) {
   r.mat.law_card = std::move(p);
 }
 
-void prepare(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
-
 Real force(const MaterialParams& m, Real /*elong*/, Real rate, Real /*hist*/[2]) {
   return m.law_params<Damper>().dc * rate;
 }
@@ -47,11 +45,6 @@ const MaterialLaw& law_damper_viscous() {
       .number = "S02",
       .summary = "linear damper of a discrete element, F = DC v",
       .history = 0,
-      .incremental = false,
-      .plastic = false,
-      .hyperelastic = false,
-      .hydrodynamic = false,
-      .rigid = false,
       .keyword = {.name = "*MAT_DAMPER_VISCOUS",
                   .aliases = {"*MAT_S02"},
                   .options = {"TITLE"},
@@ -61,11 +54,7 @@ const MaterialLaw& law_damper_viscous() {
                              "element's S; the dissipated work is the element's internal "
                              "energy."},
       .read = read_card,
-      .prepare = prepare,
-      .update_solid = nullptr,
-      .update_shell = nullptr,
-      .update_deviator = nullptr,
-      .wave_speed = nullptr,
+      .prepare = prepare_from_card,
       .discrete_force = force,
       .discrete_bounds = bounds};
   return law;

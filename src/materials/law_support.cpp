@@ -63,6 +63,8 @@ DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId l
   return c;
 }
 
+void prepare_from_card(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
+
 io::CardSpec discrete_card(std::vector<io::FieldSpec> fields) {
   using namespace io::card_fields;
   std::vector<io::FieldSpec> all{I("MID").req()};

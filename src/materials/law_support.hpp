@@ -34,6 +34,9 @@ struct DiscreteCurve {
 DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId lcid,
                              const char* what);
 
+/// A prepare function for laws whose constants are their card's (law_data = the card's struct).
+void prepare_from_card(const Material& mat, const Model& model, MaterialParams& m);
+
 /// The discrete laws' card: MID and the law's fields, no density (the nodes carry the mass).
 io::CardSpec discrete_card(std::vector<io::FieldSpec> fields);
 

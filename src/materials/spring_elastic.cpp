@@ -26,8 +26,6 @@ void read_card(const io::Fields& h, LawReader& r) {
   r.mat.law_card = std::move(p);
 }
 
-void prepare(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
-
 Real force(const MaterialParams& m, Real elong, Real /*rate*/, Real /*hist*/[2]) {
   return m.law_params<Spring>().k * elong;
 }
@@ -47,11 +45,6 @@ const MaterialLaw& law_spring_elastic() {
       .number = "S01",
       .summary = "linear spring of a discrete element, F = K dl",
       .history = 0,
-      .incremental = false,
-      .plastic = false,
-      .hyperelastic = false,
-      .hydrodynamic = false,
-      .rigid = false,
       .keyword = {.name = "*MAT_SPRING_ELASTIC",
                   .aliases = {"*MAT_S01"},
                   .options = {"TITLE"},
@@ -60,11 +53,7 @@ const MaterialLaw& law_spring_elastic() {
                              "DRO = 0): force K dl along N1-N2, dl = length - initial length + "
                              "OFFSET, times the element's S."},
       .read = read_card,
-      .prepare = prepare,
-      .update_solid = nullptr,
-      .update_shell = nullptr,
-      .update_deviator = nullptr,
-      .wave_speed = nullptr,
+      .prepare = prepare_from_card,
       .discrete_force = force,
       .discrete_bounds = bounds};
   return law;

@@ -37,8 +37,6 @@ void read_card(const io::Fields& h, LawReader& r) {
   r.mat.law_card = std::move(p);
 }
 
-void prepare(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
-
 Real force(const MaterialParams& m, Real elong, Real /*rate*/, Real hist[2]) {
   const ElastoplasticSpring& p = m.law_params<ElastoplasticSpring>();
   Real& up = hist[0]; // plastic elongation
@@ -68,11 +66,6 @@ const MaterialLaw& law_spring_elastoplastic() {
       .number = "S03",
       .summary = "elastic-plastic spring of a discrete element, isotropic hardening",
       .history = 2, // plastic elongation, accumulated plastic elongation
-      .incremental = false,
-      .plastic = false,
-      .hyperelastic = false,
-      .hydrodynamic = false,
-      .rigid = false,
       .keyword = {.name = "*MAT_SPRING_ELASTOPLASTIC",
                   .aliases = {"*MAT_S03"},
                   .options = {"TITLE"},
@@ -82,11 +75,7 @@ const MaterialLaw& law_spring_elastoplastic() {
                              "hardening (unloading along K; reverse yield at the hardened "
                              "force), times the element's S."},
       .read = read_card,
-      .prepare = prepare,
-      .update_solid = nullptr,
-      .update_shell = nullptr,
-      .update_deviator = nullptr,
-      .wave_speed = nullptr,
+      .prepare = prepare_from_card,
       .discrete_force = force,
       .discrete_bounds = bounds};
   return law;

@@ -66,11 +66,6 @@ const MaterialLaw& law_spring_nonlinear_elastic() {
       .number = "S04",
       .summary = "nonlinear elastic spring of a discrete element, F = LCD(dl) LCR(v)",
       .history = 0,
-      .incremental = false,
-      .plastic = false,
-      .hyperelastic = false,
-      .hydrodynamic = false,
-      .rigid = false,
       .keyword = {.name = "*MAT_SPRING_NONLINEAR_ELASTIC",
                   .aliases = {"*MAT_S04"},
                   .options = {"TITLE"},
@@ -82,10 +77,6 @@ const MaterialLaw& law_spring_nonlinear_elastic() {
                              "with the curve's steepest segment."},
       .read = read_card,
       .prepare = prepare,
-      .update_solid = nullptr,
-      .update_shell = nullptr,
-      .update_deviator = nullptr,
-      .wave_speed = nullptr,
       .discrete_force = force,
       .discrete_bounds = bounds};
   return law;

@@ -177,24 +177,27 @@ void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in, const Vec
   }
 }
 
+std::size_t rigid_body_of_part(const Model& model, const Domain& d, GlobalId pid) {
+  for (std::size_t hops = 0; hops <= model.rigid_merges.size(); ++hops) {
+    const auto it = std::find_if(model.rigid_merges.begin(), model.rigid_merges.end(),
+                                 [&](const RigidMerge& r) { return r.follower == pid; });
+    if (it == model.rigid_merges.end()) break;
+    pid = it->lead;
+  }
+  std::size_t b = 0;
+  while (b < d.bodies.size() && (d.bodies[b].kind != RigidKind::Part || d.bodies[b].pid != pid))
+    ++b;
+  return b;
+}
+
 void apply_rigid_body_velocities(const Model& model, Domain& d) {
   for (const RigidBodyVelocity& rv : model.rigid_velocities) {
-    // a part merged into another (*CONSTRAINED_RIGID_BODIES) moves with its lead's body
-    GlobalId pid = rv.pid;
-    for (std::size_t hops = 0; hops <= model.rigid_merges.size(); ++hops) {
-      const auto it = std::find_if(model.rigid_merges.begin(), model.rigid_merges.end(),
-                                   [&](const RigidMerge& r) { return r.follower == pid; });
-      if (it == model.rigid_merges.end()) break;
-      pid = it->lead;
-    }
-    RigidBody* body = nullptr;
-    for (RigidBody& b : d.bodies)
-      if (b.kind == RigidKind::Part && b.pid == pid) body = &b;
-    if (body == nullptr)
+    const std::size_t index = rigid_body_of_part(model, d, rv.pid);
+    if (index == d.bodies.size())
       throw InputError(rv.loc, fmt::format("*INITIAL_VELOCITY_RIGID_BODY: part {} is not a rigid "
                                            "part with elements",
                                            rv.pid));
-    RigidBody& b = *body;
+    RigidBody& b = d.bodies[index];
     for (int i = 0; i < 3; ++i) {
       b.v[i] = b.fix_t[i] ? 0.0 : rv.vel[static_cast<std::size_t>(i)];
       b.omega[i] = b.fix_r[i] ? 0.0 : rv.vel[static_cast<std::size_t>(3 + i)];

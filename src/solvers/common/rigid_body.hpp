@@ -31,6 +31,11 @@ void add_rigid_inertia(RigidBody& b, const std::array<Real, 6>& t);
 void set_rigid_inertia(RigidBody& b, Domain& d, const PartInertia& in,
                        const std::array<Real, 3>& xc);
 
+/// The index in d.bodies of the rigid body that moves part pid: the body of the *MAT_RIGID part,
+/// or of the part it is merged into (*CONSTRAINED_RIGID_BODIES, followed to the lead);
+/// d.bodies.size() when there is none.
+std::size_t rigid_body_of_part(const Model& model, const Domain& d, GlobalId pid);
+
 /// *INITIAL_VELOCITY_RIGID_BODY: the bodies of the parts named start with the given velocity at
 /// their centre of mass and angular velocity (their nodes' velocities v + omega x r). Call once
 /// the bodies are complete (*PART_INERTIA included). InputError for a part that is not rigid.

@@ -92,18 +92,7 @@ void Integrator::init_rigid_body_loads() {
   if (model_.rigid_body_loads.empty()) return;
   rigid_loads_.assign(d_.bodies.size(), {});
   for (const RigidBodyLoad& l : model_.rigid_body_loads) {
-    // a part merged into another (*CONSTRAINED_RIGID_BODIES) moves with its lead's body
-    GlobalId pid = l.pid;
-    for (std::size_t hops = 0; hops <= model_.rigid_merges.size(); ++hops) {
-      const auto it = std::find_if(model_.rigid_merges.begin(), model_.rigid_merges.end(),
-                                   [&](const RigidMerge& r) { return r.follower == pid; });
-      if (it == model_.rigid_merges.end()) break;
-      pid = it->lead;
-    }
-    std::size_t b = 0;
-    while (b < d_.bodies.size() &&
-           (d_.bodies[b].kind != RigidKind::Part || d_.bodies[b].pid != pid))
-      ++b;
+    const std::size_t b = rigid_body_of_part(model_, d_, l.pid); // (merged: the lead's body)
     if (b == d_.bodies.size())
       throw InputError(l.loc, fmt::format("*LOAD_RIGID_BODY: part {} has no rigid body (no "
                                           "elements?)",
