@@ -94,6 +94,11 @@ std::vector<FieldSpec> nodal_load_card(std::string_view target) {
 std::vector<FieldSpec> body_load_card() {
   return {I("LCID").req(), R("SF", "1.0"), I("LCIDDR"), R("XC"), R("YC"), R("ZC"), I("CID")};
 }
+/// LCID OPT VX VY VZ: a geometric wall's prescribed translation (_MOTION).
+std::vector<FieldSpec> wall_motion_card() {
+  return {I("LCID"), I("OPT"), R("VX"), R("VY"), R("VZ")};
+}
+
 std::vector<FieldSpec> wall_normal_card(bool with_wvel) {
   std::vector<FieldSpec> f = reals({"XT", "YT", "ZT", "XH", "YH", "ZH", "FRIC"});
   if (with_wvel) f.push_back(R("WVEL"));
@@ -844,27 +849,50 @@ std::vector<KeywordSpec> boundary_keywords() {
                   "the airbag id.",
        .apply = apply_airbag_simple_pressure_volume},
       {.name = "*RIGIDWALL_PLANAR",
-       .options = {"ID", "FINITE", "MOVING"},
+       .options = {"ID", "FINITE", "MOVING", "FORCES", "DISPLAY"},
        .head = {id_card("RWID"),
                 {"Card 1",
                  {I("NSID"), I("NSIDEX"), I("BOXID"), R("OFFSET"), R("BIRTH"),
                   R("DEATH", "1.0E+20"), R("RWKSF", "1.0")}},
                 {"Card 2", wall_normal_card(true)},
                 {"Card 3 (_FINITE)", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"}), "FINITE"},
-                {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"}},
+                {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"},
+                {"Card 5 (_FORCES)",
+                 {I("SOFT"), I("SSID"), I("N1"), I("N2"), I("N3"), I("N4")},
+                 "FORCES"},
+                {"Card 6 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
        .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID: only those of the nodes "
-                  "inside the *DEFINE_BOX at time 0. RWKSF is ignored.",
+                  "inside the *DEFINE_BOX at time 0. RWKSF is ignored. _FORCES: SOFT must be 0 "
+                  "(the soft release of the wall force is not modelled); the force-distribution "
+                  "output of SSID and N1-N4 is not written (one warning; the wall's total force "
+                  "is in rwforc). _DISPLAY (a part to draw the wall with) is read and ignored.",
        .apply = apply_rigidwall_planar},
       {.name = "*RIGIDWALL_GEOMETRIC_CYLINDER",
-       .options = {"ID", "DISPLAY"},
+       .options = {"ID", "MOTION", "DISPLAY"},
        .head = {id_card("RWID"),
                 {"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), R("BIRTH"), R("DEATH", "1.0E+20")}},
                 {"Card 2", wall_normal_card(false)},
                 {"Card 3", {R("RADCYL"), R("LENCYL"), I("NSEGS")}},
-                {"Card 4 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
+                {"Card 4 (_MOTION)", wall_motion_card(), "MOTION"},
+                {"Card 5 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
        .summary = "Cylindrical rigid wall, axis from tail to head. BOXID as *RIGIDWALL_PLANAR. "
-                  "NSEGS must be 0; the _DISPLAY card is accepted and ignored.",
+                  "NSEGS must be 0; the _DISPLAY card is accepted and ignored. _MOTION: the wall "
+                  "translates along (VX, VY, VZ) with the velocity (OPT 0) or displacement (OPT "
+                  "1) of curve LCID; the work it does is external work.",
        .apply = apply_rigidwall_cylinder},
+      {.name = "*RIGIDWALL_GEOMETRIC_FLAT",
+       .options = {"ID", "MOTION", "DISPLAY"},
+       .head = {id_card("RWID"),
+                {"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), R("BIRTH"), R("DEATH", "1.0E+20")}},
+                {"Card 2", wall_normal_card(false)},
+                {"Card 3", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"})},
+                {"Card 4 (_MOTION)", wall_motion_card(), "MOTION"},
+                {"Card 5 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
+       .summary = "A flat rectangular rigid wall: normal from tail to head, the edge l towards "
+                  "(XHEV, YHEV, ZHEV), LENL by LENM from the tail (both must be positive; an "
+                  "infinite plane is *RIGIDWALL_PLANAR). It acts as *RIGIDWALL_PLANAR_FINITE. "
+                  "_MOTION and _DISPLAY as for the cylinder.",
+       .apply = apply_rigidwall_flat},
   };
 }
 

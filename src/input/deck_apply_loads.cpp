@@ -1,6 +1,8 @@
 // Apply functions: constraints, prescribed motion, initial velocities, loads, rigid walls.
 // Referenced nodes, sets, parts and curves are checked in resolve_model (they may be defined
 // later in the deck).
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "input/deck_apply.hpp"
@@ -278,7 +280,7 @@ RigidWall new_wall(const Block& b, DeckBuilder& d) {
   w.nsid = h.id("NSID");
   w.nsidex = h.id("NSIDEX");
   w.birth = h.real("BIRTH");
-  w.death = h.real("DEATH");
+  w.death = h.real("DEATH") > 0 ? h.real("DEATH") : 1e20; // 0: never (LS-DYNA's default)
   w.tail = vec3(h, "XT", "YT", "ZT");
   w.head = vec3(h, "XH", "YH", "ZH");
   w.fric = h.real("FRIC");
@@ -288,6 +290,23 @@ RigidWall new_wall(const Block& b, DeckBuilder& d) {
                                   "the wall has no direction",
                                   w.id));
   d.claim_id("rigid wall", w.id, w.loc);
+  if (b.has("MOTION")) {
+    w.motion_lcid = h.id("LCID");
+    w.motion_opt = h.integer("OPT");
+    if (w.motion_lcid <= 0)
+      fail(h.loc("LCID"),
+           fmt::format("rigid wall {}: _MOTION needs a curve LCID (got {})", w.id, w.motion_lcid));
+    if (w.motion_opt != 0 && w.motion_opt != 1)
+      fail(h.loc("OPT"), fmt::format("rigid wall {}: OPT = {} must be 0 (LCID is the velocity) "
+                                     "or 1 (the displacement)",
+                                     w.id, w.motion_opt));
+    const std::array<Real, 3> v = vec3(h, "VX", "VY", "VZ");
+    const Real len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(len > 0))
+      fail(h.loc("VX"),
+           fmt::format("rigid wall {}: the direction of motion (VX, VY, VZ) is zero", w.id));
+    w.motion_dir = {v[0] / len, v[1] / len, v[2] / len};
+  }
   return w;
 }
 
@@ -310,6 +329,32 @@ void apply_rigidwall_planar(const Block& b, DeckBuilder& d) {
     if (!(w.mass > 0))
       fail(h.loc("MASS"), fmt::format("rigid wall {}: MASS = {} must be positive", w.id, w.mass));
   }
+  if (b.has("FORCES")) {
+    require_zero(h, "SOFT", "a soft release of the wall force is");
+    if (h.id("SSID") != 0 || h.id("N1") != 0 || h.id("N2") != 0 || h.id("N3") != 0 ||
+        h.id("N4") != 0)
+      d.model.notes.push_back({b.loc.card, h.loc("SSID"), false,
+                               fmt::format("rigid wall {}: the force-distribution output of SSID "
+                                           "and N1-N4 is not written (the wall's total force is "
+                                           "in rwforc)",
+                                           w.id)});
+  }
+  d.model.rigid_walls.push_back(w);
+}
+
+void apply_rigidwall_flat(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  RigidWall w = new_wall(b, d);
+  w.shape = RigidWall::Shape::Plane;
+  w.finite = true;
+  w.edge_l = vec3(h, "XHEV", "YHEV", "ZHEV");
+  w.lenl = h.real("LENL");
+  w.lenm = h.real("LENM");
+  for (const char* f : {"LENL", "LENM"})
+    if (!(h.real(f) > 0))
+      fail(h.loc(f), fmt::format("rigid wall {}: {} = {} must be positive (an infinite plane is "
+                                 "*RIGIDWALL_PLANAR)",
+                                 w.id, f, h.real(f)));
   d.model.rigid_walls.push_back(w);
 }
 

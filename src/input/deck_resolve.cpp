@@ -626,6 +626,7 @@ private:
       for (GlobalId sid : {w.nsid, w.nsidex})
         if (sid != 0 && !has_node_set(sid)) missing(w.loc, "rigid wall", w.id, "node set", sid);
       if (w.boxid != 0) box(w.boxid, w.loc, "rigid wall", w.id);
+      check_curve(w.loc, "rigid wall", w.id, w.motion_lcid);
     }
   }
 

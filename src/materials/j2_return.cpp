@@ -60,24 +60,22 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
 
   const bool vp = viscoplastic(m);
   // VP=1 without C or LCSR has no rate effect: the rate-independent return applies.
-  const bool vp_rate = vp && dt > 0 && (m.c > 0 || !m.rate_x.empty());
-  Real dsdr = 0;
-  const Real s_fixed = vp ? rate_scale(m, 0.0, dsdr) : rate_scale(m, rate, dsdr);
+  const bool vp_rate = vp && dt > 0 && rate_dependent(m);
+  const Real fixed_rate = vp ? 0.0 : rate;
   const Real hk = (1.0 - m.beta) * m.ep;
   const Real g3 = 3.0 * m.g;
 
   // yield radius sy(d) at eps_p + d and its derivative hy = dsy/dd
   auto yield = [&](Real d, Real& hy) {
-    Real slope = 0;
-    const Real r = hardening(m, eps_p + d, slope);
+    Real dyde = 0, dydr = 0;
     if (vp_rate) {
-      Real ds = 0;
-      const Real s = rate_scale(m, d / dt, ds);
-      hy = s * slope + r * ds / dt;
-      return s * r;
+      const Real sy = yield_radius(m, eps_p + d, d / dt, dyde, dydr);
+      hy = dyde + dydr / dt;
+      return sy;
     }
-    hy = s_fixed * slope;
-    return s_fixed * r;
+    const Real sy = yield_radius(m, eps_p + d, fixed_rate, dyde, dydr);
+    hy = dyde;
+    return sy;
   };
 
   Real h0 = 0;
@@ -91,7 +89,7 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   const Real tol = 1e-14 * q_tr;
   if (!vp_rate && linear_hardening(m)) {
     // Linear hardening with a fixed rate factor: g(d) is linear, the estimate is exact.
-  } else if (vp_rate && m.rate_x.empty()) {
+  } else if (vp_rate && m.rate_x.empty() && m.table_rate.empty()) {
     // VP = 1 with Cowper-Symonds: g(d) has an infinite slope at d = 0 (S ~ d^(1/P)). Solve in
     // u = (d/(dt C))^(1/P) instead: d = dt C u^P, S = 1 + u, and
     //   g(u) = q_tr - (3G + Hk) d(u) - (1 + u) R(eps_p + d(u))
@@ -197,8 +195,8 @@ inline BVec bsqrt(BVec a) {
 
 Real yield_stress(const MaterialParams& m, Real eps_p, Real rate) {
   if (!m.plastic()) return std::numeric_limits<Real>::infinity();
-  Real slope = 0, dsdr = 0;
-  return rate_scale(m, rate, dsdr) * hardening(m, eps_p, slope);
+  Real dyde = 0, dydr = 0;
+  return yield_radius(m, eps_p, rate, dyde, dydr);
 }
 
 Real update_j2_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
@@ -352,8 +350,8 @@ Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], R
     const Real p = (s3[0] + s3[1]) / 3.0;
     const Real x0 = s3[0] - p - b3[0], x1 = s3[1] - p - b3[1], x2 = -p - b3[2], x3 = s3[3] - b3[3];
     const Real q = std::sqrt(1.5 * (x0 * x0 + x1 * x1 + x2 * x2 + 2.0 * x3 * x3));
-    Real dsdr = 0, slope = 0;
-    const Real sy = rate_scale(m, rate, dsdr) * hardening(m, eps_p, slope); // VP=1: rate = 0
+    Real dyde = 0, dydr = 0;
+    const Real sy = yield_radius(m, eps_p, rate, dyde, dydr); // VP=1: rate = 0
     if (q <= sy) {
       sig[0] = s3[0];
       sig[1] = s3[1];

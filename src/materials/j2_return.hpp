@@ -19,17 +19,11 @@ inline std::size_t segment(const std::vector<Real>& x, Real t) {
   return std::min(i, n - 2);
 }
 
-/// Isotropic part of the yield radius without rate effect, R(eps_p), and its slope dR/deps_p
-/// (right derivative). Tabulated (LCSS): piecewise linear, constant below the first point,
-/// extrapolated with the last segment's slope beyond the last point (as LS-DYNA does); R >= 0.
-inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
-  if (m.hardening_fn != nullptr) return m.hardening_fn(m, ep, slope);
-  if (m.hard_x.empty()) {
-    slope = m.beta * m.ep;
-    return m.sigy + slope * ep;
-  }
-  const std::vector<Real>& x = m.hard_x;
-  const std::vector<Real>& y = m.hard_y;
+/// A tabulated hardening curve x -> y (effective plastic strain -> yield stress) at ep, and its
+/// slope (right derivative): piecewise linear, constant below the first point, extrapolated with
+/// the last segment's slope beyond the last point (as LS-DYNA does); never below 0.
+inline Real tabulated(const std::vector<Real>& x, const std::vector<Real>& y, Real ep,
+                      Real& slope) {
   if (x.size() == 1 || ep < x.front()) {
     slope = 0;
     return y.front();
@@ -42,6 +36,17 @@ inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
     return 0;
   }
   return r;
+}
+
+/// Isotropic part of the yield radius without rate effect, R(eps_p), and its slope dR/deps_p
+/// (right derivative): the law's function, linear (SIGY + beta Ep eps_p) or tabulated (LCSS).
+inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
+  if (m.hardening_fn != nullptr) return m.hardening_fn(m, ep, slope);
+  if (m.hard_x.empty()) {
+    slope = m.beta * m.ep;
+    return m.sigy + slope * ep;
+  }
+  return tabulated(m.hard_x, m.hard_y, ep, slope);
 }
 
 /// Rate scale factor S(rate) on the yield radius, and dS/drate. LCSR: piecewise linear, constant
@@ -65,6 +70,35 @@ inline Real rate_scale(const MaterialParams& m, Real rate, Real& dsdr) {
   return 1.0;
 }
 
+/// The yield radius sy(eps_p, rate) and its derivatives dsy/deps_p (right) and dsy/drate: the
+/// table of curves over the rate (*MAT_024 LCSS = a *DEFINE_TABLE), else S(rate) R(eps_p).
+inline Real yield_radius(const MaterialParams& m, Real ep, Real rate, Real& dyde, Real& dydr) {
+  dydr = 0;
+  if (m.table_rate.empty()) {
+    Real slope = 0, ds = 0;
+    const Real s = rate_scale(m, rate, ds);
+    const Real r = hardening(m, ep, slope);
+    dyde = s * slope;
+    dydr = r * ds;
+    return s * r;
+  }
+  const std::vector<Real>& v = m.table_rate;
+  const std::size_t n = v.size();
+  if (n == 1 || !(rate > 0 || !m.table_log_rate)) // ln(0): the lowest rate's curve
+    return tabulated(m.table_x.front(), m.table_y.front(), ep, dyde);
+  const Real x = m.table_log_rate ? std::log(rate) : rate;
+  if (x <= v.front()) return tabulated(m.table_x.front(), m.table_y.front(), ep, dyde);
+  if (x >= v.back()) return tabulated(m.table_x.back(), m.table_y.back(), ep, dyde);
+  const std::size_t i = segment(v, x);
+  const Real w = (x - v[i]) / (v[i + 1] - v[i]);
+  Real s0 = 0, s1 = 0;
+  const Real y0 = tabulated(m.table_x[i], m.table_y[i], ep, s0);
+  const Real y1 = tabulated(m.table_x[i + 1], m.table_y[i + 1], ep, s1);
+  dyde = (1 - w) * s0 + w * s1;
+  dydr = (y1 - y0) / (v[i + 1] - v[i]) / (m.table_log_rate ? rate : 1.0);
+  return (1 - w) * y0 + w * y1;
+}
+
 /// Effective strain rate sqrt(2/3 e:e)/dt of a strain increment (engineering shear in d[3..5]).
 inline Real effective_rate(const Real d[6], Real dt) {
   if (!(dt > 0)) return 0;
@@ -79,9 +113,9 @@ inline bool viscoplastic(const MaterialParams& m) {
   return m.vp == 1;
 }
 
-/// Linear isotropic hardening (SIGY + Ep eps_p): neither a table nor a law's own function.
+/// Linear isotropic hardening (SIGY + Ep eps_p): no curve, table or law's own function.
 inline bool linear_hardening(const MaterialParams& m) {
-  return m.hard_x.empty() && m.hardening_fn == nullptr;
+  return m.hard_x.empty() && m.hardening_fn == nullptr && m.table_rate.empty();
 }
 
 /// Data of the last return for the consistent tangent
@@ -110,7 +144,7 @@ inline void elastic_increment(const MaterialParams& m, const Real d[6], Real sig
 }
 
 inline bool rate_dependent(const MaterialParams& m) {
-  return m.c > 0 || !m.rate_x.empty();
+  return m.c > 0 || !m.rate_x.empty() || !m.table_rate.empty();
 }
 
 } // namespace parcae::j2

@@ -18,7 +18,10 @@ void copy_curve(const Material& mat, const Model& model, GlobalId lcid, const ch
   const Curve* c = model.find_curve(lcid);
   const std::string who = fmt::format("{} {}", material_law(mat.kind).card, mat.id);
   if (c == nullptr)
-    throw InputError(mat.loc, fmt::format("{}: {} curve {} is not defined", who, what, lcid));
+    throw InputError(mat.loc, fmt::format("{}: {} curve {} is not defined{}", who, what, lcid,
+                                          model.find_table(lcid) != nullptr
+                                              ? " (it is a *DEFINE_TABLE; a curve is needed here)"
+                                              : ""));
   if (c->x.empty() || c->x.size() != c->y.size())
     throw InputError(mat.loc, fmt::format("{}: {} curve {} has no points", who, what, lcid));
   for (std::size_t i = 1; i < c->x.size(); ++i)

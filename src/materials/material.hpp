@@ -43,6 +43,12 @@ struct MaterialParams {
   Real (*hardening_fn)(const MaterialParams& m, Real eps_p, Real& slope) = nullptr;
   Real hill_r = 0; ///< 037: Lankford R of Hill's criterion (0: von Mises, the other laws)
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
+  /// 024 LCSS as a *DEFINE_TABLE: yield curve k (table_x[k] -> table_y[k], as hard_x/hard_y) at
+  /// strain rate table_rate[k] (increasing; natural logs of the rate when table_log_rate),
+  /// interpolated linearly between the rates and clamped beyond them; empty: no table.
+  std::vector<Real> table_rate;
+  bool table_log_rate = false;
+  std::vector<std::vector<Real>> table_x, table_y;
   // Mooney-Rivlin rubber (027): W = A(I1-3) + B(I2-3) + C(III^-2 - 1) + D(III-1)^2
   Real mr_a = 0, mr_b = 0, mr_c = 0, mr_d = 0;
   // Hydrodynamic materials (009, 010, 015): deviatoric stress from the material, pressure from

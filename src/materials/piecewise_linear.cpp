@@ -1,6 +1,7 @@
 // *MAT_PIECEWISE_LINEAR_PLASTICITY (024): von Mises plasticity with isotropic hardening, linear
 // (SIGY, ETAN) or tabulated (LCSS: effective plastic strain -> yield stress), rate effects by
-// Cowper-Symonds (C, P) or a scale-factor curve (LCSR), VP = 0 (scaled yield stress at the total
+// Cowper-Symonds (C, P), a scale-factor curve (LCSR) or a table of yield curves over the strain
+// rate (LCSS = a *DEFINE_TABLE), VP = 0 (scaled yield stress at the total
 // strain rate) or VP = 1 (viscoplastic, at the plastic strain rate), failure at the plastic
 // strain FAIL. The stress update is the shared radial return (j2_return.cpp).
 #include <string>
@@ -80,26 +81,56 @@ void read_card(const io::Fields& h, LawReader& r) {
   if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, r);
 }
 
+/// A yield curve of LCSS (a curve, or one of a table's): it starts at a plastic strain >= 0,
+/// its yield stresses are positive.
+void check_yield_curve(const Material& mat, GlobalId lcid, const std::vector<Real>& x,
+                       const std::vector<Real>& y) {
+  if (x.front() < 0)
+    fail_card(mat, fmt::format("LCSS curve {}: effective plastic strain must start at 0 (got {})",
+                               lcid, x.front()));
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (!(y[i] > 0))
+      fail_card(mat, fmt::format("LCSS curve {}: yield stress must be positive (point {}: {})",
+                                 lcid, i + 1, y[i]));
+}
+
+/// LCSS = a *DEFINE_TABLE: a yield curve at each strain rate (C, P and LCSR are not used, as in
+/// LS-DYNA); values that start negative are natural logs of the rate.
+void prepare_rate_table(const Material& mat, const Model& model, const Table& t,
+                        MaterialParams& m) {
+  m.table_rate = t.values;
+  m.table_log_rate = t.values.front() < 0;
+  for (GlobalId lcid : t.curves) {
+    std::vector<Real> x, y;
+    copy_curve(mat, model, lcid, "LCSS table", x, y);
+    check_yield_curve(mat, lcid, x, y);
+    m.table_x.push_back(std::move(x));
+    m.table_y.push_back(std::move(y));
+  }
+  m.sigy = m.table_y.front().front(); // initial yield at the lowest rate (informational)
+  m.etan = 0;
+  m.ep = 0;
+  m.c = 0;
+}
+
 void prepare(const Material& mat, const Model& model, MaterialParams& m) {
   auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
   prepare_elastic_constants(mat, m);
   m.beta = 1;
-  if (mat.lcss != 0) {
+  if (const Table* t = mat.lcss > 0 ? model.find_table(mat.lcss) : nullptr; t != nullptr) {
+    prepare_rate_table(mat, model, *t, m);
+  } else if (mat.lcss != 0) {
     copy_curve(mat, model, mat.lcss, "LCSS", m.hard_x, m.hard_y);
-    if (m.hard_x.front() < 0)
-      fail(fmt::format("LCSS curve {}: effective plastic strain must start at 0 (got {})", mat.lcss,
-                       m.hard_x.front()));
-    for (std::size_t i = 0; i < m.hard_y.size(); ++i)
-      if (!(m.hard_y[i] > 0))
-        fail(fmt::format("LCSS curve {}: yield stress must be positive (point {}: {})", mat.lcss,
-                         i + 1, m.hard_y[i]));
+    check_yield_curve(mat, mat.lcss, m.hard_x, m.hard_y);
     m.sigy = m.hard_y.front(); // initial yield (informational; the curve is used)
     m.etan = 0;
     m.ep = 0;
   } else {
     prepare_linear_hardening(mat, m);
   }
-  if (mat.lcsr != 0) {
+  if (!m.table_rate.empty()) {
+    // the table holds the rate effects
+  } else if (mat.lcsr != 0) {
     copy_curve(mat, model, mat.lcsr, "LCSR", m.rate_x, m.rate_y);
     for (std::size_t i = 0; i < m.rate_y.size(); ++i)
       if (!(m.rate_y[i] > 0))
@@ -143,7 +174,12 @@ const MaterialLaw& law_piecewise_linear() {
                      reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
                     {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
            .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
-                      "curve in model.curves with id -MID (LCSS = -MID). FAIL >= 1e20 or 0 means "
+                      "curve in model.curves with id -MID (LCSS = -MID). LCSS may be a "
+                      "*DEFINE_TABLE: a yield curve at each strain rate (the total effective "
+                      "rate for VP = 0, the plastic rate for VP = 1), interpolated linearly "
+                      "between the rates (between their logarithms when the first value is "
+                      "negative) and clamped beyond them; C, P and LCSR are then not used. FAIL >= "
+                      "1e20 or 0 means "
                       "no failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an "
                       "element whose time step (critical step x TSSFAC) falls below TDEL is "
                       "deleted. LCF is ignored."},

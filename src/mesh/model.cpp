@@ -41,6 +41,9 @@ const Eos* Model::find_eos(GlobalId id) const {
 const Curve* Model::find_curve(GlobalId id) const {
   return find_by_id(curves, id);
 }
+const Table* Model::find_table(GlobalId id) const {
+  return find_by_id(tables, id);
+}
 
 void Model::index_nodes() {
   node_index_.clear();

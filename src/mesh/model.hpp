@@ -226,6 +226,17 @@ struct Curve {
   [[nodiscard]] Real eval(Real t) const;
 };
 
+/// *DEFINE_TABLE: one curve at each value (strictly increasing), e.g. the yield curves of
+/// *MAT_024 at strain rates. The curves are resolved to ids once the deck is read (a row without
+/// LCID takes the next *DEFINE_CURVE that follows the table).
+struct Table {
+  GlobalId id = 0;
+  std::string title;
+  std::vector<Real> values;     ///< SFA * (VALUE + OFFA)
+  std::vector<GlobalId> curves; ///< curve of each value
+  SourceLoc loc;
+};
+
 /// A set resolved to deck ids (node ids for node sets, part ids for part sets, element ids
 /// for shell/solid sets).
 struct IdSet {
@@ -358,6 +369,11 @@ struct RigidWall {
   Real radius = 0, length = 0;
   Real birth = 0;    ///< wall active from this time
   Real death = 1e20; ///< wall inactive after this time
+  /// *RIGIDWALL_GEOMETRIC_..._MOTION: the wall translates along the unit vector motion_dir
+  /// with the velocity (motion_opt 0) or displacement (1) of curve motion_lcid; 0: no motion.
+  GlobalId motion_lcid = 0;
+  int motion_opt = 0;
+  std::array<Real, 3> motion_dir{0, 0, 0};
   SourceLoc loc;
 };
 
@@ -641,6 +657,7 @@ struct Model {
   std::vector<Hourglass> hourglass;
   std::vector<Eos> eos;
   std::vector<Curve> curves;
+  std::vector<Table> tables; ///< *DEFINE_TABLE (ids shared with the curves)
   std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets, beam_sets;
   std::map<GlobalId, Box> boxes;
   std::map<GlobalId, DefinedVector> vectors; ///< *DEFINE_VECTOR
@@ -650,11 +667,11 @@ struct Model {
   std::vector<InitialVelocity> initial_velocities;
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
-  std::vector<RigidBodyLoad> rigid_body_loads; ///< *LOAD_RIGID_BODY
-  std::vector<NodeMass> lumped_masses;         ///< *ELEMENT_MASS, *ELEMENT_INERTIA
-  std::vector<PartMass> part_masses;           ///< *ELEMENT_MASS_PART, _PART_SET
+  std::vector<RigidBodyLoad> rigid_body_loads;     ///< *LOAD_RIGID_BODY
+  std::vector<NodeMass> lumped_masses;             ///< *ELEMENT_MASS, *ELEMENT_INERTIA
+  std::vector<PartMass> part_masses;               ///< *ELEMENT_MASS_PART, _PART_SET
   std::vector<RigidBodyVelocity> rigid_velocities; ///< *INITIAL_VELOCITY_RIGID_BODY
-  std::vector<SegmentLoad> segment_loads;      ///< *LOAD_SEGMENT, and _SET expanded per segment
+  std::vector<SegmentLoad> segment_loads;          ///< *LOAD_SEGMENT, and _SET expanded per segment
   std::vector<RigidWall> rigid_walls;
   std::vector<Airbag> airbags;
   std::map<GlobalId, SegmentSet> segment_sets;
@@ -677,6 +694,7 @@ struct Model {
   [[nodiscard]] const Hourglass* find_hourglass(GlobalId id) const;
   [[nodiscard]] const Eos* find_eos(GlobalId id) const;
   [[nodiscard]] const Curve* find_curve(GlobalId id) const;
+  [[nodiscard]] const Table* find_table(GlobalId id) const;
   /// Local index of a node by deck id, or kInvalidLocal. Built lazily by index_nodes().
   [[nodiscard]] LocalId node_index(GlobalId id) const;
   void index_nodes();

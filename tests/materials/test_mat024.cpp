@@ -5,8 +5,10 @@
 // lateral-stress tolerance).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 
 #include "mat_test_util.hpp"
 
@@ -188,4 +190,159 @@ TEST(Mat024, ViscoplasticVp1) {
   // steady state: with hardening small, the plastic rate tends to the total rate 2/3 d/dt = 100
   const Real q = sig[0] - sig[1];
   EXPECT_GT(q, (1 + std::pow(90 / 40.4, 0.2)) * kSigy);
+}
+
+// --- LCSS as a *DEFINE_TABLE: a yield curve at each strain rate -------------------------------
+// Curve A (kCx/kCy, slopes 2e9, 1e9, 0.3e9) at rate 100 /s and curve B (300 -> 500 MPa over
+// eps_p 0 -> 0.1, slope 2e9) at 1000 /s. LS-DYNA interpolates linearly between the two curves at
+// the current rate (between ln rates when the table's first value is negative) and uses the end
+// curves beyond the table. References below interpolate by hand.
+namespace {
+Real curve_b(Real ep) {
+  return 300e6 + 2e9 * ep;
+}
+
+MaterialParams table_params(Model& model, bool log_rates, Real vp = 0) {
+  model.curves.push_back(make_curve(5, kCx, kCy));
+  model.curves.push_back(make_curve(7, {0, 0.1}, {300e6, 500e6}));
+  Table t;
+  t.id = 9;
+  t.values = log_rates ? std::vector<Real>{std::log(100.0), std::log(1000.0)}
+                       : std::vector<Real>{100.0, 1000.0};
+  t.curves = {5, 7};
+  model.tables.push_back(t);
+  Material c = mat024_card();
+  c.lcss = 9;
+  c.src = 40; // C, P and LCSR are not used with a table (LS-DYNA ignores them)
+  c.srp = 5;
+  c.vp = vp;
+  return params(c, model);
+}
+
+/// Uniaxial strain at constant rate d/dt = 1.5 rate (effective rate = rate) to the state of
+/// plastic strain epr on the yield stress sy_ref(epr): returns {eps_p, q} after the path.
+std::pair<Real, Real> uniaxial_strain_at_rate(const MaterialParams& m, Real rate, Real epr,
+                                              Real sy_ref) {
+  const Real ddt = 1.5 * rate, dt = 1e-7, d = ddt * dt;
+  const Real eps = (sy_ref + 3 * kG * epr) / (2 * kG);
+  const int n = static_cast<int>(eps / d);
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  for (int i = 0; i < n; ++i) update_stress_solid(m, deps, dt, sig, back, ep);
+  const Real rest = eps - n * d; // the last, partial step at the same rate
+  const Real last[6] = {rest, 0, 0, 0, 0, 0};
+  update_stress_solid(m, last, rest / ddt, sig, back, ep);
+  return {ep, sig[0] - sig[1]};
+}
+} // namespace
+
+TEST(Mat024, RateTableInterpolatesBetweenCurves) {
+  Model model;
+  const MaterialParams m = table_params(model, false);
+  // 550 /s is halfway between 100 and 1000: sy = (A + B) / 2; eps_p = 0.06 (A's second segment)
+  const Real epr = 0.06, sy = 0.5 * (curve_r(epr) + curve_b(epr));
+  const auto [ep, q] = uniaxial_strain_at_rate(m, 550, epr, sy);
+  EXPECT_NEAR(ep, epr, 1e-9 * epr);
+  EXPECT_NEAR(q, sy, 1e-9 * sy);
+  // the same yield radius through yield_stress (beams, trusses)
+  EXPECT_NEAR(yield_stress(m, epr, 550), sy, 1e-12 * sy);
+}
+
+TEST(Mat024, RateTableClampsBeyondItsRates) {
+  Model model;
+  const MaterialParams m = table_params(model, false);
+  for (Real epr : {0.03, 0.15}) {
+    const auto [ep_lo, q_lo] = uniaxial_strain_at_rate(m, 20, epr, curve_r(epr));
+    EXPECT_NEAR(ep_lo, epr, 1e-9 * epr);
+    EXPECT_NEAR(q_lo, curve_r(epr), 1e-9 * q_lo);
+    const auto [ep_hi, q_hi] = uniaxial_strain_at_rate(m, 5000, epr, curve_b(epr));
+    EXPECT_NEAR(ep_hi, epr, 1e-9 * epr);
+    EXPECT_NEAR(q_hi, curve_b(epr), 1e-9 * q_hi);
+  }
+  // rate 0 (the elastic start, a static step): the lowest rate's curve
+  EXPECT_EQ(yield_stress(m, 0.0, 0.0), kCy[0]);
+}
+
+TEST(Mat024, RateTableOfLogRates) {
+  // LS-DYNA reads every value as ln(rate) only when the first one is negative: ln 100 and
+  // ln 1000 are positive and taken as rates; ln 0.5 first makes the table one of ln(rate).
+  Model model;
+  const MaterialParams m = table_params(model, true);
+  EXPECT_FALSE(m.table_log_rate);
+  Model model2;
+  model2.curves.push_back(make_curve(5, kCx, kCy));
+  model2.curves.push_back(make_curve(7, {0, 0.1}, {300e6, 500e6}));
+  Table t;
+  t.id = 9;
+  t.values = {std::log(0.5), std::log(1000.0)};
+  t.curves = {5, 7};
+  model2.tables.push_back(t);
+  Material c = mat024_card();
+  c.lcss = 9;
+  const MaterialParams ml = params(c, model2);
+  EXPECT_TRUE(ml.table_log_rate);
+  const Real w = (std::log(550.0) - std::log(0.5)) / (std::log(1000.0) - std::log(0.5));
+  const Real epr = 0.08, sy = (1 - w) * curve_r(epr) + w * curve_b(epr);
+  const auto [ep, q] = uniaxial_strain_at_rate(ml, 550, epr, sy);
+  EXPECT_NEAR(ep, epr, 1e-9 * epr);
+  EXPECT_NEAR(q, sy, 1e-9 * sy);
+}
+
+TEST(Mat024, RateTableShellFollowsItsRate) {
+  // Uniaxial stress in a shell at d/dt = 500 /s: every plastic step ends on the yield surface of
+  // the rate of its own increment (through-thickness increment from plastic incompressibility).
+  Model model;
+  const MaterialParams m = table_params(model, false);
+  ShellUniaxial pt(m);
+  const Real dt = 1e-6, d = 500 * dt;
+  for (int i = 0; i < 200; ++i) {
+    pt.step(d, dt);
+    if (pt.dep == 0) continue;
+    const Real d6[6] = {d, pt.dyy, -(d + pt.dyy), 0, 0, 0};
+    const Real tr = (d6[0] + d6[1] + d6[2]) / 3;
+    const Real rate = std::sqrt(2.0 / 3.0 *
+                                ((d6[0] - tr) * (d6[0] - tr) + (d6[1] - tr) * (d6[1] - tr) +
+                                 (d6[2] - tr) * (d6[2] - tr))) /
+                      dt;
+    const Real w = std::clamp((rate - 100) / 900, 0.0, 1.0);
+    const Real sy = (1 - w) * curve_r(pt.eps_p) + w * curve_b(pt.eps_p);
+    const Real q = std::sqrt(pt.sig[0] * pt.sig[0] - pt.sig[0] * pt.sig[1] + pt.sig[1] * pt.sig[1] +
+                             3 * pt.sig[2] * pt.sig[2]);
+    ASSERT_NEAR(q, sy, 1e-9 * sy) << i;
+    ASSERT_GT(w, 0.3) << i; // the rate is inside the table: the test exercises interpolation
+  }
+  EXPECT_GT(pt.eps_p, 0.05);
+}
+
+TEST(Mat024, RateTableViscoplasticVp1) {
+  // VP = 1: the curves are read at the plastic strain rate dep/dt, solved implicitly:
+  //   q_tr - 3G dep = sy(eps_p + dep, dep/dt). Reference by bisection on this scalar equation.
+  Model model;
+  const MaterialParams m = table_params(model, false, 1);
+  auto sy_ref = [](Real ep, Real rate) {
+    const Real w = std::clamp((rate - 100) / 900, 0.0, 1.0);
+    return (1 - w) * curve_r(ep) + w * curve_b(ep);
+  };
+  const Real dt = 1e-6, d = 5e-4;
+  Real sig[6] = {}, back[6] = {}, ep = 0;
+  const Real dy[6] = {0.999 * kCy[0] / (2 * kG), 0, 0, 0, 0, 0}; // just below yield
+  EXPECT_EQ(update_stress_solid(m, dy, dt, sig, back, ep), 0.0);
+  const Real deps[6] = {d, 0, 0, 0, 0, 0};
+  bool interpolated = false;
+  for (int step = 0; step < 40; ++step) {
+    const Real q_tr = (sig[0] - sig[1]) + 2 * kG * d;
+    auto resid = [&](Real x) { return q_tr - 3 * kG * x - sy_ref(ep + x, x / dt); };
+    Real lo = 0, hi = q_tr / (3 * kG);
+    for (int k = 0; k < 200; ++k) {
+      const Real mid = 0.5 * (lo + hi);
+      (resid(mid) > 0 ? lo : hi) = mid;
+    }
+    const Real ref = 0.5 * (lo + hi);
+    const Real ep0 = ep;
+    const Real dep = update_stress_solid(m, deps, dt, sig, back, ep);
+    EXPECT_NEAR(dep, ref, 1e-10 * ref) << step;
+    EXPECT_NEAR(sig[0] - sig[1], sy_ref(ep0 + dep, dep / dt), 1e-10 * (sig[0] - sig[1])) << step;
+    interpolated = interpolated || (dep / dt > 100 && dep / dt < 1000);
+  }
+  EXPECT_TRUE(interpolated);
 }

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-
-#include <cmath>
 #include <set>
 
 #include <fmt/format.h>
@@ -85,14 +83,19 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
   return out;
 }
 
-void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real dt,
+void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real t, Real dt,
                       ExactSum& work, ExactSum& impulse) {
   const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
-  const std::int64_t count = static_cast<std::int64_t>(w.nodes.size());
   w.impulse_last = {};
   w.dt_last = dt;
-  // Nodes are independent; each thread sums into its own exact accumulators, merged at the end
-  // (exact sums: the result does not depend on the split).
+  const bool alive = t >= w.wall.birth && t <= w.wall.death;
+  const std::int64_t count = alive ? static_cast<std::int64_t>(w.nodes.size()) : 0;
+  // the wall's velocity: along n (a moving wall with mass), prescribed (_MOTION), or none
+  Vec3 wall_v = w.motion_v;
+  if (w.wall.moving)
+    for (int i = 0; i < 3; ++i) wall_v[i] = w.velocity * w.n[i];
+      // Nodes are independent; each thread sums into its own exact accumulators, merged at the end
+      // (exact sums: the result does not depend on the split).
 #pragma omp parallel if (count > 4096)
   {
     ExactSum work_t, impulse_t;
@@ -123,15 +126,15 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
       // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does;
       // one behind it by the round-off of its landing is held (and put back on it).
       if (gap < -w.behind_tol) continue;
-      const Real wall_vn = cyl ? 0.0 : w.velocity;
-      const Real vn = dot(Vec3{v[0], v[1], v[2]}, nrm) - wall_vn;
-      const Real vn_min = -gap / dt; // lands exactly on the wall
+      const Vec3 vrel{v[0] - wall_v[0], v[1] - wall_v[1], v[2] - wall_v[2]};
+      const Real vn = dot(vrel, nrm); // relative normal velocity
+      const Real vn_min = -gap / dt;  // lands exactly on the wall
       if (vn >= vn_min) continue;
       const Real dvn = vn_min - vn; // > 0
       Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};
       if (w.wall.fric > 0) {
-        Vec3 vt{v[0] - (vn + wall_vn) * nrm[0], v[1] - (vn + wall_vn) * nrm[1],
-                v[2] - (vn + wall_vn) * nrm[2]};
+        // tangential velocity relative to the wall
+        Vec3 vt{vrel[0] - vn * nrm[0], vrel[1] - vn * nrm[1], vrel[2] - vn * nrm[2]};
         const Real vtm = std::sqrt(dot(vt, vt));
         if (vtm > 0) {
           const Real reduce = w.wall.fric >= 1 ? vtm : std::min(vtm, w.wall.fric * dvn);
@@ -160,6 +163,8 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
 
 void advance_rigid_wall(RigidWallState& w, Real impulse, Real dt) {
   w.normal_force = dt > 0 ? impulse / dt : 0;
+  if (w.wall.motion_lcid != 0)
+    for (int i = 0; i < 3; ++i) w.p[i] += dt * w.motion_v[i];
   if (!w.wall.moving) return;
   // The wall takes the opposite impulse (its kinetic energy is part of the work it does).
   if (w.wall.mass > 0) w.velocity -= impulse / w.wall.mass;

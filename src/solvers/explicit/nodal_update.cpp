@@ -266,16 +266,18 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       if (d_.owned[n]) loads_.work.add(d_.mass[n] * (vnew - vfree) * 0.5 * (v_old[k] + vnew));
     }
   }
-  // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall does
-  // work on the structure, which is external work, and takes the total impulse.
+  // Rigid walls. A fixed wall absorbs energy (glstat's rigid wall energy); a moving wall (with
+  // mass or a prescribed motion) does work on the structure, which is external work; one with
+  // mass takes the total impulse.
   // A moving wall advances with the total impulse in cycle_reduce (nothing reads the walls'
   // state before).
   rwalls_.impulse.clear();
   rwalls_.dt = dt_new;
   for (auto& wall : rwalls_.state) {
     ExactSum impulse;
-    apply_rigid_wall(wall, d_, v_old, dt_new, wall.wall.moving ? loads_.work : rwalls_.work,
-                     impulse);
+    set_wall_motion(wall, t, dt_new, [&](GlobalId id, Real tt) { return curve(id, tt); });
+    apply_rigid_wall(wall, d_, v_old, t, dt_new,
+                     wall_does_work(wall.wall) ? loads_.work : rwalls_.work, impulse);
     if (wall.wall.moving)
       rwalls_.impulse.push_back(impulse);
     else

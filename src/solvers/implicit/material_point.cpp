@@ -37,6 +37,11 @@ PointLaw point_law(const Model& model, const Material& mat) {
     l.h = mat.e * mat.etan / (mat.e - mat.etan);
     l.beta = mat.kind == MaterialKind::PlasticKinematic ? mat.beta : 1.0;
     if (mat.kind == MaterialKind::PiecewiseLinear && mat.lcss != 0) {
+      if (model.find_table(mat.lcss) != nullptr)
+        throw InputError(mat.loc, fmt::format("{}: LCSS {} is a *DEFINE_TABLE (yield curves over "
+                                              "the strain rate); strain-rate effects are not "
+                                              "supported by the implicit solver (give a curve)",
+                                              where(), mat.lcss));
       l.curve = model.find_curve(mat.lcss);
       if (l.curve == nullptr)
         throw InputError(mat.loc, fmt::format("{}: LCSS {} is not defined", where(), mat.lcss));
