@@ -13,47 +13,12 @@
 
 #include "input/deck_apply.hpp"
 #include "input/deck_builder.hpp"
+#include "input/deck_resolve_sets.hpp"
 #include "materials/catalogue.hpp"
 
 namespace parcae::io {
 
 namespace {
-
-[[noreturn]] void missing(const SourceLoc& loc, std::string_view what, GlobalId id,
-                          std::string_view kind, GlobalId ref) {
-  fail(loc, fmt::format("{} {} references {} {}, which is not defined", what, id, kind, ref));
-}
-
-/// Deck node id -> local index; a direct table when the ids are dense enough, else a hash map
-/// (Model::node_index is a std::map, slow for millions of look-ups).
-class NodeLookup {
-public:
-  explicit NodeLookup(const NodeTable& nodes) {
-    GlobalId max_id = 0;
-    for (GlobalId id : nodes.id) max_id = std::max(max_id, id);
-    if (max_id <= 4 * static_cast<GlobalId>(nodes.size()) + 1024) {
-      dense_.assign(static_cast<std::size_t>(max_id) + 1, kInvalidLocal);
-      for (std::size_t i = 0; i < nodes.size(); ++i)
-        dense_[static_cast<std::size_t>(nodes.id[i])] = static_cast<LocalId>(i);
-    } else {
-      for (std::size_t i = 0; i < nodes.size(); ++i)
-        sparse_.emplace(nodes.id[i], static_cast<LocalId>(i));
-    }
-  }
-  LocalId operator()(GlobalId id) const {
-    if (!dense_.empty() || sparse_.empty()) {
-      return id >= 0 && id < static_cast<GlobalId>(dense_.size())
-                 ? dense_[static_cast<std::size_t>(id)]
-                 : kInvalidLocal;
-    }
-    const auto it = sparse_.find(id);
-    return it == sparse_.end() ? kInvalidLocal : it->second;
-  }
-
-private:
-  std::vector<LocalId> dense_;
-  std::unordered_map<GlobalId, LocalId> sparse_;
-};
 
 class Resolver {
 public:
@@ -67,8 +32,7 @@ public:
     resolve_solids();
     resolve_shells();
     resolve_beams();
-    resolve_general_sets();
-    check_list_sets();
+    resolve_sets(d_, node_, parts_);
     switch_parts_to_rigid();
     check_materials();
     resolve_spcs();
@@ -233,206 +197,6 @@ private:
     }
   }
 
-  // --- sets ---
-
-  std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
-    const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
-    std::vector<char> used(m_.nodes.size(), 0);
-    for (std::size_t e = 0; e < m_.solids.size(); ++e)
-      if (wanted.count(m_.solids.part[e]))
-        for (LocalId n : m_.solids.nodes[e]) used[n] = 1;
-    for (std::size_t e = 0; e < m_.shells.size(); ++e)
-      if (wanted.count(m_.shells.part[e]))
-        for (LocalId n : m_.shells.nodes[e]) used[n] = 1;
-    for (std::size_t e = 0; e < m_.beams.size(); ++e)
-      if (wanted.count(m_.beams.part[e]))
-        for (LocalId n : m_.beams.nodes[e]) used[n] = 1;
-    std::vector<GlobalId> out;
-    for (std::size_t n = 0; n < used.size(); ++n)
-      if (used[n]) out.push_back(m_.nodes.id[n]);
-    return out;
-  }
-
-  /// Ids of the elements of set kind `kind` (shell, solid, beam) whose part is in pids.
-  std::vector<GlobalId> elements_of_parts(SetKind kind, const std::vector<GlobalId>& pids) const {
-    const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
-    const auto pick = [&](const auto& table) {
-      std::vector<GlobalId> out;
-      for (std::size_t e = 0; e < table.size(); ++e)
-        if (wanted.count(table.part[e])) out.push_back(table.id[e]);
-      return out;
-    };
-    if (kind == SetKind::Shell) return pick(m_.shells);
-    if (kind == SetKind::Solid) return pick(m_.solids);
-    return pick(m_.beams);
-  }
-
-  static bool element_kind(SetKind kind) {
-    return kind == SetKind::Shell || kind == SetKind::Solid || kind == SetKind::Beam;
-  }
-
-  std::vector<GlobalId> all_ids(SetKind kind) const {
-    if (kind == SetKind::Node) return m_.nodes.id;
-    if (kind == SetKind::Beam) return m_.beams.id;
-    if (kind == SetKind::Shell) return m_.shells.id;
-    if (kind == SetKind::Solid) return m_.solids.id;
-    std::vector<GlobalId> out;
-    for (const Part& p : m_.parts) out.push_back(p.id);
-    return out;
-  }
-
-  bool exists(SetKind kind, GlobalId id) const {
-    switch (kind) {
-    case SetKind::Node:
-      return node_(id) != kInvalidLocal;
-    case SetKind::Part:
-      return parts_.count(id) != 0;
-    case SetKind::Shell:
-      return d_.defined("shell element", id) != nullptr;
-    case SetKind::Solid:
-      return d_.defined("solid element", id) != nullptr;
-    case SetKind::Beam:
-      return d_.defined("beam element", id) != nullptr;
-    }
-    return false;
-  }
-
-  static std::string_view member_kind(SetKind kind) {
-    switch (kind) {
-    case SetKind::Node:
-      return "node";
-    case SetKind::Part:
-      return "part";
-    case SetKind::Shell:
-      return "shell element";
-    case SetKind::Solid:
-      return "solid element";
-    case SetKind::Beam:
-      return "beam element";
-    }
-    return "";
-  }
-
-  std::map<GlobalId, IdSet>& sets(SetKind kind) {
-    switch (kind) {
-    case SetKind::Node:
-      return m_.node_sets;
-    case SetKind::Part:
-      return m_.part_sets;
-    case SetKind::Shell:
-      return m_.shell_sets;
-    case SetKind::Solid:
-      return m_.solid_sets;
-    case SetKind::Beam:
-      return m_.beam_sets;
-    }
-    return m_.node_sets;
-  }
-
-  std::vector<GlobalId> expand(const PendingGeneralSet& g, const SetOperation& op) const {
-    if (op.option == "ALL") return all_ids(g.kind);
-    if (op.option == "RANGE") {
-      std::vector<GlobalId> out;
-      for (GlobalId id : all_ids(g.kind))
-        if (id >= op.ids[0] && id <= op.ids[1]) out.push_back(id);
-      std::sort(out.begin(), out.end());
-      return out;
-    }
-    for (GlobalId id : op.option == "BOX" ? std::vector<GlobalId>{} : op.ids) {
-      const SetKind kind = op.option == "PART"    ? SetKind::Part
-                           : element_kind(g.kind) ? g.kind
-                                                  : SetKind::Node;
-      if (!exists(kind, id))
-        missing(d_.loc(op.src), set_name(g.kind), g.sid, member_kind(kind), id);
-    }
-    if (op.option == "BOX") return nodes_in_boxes(g, op);
-    if (op.option == "PART" && g.kind == SetKind::Node) return nodes_of_parts(op.ids);
-    if (op.option == "PART" && element_kind(g.kind)) return elements_of_parts(g.kind, op.ids);
-    return op.ids;
-  }
-
-  const Box& box(GlobalId id, const SourceLoc& loc, std::string_view what, GlobalId what_id) const {
-    const auto it = m_.boxes.find(id);
-    if (it == m_.boxes.end()) missing(loc, what, what_id, "box", id);
-    return it->second;
-  }
-
-  /// Nodes inside any of the boxes (deck order).
-  std::vector<GlobalId> nodes_in_boxes(const PendingGeneralSet& g, const SetOperation& op) const {
-    std::vector<const Box*> boxes;
-    for (GlobalId id : op.ids) boxes.push_back(&box(id, d_.loc(op.src), set_name(g.kind), g.sid));
-    std::vector<GlobalId> out;
-    const NodeTable& n = m_.nodes;
-    for (std::size_t k = 0; k < n.size(); ++k)
-      for (const Box* b : boxes)
-        if (b->contains(n.x[k], n.y[k], n.z[k])) {
-          out.push_back(n.id[k]);
-          break;
-        }
-    return out;
-  }
-
-  /// GENERATE ranges, GENERAL options (the D... options remove their members after all others
-  /// are added) and _ADD unions (operation SET; a set added before its own members are known
-  /// is resolved first, a cycle is an error).
-  void resolve_general_sets() {
-    std::map<std::pair<SetKind, GlobalId>, const PendingGeneralSet*> pending;
-    for (const PendingGeneralSet& g : d_.general_sets) pending[{g.kind, g.sid}] = &g;
-    std::set<std::pair<SetKind, GlobalId>> done, busy;
-    std::function<void(const PendingGeneralSet&)> resolve = [&](const PendingGeneralSet& g) {
-      const std::pair<SetKind, GlobalId> key{g.kind, g.sid};
-      if (done.count(key)) return;
-      busy.insert(key);
-      IdSet& set = sets(g.kind).at(g.sid);
-      std::unordered_set<GlobalId> removed;
-      for (const SetOperation& op : g.ops) {
-        if (op.option == "SET") {
-          const GlobalId other = op.ids[0];
-          if (!sets(g.kind).count(other))
-            missing(d_.loc(op.src), set_name(g.kind), g.sid, set_name(g.kind), other);
-          if (busy.count({g.kind, other}))
-            fail(d_.loc(op.src), fmt::format("{} {}: adding {} {} makes a cycle of _ADD sets",
-                                             set_name(g.kind), g.sid, set_name(g.kind), other));
-          const auto it = pending.find({g.kind, other});
-          if (it != pending.end()) resolve(*it->second);
-          const auto& m = sets(g.kind).at(other).members;
-          set.members.insert(set.members.end(), m.begin(), m.end());
-          continue;
-        }
-        if (op.option.size() > 1 && op.option[0] == 'D') {
-          SetOperation add = op;
-          add.option = op.option.substr(1);
-          for (GlobalId id : expand(g, add)) removed.insert(id);
-          continue;
-        }
-        const auto ids = expand(g, op);
-        set.members.insert(set.members.end(), ids.begin(), ids.end());
-      }
-      std::unordered_set<GlobalId> seen;
-      std::erase_if(set.members,
-                    [&](GlobalId id) { return removed.count(id) || !seen.insert(id).second; });
-      busy.erase(key);
-      done.insert(key);
-    };
-    for (const PendingGeneralSet& g : d_.general_sets) resolve(g);
-  }
-
-  static std::string_view set_name(SetKind kind) {
-    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set",
-                                                 "beam set"};
-    return names[static_cast<int>(kind)];
-  }
-
-  void check_list_sets() {
-    for (const auto& [key, src] : d_.set_member_src) {
-      const auto [kind, sid] = key;
-      const IdSet& set = sets(kind).at(sid);
-      for (std::size_t k = 0; k < set.members.size() && k < src.size(); ++k)
-        if (!exists(kind, set.members[k]))
-          missing(d_.loc(src[k]), set_name(kind), sid, member_kind(kind), set.members[k]);
-    }
-  }
-
   // --- materials, constraints, loads ---
 
   void check_materials() {
@@ -554,7 +318,7 @@ private:
   void check_initial_velocities() {
     using Target = InitialVelocity::Target;
     for (InitialVelocity& v : m_.initial_velocities) {
-      if (v.box != 0) box(v.box, v.loc, "initial velocity of", v.target_id);
+      if (v.box != 0) referenced_box(m_, v.box, v.loc, "initial velocity of", v.target_id);
       if (v.cid != 0) {
         const auto it = m_.coordinate_systems.find(v.cid);
         if (it == m_.coordinate_systems.end())
@@ -625,7 +389,7 @@ private:
     for (const RigidWall& w : m_.rigid_walls) {
       for (GlobalId sid : {w.nsid, w.nsidex})
         if (sid != 0 && !has_node_set(sid)) missing(w.loc, "rigid wall", w.id, "node set", sid);
-      if (w.boxid != 0) box(w.boxid, w.loc, "rigid wall", w.id);
+      if (w.boxid != 0) referenced_box(m_, w.boxid, w.loc, "rigid wall", w.id);
       check_curve(w.loc, "rigid wall", w.id, w.motion_lcid);
     }
   }
