@@ -83,6 +83,11 @@ void apply_set_part_generate(const Block& b, DeckBuilder& d);
 void apply_set_part_general(const Block& b, DeckBuilder& d);
 void apply_set_shell(const Block& b, DeckBuilder& d);
 void apply_set_solid(const Block& b, DeckBuilder& d);
+/// The ways a set keyword gives its members (deck_apply_sets.cpp): a list, GENERATE ranges
+/// (B1BEG-B1END pairs, or _GENERATE_INCREMENT's BBEG BEND INCR), GENERAL options (for element
+/// sets: ALL, ELEM, PART, DELEM, DPART), _ADD, _INTERSECT, _COLUMN (first field of each card).
+enum class SetForm : std::uint8_t { List, Generate, General, Add, Intersect, Column };
+void apply_set_kind(const Block& b, SetKind kind, SetForm form, DeckBuilder& d);
 void apply_set_node_add(const Block& b, DeckBuilder& d);
 void apply_set_part_add(const Block& b, DeckBuilder& d);
 void apply_set_shell_add(const Block& b, DeckBuilder& d);

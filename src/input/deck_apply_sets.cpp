@@ -26,6 +26,8 @@ std::string_view set_kind_name(SetKind kind) {
     return "solid set";
   case SetKind::Beam:
     return "beam set";
+  case SetKind::Discrete:
+    return "discrete set";
   }
   return "set";
 }
@@ -42,6 +44,8 @@ std::map<GlobalId, IdSet>& sets_of(Model& m, SetKind kind) {
     return m.solid_sets;
   case SetKind::Beam:
     return m.beam_sets;
+  case SetKind::Discrete:
+    return m.discrete_sets;
   }
   return m.node_sets;
 }
@@ -87,21 +91,29 @@ void apply_list(const Block& b, SetKind kind, DeckBuilder& d) {
     }
 }
 
-/// B1BEG-B1END ... ranges, kept as RANGE operations.
+/// B1BEG-B1END ... ranges, or (_GENERATE_INCREMENT) one BBEG BEND INCR range per card, kept as
+/// RANGE operations.
 void apply_generate(const Block& b, SetKind kind, DeckBuilder& d) {
   static constexpr std::string_view beg[] = {"B1BEG", "B2BEG", "B3BEG", "B4BEG"};
   static constexpr std::string_view end[] = {"B1END", "B2END", "B3END", "B4END"};
   const IdSet& set = new_set(b, kind, d);
   PendingGeneralSet pending{kind, set.id, {}};
-  for (const Fields& row : b.rows)
-    for (int k = 0; k < 4; ++k) {
-      const GlobalId lo = row.id(beg[k]), hi = row.id(end[k]);
-      if (lo == 0 && hi == 0) continue;
-      if (lo <= 0 || hi < lo)
-        fail(row.loc(beg[k]), fmt::format("{} {}: range {}-{} = {}-{} is not valid",
-                                          set_kind_name(kind), set.id, beg[k], end[k], lo, hi));
-      pending.ops.push_back({"RANGE", {lo, hi}, d.ref(row.loc(beg[k]))});
+  auto add = [&](const Fields& row, std::string_view fb, std::string_view fe, GlobalId inc) {
+    const GlobalId lo = row.id(fb), hi = row.id(fe);
+    if (lo == 0 && hi == 0) return;
+    if (lo <= 0 || hi < lo || inc <= 0)
+      fail(row.loc(fb),
+           fmt::format("{} {}: range {}-{} = {}-{}{} is not valid", set_kind_name(kind), set.id, fb,
+                       fe, lo, hi, inc != 1 ? fmt::format(" by {}", inc) : ""));
+    pending.ops.push_back({"RANGE", {lo, hi, inc}, d.ref(row.loc(fb))});
+  };
+  for (const Fields& row : b.rows) {
+    if (row.find("BBEG") != nullptr) { // _GENERATE_INCREMENT (a blank INCR is 1)
+      add(row, "BBEG", "BEND", row.blank("INCR") || row.id("INCR") == 0 ? 1 : row.id("INCR"));
+      continue;
     }
+    for (int k = 0; k < 4; ++k) add(row, beg[k], end[k], 1);
+  }
   push_pending(d, std::move(pending));
 }
 
@@ -124,17 +136,75 @@ void apply_general(const Block& b, SetKind kind, std::initializer_list<std::stri
   push_pending(d, std::move(pending));
 }
 
-/// *SET_..._ADD: the union of the listed sets of the same kind (an operation SET).
-void apply_add(const Block& b, SetKind kind, DeckBuilder& d) {
+/// *SET_..._ADD (op SET, one per set: the union) or _INTERSECT (op INTERSECT: the members in
+/// every listed set) of sets of the same kind.
+void apply_combine(const Block& b, SetKind kind, std::string_view op, DeckBuilder& d) {
   const IdSet& set = new_set(b, kind, d);
   PendingGeneralSet pending{kind, set.id, {}};
+  SetOperation all{std::string(op), {}, d.ref(b.head.loc("SID"))};
   for (const Fields& row : b.rows)
     for (const Value& v : row.values())
-      if (v.i != 0) pending.ops.push_back({"SET", {v.i}, d.ref(SourceLoc{row.file(), v.line, {}})});
+      if (v.i != 0) {
+        if (op == "SET")
+          pending.ops.push_back({"SET", {v.i}, d.ref(SourceLoc{row.file(), v.line, {}})});
+        else
+          all.ids.push_back(v.i);
+      }
+  if (op != "SET") {
+    if (all.ids.empty())
+      fail(b.head.loc("SID"),
+           fmt::format("{} {}: _INTERSECT lists no sets", set_kind_name(kind), set.id));
+    pending.ops.push_back(std::move(all));
+  }
   push_pending(d, std::move(pending));
 }
 
+void apply_add(const Block& b, SetKind kind, DeckBuilder& d) {
+  apply_combine(b, kind, "SET", d);
+}
+
+/// *SET_..._COLUMN: one member per card (its first field); the attributes A1-A4 are not used.
+void apply_column(const Block& b, SetKind kind, DeckBuilder& d) {
+  IdSet& set = new_set(b, kind, d);
+  auto& src = d.set_member_src[{kind, set.id}];
+  bool attributes = false;
+  for (const Fields& row : b.rows) {
+    const Value& id = row.values().front();
+    if (id.i == 0) continue;
+    set.members.push_back(id.i);
+    src.push_back(d.ref(SourceLoc{row.file(), id.line, {}}));
+    for (std::string_view a : {"A1", "A2", "A3", "A4"}) attributes |= row.real(a) != 0;
+  }
+  if (attributes)
+    d.model.notes.push_back(
+        {b.loc.card, b.loc, false,
+         fmt::format("{} {}: the attributes A1-A4 are not used", set_kind_name(kind), set.id)});
+}
+
 } // namespace
+
+void apply_set_kind(const Block& b, SetKind kind, SetForm form, DeckBuilder& d) {
+  switch (form) {
+  case SetForm::List:
+    apply_list(b, kind, d);
+    return;
+  case SetForm::Generate:
+    apply_generate(b, kind, d);
+    return;
+  case SetForm::General:
+    apply_general(b, kind, {"ALL", "ELEM", "PART", "DELEM", "DPART"}, d);
+    return;
+  case SetForm::Add:
+    apply_combine(b, kind, "SET", d);
+    return;
+  case SetForm::Intersect:
+    apply_combine(b, kind, "INTERSECT", d);
+    return;
+  case SetForm::Column:
+    apply_column(b, kind, d);
+    return;
+  }
+}
 
 void apply_set_node_add(const Block& b, DeckBuilder& d) {
   apply_add(b, SetKind::Node, d);

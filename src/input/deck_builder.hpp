@@ -70,11 +70,11 @@ struct LocalLoad {
   GlobalId cid = 0;
 };
 
-enum class SetKind : std::uint8_t { Node, Part, Shell, Solid, Beam };
+enum class SetKind : std::uint8_t { Node, Part, Shell, Solid, Beam, Discrete };
 
 /// One line of a *SET_..._GENERAL: OPTION and its ids.
 struct SetOperation {
-  std::string option; ///< ALL, NODE, PART
+  std::string option; ///< ALL, NODE, PART, ...; RANGE (lo, hi[, increment]), SET, INTERSECT
   std::vector<GlobalId> ids;
   SrcRef src;
 };

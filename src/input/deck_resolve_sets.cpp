@@ -45,6 +45,22 @@ private:
   Model& m_;
   const NodeLookup& node_;
   const std::unordered_map<GlobalId, const Part*>& parts_;
+  mutable std::unordered_set<GlobalId> discrete_; ///< discrete element ids (filled on demand)
+
+  /// The discrete elements (*ELEMENT_DISCRETE, kept in the beam table): the beams whose part
+  /// has a *SECTION_DISCRETE, in table order.
+  std::vector<GlobalId> discrete_ids() const {
+    std::unordered_set<GlobalId> discrete_parts;
+    for (const auto& [pid, part] : parts_) {
+      const Section* sec = m_.find_section(part->secid);
+      if (sec != nullptr && sec->kind == SectionKind::Discrete) discrete_parts.insert(pid);
+    }
+    std::vector<GlobalId> out;
+    for (std::size_t e = 0; e < m_.beams.size(); ++e)
+      if (discrete_parts.count(m_.beams.part[e])) out.push_back(m_.beams.id[e]);
+    discrete_.insert(out.begin(), out.end());
+    return out;
+  }
 
   std::vector<GlobalId> nodes_of_parts(const std::vector<GlobalId>& pids) const {
     const std::unordered_set<GlobalId> wanted(pids.begin(), pids.end());
@@ -79,7 +95,8 @@ private:
   }
 
   static bool element_kind(SetKind kind) {
-    return kind == SetKind::Shell || kind == SetKind::Solid || kind == SetKind::Beam;
+    return kind == SetKind::Shell || kind == SetKind::Solid || kind == SetKind::Beam ||
+           kind == SetKind::Discrete;
   }
 
   std::vector<GlobalId> all_ids(SetKind kind) const {
@@ -87,6 +104,7 @@ private:
     if (kind == SetKind::Beam) return m_.beams.id;
     if (kind == SetKind::Shell) return m_.shells.id;
     if (kind == SetKind::Solid) return m_.solids.id;
+    if (kind == SetKind::Discrete) return discrete_ids();
     std::vector<GlobalId> out;
     for (const Part& p : m_.parts) out.push_back(p.id);
     return out;
@@ -104,6 +122,9 @@ private:
       return d_.defined("solid element", id) != nullptr;
     case SetKind::Beam:
       return d_.defined("beam element", id) != nullptr;
+    case SetKind::Discrete:
+      if (discrete_.empty()) (void)discrete_ids();
+      return discrete_.count(id) != 0;
     }
     return false;
   }
@@ -120,6 +141,8 @@ private:
       return "solid element";
     case SetKind::Beam:
       return "beam element";
+    case SetKind::Discrete:
+      return "discrete element";
     }
     return "";
   }
@@ -136,16 +159,19 @@ private:
       return m_.solid_sets;
     case SetKind::Beam:
       return m_.beam_sets;
+    case SetKind::Discrete:
+      return m_.discrete_sets;
     }
     return m_.node_sets;
   }
 
   std::vector<GlobalId> expand(const PendingGeneralSet& g, const SetOperation& op) const {
     if (op.option == "ALL") return all_ids(g.kind);
-    if (op.option == "RANGE") {
+    if (op.option == "RANGE") { // lo, hi and (_GENERATE_INCREMENT) the step
+      const GlobalId lo = op.ids[0], hi = op.ids[1], inc = op.ids.size() > 2 ? op.ids[2] : 1;
       std::vector<GlobalId> out;
       for (GlobalId id : all_ids(g.kind))
-        if (id >= op.ids[0] && id <= op.ids[1]) out.push_back(id);
+        if (id >= lo && id <= hi && (id - lo) % inc == 0) out.push_back(id);
       std::sort(out.begin(), out.end());
       return out;
     }
@@ -191,18 +217,32 @@ private:
       busy.insert(key);
       IdSet& set = sets(g.kind).at(g.sid);
       std::unordered_set<GlobalId> removed;
+      // the members of another set of the same kind, resolved first (a cycle is an error)
+      auto members_of = [&](const SetOperation& op, GlobalId other) -> const auto& {
+        if (!sets(g.kind).count(other))
+          missing(d_.loc(op.src), set_name(g.kind), g.sid, set_name(g.kind), other);
+        if (busy.count({g.kind, other}))
+          fail(d_.loc(op.src),
+               fmt::format("{} {}: adding {} {} makes a cycle of _ADD/_INTERSECT sets",
+                           set_name(g.kind), g.sid, set_name(g.kind), other));
+        const auto it = pending.find({g.kind, other});
+        if (it != pending.end()) resolve(*it->second);
+        return sets(g.kind).at(other).members;
+      };
       for (const SetOperation& op : g.ops) {
         if (op.option == "SET") {
-          const GlobalId other = op.ids[0];
-          if (!sets(g.kind).count(other))
-            missing(d_.loc(op.src), set_name(g.kind), g.sid, set_name(g.kind), other);
-          if (busy.count({g.kind, other}))
-            fail(d_.loc(op.src), fmt::format("{} {}: adding {} {} makes a cycle of _ADD sets",
-                                             set_name(g.kind), g.sid, set_name(g.kind), other));
-          const auto it = pending.find({g.kind, other});
-          if (it != pending.end()) resolve(*it->second);
-          const auto& m = sets(g.kind).at(other).members;
+          const auto& m = members_of(op, op.ids[0]);
           set.members.insert(set.members.end(), m.begin(), m.end());
+          continue;
+        }
+        if (op.option == "INTERSECT") { // the members of the first set that all others hold
+          std::vector<GlobalId> common = members_of(op, op.ids[0]);
+          for (std::size_t k = 1; k < op.ids.size(); ++k) {
+            const auto& m = members_of(op, op.ids[k]);
+            const std::unordered_set<GlobalId> in(m.begin(), m.end());
+            std::erase_if(common, [&](GlobalId id) { return !in.count(id); });
+          }
+          set.members.insert(set.members.end(), common.begin(), common.end());
           continue;
         }
         if (op.option.size() > 1 && op.option[0] == 'D') {
@@ -224,8 +264,8 @@ private:
   }
 
   static std::string_view set_name(SetKind kind) {
-    static constexpr std::string_view names[] = {"node set", "part set", "shell set", "solid set",
-                                                 "beam set"};
+    static constexpr std::string_view names[] = {"node set",  "part set", "shell set",
+                                                 "solid set", "beam set", "discrete set"};
     return names[static_cast<int>(kind)];
   }
 

@@ -659,6 +659,7 @@ struct Model {
   std::vector<Curve> curves;
   std::vector<Table> tables; ///< *DEFINE_TABLE (ids shared with the curves)
   std::map<GlobalId, IdSet> node_sets, part_sets, shell_sets, solid_sets, beam_sets;
+  std::map<GlobalId, IdSet> discrete_sets; ///< *SET_DISCRETE: ids of discrete elements
   std::map<GlobalId, Box> boxes;
   std::map<GlobalId, DefinedVector> vectors; ///< *DEFINE_VECTOR
   std::map<GlobalId, CoordinateSystem> coordinate_systems;
