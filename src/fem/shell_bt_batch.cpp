@@ -111,7 +111,7 @@ struct KernelSetup {
     inv_c = c_hg > 0 ? 1.0 / c_hg : 0.0;
     c_wave = mat.wave_speed_shell();
     direct = shell_direct_return(mat);
-    rate = mat.plastic() && (mat.c > 0 || !mat.rate_x.empty());
+    rate = mat.plastic() && (mat.c > 0 || !mat.rate_x.empty() || mat.rate_fn != nullptr);
     ps = shell_ps::plane_stress_consts(mat);
   }
 };

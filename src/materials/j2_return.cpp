@@ -89,7 +89,8 @@ Real radial_return(const MaterialParams& m, Real sig[6], Real* back, Real eps_p,
   const Real tol = 1e-14 * q_tr;
   if (!vp_rate && linear_hardening(m)) {
     // Linear hardening with a fixed rate factor: g(d) is linear, the estimate is exact.
-  } else if (vp_rate && m.rate_x.empty() && m.table_rate.empty()) {
+  } else if (vp_rate && m.rate_x.empty() && m.table_rate.empty() && m.rate_fn == nullptr &&
+             !(m.sigsat < std::numeric_limits<Real>::infinity())) {
     // VP = 1 with Cowper-Symonds: g(d) has an infinite slope at d = 0 (S ~ d^(1/P)). Solve in
     // u = (d/(dt C))^(1/P) instead: d = dt C u^P, S = 1 + u, and
     //   g(u) = q_tr - (3G + Hk) d(u) - (1 + u) R(eps_p + d(u))

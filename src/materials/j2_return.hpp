@@ -4,6 +4,7 @@
 // and the algorithms are described at the top of j2_return.cpp.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "materials/material.hpp"
@@ -49,10 +50,12 @@ inline Real hardening(const MaterialParams& m, Real ep, Real& slope) {
   return tabulated(m.hard_x, m.hard_y, ep, slope);
 }
 
-/// Rate scale factor S(rate) on the yield radius, and dS/drate. LCSR: piecewise linear, constant
-/// beyond both ends; otherwise Cowper-Symonds 1 + (rate/C)^(1/P); 1 without rate effect.
+/// Rate scale factor S(rate) on the yield radius, and dS/drate: the law's own (rate_fn); LCSR:
+/// piecewise linear, constant beyond both ends; otherwise Cowper-Symonds 1 + (rate/C)^(1/P); 1
+/// without rate effect.
 inline Real rate_scale(const MaterialParams& m, Real rate, Real& dsdr) {
   dsdr = 0;
+  if (m.rate_fn != nullptr) return m.rate_fn(m, rate, dsdr);
   if (!m.rate_x.empty()) {
     const std::vector<Real>& x = m.rate_x;
     const std::vector<Real>& y = m.rate_y;
@@ -71,13 +74,18 @@ inline Real rate_scale(const MaterialParams& m, Real rate, Real& dsdr) {
 }
 
 /// The yield radius sy(eps_p, rate) and its derivatives dsy/deps_p (right) and dsy/drate: the
-/// table of curves over the rate (*MAT_024 LCSS = a *DEFINE_TABLE), else S(rate) R(eps_p).
+/// table of curves over the rate (*MAT_024 LCSS = a *DEFINE_TABLE), else min(S(rate) R(eps_p),
+/// sigsat).
 inline Real yield_radius(const MaterialParams& m, Real ep, Real rate, Real& dyde, Real& dydr) {
   dydr = 0;
   if (m.table_rate.empty()) {
     Real slope = 0, ds = 0;
     const Real s = rate_scale(m, rate, ds);
     const Real r = hardening(m, ep, slope);
+    if (s * r >= m.sigsat) { // saturated (*MAT_098 SIGSAT)
+      dyde = 0;
+      return m.sigsat;
+    }
     dyde = s * slope;
     dydr = r * ds;
     return s * r;
@@ -115,7 +123,8 @@ inline bool viscoplastic(const MaterialParams& m) {
 
 /// Linear isotropic hardening (SIGY + Ep eps_p): no curve, table or law's own function.
 inline bool linear_hardening(const MaterialParams& m) {
-  return m.hard_x.empty() && m.hardening_fn == nullptr && m.table_rate.empty();
+  return m.hard_x.empty() && m.hardening_fn == nullptr && m.table_rate.empty() &&
+         !(m.sigsat < std::numeric_limits<Real>::infinity());
 }
 
 /// Data of the last return for the consistent tangent
@@ -144,7 +153,7 @@ inline void elastic_increment(const MaterialParams& m, const Real d[6], Real sig
 }
 
 inline bool rate_dependent(const MaterialParams& m) {
-  return m.c > 0 || !m.rate_x.empty() || !m.table_rate.empty();
+  return m.c > 0 || !m.rate_x.empty() || !m.table_rate.empty() || m.rate_fn != nullptr;
 }
 
 } // namespace parcae::j2

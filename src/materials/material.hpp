@@ -11,6 +11,7 @@
 //    the element applies any rotation before calling.
 //  - eps_p is the effective (equivalent) plastic strain; back holds the back stress for
 //    kinematic hardening (*MAT_003 with beta < 1), deviatoric, same order as the stress.
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -41,6 +42,11 @@ struct MaterialParams {
   /// A law's own isotropic hardening R(eps_p) and its slope dR/deps_p for the shared radial
   /// return (j2_return.hpp), in place of SIGY + Ep eps_p or hard_x/hard_y; null: those.
   Real (*hardening_fn)(const MaterialParams& m, Real eps_p, Real& slope) = nullptr;
+  /// A law's own rate factor S(rate) on the yield radius and dS/drate, in place of
+  /// Cowper-Symonds or LCSR; null: those.
+  Real (*rate_fn)(const MaterialParams& m, Real rate, Real& dsdr) = nullptr;
+  /// Saturation: the yield radius never exceeds this, rate effects included (*MAT_098 SIGSAT).
+  Real sigsat = std::numeric_limits<Real>::infinity();
   Real hill_r = 0; ///< 037: Lankford R of Hill's criterion (0: von Mises, the other laws)
   std::vector<Real> rate_x, rate_y; ///< 024 LCSR: strain rate -> yield scale factor
   /// 024 LCSS as a *DEFINE_TABLE: yield curve k (table_x[k] -> table_y[k], as hard_x/hard_y) at

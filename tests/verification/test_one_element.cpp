@@ -276,3 +276,16 @@ TEST(OneElement, RateTableYieldAtConstantRate) {
   EXPECT_GT(checked, 1000);
   std::printf("rate table uniaxial strain: worst relative error %.2e\n", worst);
 }
+
+TEST(OneElement, SimplifiedJohnsonCookHardensAsAPlusBEpsN) {
+  // *MAT_098 (no rate term: C = 0) through the solver: A = 250, B = 300, N = 0.4, SIGMAX = 320
+  // (reached at eps_p = (70/300)^(1/0.4) = 0.026); loaded to 3% strain (eps_p 0.0285, so the
+  // path runs into the cap) and unloaded to 2%.
+  const std::string mat = "*MAT_SIMPLIFIED_JOHNSON_COOK\n"
+                          "         1   7.85e-9  210000.0       0.3\n"
+                          "     250.0     300.0       0.4       0.0              320.0\n";
+  const auto run = run_cube(mat, {0, 2e-3, 3e-3}, {0, 0.03, 0.02}, "oe_mat098");
+  OneDimensionalPlasticity ref;
+  ref.radius = [](double e) { return std::min(320.0, 250.0 + 300.0 * std::pow(e, 0.4)); };
+  expect_path(run, ref, 0.01 * kSigy);
+}
