@@ -169,6 +169,16 @@ std::vector<KeywordSpec> contact_keywords() {
   add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID",
               "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_TITLE", n2s_auto,
               apply_contact_automatic_nodes_to_surface);
+  static const std::string one_way =
+      "One-way automatic surface-to-surface contact: only the nodes of the secondary surface "
+      "SSID are checked against the main surface MSID, which is the automatic nodes-to-surface "
+      "contact with the secondary side given as a surface (parcae runs it as "
+      "*CONTACT_AUTOMATIC_NODES_TO_SURFACE). " +
+      n2s;
+  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE",
+              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_ID",
+              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_TITLE", one_way,
+              apply_contact_automatic_nodes_to_surface);
   {
     // *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE][_MPP]: the ID card first, then the MPP card, then
     // cards 1-3 and the optional cards (LS-DYNA's order).
@@ -261,6 +271,14 @@ std::vector<KeywordSpec> contact_keywords() {
               apply_contact_spotweld);
   add_contact(out, "*CONTACT_SPOTWELD_WITH_TORSION", "*CONTACT_SPOTWELD_WITH_TORSION_ID",
               "*CONTACT_SPOTWELD_WITH_TORSION_TITLE", spotweld, apply_contact_spotweld);
+  // the constraint form that keeps the welds' offsets: parcae's constraint ties keep them
+  static const std::string spotweld_offset =
+      "As *CONTACT_SPOTWELD, whose constraint ties keep the weld nodes' initial offsets from the "
+      "sheets. " +
+      spotweld;
+  add_contact(
+      out, "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET", "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET_ID",
+      "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET_TITLE", spotweld_offset, apply_contact_spotweld);
   add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY", "*CONTACT_FORCE_TRANSDUCER_PENALTY_ID",
               "*CONTACT_FORCE_TRANSDUCER_PENALTY_TITLE",
               "Force transducer: in LS-DYNA it records the contact forces that other contacts "

@@ -565,3 +565,28 @@ plate
   EXPECT_EQ(m.contacts[0].id, 5);
   EXPECT_EQ(m.contacts[0].title, "gen");
 }
+
+namespace parcae::test {
+namespace {
+
+// One-way automatic surface-to-surface is automatic nodes-to-surface with the secondary side
+// given as a surface; *CONTACT_SPOTWELD_CONSTRAINED_OFFSET is the spot weld's constraint ties.
+TEST(ContactCards, OneWaySurfaceToSurfaceAndSpotweldConstrainedOffset) {
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_ID\n" +
+                                       fixed({"9"}) + fixed({"1", "2", "3", "3"}) + "\n\n" +
+                                       "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET\n" +
+                                       fixed({"1", "2", "3", "3"}) + "\n\n"));
+  ASSERT_EQ(m.contacts.size(), 2u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_EQ(c.kind, Kind::NodesToSurface);
+  EXPECT_TRUE(c.automatic);
+  EXPECT_EQ(c.tied, 0);
+  EXPECT_EQ(c.id, 9);
+  EXPECT_EQ(c.ssid, 1);
+  EXPECT_EQ(c.sstyp, 3);
+  EXPECT_EQ(c.msid, 2);
+  EXPECT_EQ(m.contacts[1].tied, 3); // the spot weld's constraint ties
+}
+
+} // namespace
+} // namespace parcae::test
