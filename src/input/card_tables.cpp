@@ -893,6 +893,20 @@ std::vector<KeywordSpec> boundary_keywords() {
                   "infinite plane is *RIGIDWALL_PLANAR). It acts as *RIGIDWALL_PLANAR_FINITE. "
                   "_MOTION and _DISPLAY as for the cylinder.",
        .apply = apply_rigidwall_flat},
+      {.name = "*RIGIDWALL_GEOMETRIC_PRISM",
+       .options = {"ID", "MOTION", "DISPLAY"},
+       .head = {id_card("RWID"),
+                {"Card 1", {I("NSID"), I("NSIDEX"), I("BOXID"), R("BIRTH"), R("DEATH", "1.0E+20")}},
+                {"Card 2", wall_normal_card(false)},
+                {"Card 3", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM", "LENP"})},
+                {"Card 4 (_MOTION)", wall_motion_card(), "MOTION"},
+                {"Card 5 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
+       .summary = "A rigid box: the flat wall's LENL by LENM rectangle (as "
+                  "*RIGIDWALL_GEOMETRIC_FLAT) extended LENP against the normal (all three must be "
+                  "positive). Each of its six faces stops the nodes in front of it, as a finite "
+                  "planar wall; nodes inside it at the start are left alone. _MOTION and "
+                  "_DISPLAY as for the cylinder.",
+       .apply = apply_rigidwall_prism},
   };
 }
 

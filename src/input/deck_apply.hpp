@@ -111,6 +111,7 @@ void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d);
 void apply_rigidwall_planar(const Block& b, DeckBuilder& d);
 void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d);
 void apply_rigidwall_flat(const Block& b, DeckBuilder& d);
+void apply_rigidwall_prism(const Block& b, DeckBuilder& d);
 /// A *DEFINE_COORDINATE_ system a card references (an error at the card when undefined).
 const CoordinateSystem& referenced_system(const Model& m, const SourceLoc& loc,
                                           std::string_view what, GlobalId cid);

@@ -342,20 +342,33 @@ void apply_rigidwall_planar(const Block& b, DeckBuilder& d) {
   d.model.rigid_walls.push_back(w);
 }
 
-void apply_rigidwall_flat(const Block& b, DeckBuilder& d) {
+namespace {
+
+/// A flat wall's rectangle, or a prism's (with its depth LENP).
+void apply_rigidwall_box(const Block& b, DeckBuilder& d, bool prism) {
   const Fields& h = b.head;
   RigidWall w = new_wall(b, d);
-  w.shape = RigidWall::Shape::Plane;
+  w.shape = prism ? RigidWall::Shape::Prism : RigidWall::Shape::Plane;
   w.finite = true;
   w.edge_l = vec3(h, "XHEV", "YHEV", "ZHEV");
   w.lenl = h.real("LENL");
   w.lenm = h.real("LENM");
-  for (const char* f : {"LENL", "LENM"})
-    if (!(h.real(f) > 0))
-      fail(h.loc(f), fmt::format("rigid wall {}: {} = {} must be positive (an infinite plane is "
-                                 "*RIGIDWALL_PLANAR)",
-                                 w.id, f, h.real(f)));
+  if (prism) w.lenp = h.real("LENP");
+  for (const char* f : {"LENL", "LENM", "LENP"})
+    if ((prism || f[3] != 'P') && !(h.real(f) > 0))
+      fail(h.loc(f), fmt::format("rigid wall {}: {} = {} must be positive{}", w.id, f, h.real(f),
+                                 prism ? "" : " (an infinite plane is *RIGIDWALL_PLANAR)"));
   d.model.rigid_walls.push_back(w);
+}
+
+} // namespace
+
+void apply_rigidwall_flat(const Block& b, DeckBuilder& d) {
+  apply_rigidwall_box(b, d, false);
+}
+
+void apply_rigidwall_prism(const Block& b, DeckBuilder& d) {
+  apply_rigidwall_box(b, d, true);
 }
 
 void apply_rigidwall_cylinder(const Block& b, DeckBuilder& d) {

@@ -348,7 +348,7 @@ struct MatAddErosion {
 
 /// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
 struct RigidWall {
-  enum class Shape : std::uint8_t { Plane, Cylinder } shape = Shape::Plane;
+  enum class Shape : std::uint8_t { Plane, Cylinder, Prism } shape = Shape::Plane;
   GlobalId id = 0; ///< wall number (1-based, order of appearance) or _ID value
   std::string title;
   GlobalId nsid = 0;   ///< slave node set, 0 = all nodes
@@ -362,6 +362,7 @@ struct RigidWall {
   bool finite = false;
   std::array<Real, 3> edge_l{0, 0, 0}; ///< XHEV,YHEV,ZHEV: local l axis head for finite walls
   Real lenl = 0, lenm = 0;
+  Real lenp = 0; ///< prism: its depth behind the wall's plane (against the normal)
   bool moving = false;
   Real mass = 0; ///< moving wall mass
   Real v0 = 0;   ///< moving wall initial velocity along the normal

@@ -150,6 +150,50 @@ TEST(WallMotion, BirthAndDeathBoundTheWallsLife) {
   EXPECT_NEAR(zmin[2], -1.5, 0.05);
 }
 
+TEST(WallMotion, PrismStopsNodesAtEachFace) {
+  // *RIGIDWALL_GEOMETRIC_PRISM: the box x in [0, 10], y in [0, 10], z in [-5, 0] (normal +z,
+  // l = +x, LENP = 5 below the top face). Block A falls onto its top face and stops there; block
+  // B (part 2) moves in -x into its +x face and stops there; block C, beside it, falls past.
+  const std::string part2 = "*PART\nB\n         2         1         1\n";
+  const Model m =
+      deck("wall_prism",
+           "*CONTROL_TERMINATION\n    2.0e-4\n" + kSmallStep + kElasticPart + part2 +
+               hex_block_cards(1, 1, 1, 5, 5, 5, 1, 1, 1, 2, 2, 0.5) +
+               hex_block_cards(1, 1, 1, 1, 5, 3, 2, 101, 101, 10.5, 2, -4) +
+               hex_block_cards(1, 1, 1, 5, 5, 5, 1, 201, 201, 20, 2, 0.5) +
+               "*INITIAL_VELOCITY_GENERATION\n         1         2       0.0       0.0       0.0"
+               "  -10000.0\n       0.0       0.0       0.0       0.0       0.0       0.0\n"
+               "*INITIAL_VELOCITY_GENERATION\n         2         2       0.0  -10000.0       0.0"
+               "       0.0\n       0.0       0.0       0.0       0.0       0.0       0.0\n"
+               "*RIGIDWALL_GEOMETRIC_PRISM_ID\n        77 box\n         0\n"
+               "       0.0       0.0       0.0       0.0       0.0       1.0       0.0\n"
+               "       1.0       0.0       0.0      10.0      10.0       5.0\n");
+  ASSERT_EQ(m.rigid_walls.size(), 1U);
+  EXPECT_EQ(m.rigid_walls[0].id, 77);
+  RunOptions o = quiet("wall_prism");
+  double zmin_a = 1e30, xmin_b = 1e30, zmin_c = 1e30;
+  o.on_cycle = [&](const Domain& d, const GlobalStats&) {
+    for (std::size_t n = 0; n < d.nnode; ++n) {
+      const GlobalId id = d.node_id[n];
+      if (id < 100)
+        zmin_a = std::min(zmin_a, d.x[3 * n + 2]);
+      else if (id < 200)
+        xmin_b = std::min(xmin_b, d.x[3 * n]);
+      else
+        zmin_c = std::min(zmin_c, d.x[3 * n + 2]);
+    }
+    return true;
+  };
+  const RunSummary sum = run_explicit(m, o);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GE(zmin_a, -1e-12);
+  EXPECT_LT(zmin_a, 1e-3); // it reached the top face
+  EXPECT_GE(xmin_b, 10.0 - 1e-12);
+  EXPECT_LT(xmin_b, 10.0 + 1e-3); // it reached the side face
+  EXPECT_NEAR(zmin_c, -1.5, 0.05);
+  EXPECT_GT(sum.final_stats.rigidwall, 0.0);
+}
+
 TEST(WallMotion, CardsAndErrors) {
   const std::string base = "*CONTROL_TERMINATION\n    2.0e-4\n" + kElasticPart +
                            hex_block_cards(1, 1, 1, 5, 5, 5, 1, 1, 1, 0, 0, 0.5);
@@ -184,6 +228,10 @@ TEST(WallMotion, CardsAndErrors) {
                            "       0.0       0.0       0.0       0.0       0.0       1.0\n"
                            "       1.0       0.0       0.0       0.0      10.0\n");
   EXPECT_NE(msg.find("LENL = 0 must be positive"), std::string::npos) << msg;
+  msg = error("wall_lenp", "*RIGIDWALL_GEOMETRIC_PRISM\n         0\n"
+                           "       0.0       0.0       0.0       0.0       0.0       1.0\n"
+                           "       1.0       0.0       0.0      10.0      10.0\n");
+  EXPECT_NE(msg.find("LENP = 0 must be positive"), std::string::npos) << msg;
   msg = error("wall_dir", "*RIGIDWALL_GEOMETRIC_CYLINDER_MOTION\n         0\n"
                           "       0.0       0.0       0.0       1.0       0.0       0.0\n"
                           "       1.0       1.0\n         1\n");

@@ -83,9 +83,59 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
   return out;
 }
 
+namespace {
+
+/// The wall's outward normal nrm and the node's gap to it for the node at r (from the wall's
+/// point); false when the node is outside the wall's reach (beyond a finite wall's edges, a
+/// cylinder's ends, or beside every face of a prism).
+bool wall_face(const RigidWallState& w, const Vec3& r, Vec3& nrm, Real& gap) {
+  const RigidWall& rw = w.wall;
+  if (rw.shape == RigidWall::Shape::Cylinder) {
+    const Real ax = dot(r, w.n);
+    if (rw.length > 0 && (ax < 0 || ax > rw.length)) return false;
+    const Vec3 radial{r[0] - ax * w.n[0], r[1] - ax * w.n[1], r[2] - ax * w.n[2]};
+    const Real rad = std::sqrt(dot(radial, radial));
+    if (rad == 0) return false;
+    for (int i = 0; i < 3; ++i) nrm[i] = radial[i] / rad;
+    gap = rad - rw.radius;
+    return true;
+  }
+  const Real c = dot(r, w.n);
+  if (!rw.finite) {
+    nrm = w.n;
+    gap = c - rw.offset;
+    return true;
+  }
+  const Real a = dot(r, w.l), b = dot(r, w.m);
+  const bool in_a = a >= 0 && a <= rw.lenl, in_b = b >= 0 && b <= rw.lenm;
+  if (rw.shape == RigidWall::Shape::Plane) {
+    nrm = w.n;
+    gap = c - rw.offset;
+    return in_a && in_b;
+  }
+  // prism: 0 <= a <= LENL, 0 <= b <= LENM, -LENP <= c <= 0; the face the node is in front of
+  // (within its rectangle), the one of largest gap where two meet at an edge
+  const bool in_c = c >= -rw.lenp && c <= 0;
+  bool found = false;
+  auto face = [&](bool inside, Real g, const Vec3& dir, Real sign) {
+    if (!inside || (found && g <= gap)) return;
+    found = true;
+    gap = g;
+    for (int i = 0; i < 3; ++i) nrm[i] = sign * dir[i];
+  };
+  face(in_a && in_b, c, w.n, 1);
+  face(in_a && in_b, -rw.lenp - c, w.n, -1);
+  face(in_b && in_c, a - rw.lenl, w.l, 1);
+  face(in_b && in_c, -a, w.l, -1);
+  face(in_a && in_c, b - rw.lenm, w.m, 1);
+  face(in_a && in_c, -b, w.m, -1);
+  return found;
+}
+
+} // namespace
+
 void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_old, Real t, Real dt,
                       ExactSum& work, ExactSum& impulse) {
-  const bool cyl = w.wall.shape == RigidWall::Shape::Cylinder;
   w.impulse_last = {};
   w.dt_last = dt;
   const bool alive = t >= w.wall.birth && t <= w.wall.death;
@@ -106,23 +156,9 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
       Real* v = &d.v[3 * n];
       const Real* x = &d.x[3 * n];
       const Vec3 r{x[0] - w.p[0], x[1] - w.p[1], x[2] - w.p[2]};
-      Vec3 nrm = w.n;
+      Vec3 nrm{};
       Real gap = 0;
-      if (cyl) {
-        const Real ax = dot(r, w.n);
-        if (w.wall.length > 0 && (ax < 0 || ax > w.wall.length)) continue;
-        Vec3 radial{r[0] - ax * w.n[0], r[1] - ax * w.n[1], r[2] - ax * w.n[2]};
-        const Real rad = std::sqrt(dot(radial, radial));
-        if (rad == 0) continue;
-        for (int i = 0; i < 3; ++i) nrm[i] = radial[i] / rad;
-        gap = rad - w.wall.radius;
-      } else {
-        gap = dot(r, w.n) - w.wall.offset;
-        if (w.wall.finite) {
-          const Real a = dot(r, w.l), b = dot(r, w.m);
-          if (a < 0 || a > w.wall.lenl || b < 0 || b > w.wall.lenm) continue;
-        }
-      }
+      if (!wall_face(w, r, nrm, gap)) continue;
       // Nodes already behind the wall (initially penetrating) are left alone, as LS-DYNA does;
       // one behind it by the round-off of its landing is held (and put back on it).
       if (gap < -w.behind_tol) continue;

@@ -1,9 +1,9 @@
 #pragma once
-// Rigid walls (*RIGIDWALL_PLANAR [_FINITE] [_MOVING], *RIGIDWALL_GEOMETRIC_CYLINDER and _FLAT
-// [_MOTION]): a kinematic
-// constraint on the slave nodes' velocities, as LS-DYNA's stonewalls. A node that would cross the
-// wall in this step gets the normal velocity that brings it exactly onto the wall; friction
-// removes tangential velocity up to mu times the normal velocity change (FRIC = 1: no sliding).
+// Rigid walls (*RIGIDWALL_PLANAR [_FINITE] [_MOVING], *RIGIDWALL_GEOMETRIC_CYLINDER, _FLAT and
+// _PRISM [_MOTION]): a kinematic constraint on the slave nodes' velocities, as LS-DYNA's
+// stonewalls. A node that would cross the wall in this step gets the normal velocity that
+// brings it exactly onto the wall; friction removes tangential velocity up to mu times the
+// normal velocity change (FRIC = 1: no sliding).
 #include <vector>
 
 #include "core/exact_sum.hpp"
