@@ -206,20 +206,20 @@ std::vector<KeywordSpec> mesh_keywords() {
                   "ignored.",
        .apply = apply_element_shell_thickness},
       {.name = "*PART",
-       .options = {"TITLE", "CONTACT", "INERTIA"},
+       .options = {"TITLE", "CONTACT", "INERTIA", "PRINT"},
        .rows = {{"Heading", {Line("HEADING")}},
                 {"Card 1",
                  {I("PID").req(), I("SECID").req(), I("MID").req(), I("EOSID"), I("HGID"),
                   I("GRAV"), I("ADPOPT"), I("TMID")}},
-                {"Contact (_CONTACT)",
-                 {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
-                 "CONTACT"},
                 {"Card 3 (_INERTIA)",
                  {R("XC"), R("YC"), R("ZC"), R("TM"), I("IRCS"), I("NODEID")},
                  "INERTIA"},
                 {"Card 4 (_INERTIA)", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"}), "INERTIA"},
-                {"Card 5 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}),
-                 "INERTIA"}},
+                {"Card 5 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}), "INERTIA"},
+                {"Contact (_CONTACT)",
+                 {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
+                 "CONTACT"},
+                {"Print (_PRINT)", {I("PRBF")}, "PRINT"}},
        .min_rows = 1,
        .summary =
            "Parts (several per keyword allowed). EOSID: the *EOS of a hydrodynamic "
@@ -236,14 +236,17 @@ std::vector<KeywordSpec> mesh_keywords() {
            "IZZ, positive definite) and initial velocity (VTX ... VRZ: translational, angular "
            "about the centre; all 0: from the nodes, *INITIAL_VELOCITY) replace those of its "
            "mesh; the part's nodal masses are scaled to sum to TM (contact, outputs). IRCS = 1 "
-           "(inertia in a local frame, card 5a) is refused.",
+           "(inertia in a local frame, card 5a) is refused. The cards come in LS-DYNA's order: "
+           "_INERTIA's, then _CONTACT's, then _PRINT's (PRBF, an output flag: read and "
+           "ignored).",
        .apply = apply_part},
       {.name = "*SECTION_SOLID",
        .options = {"TITLE"},
        .rows = {title_card(), {"Card 1", {I("SECID").req(), I("ELFORM", "1"), I("AET")}}},
        .min_rows = 1,
        .summary = "Solid sections. AET is ignored. The explicit solver runs ELFORM 2, -1 and -2 "
-                  "(fully integrated selective-reduced hexahedra) as ELFORM 1, with a warning.",
+                  "(fully integrated selective-reduced hexahedra) and 3 (fully integrated, with "
+                  "nodal rotations, which are not modelled) as ELFORM 1, with a warning.",
        .apply = apply_section_solid},
       {.name = "*SECTION_SHELL",
        .options = {"TITLE"},

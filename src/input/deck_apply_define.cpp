@@ -117,6 +117,17 @@ std::array<Real, 3> vector_direction(const Model& m, GlobalId vid, const SourceL
                           what, vid));
   const DefinedVector& v = it->second;
   std::array<Real, 3> dir = sub(v.head, v.tail);
+  if (v.tail_node != 0) { // *DEFINE_VECTOR_NODES: between the nodes' initial positions
+    std::array<Real, 3> at[2];
+    for (int k = 0; k < 2; ++k) {
+      const GlobalId nid = k == 0 ? v.tail_node : v.head_node;
+      const LocalId n = m.node_index(nid);
+      if (n == kInvalidLocal)
+        fail(v.loc, fmt::format("vector {}: node {} is not defined", vid, nid));
+      at[k] = {m.nodes.x[n], m.nodes.y[n], m.nodes.z[n]};
+    }
+    dir = sub(at[1], at[0]);
+  }
   if (v.cid != 0) {
     const auto cs = m.coordinate_systems.find(v.cid);
     if (cs == m.coordinate_systems.end())

@@ -158,7 +158,8 @@ private:
       const bool nodal =
           std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
       const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
-      if (!nodal && !section_t)
+      // (2-D formulations, ELFORM 12-15, need no thickness: they are refused by formulation)
+      if (!nodal && !section_t && (s.elform < 12 || s.elform > 15))
         fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
                                 "part {} has no nodal thickness",
                                 s.id, e.id, p.id));
@@ -474,7 +475,7 @@ private:
       else if (s.kind == SectionKind::Solid && s.elform != 0 && s.elform != 1 && s.elform != 10)
         fail(s.loc, fmt::format("*SECTION_SOLID {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the one-point hexahedron (ELFORM 1; tetrahedra and wedges "
-                                "as degenerate hexahedra; ELFORM 2, -1 and -2 run as 1) and the "
+                                "as degenerate hexahedra; ELFORM 2, -1, -2 and 3 run as 1) and the "
                                 "constant-strain tetrahedron (ELFORM 10); ten-node and "
                                 "nodal-pressure tetrahedra (ELFORM 13, 16, 17) are not available",
                                 s.id, p.id, s.elform));
@@ -515,16 +516,18 @@ private:
                               s.id, p.id, s.elform));
   }
 
-  /// ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) are run as the one-point
-  /// hexahedron with the part's hourglass control: one warning per section.
+  /// ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) and 3 are run as the
+  /// one-point hexahedron with the part's hourglass control: one warning per section.
   void note_fully_integrated_solid(const Section& s, const Part& p) const {
     if (!elform16_noted_.insert(s.id).second) return;
-    m_.notes.push_back({"*SECTION_SOLID", s.loc, false,
-                        fmt::format("section {} (part {}): ELFORM {} (fully integrated "
-                                    "selective-reduced hexahedron) is run as the one-point "
-                                    "hexahedron (ELFORM 1, with the hourglass control of the "
-                                    "part)",
-                                    s.id, p.id, s.elform)});
+    m_.notes.push_back(
+        {"*SECTION_SOLID", s.loc, false,
+         fmt::format("section {} (part {}): ELFORM {} ({}) is run as the one-point hexahedron "
+                     "(ELFORM 1, with the hourglass control of the part{})",
+                     s.id, p.id, s.elform,
+                     s.elform == 3 ? "fully integrated hexahedron with nodal rotations"
+                                   : "fully integrated selective-reduced hexahedron",
+                     s.elform == 3 ? "; the nodal rotations are not modelled" : "")});
   }
 
   /// ELFORM 16 (fully integrated shell) is run as the Belytschko-Tsay shell: one warning per

@@ -44,11 +44,13 @@ struct PrescribedMotion {
   SourceLoc loc;
 };
 
-/// *DEFINE_VECTOR: a direction from tail to head (given in system CID).
+/// *DEFINE_VECTOR: a direction from tail to head (given in system CID); *DEFINE_VECTOR_NODES:
+/// from node tail_node to node head_node (their positions at time 0).
 struct DefinedVector {
   GlobalId id = 0;
   std::array<Real, 3> tail{0, 0, 0}, head{0, 0, 0};
   GlobalId cid = 0;
+  GlobalId tail_node = 0, head_node = 0; ///< _NODES (0: tail and head are given)
   SourceLoc loc;
 };
 

@@ -147,10 +147,12 @@ struct Eos {
 /// kept in Model::beams).
 enum class SectionKind : std::uint8_t { Solid, Shell, Beam, Discrete };
 
-/// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra): the explicit
-/// solver runs them as the one-point hexahedron (ELFORM 1) with the part's hourglass control.
+/// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) and 3 (the
+/// fully integrated hexahedron with nodal rotations): the explicit solver runs them as the
+/// one-point hexahedron (ELFORM 1) with the part's hourglass control (ELFORM 3's nodal
+/// rotations are not modelled).
 inline bool fully_integrated_hexahedron(int elform) {
-  return elform == 2 || elform == -1 || elform == -2;
+  return elform == 2 || elform == -1 || elform == -2 || elform == 3;
 }
 
 struct Section {

@@ -1,7 +1,8 @@
 // Formulations of decks written elsewhere that the explicit solver runs as one of its own, with
 // one warning each (the public bolted-connection deck has both):
-// - *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) run as the
-//   one-point hexahedron ELFORM 1 with the part's hourglass control;
+// - *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) and 3 (with
+//   nodal rotations, not modelled) run as the one-point hexahedron ELFORM 1 with the part's
+//   hourglass control;
 // - *CONTROL_HOURGLASS IHQ 8 (LS-DYNA: warping stiffness of the fully integrated shell ELFORM 16)
 //   is the stiffness form IHQ 4.
 // Checked: the substituted run is bitwise the run of the formulation it stands for, the warning
@@ -91,7 +92,7 @@ bool has_note(const std::vector<KeywordNote>& notes, const std::string& keyword,
 TEST(SubstitutedFormulations, FullyIntegratedSolidsRunAsElform1) {
   const Outcome one = run("subst_e1", 1, 4);
   EXPECT_FALSE(has_note(one.notes, "*SECTION_SOLID", "fully integrated"));
-  for (int elform : {2, -1, -2}) {
+  for (int elform : {2, -1, -2, 3}) {
     SCOPED_TRACE(fmt::format("ELFORM {}", elform));
     const Outcome sub = run(fmt::format("subst_e{}", elform < 0 ? 10 - elform : elform), elform, 4);
     EXPECT_TRUE(

@@ -140,6 +140,22 @@ TEST(PartInertiaCards, ReadAndRefused) {
   EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
 }
 
+// The option cards in LS-DYNA's order: _INERTIA's three, then _CONTACT's, then _PRINT's PRBF
+// (read and ignored).
+TEST(PartInertiaCards, InertiaThenContactThenPrint) {
+  const Model m = read_text(cube_deck("*PART_INERTIA_CONTACT_PRINT\nbody\n2,1,1\n1,2,3,0.5,0,7\n"
+                                      "4,0.1,0.2,5,0.3,6\n1,2,3,4,5,6\n"
+                                      "0.3,0.2,0,0,1.5\n1\n"
+                                      "*PART_PRINT\nplain\n3,1,1\n2\n"));
+  ASSERT_EQ(m.parts.size(), 3u);
+  ASSERT_TRUE(m.parts[1].inertia.has_value());
+  EXPECT_DOUBLE_EQ(m.parts[1].inertia->tm, 0.5);
+  EXPECT_EQ(m.parts[1].inertia->vel, (std::array<Real, 6>{1, 2, 3, 4, 5, 6}));
+  EXPECT_DOUBLE_EQ(m.parts[1].contact_optt, 1.5);
+  EXPECT_EQ(m.parts[2].id, 3);
+  EXPECT_FALSE(m.parts[2].inertia.has_value());
+}
+
 // *CONSTRAINED_JOINT_*: the nodes each kind needs, RPS (0 means 1, negative refused), DAMP
 // (warning unless 0 or 1), JID of _ID, nodes that do not exist.
 TEST(JointCards, NodesRpsDampAndIds) {

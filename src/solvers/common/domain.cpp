@@ -461,9 +461,9 @@ Domain build_domain(const Model& model) {
                                                "shells only",
                                                mp.law().card, s.mat->id, pid));
     if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10 &&
-        !fully_integrated_hexahedron(s.sec->elform)) // 2, -1, -2: run as 1
+        !fully_integrated_hexahedron(s.sec->elform)) // 2, -1, -2, 3: run as 1
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
-                                               "(1 and 10 are; 2, -1, -2 run as 1)",
+                                               "(1 and 10 are; 2, -1, -2, 3 run as 1)",
                                                s.sec->id, s.sec->elform));
     SolidPart sp;
     sp.pid = pid;

@@ -1,0 +1,35 @@
+// Keywords of keywords_plain.cpp: *KEYWORD_JOBID and *COMMENT (ignored), *ELEMENT_PLOTEL (nodes
+// checked, ignored), *DEFINE_VECTOR_NODES (a direction between two nodes, used as a VID).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+TEST(PlainCards, JobidCommentPlotelAndVectorNodes) {
+  // node 8 = (0,1,1), node 5 = (0,0,1): VID 3 points along +y; a prescribed velocity along it
+  const Model m = read_text("*KEYWORD\n*KEYWORD_JOBID\nmyjob\n" +
+                            cube_deck("*COMMENT\nany text, with $ and * inside\n  and more\n"
+                                      "*ELEMENT_PLOTEL\n1,1,7\n"
+                                      "*DEFINE_VECTOR_NODES_TITLE\nup\n3,5,8\n"
+                                      "*BOUNDARY_PRESCRIBED_MOTION_NODE\n7,4,0,1,1.0,3\n"
+                                      "*DEFINE_CURVE\n1\n0,1\n1,1\n")
+                                .substr(std::string("*KEYWORD\n").size()));
+  ASSERT_EQ(m.motions.size(), 1u);
+  EXPECT_NEAR(m.motions[0].dir[0], 0.0, 1e-15);
+  EXPECT_NEAR(m.motions[0].dir[1], 1.0, 1e-15);
+  EXPECT_NEAR(m.motions[0].dir[2], 0.0, 1e-15);
+  EXPECT_TRUE(std::any_of(m.notes.begin(), m.notes.end(), [](const KeywordNote& n) {
+    return n.keyword == "*ELEMENT_PLOTEL" && !n.error;
+  }));
+  std::string msg = read_error(cube_deck("*ELEMENT_PLOTEL\n1,1,99\n"));
+  EXPECT_NE(msg.find("plotting element 1 references node 99"), std::string::npos) << msg;
+  msg = read_error(cube_deck("*DEFINE_VECTOR_NODES\n3,5,5\n"));
+  EXPECT_NE(msg.find("two different nodes"), std::string::npos) << msg;
+}
+
+} // namespace
+} // namespace parcae::test
