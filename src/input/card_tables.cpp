@@ -907,7 +907,8 @@ std::vector<KeywordSpec> boundary_keywords() {
        .summary = "A rigid box: the flat wall's LENL by LENM rectangle (as "
                   "*RIGIDWALL_GEOMETRIC_FLAT) extended LENP against the normal (all three must be "
                   "positive). Each of its six faces stops the nodes in front of it, as a finite "
-                  "planar wall; nodes inside it at the start are left alone. _MOTION and "
+                  "planar wall (a node beside an edge, outside two faces' rectangles, is "
+                  "stopped by neither); nodes inside it at the start are left alone. _MOTION and "
                   "_DISPLAY as for the cylinder.",
        .apply = apply_rigidwall_prism},
   };

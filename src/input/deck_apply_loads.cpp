@@ -310,6 +310,23 @@ RigidWall new_wall(const Block& b, DeckBuilder& d) {
   return w;
 }
 
+/// A finite wall's edge l: from the tail towards (XHEV, YHEV, ZHEV), not along the normal.
+void check_wall_edge(const Fields& h, const RigidWall& w) {
+  std::array<Real, 3> lv{}, n{};
+  for (int i = 0; i < 3; ++i) {
+    lv[i] = w.edge_l[i] - w.tail[i];
+    n[i] = w.head[i] - w.tail[i];
+  }
+  const Real ll = lv[0] * lv[0] + lv[1] * lv[1] + lv[2] * lv[2];
+  const Real nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+  const Real ln = lv[0] * n[0] + lv[1] * n[1] + lv[2] * n[2];
+  if (!(ll > 0) || !(ll - ln * ln / nn > 1e-24 * ll))
+    fail(h.loc("XHEV"), fmt::format("rigid wall {}: the edge vector from the tail to (XHEV, YHEV, "
+                                    "ZHEV) is zero or along the normal, so the wall's edges have "
+                                    "no direction",
+                                    w.id));
+}
+
 } // namespace
 
 void apply_rigidwall_planar(const Block& b, DeckBuilder& d) {
@@ -322,6 +339,7 @@ void apply_rigidwall_planar(const Block& b, DeckBuilder& d) {
     w.edge_l = vec3(h, "XHEV", "YHEV", "ZHEV");
     w.lenl = h.real("LENL");
     w.lenm = h.real("LENM");
+    check_wall_edge(h, w);
   }
   if ((w.moving = b.has("MOVING"))) {
     w.mass = h.real("MASS");
@@ -354,6 +372,7 @@ void apply_rigidwall_box(const Block& b, DeckBuilder& d, bool prism) {
   w.lenl = h.real("LENL");
   w.lenm = h.real("LENM");
   if (prism) w.lenp = h.real("LENP");
+  check_wall_edge(h, w);
   for (const char* f : {"LENL", "LENM", "LENP"})
     if ((prism || f[3] != 'P') && !(h.real(f) > 0))
       fail(h.loc(f), fmt::format("rigid wall {}: {} = {} must be positive{}", w.id, f, h.real(f),

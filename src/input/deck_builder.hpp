@@ -149,6 +149,10 @@ public:
   void claim_id(std::string_view kind, GlobalId id, SrcRef where, std::string_view card);
   /// Where an id was defined, if it was.
   [[nodiscard]] const SrcRef* defined(std::string_view kind, GlobalId id) const;
+  /// A *DEFINE_CURVE of this id (tables share the curves' ids, and are not curves).
+  [[nodiscard]] bool is_curve(GlobalId id) const {
+    return defined("curve", id) != nullptr && model.find_table(id) == nullptr;
+  }
   void use_keyword(std::string_view name);
 
   // --- filled by the apply functions, resolved by resolve_model() ---

@@ -64,11 +64,14 @@ private:
   std::unordered_set<GlobalId> used_parts_;
   mutable std::unordered_set<GlobalId> elform16_noted_;
 
-  bool has_curve(GlobalId id) const { return d_.defined("curve", id) != nullptr; }
+  bool has_curve(GlobalId id) const { return d_.is_curve(id); }
   bool has_node_set(GlobalId id) const { return m_.node_sets.count(id) != 0; }
   bool has_part_set(GlobalId id) const { return m_.part_sets.count(id) != 0; }
 
   void check_curve(const SourceLoc& loc, std::string_view what, GlobalId id, GlobalId lcid) const {
+    if (lcid != 0 && m_.find_table(lcid) != nullptr)
+      fail(loc,
+           fmt::format("{} {}: {} is a *DEFINE_TABLE; a curve is needed here", what, id, lcid));
     if (lcid != 0 && !has_curve(lcid)) missing(loc, what, id, "curve", lcid);
   }
 
@@ -158,8 +161,11 @@ private:
       const bool nodal =
           std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
       const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
-      // (2-D formulations, ELFORM 12-15, need no thickness: they are refused by formulation)
-      if (!nodal && !section_t && (s.elform < 12 || s.elform > 15))
+      if (s.elform >= 12 && s.elform <= 15) // 2-D solids: refused as such (they need no T1)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} (a 2-D plane-strain or "
+                                "axisymmetric solid) is not supported",
+                                s.id, p.id, s.elform));
+      if (!nodal && !section_t)
         fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
                                 "part {} has no nodal thickness",
                                 s.id, e.id, p.id));
@@ -202,7 +208,8 @@ private:
 
   void check_materials() {
     for (const Material& mat : m_.materials) {
-      check_curve(mat.loc, "material", mat.id, mat.lcss);
+      // LCSS may be a table (*MAT_024); the law's prepare says whether it takes one
+      if (m_.find_table(mat.lcss) == nullptr) check_curve(mat.loc, "material", mat.id, mat.lcss);
       check_curve(mat.loc, "material", mat.id, mat.lcsr);
     }
     for (Hourglass& h : m_.hourglass)
@@ -297,6 +304,10 @@ private:
         check_rigid_part(p);
       else
         target_nodes(p.loc, "prescribed motion of", p.target == MotionTarget::NodeSet, p.target_id);
+      if (m_.find_table(p.lcid) != nullptr)
+        fail(p.loc, fmt::format("prescribed motion: LCID = {} is a *DEFINE_TABLE; a curve is "
+                                "needed here",
+                                p.lcid));
       if (!has_curve(p.lcid))
         fail(p.loc, fmt::format("prescribed motion references curve LCID = {}, which is not "
                                 "defined",

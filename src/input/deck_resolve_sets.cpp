@@ -91,7 +91,12 @@ private:
     };
     if (kind == SetKind::Shell) return pick(m_.shells);
     if (kind == SetKind::Solid) return pick(m_.solids);
-    return pick(m_.beams);
+    std::vector<GlobalId> out = pick(m_.beams);
+    if (kind == SetKind::Discrete) { // the discrete elements of those parts, not their beams
+      if (discrete_.empty()) (void)discrete_ids();
+      std::erase_if(out, [&](GlobalId id) { return !discrete_.count(id); });
+    }
+    return out;
   }
 
   static bool element_kind(SetKind kind) {

@@ -38,7 +38,7 @@ void apply_damping_global(const Block& b, DeckBuilder& d) {
 
 void resolve_damping(DeckBuilder& d) {
   const GlobalDamping& g = d.model.control.damping;
-  if (g.on && g.lcid != 0 && d.defined("curve", g.lcid) == nullptr)
+  if (g.on && g.lcid != 0 && !d.is_curve(g.lcid))
     fail(g.loc,
          fmt::format("*DAMPING_GLOBAL references curve LCID = {}, which is not defined", g.lcid));
 }

@@ -31,9 +31,11 @@ void apply_element_plotel(const Block& b, DeckBuilder& d) {
   auto& all = d.extension<std::vector<Plotel>>("plotting elements");
   for (const Fields& row : b.rows)
     all.push_back({row.id("EID"), row.id("N1"), row.id("N2"), row.loc("EID")});
-  if (!b.rows.empty())
+  bool& noted = d.extension<bool>("plotting elements noted"); // once (rows come in chunks)
+  if (!b.rows.empty() && !noted)
     d.model.notes.push_back({b.loc.card, b.loc, false,
                              "plotting elements have no mechanics and are not written; ignored"});
+  noted = noted || !b.rows.empty();
 }
 
 void apply_define_vector_nodes(const Block& b, DeckBuilder& d) {

@@ -192,7 +192,7 @@ void resolve_segment_loads(DeckBuilder& d) {
   expand_shell_loads(d);
   std::vector<SegmentLoad> out;
   for (const SegmentLoad& l : m.segment_loads) {
-    if (d.defined("curve", l.lcid) == nullptr)
+    if (!d.is_curve(l.lcid))
       fail(l.loc,
            fmt::format("pressure load references curve LCID = {}, which is not defined", l.lcid));
     if (l.ssid == 0) {

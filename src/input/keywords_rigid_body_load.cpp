@@ -74,7 +74,7 @@ void resolve_rigid_body_loads(DeckBuilder& d) {
       fail(l.loc, fmt::format("*LOAD_RIGID_BODY: part {} is not rigid (its material must be "
                               "*MAT_RIGID)",
                               l.pid));
-    if (d.defined("curve", l.lcid) == nullptr)
+    if (!d.is_curve(l.lcid))
       fail(l.loc, fmt::format("*LOAD_RIGID_BODY references curve LCID = {}, which is not "
                               "defined",
                               l.lcid));

@@ -671,7 +671,8 @@ struct Model {
   std::vector<InitialVelocity> initial_velocities;
   std::vector<NodalLoad> nodal_loads;
   std::vector<BodyLoad> body_loads;
-  std::vector<RigidBodyLoad> rigid_body_loads;     ///< *LOAD_RIGID_BODY
+  std::vector<RigidBodyLoad> rigid_body_loads; ///< *LOAD_RIGID_BODY
+  GlobalId body_load_parts = 0; ///< *LOAD_BODY_PARTS: part set the body loads act on (0: all)
   std::vector<NodeMass> lumped_masses;             ///< *ELEMENT_MASS, *ELEMENT_INERTIA
   std::vector<PartMass> part_masses;               ///< *ELEMENT_MASS_PART, _PART_SET
   std::vector<RigidBodyVelocity> rigid_velocities; ///< *INITIAL_VELOCITY_RIGID_BODY

@@ -83,6 +83,38 @@ TEST(Loads, BodyLoadGivesFreeFallAndExternalWorkBalancesKineticEnergy) {
   EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
 }
 
+TEST(Loads, BodyLoadPartsLoadsOnlyTheirParts) {
+  // *LOAD_BODY_PARTS = part set {1}: block 1 (part 1) falls as above, block 2 (part 2, apart,
+  // no contact) is not loaded and stays at rest; the system's mass centre falls by the loaded
+  // mass's share of g t^2 / 2.
+  const Model m =
+      deck("fall_parts", "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                             "*PART\nother\n         2         1         1\n" +
+                             hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                             hex_block_cards(2, 2, 2, 10, 10, 10, 2, 101, 101, 50, 0, 0) +
+                             "*LOAD_BODY_PARTS\n         7\n*SET_PART_LIST\n7\n1\n"
+                             "*LOAD_BODY_Z\n         1    9810.0\n*DEFINE_CURVE\n         1\n"
+                             "                 0.0                 1.0\n"
+                             "                 1.0                 1.0\n");
+  EXPECT_EQ(m.body_load_parts, 7);
+  const Trace tr = run(m);
+  const double t = tr.t.back();
+  // two equal blocks: the mass centre falls half as far
+  EXPECT_NEAR(tr.zc.back() - 5.0, -0.25 * kG * t * t, 1e-9 * 0.25 * kG * t * t + 1e-12);
+  EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
+  // the part set must exist; the keyword once
+  const auto dir = make_temp_dir("fall_parts_bad");
+  write_file(dir / "deck.k", "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                                 hex_block_cards(1, 1, 1, 1, 1, 1, 1) +
+                                 "*LOAD_BODY_PARTS\n         8\n*END\n");
+  try {
+    (void)read_deck((dir / "deck.k").string());
+    ADD_FAILURE() << "a missing part set was accepted";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("part set 8"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Loads, NodalForceChangesMomentumAtTheRateOfTheForce) {
   // *LOAD_NODE_SET: 4 nodes x 10 N in x for 1 ms on a free block: momentum F t.
   const Model m = deck(

@@ -232,6 +232,16 @@ TEST(WallMotion, CardsAndErrors) {
                            "       0.0       0.0       0.0       0.0       0.0       1.0\n"
                            "       1.0       0.0       0.0      10.0      10.0\n");
   EXPECT_NE(msg.find("LENP = 0 must be positive"), std::string::npos) << msg;
+  // the edge vector along the normal: the rectangle has no direction
+  msg = error("wall_edge", "*RIGIDWALL_GEOMETRIC_FLAT\n         0\n"
+                           "       0.0       0.0       0.0       0.0       0.0       1.0\n"
+                           "       0.0       0.0       5.0      10.0      10.0\n");
+  EXPECT_NE(msg.find("edge vector"), std::string::npos) << msg;
+  msg = error("wall_table", "*RIGIDWALL_GEOMETRIC_CYLINDER_MOTION\n         0\n"
+                            "       0.0       0.0       0.0       1.0       0.0       0.0\n"
+                            "       1.0       1.0\n         7         0       1.0\n"
+                            "*DEFINE_CURVE\n8\n0,1\n1,1\n*DEFINE_TABLE\n7\n1.0,8\n");
+  EXPECT_NE(msg.find("7 is a *DEFINE_TABLE; a curve is needed"), std::string::npos) << msg;
   msg = error("wall_dir", "*RIGIDWALL_GEOMETRIC_CYLINDER_MOTION\n         0\n"
                           "       0.0       0.0       0.0       1.0       0.0       0.0\n"
                           "       1.0       1.0\n         1\n");

@@ -74,14 +74,12 @@ TEST(DefineTable, ErrorsNameTheTable) {
   msg = err(kCurves + "*DEFINE_TABLE_2D\n9\n1.0\n");
   EXPECT_NE(msg.find("needs a curve LCID"), std::string::npos) << msg;
   // a table where a curve is needed (LCSR: a scale-factor curve)
-  // (materials are checked when the solver prepares them)
-  const Model m = read_text(table_deck(kCurves + "*DEFINE_TABLE\n8\n1.0,11\n", "11", "8"));
-  try {
-    (void)make_material_params(*m.find_material(2), m);
-    ADD_FAILURE() << "LCSR = a table was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("it is a *DEFINE_TABLE"), std::string::npos) << e.what();
-  }
+  msg = err(kCurves + "*DEFINE_TABLE\n8\n1.0,11\n", "11", "8");
+  EXPECT_NE(msg.find("8 is a *DEFINE_TABLE; a curve is needed"), std::string::npos) << msg;
+  // a table where a load curve is needed (a prescribed motion's LCID)
+  msg = err(kCurves + "*DEFINE_TABLE\n9\n1.0,11\n2.0,12\n"
+                      "*BOUNDARY_PRESCRIBED_MOTION_NODE\n8,3,0,9,1.0\n");
+  EXPECT_NE(msg.find("9 is a *DEFINE_TABLE; a curve is needed"), std::string::npos) << msg;
 }
 
 } // namespace

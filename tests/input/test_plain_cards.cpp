@@ -31,5 +31,21 @@ TEST(PlainCards, JobidCommentPlotelAndVectorNodes) {
   EXPECT_NE(msg.find("two different nodes"), std::string::npos) << msg;
 }
 
+// 2-D solids on *ELEMENT_SHELL (ELFORM 12-15: plane strain, axisymmetric) are refused by
+// their formulation, also without a thickness (they need none) and on rigid parts.
+TEST(PlainCards, TwoDimensionalShellFormulationsAreNamed) {
+  for (const char* mat :
+       {"*MAT_ELASTIC\n2,7.85e-9,210000.,0.3\n", "*MAT_RIGID\n2,7.85e-9,210000.,0.3\n"}) {
+    const std::string msg =
+        read_error(cube_deck(std::string("*NODE\n11,0,0,2\n12,1,0,2\n13,1,1,2\n14,0,1,2\n"
+                                         "*ELEMENT_SHELL\n2,2,11,12,13,14\n*PART\nplate\n2,2,2\n"
+                                         "*SECTION_SHELL\n2,15\n") +
+                             mat));
+    EXPECT_NE(msg.find("ELFORM 15 (a 2-D plane-strain or axisymmetric solid) is not supported"),
+              std::string::npos)
+        << msg;
+  }
+}
+
 } // namespace
 } // namespace parcae::test

@@ -45,8 +45,15 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
                        fmt::format("rigid wall {}: tail and head coincide (no normal)", w.id));
     if (w.finite) {
       const Vec3 lv{w.edge_l[0] - w.tail[0], w.edge_l[1] - w.tail[1], w.edge_l[2] - w.tail[2]};
-      s.l = normalized({lv[0] - dot(lv, s.n) * s.n[0], lv[1] - dot(lv, s.n) * s.n[1],
-                        lv[2] - dot(lv, s.n) * s.n[2]});
+      const Vec3 in_plane{lv[0] - dot(lv, s.n) * s.n[0], lv[1] - dot(lv, s.n) * s.n[1],
+                          lv[2] - dot(lv, s.n) * s.n[2]};
+      if (!(std::sqrt(dot(in_plane, in_plane)) > 1e-12 * std::sqrt(dot(lv, lv))) ||
+          dot(lv, lv) == 0)
+        throw InputError(w.loc, fmt::format("rigid wall {}: the edge vector (XHEV, YHEV, ZHEV) "
+                                            "from the tail is zero or along the normal, so the "
+                                            "wall's edges have no direction",
+                                            w.id));
+      s.l = normalized(in_plane);
       s.m = cross(s.n, s.l);
     }
     s.velocity = w.moving ? w.v0 : 0.0;

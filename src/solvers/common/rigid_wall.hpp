@@ -40,13 +40,16 @@ inline bool wall_does_work(const RigidWall& w) {
 }
 
 /// A _MOTION wall's velocity over the step [t, t + dt] from its curve (curve(id, t) evaluates a
-/// load curve): the velocity at mid-step (OPT 0) or the displacement increment over dt (OPT 1).
+/// load curve): the velocity at mid-step (OPT 0), or (OPT 1) the one that takes the wall from
+/// where it is to the curve's displacement at t + dt (no drift over many steps).
 template <class CurveFn> void set_wall_motion(RigidWallState& w, Real t, Real dt, CurveFn curve) {
   const RigidWall& rw = w.wall;
   if (rw.motion_lcid == 0) return;
+  Real moved = 0; // the wall's displacement so far along its direction of motion
+  for (int i = 0; i < 3; ++i) moved += (w.p[i] - rw.tail[i]) * rw.motion_dir[i];
   const Real speed = rw.motion_opt == 0 ? curve(rw.motion_lcid, t + 0.5 * dt)
-                     : dt > 0 ? (curve(rw.motion_lcid, t + dt) - curve(rw.motion_lcid, t)) / dt
-                              : 0.0;
+                     : dt > 0           ? (curve(rw.motion_lcid, t + dt) - moved) / dt
+                                        : 0.0;
   for (int i = 0; i < 3; ++i) w.motion_v[i] = speed * rw.motion_dir[i];
 }
 

@@ -4,8 +4,34 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_set>
 
 namespace parcae::explicit_detail {
+
+namespace {
+
+/// *LOAD_BODY_PARTS: 1 for each local node of an element of the part set's parts (the body
+/// loads act on those nodes only); empty when the deck has none (every node).
+std::vector<char> body_load_nodes(const Model& model, const Domain& d) {
+  if (model.body_load_parts == 0) return {};
+  const auto set = model.part_sets.find(model.body_load_parts); // checked by the reader
+  if (set == model.part_sets.end()) return {};
+  const std::unordered_set<GlobalId> parts(set->second.members.begin(), set->second.members.end());
+  std::unordered_set<GlobalId> nodes; // deck node ids
+  auto add = [&](const auto& table) {
+    for (std::size_t e = 0; e < table.size(); ++e)
+      if (parts.count(table.part[e]))
+        for (LocalId n : table.nodes[e]) nodes.insert(model.nodes.id[n]);
+  };
+  add(model.solids);
+  add(model.shells);
+  add(model.beams);
+  std::vector<char> out(d.nnode, 0);
+  for (std::size_t n = 0; n < d.nnode; ++n) out[n] = nodes.count(d.node_id[n]) ? 1 : 0;
+  return out;
+}
+
+} // namespace
 
 Integrator::Integrator(const Model& model, const RunOptions& opt)
     : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_) {
@@ -64,6 +90,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
     step_.part_of[BeamFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
+  loads_.body_nodes = body_load_nodes(model, d_);
   if (model.control.damping.on) {
     loads_.damp_f.assign(3 * d_.nnode, 0.0);
     loads_.damp_m.assign(3 * d_.nnode, 0.0);

@@ -107,7 +107,9 @@ struct RunState {
 struct AppliedLoads {
   std::map<GlobalId, const Curve*> curves;
   std::vector<Real> f, m; ///< applied forces, moments at the current time (3 per node)
-  ExactSum work;          ///< work of loads and prescribed motion on this rank's owned nodes
+  /// *LOAD_BODY_PARTS: the nodes the body loads act on (1 per node; empty: every node)
+  std::vector<char> body_nodes;
+  ExactSum work; ///< work of loads and prescribed motion on this rank's owned nodes
   /// *DAMPING_GLOBAL (damping_pass.cpp): the damping forces and moments of the cycle (3 per
   /// node; empty without damping), the current D, and their work (owned nodes; rank 0 for
   /// rigid bodies): glstat's system damping energy is its negative.

@@ -95,7 +95,9 @@ void Integrator::external_forces(Real t) {
   for (const auto& bl : model_.body_loads) {
     const Real acc =
         bl.sf * (relaxing_ && bl.lciddr != 0 ? raw_curve(bl.lciddr, t) : curve(bl.lcid, t));
-    for (std::size_t n = 0; n < d_.nnode; ++n) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
+    const std::vector<char>& only = loads_.body_nodes; // *LOAD_BODY_PARTS
+    for (std::size_t n = 0; n < d_.nnode; ++n)
+      if (only.empty() || only[n]) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
   }
   if (airbags_.damped) airbag_damping();
 }
