@@ -9,10 +9,9 @@
 
 #include "input/card_number.hpp"
 #include "input/deck_apply.hpp"
+#include "input/deck_resolve_sets.hpp"
 
 namespace parcae::io {
-
-namespace {
 
 std::string_view set_kind_name(SetKind kind) {
   switch (kind) {
@@ -49,6 +48,8 @@ std::map<GlobalId, IdSet>& sets_of(Model& m, SetKind kind) {
   }
   return m.node_sets;
 }
+
+namespace {
 
 IdSet& new_set(const Block& b, SetKind kind, DeckBuilder& d) {
   const Fields& h = b.head;

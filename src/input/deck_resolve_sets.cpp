@@ -152,23 +152,7 @@ private:
     return "";
   }
 
-  std::map<GlobalId, IdSet>& sets(SetKind kind) {
-    switch (kind) {
-    case SetKind::Node:
-      return m_.node_sets;
-    case SetKind::Part:
-      return m_.part_sets;
-    case SetKind::Shell:
-      return m_.shell_sets;
-    case SetKind::Solid:
-      return m_.solid_sets;
-    case SetKind::Beam:
-      return m_.beam_sets;
-    case SetKind::Discrete:
-      return m_.discrete_sets;
-    }
-    return m_.node_sets;
-  }
+  std::map<GlobalId, IdSet>& sets(SetKind kind) { return sets_of(m_, kind); }
 
   std::vector<GlobalId> expand(const PendingGeneralSet& g, const SetOperation& op) const {
     if (op.option == "ALL") return all_ids(g.kind);
@@ -268,11 +252,7 @@ private:
     for (const PendingGeneralSet& g : d_.general_sets) resolve(g);
   }
 
-  static std::string_view set_name(SetKind kind) {
-    static constexpr std::string_view names[] = {"node set",  "part set", "shell set",
-                                                 "solid set", "beam set", "discrete set"};
-    return names[static_cast<int>(kind)];
-  }
+  static std::string_view set_name(SetKind kind) { return set_kind_name(kind); }
 
   void check_list_sets() {
     for (const auto& [key, src] : d_.set_member_src) {

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to src/input: what resolve_model (deck_resolve.cpp) shares with the set resolution
 // (deck_resolve_sets.cpp).
+#include <map>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -47,6 +48,12 @@ private:
   std::vector<LocalId> dense_;
   std::unordered_map<GlobalId, LocalId> sparse_;
 };
+
+/// "node set", "part set", ... (messages).
+std::string_view set_kind_name(SetKind kind);
+
+/// The model's sets of this kind (deck_apply_sets.cpp).
+std::map<GlobalId, IdSet>& sets_of(Model& m, SetKind kind);
 
 /// Sets once the whole deck is read: GENERATE ranges (with increments), GENERAL options, _ADD
 /// unions and _INTERSECT intersections, then every listed member checked.

@@ -105,6 +105,52 @@ void expect_path(const std::vector<Sample>& run, OneDimensionalPlasticity ref, d
   std::printf("worst stress error %.4f MPa over %zu samples\n", worst, run.size());
 }
 
+/// Uniaxial STRAIN of the unit cube (all lateral motion fixed, the top face pulled at constant
+/// speed to u_end at t_end) with the given material cards: the effective strain rate is then
+/// fixed by kinematics, 2/3 of the axial log-strain rate v / L. From 0.5% strain on, every
+/// cycle's stress (measure(domain)) is checked against expected(eps, rate) to rel_tol; returns
+/// the worst relative error.
+double uniaxial_strain_at_rate(const std::string& tag, const std::string& material_cards,
+                               const std::function<double(const Domain&)>& measure,
+                               const std::function<double(double, double)>& expected,
+                               double rel_tol) {
+  const double t_end = 1e-3, u_end = 0.0202013;
+  std::string d = "*KEYWORD\n";
+  d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", t_end);
+  d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
+  d += material_cards;
+  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
+  d += node_set_card(1, {1, 2, 3, 4, 5, 6, 7, 8});
+  d += node_set_card(3, {1, 2, 3, 4});
+  d += node_set_card(4, {5, 6, 7, 8});
+  d += "*BOUNDARY_SPC_SET\n         1         0         1         1\n"
+       "         3         0         0         0         1\n";
+  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
+  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
+                   t_end, u_end);
+  d += "*END\n";
+  Model model = read_deck_text(tag, d);
+  RunOptions opt = quiet_run(tag);
+  const LocalId top = model.node_index(8);
+  int checked = 0;
+  double worst = 0;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+    const double len = dom.x[3 * top + 2];
+    const double eps = std::log(len);
+    if (eps < 0.005 || s.time > 0.999 * t_end) return true;
+    const double expect = expected(eps, (2.0 / 3.0) * (u_end / t_end) / len);
+    const double got = measure(dom);
+    worst = std::max(worst, std::abs(got - expect) / expect);
+    EXPECT_NEAR(got, expect, rel_tol * expect) << "at strain " << eps;
+    ++checked;
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  EXPECT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GT(checked, 1000);
+  return worst;
+}
+
 } // namespace
 
 TEST(OneElement, ElasticIsHookeInUniaxialStress) {
@@ -176,45 +222,18 @@ TEST(OneElement, CowperSymondsScalesYieldAtConstantRate) {
   // the run (v constant, L grows) and is taken per sample; what remains is the half-step lag.
   const double nu = 0.3, g = kE / (2 * (1 + nu)), k = kE / (3 * (1 - 2 * nu));
   const double etan = 2100, ep = kE * etan / (kE - etan), c = 40.4, p = 5.0;
-  const double t_end = 1e-3, u_end = 0.0202013;
-  std::string d = "*KEYWORD\n";
-  d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", t_end);
-  d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
-  d += "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
-       "       1.0\n      40.4       5.0\n";
-  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
-  d += node_set_card(1, {1, 2, 3, 4, 5, 6, 7, 8});
-  d += node_set_card(3, {1, 2, 3, 4});
-  d += node_set_card(4, {5, 6, 7, 8});
-  d += "*BOUNDARY_SPC_SET\n         1         0         1         1\n"
-       "         3         0         0         0         1\n";
-  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
-  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
-                   t_end, u_end);
-  d += "*END\n";
-  Model model = read_deck_text("oe_rate", d);
-  RunOptions opt = quiet_run("oe_rate");
-  const LocalId top = model.node_index(8);
-  int checked = 0;
-  double worst = 0;
-  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
-    const double len = dom.x[3 * top + 2];
-    const double eps = std::log(len);
-    if (eps < 0.005 || s.time > 0.999 * t_end) return true;
-    const double rate = (2.0 / 3.0) * (u_end / t_end) / len;
-    const double f = 1 + std::pow(rate / c, 1 / p);
-    const double epsp = (2 * g * eps - f * kSigy) / (3 * g + f * ep);
-    const double seq = 2 * g * eps - 3 * g * epsp;
-    const double expect = k * eps + 2.0 / 3.0 * seq;
-    const double got = dom.solids[0].blk.sig[2];
-    worst = std::max(worst, std::abs(got - expect) / expect);
-    EXPECT_NEAR(got, expect, 1e-4 * expect) << "at strain " << eps;
-    ++checked;
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
-  EXPECT_GT(checked, 1000);
+  const double worst = uniaxial_strain_at_rate(
+      "oe_rate",
+      "*MAT_PLASTIC_KINEMATIC\n         1   7.85e-9  210000.0       0.3     250.0    2100.0"
+      "       1.0\n      40.4       5.0\n",
+      [](const Domain& dom) { return dom.solids[0].blk.sig[2]; },
+      [&](double eps, double rate) {
+        const double f = 1 + std::pow(rate / c, 1 / p);
+        const double epsp = (2 * g * eps - f * kSigy) / (3 * g + f * ep);
+        const double seq = 2 * g * eps - 3 * g * epsp;
+        return k * eps + 2.0 / 3.0 * seq;
+      },
+      1e-4);
   std::printf("Cowper-Symonds uniaxial strain: worst relative error %.2e\n", worst);
 }
 
@@ -228,52 +247,25 @@ TEST(OneElement, RateTableYieldAtConstantRate) {
   // eps_p = (2G eps - s0) / (3G + H). Tolerance 1e-4 of q, as for Cowper-Symonds above (curve
   // A alone or B alone would be about 15% off).
   const double nu = 0.3, g = kE / (2 * (1 + nu)), h = 1000.0;
-  const double t_end = 1e-3, u_end = 0.0202013;
-  std::string d = "*KEYWORD\n";
-  d += fmt::format("*CONTROL_TERMINATION\n{:10.3e}\n", t_end);
-  d += "*PART\ncube\n         1         1         1\n*SECTION_SOLID\n         1         1\n";
-  d += "*MAT_PIECEWISE_LINEAR_PLASTICITY\n"
-       "         1   7.85e-9  210000.0       0.3     250.0       0.0\n"
-       "       0.0       0.0         7\n\n\n";
-  d += fmt::format("*DEFINE_TABLE\n         7\n{:20.10e}\n{:20.10e}\n", std::log(0.1),
-                   std::log(1000.0));
-  d += "*DEFINE_CURVE\n        21\n                 0.0               250.0\n"
-       "                 1.0              1250.0\n";
-  d += "*DEFINE_CURVE\n        22\n                 0.0               350.0\n"
-       "                 1.0              1350.0\n";
-  d += hex_block_cards(1, 1, 1, 1.0, 1.0, 1.0, 1);
-  d += node_set_card(1, {1, 2, 3, 4, 5, 6, 7, 8});
-  d += node_set_card(3, {1, 2, 3, 4});
-  d += node_set_card(4, {5, 6, 7, 8});
-  d += "*BOUNDARY_SPC_SET\n         1         0         1         1\n"
-       "         3         0         0         0         1\n";
-  d += "*BOUNDARY_PRESCRIBED_MOTION_SET\n         4         3         2         1       1.0\n";
-  d += fmt::format("*DEFINE_CURVE\n         1\n{:20.10e}{:20.10e}\n{:20.10e}{:20.10e}\n", 0.0, 0.0,
-                   t_end, u_end);
-  d += "*END\n";
-  Model model = read_deck_text("oe_rate_table", d);
-  RunOptions opt = quiet_run("oe_rate_table");
-  const LocalId top = model.node_index(8);
-  int checked = 0;
-  double worst = 0;
-  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
-    const double len = dom.x[3 * top + 2];
-    const double eps = std::log(len);
-    if (eps < 0.005 || s.time > 0.999 * t_end) return true;
-    const double rate = (2.0 / 3.0) * (u_end / t_end) / len;
-    const double w = (std::log(rate) - std::log(0.1)) / (std::log(1000.0) - std::log(0.1));
-    const double s0 = 250.0 + 100.0 * w;
-    const double epsp = (2 * g * eps - s0) / (3 * g + h);
-    const double expect = s0 + h * epsp;
-    const double got = dom.solids[0].blk.sig[2] - dom.solids[0].blk.sig[0];
-    worst = std::max(worst, std::abs(got - expect) / expect);
-    EXPECT_NEAR(got, expect, 1e-4 * expect) << "at strain " << eps;
-    ++checked;
-    return true;
-  };
-  const RunSummary sum = run_explicit(model, opt);
-  ASSERT_TRUE(sum.normal_termination) << sum.error;
-  EXPECT_GT(checked, 1000);
+  const std::string cards = "*MAT_PIECEWISE_LINEAR_PLASTICITY\n"
+                            "         1   7.85e-9  210000.0       0.3     250.0       0.0\n"
+                            "       0.0       0.0         7\n\n\n" +
+                            fmt::format("*DEFINE_TABLE\n         7\n{:20.10e}\n{:20.10e}\n",
+                                        std::log(0.1), std::log(1000.0)) +
+                            "*DEFINE_CURVE\n        21\n                 0.0               250.0\n"
+                            "                 1.0              1250.0\n"
+                            "*DEFINE_CURVE\n        22\n                 0.0               350.0\n"
+                            "                 1.0              1350.0\n";
+  const double worst = uniaxial_strain_at_rate(
+      "oe_rate_table", cards,
+      [](const Domain& dom) { return dom.solids[0].blk.sig[2] - dom.solids[0].blk.sig[0]; },
+      [&](double eps, double rate) {
+        const double w = (std::log(rate) - std::log(0.1)) / (std::log(1000.0) - std::log(0.1));
+        const double s0 = 250.0 + 100.0 * w;
+        const double epsp = (2 * g * eps - s0) / (3 * g + h);
+        return s0 + h * epsp;
+      },
+      1e-4);
   std::printf("rate table uniaxial strain: worst relative error %.2e\n", worst);
 }
 
