@@ -3,7 +3,8 @@
 //   sigma_y = min(SIGSAT, min(SIGMAX, A + B eps_p^N) (1 + C ln max(rate / EPSO, 1))),
 // eps_p the effective plastic strain; the rate is the total effective strain rate (VP = 0, the
 // yield stress scaled) or the plastic strain rate (VP = 1, viscoplastic, solved in the return).
-// PSFAIL: failure (element erosion) at that plastic strain. Solids, shells and beams, on the
+// PSFAIL: failure (element erosion) at that plastic strain. Solids and shells (integrated beams
+// refuse it, as they refuse every law but 001, 003, 024 and 100), on the
 // shared radial return (j2_return.cpp) with this file's hardening and rate functions; no
 // equation of state (the pressure is elastic, as for *MAT_024).
 //
@@ -130,7 +131,7 @@ const MaterialLaw& law_simplified_johnson_cook() {
                             {R("A"), R("B"), R("N"), R("C"), R("PSFAIL", "1.0E+17"),
                              R("SIGMAX", "1.0E+28"), R("SIGSAT", "1.0E+28"), R("EPSO", "1.0")}}},
                   .summary =
-                      "Johnson-Cook plasticity without temperature (solids, shells, beams): yield "
+                      "Johnson-Cook plasticity without temperature (solids and shells): yield "
                       "stress min(SIGSAT, min(SIGMAX, A + B eps_p^N) (1 + C ln max(rate/EPSO, "
                       "1))), at the total effective strain rate (VP = 0) or the plastic strain "
                       "rate (VP = 1, viscoplastic). Elements erode at the plastic strain PSFAIL "
