@@ -46,6 +46,7 @@ private:
   const NodeLookup& node_;
   const std::unordered_map<GlobalId, const Part*>& parts_;
   mutable std::unordered_set<GlobalId> discrete_; ///< discrete element ids (filled on demand)
+  mutable bool discrete_known_ = false;           ///< discrete_ filled (it may be empty)
 
   /// The discrete elements (*ELEMENT_DISCRETE, kept in the beam table): the beams whose part
   /// has a *SECTION_DISCRETE, in table order.
@@ -59,6 +60,7 @@ private:
     for (std::size_t e = 0; e < m_.beams.size(); ++e)
       if (discrete_parts.count(m_.beams.part[e])) out.push_back(m_.beams.id[e]);
     discrete_.insert(out.begin(), out.end());
+    discrete_known_ = true;
     return out;
   }
 
@@ -93,7 +95,7 @@ private:
     if (kind == SetKind::Solid) return pick(m_.solids);
     std::vector<GlobalId> out = pick(m_.beams);
     if (kind == SetKind::Discrete) { // the discrete elements of those parts, not their beams
-      if (discrete_.empty()) (void)discrete_ids();
+      if (!discrete_known_) (void)discrete_ids();
       std::erase_if(out, [&](GlobalId id) { return !discrete_.count(id); });
     }
     return out;
@@ -128,7 +130,7 @@ private:
     case SetKind::Beam:
       return d_.defined("beam element", id) != nullptr;
     case SetKind::Discrete:
-      if (discrete_.empty()) (void)discrete_ids();
+      if (!discrete_known_) (void)discrete_ids();
       return discrete_.count(id) != 0;
     }
     return false;

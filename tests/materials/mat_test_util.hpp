@@ -58,6 +58,16 @@ inline MaterialParams params(const Material& mat, const Model& model = Model{}) 
   return make_material_params(mat, model);
 }
 
+/// Root of a decreasing function f on [lo, hi] (f(lo) > 0 >= f(hi)) by 200 bisections: the
+/// independent reference of the tests that check a return's scalar consistency equation.
+template <class F> Real bisect_decreasing(F f, Real lo, Real hi) {
+  for (int k = 0; k < 200; ++k) {
+    const Real mid = 0.5 * (lo + hi);
+    (f(mid) > 0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 /// Root of an increasing function f on [a, b] (f(a) < 0 < f(b) after expansion), Illinois
 /// regula falsi, until |f| <= ftol.
 template <class F> Real solve_increasing(F f, Real a, Real b, Real ftol) {

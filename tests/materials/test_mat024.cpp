@@ -175,12 +175,7 @@ TEST(Mat024, ViscoplasticVp1) {
     auto resid = [&](Real x) {
       return q_tr - 3 * kG * x - (kSigy + kEp * (ep + x)) * (1 + std::pow(x / (dt * 40.4), 0.2));
     };
-    Real lo = 0, hi = q_tr / (3 * kG);
-    for (int k = 0; k < 200; ++k) {
-      const Real mid = 0.5 * (lo + hi);
-      (resid(mid) > 0 ? lo : hi) = mid;
-    }
-    const Real ref = 0.5 * (lo + hi);
+    const Real ref = bisect_decreasing(resid, 0.0, q_tr / (3 * kG));
     const Real ep0 = ep;
     const Real dep = update_stress_solid(m, deps, dt, sig, back, ep);
     EXPECT_NEAR(dep, ref, 1e-10 * ref) << step;
@@ -332,12 +327,7 @@ TEST(Mat024, RateTableViscoplasticVp1) {
   for (int step = 0; step < 40; ++step) {
     const Real q_tr = (sig[0] - sig[1]) + 2 * kG * d;
     auto resid = [&](Real x) { return q_tr - 3 * kG * x - sy_ref(ep + x, x / dt); };
-    Real lo = 0, hi = q_tr / (3 * kG);
-    for (int k = 0; k < 200; ++k) {
-      const Real mid = 0.5 * (lo + hi);
-      (resid(mid) > 0 ? lo : hi) = mid;
-    }
-    const Real ref = 0.5 * (lo + hi);
+    const Real ref = bisect_decreasing(resid, 0.0, q_tr / (3 * kG));
     const Real ep0 = ep;
     const Real dep = update_stress_solid(m, deps, dt, sig, back, ep);
     EXPECT_NEAR(dep, ref, 1e-10 * ref) << step;

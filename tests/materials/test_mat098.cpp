@@ -130,12 +130,7 @@ TEST(Mat098, RateTermInUniaxialStrain) {
       const Real sy = std::isnan(sigsat) ? s * jc(x) : std::min(sigsat, s * jc(x));
       return 2 * kG98 * eps - 3 * kG98 * x - sy;
     };
-    Real lo = 0, hi = eps;
-    for (int k = 0; k < 200; ++k) {
-      const Real mid = 0.5 * (lo + hi);
-      (g(mid) > 0 ? lo : hi) = mid;
-    }
-    const Real ref = 0.5 * (lo + hi);
+    const Real ref = bisect_decreasing(g, 0.0, eps);
     SCOPED_TRACE(::testing::Message() << "SIGSAT " << sigsat);
     EXPECT_NEAR(ep, ref, 1e-9 * ref);
     const Real q = sig[0] - sig[1];
@@ -160,12 +155,8 @@ TEST(Mat098, ViscoplasticVp1) {
       const Real rate = x / dt;
       return jc(ep + x) * (rate > 1 ? 1 + kC * std::log(rate) : 1.0);
     };
-    Real lo = 0, hi = q_tr / (3 * kG98);
-    for (int k = 0; k < 200; ++k) {
-      const Real mid = 0.5 * (lo + hi);
-      (q_tr - 3 * kG98 * mid - sy(mid) > 0 ? lo : hi) = mid;
-    }
-    const Real ref = 0.5 * (lo + hi);
+    const Real ref = bisect_decreasing([&](Real x) { return q_tr - 3 * kG98 * x - sy(x); }, 0.0,
+                                       q_tr / (3 * kG98));
     const Real dep = update_stress_solid(m, deps, dt, sig, back, ep);
     EXPECT_NEAR(dep, ref, 1e-10 * ref) << step;
   }
