@@ -1,6 +1,8 @@
 // Element families: the kernels of each family under the common signatures.
 #include "fem/element_family.hpp"
 
+#include "fem/solid2d.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -36,6 +38,11 @@ ElementPassResult ShellFamily::compute_forces(const Options& opt, const Material
                                               Block& blk, std::size_t begin, std::size_t end,
                                               const NodalKinematics& k, CornerSpans corners,
                                               bool reference) {
+  if (blk.planar != Planar::None) { // 2-D solids: one plain kernel (fem/solid2d.hpp)
+    const PlanarPassResult p =
+        compute_planar_forces(opt, mat, blk, begin, end, k.x, k.v, k.dt, corners.f, corners.m);
+    return {p.min_dt, p.min_dt_element, p.bad_element};
+  }
   const ShellPassResult r =
       reference ? compute_shell_forces_reference(opt, mat, blk, begin, end, k.x, k.v, k.w, k.dt,
                                                  corners.f, corners.m)

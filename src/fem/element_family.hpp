@@ -101,7 +101,9 @@ struct SolidFamily {
                                    std::size_t e, std::span<const Real> x, Real target);
 };
 
-/// Shell elements: Belytschko-Tsay quadrilaterals (triangles as n3 == n4), 6 dofs per corner.
+/// Shell elements: Belytschko-Tsay quadrilaterals (triangles as n3 == n4), 6 dofs per corner;
+/// also the 2-D solids of *SECTION_SHELL ELFORM 13 and 15 (fem/solid2d.hpp), which the part's
+/// block marks (ShellBlock::planar) and whose corners carry in-plane forces only.
 struct ShellFamily {
   using Options = ShellOptions;
   using Block = ShellBlock;
@@ -118,7 +120,8 @@ struct ShellFamily {
   /// Critical step of element e at coordinates x (shell_critical_dt).
   static Real critical_dt(const MaterialParams& mat, const Block& blk, std::size_t e,
                           std::span<const Real> x) {
-    return shell_critical_dt(mat, blk, e, x);
+    // 2-D solids: the step of the pass (with bulk viscosity, as for solids)
+    return blk.planar != Planar::None ? blk.dt2d[e] : shell_critical_dt(mat, blk, e, x);
   }
   /// Critical step of element e before any pass (the same as critical_dt).
   static Real initial_dt(const Options& /*opt*/, const MaterialParams& mat, const Block& blk,

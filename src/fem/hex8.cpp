@@ -769,4 +769,12 @@ HexPassResult compute_hex_forces_reference(const HexOptions& opt, const Material
   return res;
 }
 
+std::array<LocalId, 8> hex_connectivity(const std::array<LocalId, 8>& n) {
+  const bool tet_tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
+  const bool distinct =
+      n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] && n[1] != n[3] && n[2] != n[3];
+  if (!tet_tail || !distinct) return n;
+  return {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
+}
+
 } // namespace parcae

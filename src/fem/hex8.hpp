@@ -45,6 +45,12 @@ struct HexBlock {
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
 
+/// The hexahedron an element is computed as. A tetrahedron written N1 N2 N3 N4 N4 N4 N4 N4 (as
+/// decks write them) is, read as a hexahedron, the cone from N4 over the bilinear surface
+/// N1-N2-N3-N4: half the tetrahedron. N1 N2 N3 N3 N4 N4 N4 N4 (a triangle base, the top
+/// collapsed to the apex) is the tetrahedron itself: that order is returned for the first.
+std::array<LocalId, 8> hex_connectivity(const std::array<LocalId, 8>& n);
+
 /// Exact volume of a trilinear hexahedron and its gradient dV/dx_I (b = V * B).
 Real hex_volume_gradient(const Real x[8], const Real y[8], const Real z[8], Real bx[8], Real by[8],
                          Real bz[8]);

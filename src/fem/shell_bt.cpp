@@ -50,6 +50,7 @@
 // raised so the rotational frequencies stay below the translational ones).
 #include "fem/shell_bt.hpp"
 #include "fem/mass_scaling.hpp"
+#include "fem/solid2d.hpp"
 
 #include "fem/shell_bt_internal.hpp"
 
@@ -88,6 +89,10 @@ void ShellBlock::init(std::size_t n, int nip) {
   e_hg.assign(n, 0.0);
   failed.assign(n, 0);
   density_scale.assign(n, 1.0);
+  const std::size_t n2 = planar == Planar::None ? 0 : n;
+  sig2d.assign(6 * n2, 0.0);
+  back2d.assign(6 * n2, 0.0);
+  dt2d.assign(n2, 0.0);
 }
 
 void ShellBlock::init(std::size_t n, int nip, Real thickness) {
@@ -331,6 +336,7 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
 
 Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
                        std::span<const Real> x) {
+  if (blk.planar != Planar::None) return planar_initial_dt(mat, blk, e, x); // 2-D solids
   const auto& c = blk.conn[e];
   Real X[4][3];
   gather(x, c, X);
@@ -374,6 +380,11 @@ void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::si
 void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
                        std::span<const Real> x, std::array<Real, 4>& corner_mass,
                        std::array<Real, 4>& corner_inertia) {
+  if (blk.planar != Planar::None) { // 2-D solids: their own masses, no rotational dofs
+    corner_mass = planar_lumped_mass(mat, blk, e, x);
+    corner_inertia = {0, 0, 0, 0};
+    return;
+  }
   Real m = 0, alpha = 0;
   bool tri = false;
   lumped(mat, blk, e, x, m, alpha, tri);

@@ -19,6 +19,14 @@
 
 namespace parcae {
 
+/// 2-D solids on *ELEMENT_SHELL (*SECTION_SHELL ELFORM 13, 15; fem/solid2d.hpp): quadrilaterals
+/// in the global x-y plane, forces in that plane only.
+enum class Planar : std::uint8_t {
+  None,         ///< a shell (Belytschko-Tsay)
+  PlaneStrain,  ///< ELFORM 13: plane strain, unit thickness
+  Axisymmetric, ///< ELFORM 15: axisymmetric about the y axis (x is the radius), per radian
+};
+
 struct ShellOptions {
   int nip = 2;                   ///< integration points through the thickness (1..10)
   bool lobatto = false;          ///< *CONTROL_SHELL INTGRD = 1
@@ -26,6 +34,7 @@ struct ShellOptions {
   int ihq = 1;                   ///< hourglass type (1..3 viscous, 4, 5, 8 stiffness)
   Real qm = 0.1;                 ///< hourglass coefficient
   bool thickness_update = false; ///< ISTUPD
+  Real q1 = 0.06, q2 = 1.5;      ///< bulk viscosity (2-D solids only)
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.
@@ -41,6 +50,12 @@ struct ShellBlock {
   std::vector<Real> e_hg;  ///< accumulated hourglass energy per element
   std::vector<std::uint8_t> failed; ///< 1 = eroded (all points failed)
   std::vector<Real> density_scale;  ///< mass scaling factor on mass and inertia (1 = none)
+  /// 2-D solids (planar != None; fem/solid2d.hpp): nip = 1, t0 = t = 1, and the stress lives in
+  /// sig2d, not sig; hg holds the stiffness hourglass forces (2 per element).
+  Planar planar = Planar::None;
+  std::vector<Real> sig2d;  ///< 2-D solids: 6 per element, global [xx yy zz xy 0 0] (zz: hoop)
+  std::vector<Real> back2d; ///< 2-D solids: 6 per element (kinematic hardening)
+  std::vector<Real> dt2d;   ///< 2-D solids: critical step of the last force pass
 
   /// Resize and zero state for n elements with nip points. conn and t0 keep the entries they
   /// already have (new ones are zero), t is set to t0: fill conn and t0 before calling.
@@ -94,6 +109,7 @@ void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::si
 
 /// Per-corner form, safe for a plain loop over the 4 corners adding corner_mass[a] to node
 /// conn[a]: quads 1/4 each; triangles 1/3, 1/3, 1/6, 1/6 (corners 2 and 3 share a node).
+/// 2-D solids (blk.planar): planar_lumped_mass (fem/solid2d.hpp) and no rotary inertia.
 void shell_lumped_mass(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
                        std::span<const Real> x, std::array<Real, 4>& corner_mass,
                        std::array<Real, 4>& corner_inertia);

@@ -161,11 +161,8 @@ private:
       const bool nodal =
           std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
       const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
-      if (s.elform >= 12 && s.elform <= 15) // 2-D solids: refused as such (they need no T1)
-        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} (a 2-D plane-strain or "
-                                "axisymmetric solid) is not supported",
-                                s.id, p.id, s.elform));
-      if (!nodal && !section_t)
+      const bool solid_2d = s.elform >= 12 && s.elform <= 15; // 2-D solids need no T1
+      if (!nodal && !section_t && !solid_2d)
         fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
                                 "part {} has no nodal thickness",
                                 s.id, e.id, p.id));
@@ -493,10 +490,12 @@ private:
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
       if (s.kind == SectionKind::Shell && s.elform == 16)
         note_elform16(s, p);
-      else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2)
+      else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2 && s.elform != 13 &&
+               s.elform != 15)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0; ELFORM 16 runs "
-                                "as 2)",
+                                "as 2) and the 2-D solids ELFORM 13 (plane strain) and 15 "
+                                "(axisymmetric, volume weighted)",
                                 s.id, p.id, s.elform));
     }
   }

@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 5; // 2: contact search schedule; 3: trusses; 4: beams
+constexpr std::uint64_t kFormatVersion = 6; // 2: contact search schedule; 3: trusses; 4: beams
                                             // 5: masses and scale factors (mass scaling)
+                                            // 6: 2-D solid stresses and steps
 constexpr std::size_t kHeaderBytes = 32;    // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {
@@ -187,7 +188,8 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
   }
   for (auto& p : d.shells) {
     auto& b = p.blk;
-    for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg, &b.density_scale})
+    for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg, &b.density_scale,
+                    &b.sig2d, &b.back2d, &b.dt2d})
       ar.vec(*v);
     ar.vec(b.failed);
   }

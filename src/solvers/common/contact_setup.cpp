@@ -78,9 +78,16 @@ public:
                                         "2 part set, 3 part, 4 node set, 5 all parts)",
                                         c.id, type));
     }
-    for (GlobalId p : pids)
+    for (GlobalId p : pids) {
       if (!parts_.count(p))
         throw InputError(loc, fmt::format("contact {}: part {} is not defined", c.id, p));
+      const Section* sec = m_.find_section(parts_.at(p)->secid);
+      if (sec && sec->kind == SectionKind::Shell && sec->elform >= 12 && sec->elform <= 15)
+        throw InputError(loc, fmt::format("contact {}: part {} is a 2-D solid (*SECTION_SHELL "
+                                          "ELFORM {}); 2-D contacts (*CONTACT_2D_*) are not "
+                                          "supported",
+                                          c.id, p, sec->elform));
+    }
     for (std::size_t e = 0; e < m_.shells.size(); ++e)
       if (pids.count(m_.shells.part[e])) s.shells.push_back(e);
     for (std::size_t e = 0; e < m_.solids.size(); ++e)

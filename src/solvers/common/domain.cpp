@@ -53,18 +53,6 @@ PartSetup resolve_part(const Model& model, GlobalId pid) {
   return s;
 }
 
-/// The hexahedron an element is computed as. A tetrahedron written N1 N2 N3 N4 N4 N4 N4 N4 (as
-/// decks write them) is, read as a hexahedron, the cone from N4 over the bilinear surface
-/// N1-N2-N3-N4: half the tetrahedron. N1 N2 N3 N3 N4 N4 N4 N4 (a triangle base, the top
-/// collapsed to the apex) is the tetrahedron itself.
-std::array<LocalId, 8> hex_connectivity(const std::array<LocalId, 8>& n) {
-  const bool tet_tail = n[4] == n[3] && n[5] == n[3] && n[6] == n[3] && n[7] == n[3];
-  const bool distinct =
-      n[0] != n[1] && n[0] != n[2] && n[0] != n[3] && n[1] != n[2] && n[1] != n[3] && n[2] != n[3];
-  if (!tet_tail || !distinct) return n;
-  return {n[0], n[1], n[2], n[2], n[3], n[3], n[3], n[3]};
-}
-
 void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm) {
   ihq = model.control.ihq;
   qm = model.control.qh;
@@ -490,6 +478,13 @@ Domain build_domain(const Model& model) {
   for (const auto& [pid, elems] : shell_by_part) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
+    if (const Planar planar = planar_kind(*s.sec, pid); planar != Planar::None) {
+      ShellOptions opt; // 2-D solids (planar_parts.cpp)
+      hourglass_settings(model, s, opt.ihq, opt.qm);
+      const int body = mp.law().rigid ? rigid_body_for(s) : -1;
+      add_planar_part(model, *s.part, *s.sec, s.hg, planar, opt, std::move(mp), elems, body, d);
+      continue;
+    }
     if (mp.hydro())
       throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
                                                "state): shells (part {}) are not supported; "
@@ -654,7 +649,7 @@ Domain build_domain(const Model& model) {
           if (share) share->emplace_back(static_cast<LocalId>(n), lm.mass[a] - lm.added[a]);
           if constexpr (Family::kCornerDofs == 6) {
             d.inertia[n] += lm.inertia[a];
-            d.has_rot[n] = 1;
+            if (!is_planar(part)) d.has_rot[n] = 1; // 2-D solids: no rotations
           }
           d.added_mass += lm.added[a];
         }

@@ -268,6 +268,25 @@ void set_discrete_steps(const Model& model, Domain& d);
 /// mass, 2 m / c without stiffness, 1e300 with neither.
 Real discrete_critical_dt(Real m1, Real m2, Real stiffness, Real damping);
 
+/// The 2-D solid formulation of a shell section: ELFORM 13 plane strain, 15 axisymmetric,
+/// None for the shells; InputError at the section for ELFORM 12 and 14 (planar_parts.cpp).
+Planar planar_kind(const Section& sec, GlobalId pid);
+/// During build_domain: a part of 2-D solids (elems: model.shells indices; opt: its hourglass
+/// type and coefficient) as a shell part with a planar block: counter-clockwise corners, unit
+/// thickness, bulk viscosity (hg's Q1/Q2 when given), the z dof of its nodes fixed. A rigid
+/// part (body >= 0) gives its mass to the body instead. InputError for a law the 2-D solids
+/// cannot run, an element out of the x-y plane, a negative radius (axisymmetric), a zero area.
+void add_planar_part(const Model& model, const Part& part, const Section& sec, const Hourglass* hg,
+                     Planar planar, const ShellOptions& opt, MaterialParams mp,
+                     const std::vector<std::size_t>& elems, int body, Domain& d);
+/// A shell part of 2-D solids (other families: never).
+inline bool is_planar(const ShellPart& p) {
+  return p.blk.planar != Planar::None;
+}
+template <class Part> bool is_planar(const Part& /*p*/) {
+  return false;
+}
+
 /// Build the solver state from the model: element blocks, lumped masses, rigid bodies, mass
 /// scaling (reported in added_mass), initial velocities. Throws InputError on inconsistencies.
 Domain build_domain(const Model& model);

@@ -146,7 +146,9 @@ bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
       for (int ip = 0; ip < nip; ++ip) {
         const Real* s5 = &sp.blk.sig[5 * (static_cast<std::size_t>(nip) * k + ip)];
         const Real s6[6] = {s5[0], s5[1], 0.0, s5[2], s5[3], s5[4]};
-        if (point_fails(rule.crit, s6, erosion_.t_pass, nullptr)) ++nf;
+        const bool planar = sp.blk.planar != Planar::None; // 2-D solids: global, 6 components
+        if (point_fails(rule.crit, planar ? &sp.blk.sig2d[6 * k] : s6, erosion_.t_pass, nullptr))
+          ++nf;
       }
       f = nf >= rule.fip_needed;
     }

@@ -51,6 +51,10 @@ void Integrator::init_segment_pressures() {
     const auto it = at.find(id);
     if (it == at.end()) continue; // another rank's element
     const auto [p, k] = it->second;
+    if (!solid && d_.shells[p].blk.planar != Planar::None)
+      throw InputError({}, fmt::format("segment pressure on 2-D solid {} (part {}): pressures "
+                                       "on 2-D solids (their edges) are not supported",
+                                       id, d_.shells[p].pid));
     SegmentPressures::Face face;
     face.elem = k;
     face.load = static_cast<std::uint32_t>(s);

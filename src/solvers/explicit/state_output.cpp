@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "fem/shell_bt.hpp"
+#include "fem/solid2d.hpp"
 #include "output/vtk_writer.hpp"
 
 namespace parcae {
@@ -66,9 +67,42 @@ std::vector<NodeRecord> node_records(const Domain& d, bool previous_positions, R
 /// the local frame with the kernel's through-thickness rule, per unit width: M = int sigma z dz,
 /// Q = int tau dz, N = int sigma dz, written as Mxx Myy Mxy Qyz Qxz Nxx Nyy Nxy. The "internal
 /// energy" word is the element's internal energy per unit (current) volume.
+/// 2-D solids (fem/solid2d.hpp): their stress is global already; the three points are the one
+/// point, the resultants zero, the thickness 1 and the energy density per unit current volume
+/// (per radian when axisymmetric).
+ElementRecord planar_record(const Domain& d, const ShellPart& sp, std::size_t k,
+                            bool previous_positions, Real dt) {
+  ElementRecord rec;
+  rec.shell = 1;
+  rec.index = static_cast<Real>(sp.model_index[k]);
+  const Real* s = &sp.blk.sig2d[6 * k];
+  for (int i = 0; i < 6; ++i) rec.sig[i] = s[i];
+  rec.eps_p = sp.blk.eps_p[k];
+  for (int p = 0; p < 3; ++p) {
+    for (int i = 0; i < 6; ++i) rec.point_sig[p][i] = s[i];
+    rec.point_eps_p[p] = rec.eps_p;
+  }
+  rec.active = sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0;
+  rec.e_int = sp.blk.e_int[k];
+  rec.e_hg = sp.blk.e_hg[k];
+  rec.thickness = sp.blk.t[k];
+  Real x[4], y[4], bx[4], by[4], rc = 0;
+  for (int a = 0; a < 4; ++a) {
+    const auto n = static_cast<std::size_t>(sp.blk.conn[k][a]);
+    x[a] = d.x[3 * n] - (previous_positions ? dt * d.v[3 * n] : 0.0);
+    y[a] = d.x[3 * n + 1] - (previous_positions ? dt * d.v[3 * n + 1] : 0.0);
+    rc += 0.25 * x[a];
+  }
+  const Real vol =
+      quad_area_gradient(x, y, bx, by) * (sp.blk.planar == Planar::Axisymmetric ? rc : 1.0);
+  rec.energy_density = vol > 0 ? rec.e_int / vol : 0.0;
+  return rec;
+}
+
 ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
                            std::span<const Real> zeta, std::span<const Real> wt,
                            bool previous_positions, Real dt) {
+  if (sp.blk.planar != Planar::None) return planar_record(d, sp, k, previous_positions, dt);
   const int nip = sp.opt.nip;
   ElementRecord rec;
   // Mid-surface average of the through-thickness points, local frame [xx yy 0 xy yz zx].
