@@ -259,8 +259,13 @@ std::vector<KeywordSpec> mesh_keywords() {
                   I("EDGSET")}}},
        .min_rows = 1,
        .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
-                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0. In implicit "
-                  "decks (IMFLAG 1) ELFORM 0, 2 and 16 run as the MITC4 shell (docs/implicit.md).",
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0. ELFORM 0 and "
+                  "2 are the Belytschko-Tsay shell (16 runs as 2, with a warning). ELFORM 13 "
+                  "(plane strain, unit thickness) and 15 (axisymmetric about y, volume weighted, "
+                  "per radian) are 2-D solids in the x-y plane: one-point quadrilaterals with the "
+                  "solid laws, bulk viscosity and hourglass control; T1-T4 and NIP are unused; "
+                  "12 and 14 are refused. In implicit decks (IMFLAG 1) ELFORM 0, 2 and 16 run as "
+                  "the MITC4 shell (docs/implicit.md).",
        .apply = apply_section_shell},
       {.name = "*HOURGLASS",
        .options = {"TITLE"},
