@@ -233,7 +233,7 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
     Real eint = 0.0, dzz = 0.0;
     bool all_failed = mat.fail > 0;
     for (int p = 0; p < nip; ++p) {
-      const Real z = zeta[p] * t / 2;
+      const Real z = opt.membrane ? 0.0 : zeta[p] * t / 2; // a membrane: all on the mid-surface
       const Real dkin[5] = {(em[0] + z * kb[0]) * dt, (em[1] + z * kb[1]) * dt,
                             (em[2] + z * kb[2]) * dt, gs[0] * dt, gs[1] * dt};
       const Real dmat[5] = {dkin[0], dkin[1], dkin[2], opt.shrf * dkin[3], opt.shrf * dkin[4]};
@@ -242,7 +242,8 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
       Real sold[5];
       for (int k = 0; k < 5; ++k) sold[k] = s[k];
       Real dz = 0.0;
-      update_stress_shell(mat, dmat, dt, s, &blk.back[3 * ip], blk.eps_p[ip], dz);
+      update_stress_shell_oriented(mat, dmat, dt, s, &blk.back[3 * ip], blk.eps_p[ip], dz,
+                                   opt.angle[static_cast<std::size_t>(p)]);
       const Real tw = wt[p] * t / 2; // dz weight of this point
       for (int k = 0; k < 5; ++k) eint += tw * g.area * (0.5 * (sold[k] + s[k])) * dkin[k];
       for (int k = 0; k < 3; ++k) {
@@ -284,8 +285,8 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
       for (int a = 0; a < 4; ++a) bb += g.b1[a] * g.b1[a] + g.b2[a] * g.b2[a];
       const Real E = mat.e, G = shear_modulus(mat);
       const Real km = opt.qm * E * t * g.area * bb / 8;
-      const Real kbend = opt.qm * E * t * t * t * g.area * bb / 192;
-      const Real kw = opt.qm * opt.shrf * G * t * t * t * bb / 12;
+      const Real kbend = opt.membrane ? 0.0 : opt.qm * E * t * t * t * g.area * bb / 192;
+      const Real kw = opt.qm * opt.shrf * G * t * t * t * bb / 12; // 0 for membranes (shrf 0)
       const Real k[5] = {km, km, kbend, kbend, kw};
       Real Q[5];
       Real ehg = 0.0;

@@ -35,6 +35,14 @@ struct ShellOptions {
   Real qm = 0.1;                 ///< hourglass coefficient
   bool thickness_update = false; ///< ISTUPD
   Real q1 = 0.06, q2 = 1.5;      ///< bulk viscosity (2-D solids only)
+  /// Membrane (*SECTION_SHELL ELFORM 5, 9): every point on the mid-surface (no bending), no
+  /// transverse shear (shrf 0), in-plane hourglass modes only.
+  bool membrane = false;
+  /// ICOMP = 1: the material angle of each point (radians, from the element's local x axis to
+  /// the material's a axis, about the normal); used by the laws with material axes
+  /// (MaterialLaw::oriented). oriented: some angle is nonzero.
+  std::array<Real, 10> angle{};
+  bool oriented = false;
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.

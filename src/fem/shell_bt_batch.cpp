@@ -76,6 +76,8 @@ struct KernelSetup {
   Real zhalf[kMaxNip] = {}, whalf[kMaxNip] = {};
   Real shrf = 1, fail = 0;
   bool check_fail = false, hourglass = false, hg_stiff = false, thick_upd = false;
+  bool membrane = false;        ///< no bending hourglass modes (zhalf is 0 for membranes)
+  std::array<Real, 10> angle{}; ///< material angle of each point (ShellOptions::angle)
   Real qm_e = 0, qm_gs = 0, inv_c = 0;
   Real c_wave = 0; ///< plate wave speed (time step)
   bool direct = true, rate = false;
@@ -96,7 +98,7 @@ struct KernelSetup {
     static const Rules rules;
     const int lob = opt.lobatto ? 1 : 0;
     for (int p = 0; p < nip; ++p) {
-      zhalf[p] = rules.zeta[lob][nip][p] / 2;
+      zhalf[p] = opt.membrane ? 0.0 : rules.zeta[lob][nip][p] / 2; // membrane: mid-surface
       whalf[p] = 0.5 * rules.wt[lob][nip][p];
     }
     shrf = opt.shrf;
@@ -105,6 +107,8 @@ struct KernelSetup {
     hourglass = opt.qm > 0;
     hg_stiff = hourglass_stiffness(opt);
     thick_upd = opt.thickness_update;
+    membrane = opt.membrane;
+    angle = opt.angle;
     qm_e = opt.qm * mat.e;
     qm_gs = opt.qm * shrf * shear_modulus(mat);
     const Real c_hg = hourglass && !hg_stiff ? mat.wave_speed_shell() : 0.0;
@@ -288,7 +292,8 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
         Real sl[5] = {P.s0[p][l], P.s1[p][l], P.s2[p][l], s3[p][l], s4[p][l]};
         Real bl[3] = {P.b0[p][l], P.b1[p][l], P.b2[p][l]};
         Real el = P.ep[p][l], zl = 0;
-        update_stress_shell(mat, d5, dt, sl, bl, el, zl);
+        update_stress_shell_oriented(mat, d5, dt, sl, bl, el, zl,
+                                     K.angle[static_cast<std::size_t>(p)]);
         P.s0[p][l] = sl[0];
         P.s1[p][l] = sl[1];
         P.s2[p][l] = sl[2];
@@ -372,7 +377,7 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
     }
     const VReal t3 = t * t * t;
     const VReal km = K.qm_e * t * area * bb / 8;
-    const VReal kbend = K.qm_e * t3 * area * bb / 192;
+    const VReal kbend = K.membrane ? VReal{} : K.qm_e * t3 * area * bb / 192;
     const VReal kw = K.qm_gs * t3 * bb / 12;
     const VReal kk[5] = {km, km, kbend, kbend, kw};
     VReal Q[5];

@@ -171,6 +171,23 @@ std::vector<KeywordSpec> structure_keywords() {
 // ---------------------------------------------------------------------------------------------
 // Mesh, parts, sections
 
+namespace {
+
+bool icomp_set(const Fields& f) {
+  return f.integer("ICOMP") == 1;
+}
+bool icomp_nip9(const Fields& f) {
+  return f.integer("ICOMP") == 1 && f.integer("NIP") > 8;
+}
+CardSpec shell_angle_card(std::string_view label, std::initializer_list<std::string_view> names,
+                          bool (*test)(const Fields&)) {
+  CardSpec c{label, card_fields::reals(names)};
+  c.read_if = test;
+  return c;
+}
+
+} // namespace
+
 std::vector<KeywordSpec> mesh_keywords() {
   return {
       {.name = "*NODE",
@@ -256,11 +273,20 @@ std::vector<KeywordSpec> mesh_keywords() {
                   R("PROPT", "1.0"), I("QR/IRID"), I("ICOMP"), I("SETYP", "1")}},
                 {"Card 2",
                  {R("T1"), R("T2"), R("T3"), R("T4"), R("NLOC"), R("MAREA"), R("IDOF"),
-                  I("EDGSET")}}},
+                  I("EDGSET")}},
+                shell_angle_card("Card 3 (ICOMP = 1)",
+                                 {"B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"}, icomp_set),
+                shell_angle_card("Card 4 (ICOMP = 1, NIP > 8)", {"B9", "B10"}, icomp_nip9)},
        .min_rows = 1,
        .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
-                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored; ICOMP must be 0. ELFORM 0 and "
-                  "2 are the Belytschko-Tsay shell (16 runs as 2, with a warning). ELFORM 13 "
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored. ICOMP = 1: the material angle "
+                  "B1..B<NIP> (degrees) of each through-thickness point, added to the material's "
+                  "own axes (laws with material axes: *MAT_FABRIC; isotropic laws do not depend "
+                  "on it). ELFORM 0 and "
+                  "2 are the Belytschko-Tsay shell (16 runs as 2, with a warning); ELFORM 5 and 9 "
+                  "(membranes) run as its membrane part: every point on the mid-surface (no "
+                  "bending), no transverse shear, in-plane hourglass control (9, fully "
+                  "integrated in LS-DYNA, with a warning). ELFORM 13 "
                   "(plane strain, unit thickness) and 15 (axisymmetric about y, volume weighted, "
                   "per radian) are 2-D solids in the x-y plane: one-point quadrilaterals with the "
                   "solid laws, bulk viscosity and hourglass control; T1-T4 and NIP are unused; "

@@ -239,10 +239,13 @@ void apply_section_shell(const Block& b, DeckBuilder& d) {
       fail(row.loc("NIP"), fmt::format("section {}: NIP = {} must be 1-10", s.id, s.nip));
     s.qr_irid = row.integer("QR/IRID");
     s.icomp = row.integer("ICOMP");
-    if (s.icomp != 0)
-      fail(row.loc("ICOMP"), fmt::format("section {}: ICOMP = {}: layered composite shells are "
-                                         "not supported",
-                                         s.id, s.icomp));
+    if (s.icomp != 0 && s.icomp != 1)
+      fail(row.loc("ICOMP"), fmt::format("section {}: ICOMP = {} must be 0 or 1", s.id, s.icomp));
+    if (s.icomp == 1) {
+      static constexpr std::string_view kB[] = {"B1", "B2", "B3", "B4", "B5",
+                                                "B6", "B7", "B8", "B9", "B10"};
+      for (int i = 0; i < s.nip; ++i) s.angles.push_back(row.real(kB[i]));
+    }
     read_shell_thickness(row, s);
     s.nloc = row.real("NLOC");
     d.model.sections.push_back(s);

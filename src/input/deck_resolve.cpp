@@ -488,13 +488,14 @@ private:
                                 "nodal-pressure tetrahedra (ELFORM 13, 16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
-      if (s.kind == SectionKind::Shell && s.elform == 16)
-        note_elform16(s, p);
-      else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2 && s.elform != 13 &&
-               s.elform != 15)
+      if (s.kind == SectionKind::Shell && (s.elform == 16 || s.elform == 9))
+        note_substituted_shell(s, p);
+      else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2 && s.elform != 5 &&
+               s.elform != 13 && s.elform != 15)
         fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ELFORM {} is not supported: parcae "
                                 "has the Belytschko-Tsay shell (ELFORM 2, and 0; ELFORM 16 runs "
-                                "as 2) and the 2-D solids ELFORM 13 (plane strain) and 15 "
+                                "as 2), its membrane (ELFORM 5; 9 runs as 5) and the 2-D solids "
+                                "ELFORM 13 (plane strain) and 15 "
                                 "(axisymmetric, volume weighted)",
                                 s.id, p.id, s.elform));
     }
@@ -542,13 +543,19 @@ private:
 
   /// ELFORM 16 (fully integrated shell) is run as the Belytschko-Tsay shell: one warning per
   /// section.
-  void note_elform16(const Section& s, const Part& p) const {
+  void note_substituted_shell(const Section& s, const Part& p) const {
     if (!elform16_noted_.insert(s.id).second) return;
-    m_.notes.push_back({"*SECTION_SHELL", s.loc, false,
-                        fmt::format("section {} (part {}): ELFORM 16 (fully integrated shell) "
-                                    "is run as the Belytschko-Tsay shell (ELFORM 2, one point "
-                                    "in the plane, with the hourglass control of the part)",
-                                    s.id, p.id)});
+    m_.notes.push_back(
+        {"*SECTION_SHELL", s.loc, false,
+         s.elform == 16
+             ? fmt::format("section {} (part {}): ELFORM 16 (fully integrated shell) is run as "
+                           "the Belytschko-Tsay shell (ELFORM 2, one point in the plane, with "
+                           "the hourglass control of the part)",
+                           s.id, p.id)
+             : fmt::format("section {} (part {}): ELFORM 9 (fully integrated membrane) is run "
+                           "as the Belytschko-Tsay membrane (ELFORM 5, one point in the plane, "
+                           "with the in-plane hourglass control of the part)",
+                           s.id, p.id)});
   }
 
   void note_empty_parts() {

@@ -66,6 +66,10 @@ struct MaterialLaw {
   bool hydrodynamic = false;
   /// Rigid-body material: the elements move with their body, no stress update.
   bool rigid = false;
+  /// Material axes (orthotropic laws, shells): update_shell works in the material axes, at
+  /// the angle of the point (*SECTION_SHELL ICOMP = 1) from the element's local x axis; the
+  /// shell kernels turn the strain increment and stress into them and back.
+  bool oriented = false;
   // --- the card ---
   /// The card table: keyword name (= card), the *MAT_0nn alias, options, cards with their
   /// fields, widths and defaults, and what parcae does with them (docs/keywords.md). Its apply

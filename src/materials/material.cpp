@@ -63,4 +63,33 @@ Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, R
   return law.update_shell(m, deps, dt, sig, back, eps_p, deps_zz);
 }
 
+namespace {
+
+/// [xx yy xy yz zx] of a tensor (stress: shear as is; strain: engineering shears, eng = true)
+/// in axes turned by theta about the normal: the new x axis is (c, s).
+void turn_shell_tensor(const Real in[5], Real c, Real s, bool eng, Real out[5]) {
+  const Real k = eng ? 0.5 : 1.0; // tensor shear from the stored one
+  const Real xx = in[0], yy = in[1], xy = k * in[2];
+  out[0] = c * c * xx + s * s * yy + 2 * c * s * xy;
+  out[1] = s * s * xx + c * c * yy - 2 * c * s * xy;
+  out[2] = (-c * s * xx + c * s * yy + (c * c - s * s) * xy) / k;
+  out[3] = -s * in[4] + c * in[3]; // yz: the b-normal component
+  out[4] = c * in[4] + s * in[3];  // zx: the a-normal component
+}
+
+} // namespace
+
+Real update_stress_shell_oriented(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                                  Real back[3], Real& eps_p, Real& deps_zz, Real theta) {
+  if (theta == 0 || !m.law().oriented)
+    return update_stress_shell(m, deps, dt, sig, back, eps_p, deps_zz);
+  const Real c = std::cos(theta), s = std::sin(theta);
+  Real dm[5], sm[5];
+  turn_shell_tensor(deps, c, s, true, dm);
+  turn_shell_tensor(sig, c, s, false, sm);
+  const Real dp = update_stress_shell(m, dm, dt, sm, back, eps_p, deps_zz);
+  turn_shell_tensor(sm, c, -s, false, sig);
+  return dp;
+}
+
 } // namespace parcae

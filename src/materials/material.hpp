@@ -70,6 +70,9 @@ struct MaterialParams {
   Real null_mu = 0; ///< 009 viscosity
   Real jc_a = 0, jc_b = 0, jc_n = 0, jc_c = 0, jc_m = 0, jc_tm = 0, jc_tr = 0, jc_epso = 1,
        jc_cp = 0; ///< 015
+  /// Laws with material axes (MaterialLaw::oriented): the material's own angle (radians, its
+  /// BETA) added to every shell point's angle (*SECTION_SHELL ICOMP = 1).
+  Real shell_angle = 0;
   /// The law's own constants (its file's struct; Material::law_card unless its prepare
   /// replaces it). The named constants above are those shared by several laws and kernels.
   std::shared_ptr<const void> law_data;
@@ -208,6 +211,13 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 /// the domain set-up refuses on shells). For the elastic and plastic laws: linear hardening (and
 /// elastic kinds) use the direct plane-stress return map (materials/plane_stress_return.inc);
 /// tabulated hardening and VP = 1 rate effects the iterated one.
+/// The same in material axes at the angle theta (radians) from the element's local x axis, for
+/// laws with material axes (MaterialLaw::oriented; the others ignore theta): the strain
+/// increment and the stress (local [xx yy xy yz zx], engineering shear strains) turned into the
+/// axes (a, b, normal), the law's update there, the stress turned back.
+Real update_stress_shell_oriented(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                                  Real back[3], Real& eps_p, Real& deps_zz, Real theta);
+
 Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                          Real back[3], Real& eps_p, Real& deps_zz);
 
@@ -217,7 +227,8 @@ Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, R
 Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                                   Real back[3], Real& eps_p, Real& deps_zz);
 
-/// True when update_stress_shell takes the direct plane-stress return map: elastic kinds, and
+/// True when the shell kernels take the direct plane-stress return map: isotropic elastic kinds
+/// (not the laws with material axes), and
 /// *MAT_003 / *MAT_024 with linear hardening (no LCSS), rate effects only with VP = 0.
 bool shell_direct_return(const MaterialParams& m);
 

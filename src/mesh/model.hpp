@@ -165,6 +165,8 @@ struct Section {
   int nip = 2;     ///< integration points through the thickness
   int qr_irid = 0; ///< quadrature rule QR/IRID: only 0 (Gauss/Lobatto per *CONTROL_SHELL INTGRD)
   int icomp = 0;
+  /// ICOMP = 1: the material angle of each through-thickness point (degrees, B1..B<NIP>)
+  std::vector<Real> angles;
   std::array<Real, 4> t{0, 0, 0, 0}; ///< nodal thicknesses
   Real nloc = 0;                     ///< reference surface location (0 = mid)
   // --- beam (*SECTION_BEAM) ---

@@ -2,6 +2,8 @@
 // checked, ignored), *DEFINE_VECTOR_NODES (a direction between two nodes, used as a VID).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "keyword_test_util.hpp"
@@ -31,20 +33,23 @@ TEST(PlainCards, JobidCommentPlotelAndVectorNodes) {
   EXPECT_NE(msg.find("two different nodes"), std::string::npos) << msg;
 }
 
-// 2-D solids on *ELEMENT_SHELL (ELFORM 12-15: plane strain, axisymmetric) are refused by
-// their formulation, also without a thickness (they need none) and on rigid parts.
+// 2-D solids on *ELEMENT_SHELL: ELFORM 13 and 15 (plane strain, axisymmetric) are read without
+// a thickness (they need none); 12 and 14 (plane stress, area-weighted axisymmetric) are
+// refused by their formulation.
 TEST(PlainCards, TwoDimensionalShellFormulationsAreNamed) {
-  for (const char* mat :
-       {"*MAT_ELASTIC\n2,7.85e-9,210000.,0.3\n", "*MAT_RIGID\n2,7.85e-9,210000.,0.3\n"}) {
-    const std::string msg =
-        read_error(cube_deck(std::string("*NODE\n11,0,0,2\n12,1,0,2\n13,1,1,2\n14,0,1,2\n"
-                                         "*ELEMENT_SHELL\n2,2,11,12,13,14\n*PART\nplate\n2,2,2\n"
-                                         "*SECTION_SHELL\n2,15\n") +
-                             mat));
-    EXPECT_NE(msg.find("ELFORM 15 (a 2-D plane-strain or axisymmetric solid) is not supported"),
-              std::string::npos)
+  auto deck_with = [](int elform) {
+    return cube_deck(fmt::format("*NODE\n11,0,0,2\n12,1,0,2\n13,1,1,2\n14,0,1,2\n"
+                                 "*ELEMENT_SHELL\n2,2,11,12,13,14\n*PART\nplate\n2,2,2\n"
+                                 "*SECTION_SHELL\n2,{}\n*MAT_ELASTIC\n2,7.85e-9,210000.,0.3\n",
+                                 elform));
+  };
+  for (int elform : {12, 14}) {
+    const std::string msg = read_error(deck_with(elform));
+    EXPECT_NE(msg.find(fmt::format("ELFORM {} is not supported", elform)), std::string::npos)
         << msg;
+    EXPECT_NE(msg.find("2-D solids ELFORM 13 (plane strain) and 15"), std::string::npos) << msg;
   }
+  for (int elform : {13, 15}) EXPECT_EQ(read_text(deck_with(elform)).shells.size(), 1u);
 }
 
 } // namespace

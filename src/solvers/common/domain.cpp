@@ -508,13 +508,7 @@ Domain build_domain(const Model& model) {
     ShellPart sp;
     sp.pid = pid;
     sp.title = s.part->title;
-    sp.opt.nip = s.sec->nip == 0 ? 2 : s.sec->nip;
-    if (sp.opt.nip < 1 || sp.opt.nip > 10)
-      throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: NIP = {} (must be 1..10)",
-                                               s.sec->id, sp.opt.nip));
-    sp.opt.lobatto = model.control.shell_intgrd == 1;
-    sp.opt.shrf = s.sec->shrf == 0 ? 1.0 : s.sec->shrf;
-    sp.opt.thickness_update = model.control.shell_istupd != 0;
+    set_shell_options(model, *s.sec, mp, sp.opt); // shell_sections.cpp
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
@@ -540,10 +534,6 @@ Domain build_domain(const Model& model) {
       }
       continue;
     }
-    if (s.sec->elform != 2 && s.sec->elform != 0 && s.sec->elform != 16) // 16: run as 2
-      throw InputError(s.sec->loc, fmt::format("*SECTION_SHELL {}: ELFORM {} is not supported "
-                                               "(0 and 2, Belytschko-Tsay, are; 16 runs as 2)",
-                                               s.sec->id, s.sec->elform));
     sp.mat = std::move(mp);
     d.shells.push_back(std::move(sp));
   }
