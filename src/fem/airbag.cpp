@@ -1,5 +1,7 @@
 #include "fem/airbag.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -92,6 +94,31 @@ std::vector<std::int8_t> orient_closed_surface(std::span<const std::array<LocalI
       for (std::size_t f : patch) sign[f] = static_cast<std::int8_t>(-sign[f]);
   }
   return sign;
+}
+
+Real vent_mass_rate(Real vent, Real p, Real rho, Real pe, Real gamma) {
+  if (!(vent > 0) || !(p > pe) || !(rho > 0)) return 0.0;
+  const Real qcrit = std::pow(2.0 / (gamma + 1.0), gamma / (gamma - 1.0));
+  const Real q = std::max(pe / p, qcrit);
+  const Real psi = std::pow(q, 2.0 / gamma) - std::pow(q, (gamma + 1.0) / gamma);
+  return vent * std::sqrt(2.0 * gamma / (gamma - 1.0) * p * rho * psi);
+}
+
+Real advance_airbag_gas(GasState& g, Real v_old, Real v_new, Real dt, Real m_in, Real t_in, Real cv,
+                        Real cp, Real vent, Real pe) {
+  const Real gamma = cp / cv;
+  Real m_out = 0;
+  if (vent > 0 && g.m > 0 && v_old > 0) {
+    m_out = std::min(g.m, dt * vent_mass_rate(vent, g.p, g.m / v_old, pe, gamma));
+  }
+  const Real t_gas = g.m > 0 ? g.e / (g.m * cv) : t_in; // the gas's temperature
+  const Real q = cp * t_in * m_in - cp * t_gas * m_out - 0.5 * g.p * (v_new - v_old);
+  // e_new (1 + (gamma - 1) dV / (2 v_new)) = e + q, with p_new = (gamma - 1) e_new / v_new
+  const Real e_new = (g.e + q) / (1.0 + 0.5 * (gamma - 1.0) * (v_new - v_old) / v_new);
+  g.m += m_in - m_out;
+  g.e = std::max(e_new, 0.0);
+  g.p = (gamma - 1.0) * g.e / v_new;
+  return m_out;
 }
 
 } // namespace parcae

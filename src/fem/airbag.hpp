@@ -40,4 +40,20 @@ inline Real simple_airbag_pressure(Real cn, Real beta, Real vrel) {
   return vrel > 0 ? beta * cn / vrel : 0.0;
 }
 
+/// One step of the ideal gas of *AIRBAG_SIMPLE_AIRBAG_MODEL (Wang-Nefske): mass m, internal
+/// energy e (e = p V / (gamma - 1)), absolute pressure p at volume v_old, to volume v_new, with
+/// the inflator mass m_in (at temperature t_in: enthalpy cp t_in m_in) and the vent's outflow
+/// over the step dt at the start-of-step state. The work is the trapezoid (p_old + p_new)/2 *
+/// (v_new - v_old), solved exactly for p_new. Returns the vented mass.
+struct GasState {
+  Real m = 0, e = 0, p = 0;
+};
+Real advance_airbag_gas(GasState& g, Real v_old, Real v_new, Real dt, Real m_in, Real t_in, Real cv,
+                        Real cp, Real vent, Real pe);
+
+/// Mass flow rate through an orifice of effective area vent (mu A) from gas at pressure p and
+/// density rho into ambient pressure pe (isentropic, choked below the critical ratio
+/// (2/(gamma+1))^(gamma/(gamma-1))); 0 when p <= pe.
+Real vent_mass_rate(Real vent, Real p, Real rho, Real pe, Real gamma);
+
 } // namespace parcae

@@ -390,6 +390,7 @@ private:
       }
       check_curve(a.loc, "airbag", a.id, a.lcid);
       check_curve(a.loc, "airbag", a.id, a.lciddr);
+      check_curve(a.loc, "airbag (inflator mass rate)", a.id, a.lcmass);
       if (a.cn < 0) check_curve(a.loc, "airbag (CN < 0)", a.id, static_cast<GlobalId>(-a.cn));
     }
   }

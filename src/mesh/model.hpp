@@ -262,6 +262,12 @@ struct Airbag {
   GlobalId lcid = 0;   ///< LCID: pressure over relative volume (instead of CN and BETA)
   GlobalId lciddr = 0; ///< LCIDDR: CN over time during dynamic relaxation
   Real mwd = 0;        ///< MWD: mass-weighted damping factor D [1/time]
+  /// *AIRBAG_SIMPLE_AIRBAG_MODEL (thermo): an ideal gas (CV, CP) filled at the mass rate
+  /// curve lcmass at temperature t_in, vented through mu * area, in ambient pressure pe and
+  /// density ro (the bag's initial gas); the volume scaled by vsca, the gauge pressure by psca.
+  bool thermo = false;
+  Real cv = 0, cp = 0, t_in = 0, mu = 0, area = 0, pe = 0, ro = 0, vsca = 1, psca = 1;
+  GlobalId lcmass = 0;
   SourceLoc loc;
 };
 

@@ -1,4 +1,5 @@
-// Airbags of the explicit cycle (*AIRBAG_SIMPLE_PRESSURE_VOLUME): the bag's volume from its
+// Airbags of the explicit cycle (*AIRBAG_SIMPLE_PRESSURE_VOLUME, and the ideal gas of
+// *AIRBAG_SIMPLE_AIRBAG_MODEL advanced with the volume each cycle): the bag's volume from its
 // shells (fem/airbag.hpp), summed exactly over the ranks, its pressure on the shells' corners
 // (and that pressure's work, external work like the loads') and the mass-weighted damping of
 // its nodes.
@@ -28,6 +29,14 @@ void Integrator::init_airbags() {
       airbags_.bag_of_part[p] = static_cast<int>(airbags_.bags.size());
       for (const auto& c : d_.shells[p].blk.conn) nodes.insert(nodes.end(), c.begin(), c.end());
     }
+    // Its surface must be deformable shells (rigid parts are not in the volume or the pressure).
+    for (GlobalId pid : members)
+      if (std::none_of(d_.shells.begin(), d_.shells.end(),
+                       [&](const ShellPart& sp) { return sp.pid == pid; }))
+        throw InputError(a.loc, fmt::format("airbag {}: part {} of part set {} is not a "
+                                            "deformable shell part (rigid bag walls are not "
+                                            "supported)",
+                                            a.id, pid, a.sid));
     // The bag's faces over the whole model, oriented consistently and outwards.
     std::vector<std::size_t> model_faces;
     for (std::size_t e = 0; e < model_.shells.size(); ++e)
@@ -70,6 +79,14 @@ void Integrator::init_airbags() {
     bag.sign = bag.volume > 0 ? 1.0 : -1.0;
     bag.v0 = std::abs(bag.volume);
     bag.have_prev = false;
+    const Airbag& a = *bag.def;
+    if (a.thermo) { // ambient gas at t = 0
+      bag.gas_v = a.vsca * bag.v0;
+      bag.gas_m = a.ro * bag.gas_v;
+      bag.gas_p = a.pe;
+      bag.gas_e = a.pe * bag.gas_v / (a.cp / a.cv - 1.0);
+      bag.gas_t = 0;
+    }
   }
   airbag_update(0.0); // the pressure at V0 with the orientation known
   if (opt_.log && comm_.rank() == 0)
@@ -113,7 +130,23 @@ void Integrator::airbag_update(Real t) {
     bag.volume = bag.sign * sums[5 * k].result();
     if (bag.v0 <= 0) continue; // set-up: orientation not known yet
     const Real vrel = bag.volume / bag.v0;
-    if (a.lcid != 0) {
+    if (a.thermo) {
+      // Wang-Nefske: the gas from its last state to t (trapezoid of the inflator's rate)
+      const Real v = a.vsca * bag.volume, dt = t - bag.gas_t;
+      if (dt > 0 && v > 0) {
+        const Real m_in = 0.5 * dt * (raw_curve(a.lcmass, bag.gas_t) + raw_curve(a.lcmass, t));
+        GasState g{bag.gas_m, bag.gas_e, bag.gas_p};
+        bag.gas_out +=
+            advance_airbag_gas(g, bag.gas_v, v, dt, m_in, a.t_in, a.cv, a.cp, a.mu * a.area, a.pe);
+        bag.gas_in += m_in;
+        bag.gas_m = g.m;
+        bag.gas_e = g.e;
+        bag.gas_p = g.p;
+        bag.gas_v = v;
+        bag.gas_t = t;
+      }
+      bag.pressure = a.psca * (bag.gas_p - a.pe);
+    } else if (a.lcid != 0) {
       bag.pressure = raw_curve(a.lcid, vrel);
     } else {
       Real cn = a.cn;

@@ -35,6 +35,9 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
     ar.pod(bag.prev_volume);
     ar.pod(bag.prev_pressure);
     ar.pod(bag.have_prev);
+    for (Real* v :
+         {&bag.gas_m, &bag.gas_e, &bag.gas_p, &bag.gas_v, &bag.gas_t, &bag.gas_in, &bag.gas_out})
+      ar.pod(*v);
   }
   if (ms_.on) { // mass scaling during the run: the corners' gains (the masses are the domain's)
     for (auto& v : ms_.dm) ar.vec(v);

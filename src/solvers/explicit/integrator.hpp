@@ -200,6 +200,9 @@ struct AirbagCoupling {
     std::array<Real, 3> vcg{0, 0, 0}; ///< mass-weighted mean velocity of the bag's nodes
     Real prev_volume = 0, prev_pressure = 0;
     bool have_prev = false;
+    /// *AIRBAG_SIMPLE_AIRBAG_MODEL: the gas's mass, internal energy, absolute pressure and
+    /// (scaled) volume at time gas_t, and the mass it has taken in and let out so far.
+    Real gas_m = 0, gas_e = 0, gas_p = 0, gas_v = 0, gas_t = 0, gas_in = 0, gas_out = 0;
   };
   std::vector<Bag> bags;
   std::vector<int> bag_of_part; ///< per shell part of the domain: its bag, -1 none
