@@ -518,6 +518,10 @@ private:
                                 "(Reissner-Mindlin, assumed transverse shear), used for ELFORM "
                                 "0, 2 and 16",
                                 s.id, p.id, s.elform));
+      if (s.icomp != 0)
+        fail(s.loc, fmt::format("*SECTION_SHELL {} (part {}): ICOMP = {} (point material angles) "
+                                "is not supported by the implicit solver (IMFLAG = 1)",
+                                s.id, p.id, s.icomp));
       return;
     }
     if (s.elform != 2 && s.elform != 18)
