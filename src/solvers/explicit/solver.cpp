@@ -569,8 +569,12 @@ RunSummary Integrator::finish() {
                         st.internal, st.hourglass);
     *log << fmt::format("  external work {:.6e}  rigid wall {:.6e}  total {:.6e}\n",
                         st.external_work, st.rigidwall, st.total);
-    *log << fmt::format("  energy ratio {:.6f}  (energy error {:.3f}%)\n", st.energy_ratio(),
-                        100 * sum.energy_error);
+    if (sum.normal_termination || sum.interrupted)
+      *log << fmt::format("  energy ratio {:.6f}  (energy error {:.3f}%)\n", st.energy_ratio(),
+                          100 * sum.energy_error);
+    else // the energies of the state the error stopped (often a blown-up one)
+      *log << fmt::format("  energy ratio {:.6g} of the state the error stopped: not a result\n",
+                          st.energy_ratio());
     if (st.added_mass > 0)
       *log << fmt::format("  added mass {:.6e} ({:.3f}% of the physical mass; DT2MS {})\n",
                           st.added_mass, st.percent_mass_increase(), model_.control.dt2ms);
