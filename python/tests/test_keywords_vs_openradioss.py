@@ -19,14 +19,14 @@ def load_script():
 
 
 def test_match_answers_as_the_reader():
-    names = "*MAT_024_TITLE\n*mat_power_law_plasticity\n*DATABASE_SWFORC\n*MAT_FABRIC\n" \
+    names = "*MAT_024_TITLE\n*mat_power_law_plasticity\n*DATABASE_SWFORC\n*MAT_HONEYCOMB\n" \
             "*SET_NODE_LIST_TITLE\n"
     out = subprocess.run([PARCAE, "keywords", "--match"], input=names, capture_output=True,
                          text=True, check=True).stdout.splitlines()
     assert out == ["*MAT_024_TITLE\t*MAT_PIECEWISE_LINEAR_PLASTICITY\tread",
                    "*mat_power_law_plasticity\t*MAT_POWER_LAW_PLASTICITY\tread",
                    "*DATABASE_SWFORC\t-\twarn",
-                   "*MAT_FABRIC\t-\trefuse",
+                   "*MAT_HONEYCOMB\t-\trefuse",
                    "*SET_NODE_LIST_TITLE\t*SET_NODE_LIST\tread"]
 
 

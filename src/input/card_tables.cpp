@@ -959,12 +959,13 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "(*DEFORMABLE_TO_RIGID_AUTOMATIC) is not supported.",
        .apply = apply_deformable_to_rigid},
       {.name = "*CONSTRAINED_NODAL_RIGID_BODY",
-       .options = {"INERTIA"},
+       .options = {"SPC", "INERTIA"},
        .rows = {{"Card 1",
                  {I("PID"), I("CID"), I("NSID").req(), I("PNODE"), I("IPRT"), I("DRFLAG"),
                   I("RRFLAG")}},
+                {"Card 1a (_SPC)", {R("CMO"), I("CON1"), I("CON2")}, "SPC"},
                 {"Card 2 (_INERTIA)",
-                 {R("XC"), R("YC"), R("ZC"), R("TM"), I("NID"), I("IRCS")},
+                 {R("XC"), R("YC"), R("ZC"), R("TM"), I("IRCS"), I("NODEID")},
                  "INERTIA"},
                 {"Card 3 (_INERTIA)", reals({"IXX", "IXY", "IXZ", "IYY", "IYZ", "IZZ"}), "INERTIA"},
                 {"Card 4 (_INERTIA)", reals({"VTX", "VTY", "VTZ", "VRX", "VRY", "VRZ"}),
@@ -973,7 +974,10 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "nodes' lumped masses (and the rotary inertia of shell nodes). A node may be "
                   "in one rigid constraint only, and not a *MAT_RIGID node (error). DRFLAG and "
                   "RRFLAG must be 0; CID, PNODE and IPRT are ignored (warning when nonzero). "
-                  "_INERTIA: the body's mass TM, centre (XC YC ZC, or node NID), inertia tensor "
+                  "_SPC: CMO = 1 fixes the body's translations CON1 and rotations CON2 (global, "
+                  "coded as *MAT_RIGID's: 1 x, 2 y, 3 z, 4 xy, 5 yz, 6 zx, 7 all); CMO = -1 "
+                  "(local) is refused. "
+                  "_INERTIA: the body's mass TM, centre (XC YC ZC, or node NODEID), inertia tensor "
                   "and initial velocity replace the nodes' ones, as *PART_INERTIA (IRCS = 1 is "
                   "refused).",
        .apply = apply_constrained_nodal_rigid_body},

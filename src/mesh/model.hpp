@@ -390,10 +390,11 @@ struct RigidWall {
 
 /// *CONSTRAINED_NODAL_RIGID_BODY [_INERTIA]: the nodes of NSID move as one rigid body.
 struct NodalRigidBody {
-  GlobalId pid = 0;                   ///< PID: id of the body (output; need not be a *PART)
-  GlobalId nsid = 0;                  ///< node set
-  SourceLoc loc;                      ///< the card (NSID field)
-  std::optional<PartInertia> inertia; ///< _INERTIA: given mass properties (as *PART_INERTIA)
+  GlobalId pid = 0;                     ///< PID: id of the body (output; need not be a *PART)
+  GlobalId nsid = 0;                    ///< node set
+  SourceLoc loc;                        ///< the card (NSID field)
+  std::optional<PartInertia> inertia;   ///< _INERTIA: given mass properties (as *PART_INERTIA)
+  std::array<bool, 3> fix_t{}, fix_r{}; ///< _SPC, CMO = 1: the body's fixed dofs (global)
 };
 
 /// *CONSTRAINED_EXTRA_NODES_NODE / _SET: nodes added to rigid part PID.

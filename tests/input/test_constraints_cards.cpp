@@ -27,7 +27,7 @@ bool has_note(const Model& m, const std::string& keyword, const std::string& tex
 TEST(ConstraintCards, NodalRigidBodyFieldsAndInertia) {
   const Model m = read_text(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY\n7,0,1\n8,0,2,5\n"
                                       "*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n9,0,1000\n"
-                                      "0,0,0,2.5,7\n1,0,0,2,0,3\n0,0,0,0,0,0\n"
+                                      "0,0,0,2.5,0,7\n1,0,0,2,0,3\n0,0,0,0,0,0\n"
                                       "*SET_NODE_LIST\n1000\n7,8\n"));
   ASSERT_EQ(m.nodal_rigid_bodies.size(), 3u);
   EXPECT_EQ(m.nodal_rigid_bodies[0].pid, 7);
@@ -46,6 +46,26 @@ TEST(ConstraintCards, NodalRigidBodyFieldsAndInertia) {
   const std::string msg = read_error(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n9,0,1\n"
                                                "0,0,0,0\n1,0,0,1,0,1\n\n"));
   EXPECT_NE(msg.find("nodal rigid body 9: _INERTIA TM = 0"), std::string::npos) << msg;
+}
+
+// _SPC: the card after card 1 (before _INERTIA's), CON1 / CON2 coded as *MAT_RIGID's; CMO = -1
+// and codes outside 0..7 refused at the field.
+TEST(ConstraintCards, NodalRigidBodySpc) {
+  const Model m = read_text(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY_SPC_INERTIA\n9,0,1000\n"
+                                      "1,3,4\n0,0,0,2.5,0,7\n1,0,0,2,0,3\n0,0,0,0,0,0\n"
+                                      "*CONSTRAINED_NODAL_RIGID_BODY_SPC\n8,0,2\n0,7,7\n"
+                                      "*SET_NODE_LIST\n1000\n7,8\n"));
+  ASSERT_EQ(m.nodal_rigid_bodies.size(), 2u);
+  EXPECT_EQ(m.nodal_rigid_bodies[0].fix_t, (std::array<bool, 3>{false, false, true}));
+  EXPECT_EQ(m.nodal_rigid_bodies[0].fix_r, (std::array<bool, 3>{true, true, false}));
+  ASSERT_TRUE(m.nodal_rigid_bodies[0].inertia.has_value());
+  EXPECT_DOUBLE_EQ(m.nodal_rigid_bodies[0].inertia->tm, 2.5);
+  EXPECT_EQ(m.nodal_rigid_bodies[0].inertia->nodeid, 7);
+  EXPECT_EQ(m.nodal_rigid_bodies[1].fix_t, (std::array<bool, 3>{false, false, false})); // CMO 0
+  std::string msg = read_error(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY_SPC\n8,0,2\n-1,7,7\n"));
+  EXPECT_NE(msg.find("CMO = -1"), std::string::npos) << msg;
+  msg = read_error(two_cubes("*CONSTRAINED_NODAL_RIGID_BODY_SPC\n8,0,2\n1,9,0\n"));
+  EXPECT_NE(msg.find("CON1 = 9"), std::string::npos) << msg;
 }
 
 TEST(ConstraintCards, ExtraNodesAndMerges) {

@@ -212,7 +212,7 @@ TEST(RigidBody, NodalRigidBodyInertiaGivesTheMass) {
   d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
   d += "*SET_NODE_GENERAL\n         5\nALL\n"
        "*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n        77                   5\n"
-       "       0.0       0.0       0.0    1.0e-3         1\n"
+       "       0.0       0.0       0.0    1.0e-3         0         1\n"
        "    2.0e-3       0.0       0.0    3.0e-3       0.0    4.0e-3\n\n"
        "*LOAD_NODE_POINT\n         1         2         1       1.0\n"
        "*DEFINE_CURVE\n         1\n                 0.0                 1.0\n"
@@ -233,4 +233,38 @@ TEST(RigidBody, NodalRigidBodyInertiaGivesTheMass) {
               mass);
   EXPECT_LT(worst, 1e-3);
   EXPECT_NEAR(mass, 1e-3, 1e-15);
+}
+
+// *CONSTRAINED_NODAL_RIGID_BODY_SPC (CMO = 1, CON1 = 3, CON2 = 7): an elastic block made one body
+// with its z translation and every rotation fixed; a 1 N force at node 1 along (1, 0, 1)
+// accelerates it along x only, at F / m (m the block's mass), and it does not turn.
+TEST(RigidBody, NodalRigidBodySpcFixesItsDofs) {
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n"
+                  "*CONTROL_TIMESTEP\n    1.0e-6       0.9\n"
+                  "*PART\nblock\n         1         1         1\n"
+                  "*SECTION_SOLID\n         1         1\n"
+                  "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n";
+  d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
+  d += "*SET_NODE_GENERAL\n         5\nALL\n"
+       "*CONSTRAINED_NODAL_RIGID_BODY_SPC\n        77                   5\n"
+       "       1.0         3         7\n"
+       "*LOAD_NODE_POINT\n         1         1         1       1.0\n"
+       "         1         3         1       1.0\n"
+       "*DEFINE_CURVE\n         1\n                 0.0                 1.0\n"
+       "                 1.0                 1.0\n*END\n";
+  Model model = read_deck_text("cnrb_spc", d);
+  RunOptions opt = quiet_run("cnrb_spc");
+  Real worst = 0, vz = 0, w = 0;
+  opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+    const RigidBody& b = dom.bodies.at(0);
+    worst = std::max(worst, std::abs(b.v[0] - s.time / b.mass) / (1e-3 / b.mass));
+    vz = std::max(vz, std::abs(b.v[2]));
+    for (Real o : b.omega) w = std::max(w, std::abs(o));
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_LT(worst, 1e-3);
+  EXPECT_EQ(vz, 0.0);
+  EXPECT_EQ(w, 0.0);
 }

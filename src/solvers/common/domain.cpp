@@ -246,6 +246,8 @@ void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int
     b.pid = r.pid;
     b.kind = RigidKind::NodalBody;
     b.title = fmt::format("nodal rigid body {}", r.pid);
+    b.fix_t = r.fix_t; // _SPC
+    b.fix_r = r.fix_r;
     new_body(std::move(b), set_nodes(r.nsid));
   }
   for (const SpotWeld& w : model.spot_welds) {
