@@ -67,6 +67,9 @@ PartInertia read_inertia_cards(const Fields& row, std::string_view who,
                                std::string_view node_field);
 void apply_section_solid(const Block& b, DeckBuilder& d);
 void apply_section_shell(const Block& b, DeckBuilder& d);
+/// The airbag of an *AIRBAG_... keyword: its id (ABID of _ID, a numeric option of older decks,
+/// else its order), title and part set (SIDTYP 0 refused at the field).
+Airbag new_airbag(const Block& b, const DeckBuilder& d);
 void apply_mat_add_erosion(const Block& b, DeckBuilder& d);
 void apply_eos_linear_polynomial(const Block& b, DeckBuilder& d);
 void apply_eos_gruneisen(const Block& b, DeckBuilder& d);

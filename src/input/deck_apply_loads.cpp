@@ -226,7 +226,7 @@ void apply_load_body_z(const Block& b, DeckBuilder& d) {
 // ---------------------------------------------------------------------------------------------
 // Airbags
 
-void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d) {
+Airbag new_airbag(const Block& b, const DeckBuilder& d) {
   const Fields& h = b.head;
   Airbag a;
   a.id = static_cast<GlobalId>(d.model.airbags.size() + 1);
@@ -242,6 +242,12 @@ void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d) {
   if (h.integer("SIDTYP") == 0)
     fail(h.loc("SIDTYP"), "SIDTYP = 0 (a segment set) is not supported: give the bag's shell "
                           "parts as a part set (SIDTYP = 1)");
+  return a;
+}
+
+void apply_airbag_simple_pressure_volume(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Airbag a = new_airbag(b, d);
   require_zero(h, "RBID", "airbags attached to rigid bodies are");
   if (h.real("VINI") != 0)
     fail(h.loc("VINI"), fmt::format("VINI = {}: an initial filled volume is not supported (must "

@@ -16,18 +16,8 @@ using namespace card_fields;
 
 void apply_airbag_simple_airbag_model(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  Airbag a;
+  Airbag a = new_airbag(b, d); // id, title, part set
   a.thermo = true;
-  a.id = static_cast<GlobalId>(d.model.airbags.size() + 1);
-  if (b.has("ID")) {
-    if (h.id("ABID") != 0) a.id = h.id("ABID");
-    a.title = h.text("HEADING");
-  }
-  a.loc = h.loc("SID");
-  a.sid = h.id("SID");
-  if (h.integer("SIDTYP") == 0)
-    fail(h.loc("SIDTYP"), "SIDTYP = 0 (a segment set) is not supported: give the bag's shell "
-                          "parts as a part set (SIDTYP = 1)");
   auto zero = [&](const char* f, const char* what) {
     if (h.real(f) != 0)
       fail(h.loc(f), fmt::format("{} = {}: {} is not supported (must be 0)", f, h.real(f), what));
@@ -71,7 +61,7 @@ void apply_airbag_simple_airbag_model(const Block& b, DeckBuilder& d) {
 std::vector<KeywordSpec> airbag_model_cards() {
   return {
       {.name = "*AIRBAG_SIMPLE_AIRBAG_MODEL",
-       .options = {"ID"},
+       .options = {"ID", "#"},
        .head = {{"ID", {I("ABID"), Line("HEADING").w(70)}, "ID"},
                 {"Card 1",
                  {I("SID").req(), I("SIDTYP"), I("RBID"), R("VSCA", "1.0"), R("PSCA", "1.0"),
@@ -90,7 +80,7 @@ std::vector<KeywordSpec> airbag_model_cards() {
            "is external work); MWD damps the bag's nodes as for "
            "*AIRBAG_SIMPLE_PRESSURE_VOLUME. Refused: SIDTYP 0, RBID, VINI, SPSF, LOU, CV = 0 "
            "(card 3's temperature-dependent heat capacities: TEXT, A, B, MW, GASC are then "
-           "unused), MU or A < 0 (curves).",
+           "unused), MU or A < 0 (curves). A numeric option (older decks) is the airbag id.",
        .apply = apply_airbag_simple_airbag_model},
   };
 }

@@ -82,18 +82,23 @@ std::string sphere_cards(int n) {
   return out + elems;
 }
 
-/// The bag deck: end time, CN, MWD, and extra cards (curves, controls).
-std::string bag_deck(double endtim, double cn, double mwd, const std::string& extra) {
-  std::string d = "*KEYWORD\n";
-  d += fmt::format("*CONTROL_TERMINATION\n{:10.4e}\n", endtim);
-  d += "*CONTROL_SHELL\n$  wrpang     esort     irnxx    istupd\n"
-       "      20.0         0        -1         1\n";
+/// The sphere's part, section, rubber and part set 7, with the thickness update on (ISTUPD).
+std::string bag_part_cards() {
+  std::string d = "*CONTROL_SHELL\n$  wrpang     esort     irnxx    istupd\n"
+                  "      20.0         0        -1         1\n";
   d += "*PART\nbag\n         1         1         1\n";
   d += fmt::format("*SECTION_SHELL\n         1         2\n{:10.4f}{:10.4f}{:10.4f}{:10.4f}\n", kT0,
                    kT0, kT0, kT0);
   d += fmt::format("*MAT_MOONEY-RIVLIN_RUBBER\n         1{:10.3e}     0.495{:10.3f}{:10.3f}\n",
                    kRho, kA, kB);
-  d += "*SET_PART_LIST\n         7\n         1\n";
+  return d + "*SET_PART_LIST\n         7\n         1\n";
+}
+
+/// The bag deck: end time, CN, MWD, and extra cards (curves, controls).
+std::string bag_deck(double endtim, double cn, double mwd, const std::string& extra) {
+  std::string d = "*KEYWORD\n";
+  d += fmt::format("*CONTROL_TERMINATION\n{:10.4e}\n", endtim);
+  d += bag_part_cards();
   d += "*AIRBAG_SIMPLE_PRESSURE_VOLUME_ID\n        11sphere\n";
   d += fmt::format(
       "         7         1         0       1.0       1.0       0.0{:10.3f}       0.0\n", mwd);
@@ -318,14 +323,7 @@ TEST(Airbag, SoftBagOnStiffPlateUsesTheSmallerStiffness) {
 // radius, see above, and the residual breathing); the energies balance to 1e-2 (0.9996).
 TEST(Airbag, SlowlyGasFilledSphereHoldsTheMembranePressure) {
   constexpr double kPe = 1.0, kRoGas = 1e-6, kCv = 718, kCp = 1005, kT = 300, kPeak = 6.0;
-  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    0.200\n";
-  d += "*CONTROL_SHELL\n      20.0         0        -1         1\n";
-  d += "*PART\nbag\n         1         1         1\n";
-  d += fmt::format("*SECTION_SHELL\n         1         2\n{:10.4f}{:10.4f}{:10.4f}{:10.4f}\n", kT0,
-                   kT0, kT0, kT0);
-  d += fmt::format("*MAT_MOONEY-RIVLIN_RUBBER\n         1{:10.3e}     0.495{:10.3f}{:10.3f}\n",
-                   kRho, kA, kB);
-  d += "*SET_PART_LIST\n         7\n         1\n";
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    0.200\n" + bag_part_cards();
   d += "*AIRBAG_SIMPLE_AIRBAG_MODEL\n         7         1\n";
   d += fmt::format("{:10.1f}{:10.1f}{:10.1f}         5       0.0       0.0{:10.3f}{:10.3e}\n", kCv,
                    kCp, kT, kPe, kRoGas);

@@ -200,16 +200,21 @@ TEST(RigidBody, PartInertiaGivesTheMassPropertiesOfTheBody) {
   }
 }
 
+/// An elastic steel block of 4 x 2 x 1 hexahedra (4 x 2 x 1 mm, part 1) ending at endtim.
+static std::string elastic_block_deck(const std::string& endtim) {
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    " + endtim +
+                  "\n*CONTROL_TIMESTEP\n    1.0e-6       0.9\n"
+                  "*PART\nblock\n         1         1         1\n"
+                  "*SECTION_SOLID\n         1         1\n"
+                  "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n";
+  return d + hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
+}
+
 // *CONSTRAINED_NODAL_RIGID_BODY_INERTIA: the nodes of an elastic block made one body with the
 // given mass TM = 1e-3 t (the block's own is 6.28e-8 t), centre at node 1's position: under a
 // 1 N nodal force the body's centre accelerates at F / TM, and glstat's mass is TM.
 TEST(RigidBody, NodalRigidBodyInertiaGivesTheMass) {
-  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    2.0e-3\n"
-                  "*CONTROL_TIMESTEP\n    1.0e-6       0.9\n"
-                  "*PART\nblock\n         1         1         1\n"
-                  "*SECTION_SOLID\n         1         1\n"
-                  "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n";
-  d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
+  std::string d = elastic_block_deck("2.0e-3");
   d += "*SET_NODE_GENERAL\n         5\nALL\n"
        "*CONSTRAINED_NODAL_RIGID_BODY_INERTIA\n        77                   5\n"
        "       0.0       0.0       0.0    1.0e-3         0         1\n"
@@ -239,12 +244,7 @@ TEST(RigidBody, NodalRigidBodyInertiaGivesTheMass) {
 // with its z translation and every rotation fixed; a 1 N force at node 1 along (1, 0, 1)
 // accelerates it along x only, at F / m (m the block's mass), and it does not turn.
 TEST(RigidBody, NodalRigidBodySpcFixesItsDofs) {
-  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n    1.0e-3\n"
-                  "*CONTROL_TIMESTEP\n    1.0e-6       0.9\n"
-                  "*PART\nblock\n         1         1         1\n"
-                  "*SECTION_SOLID\n         1         1\n"
-                  "*MAT_ELASTIC\n         1   7.85e-9  210000.0       0.3\n";
-  d += hex_block_cards(4, 2, 1, 4.0, 2.0, 1.0, 1);
+  std::string d = elastic_block_deck("1.0e-3");
   d += "*SET_NODE_GENERAL\n         5\nALL\n"
        "*CONSTRAINED_NODAL_RIGID_BODY_SPC\n        77                   5\n"
        "       1.0         3         7\n"
