@@ -88,8 +88,9 @@ void read_card(const io::Fields& h, LawReader& r) {
                                  id, f, h.real(f)));
   p->beta = h.real("BETA") * std::numbers::pi / 180.0;
   // What the rest of the code reads of an elastic material (time step, contact and hourglass
-  // stiffness): E bounding the in-plane stiffness (Gershgorin), no Poisson effect.
-  m.e = std::max({p->q11, p->q22}) + p->q12;
+  // stiffness): E bounding the in-plane stiffness (Gershgorin rows of [Q11 Q12; Q12 Q22] and the
+  // shear 2 GAB, as the isotropic E / (1 - nu) bounds 2 G), no Poisson effect.
+  m.e = std::max({p->q11 + p->q12, p->q22 + p->q12, 2.0 * p->gab});
   m.pr = 0;
   m.law_card = std::move(p);
 }

@@ -113,3 +113,25 @@ TEST(Membrane, OffAxisTangentThroughTheKernelIsJones) {
     EXPECT_NEAR(ex_kernel, ex, 1e-5 * ex) << deg;
   }
 }
+
+// A rigid shell part's formulation does not matter (its elements never compute a stress): any
+// ELFORM is taken, as LS-DYNA takes it, while a deformable part with a form parcae does not
+// have is refused at its section.
+TEST(Membrane, RigidShellsTakeAnyFormulation) {
+  auto deck = [](const std::string& mat) {
+    const auto dir = make_temp_dir("rigid_form");
+    write_file(dir / "deck.k", "*KEYWORD\n*CONTROL_TERMINATION\n1.0e-3\n*PART\ntool\n1,1,1\n"
+                               "*SECTION_SHELL\n1,4\n1.0\n" +
+                                   mat + shell_grid_cards(2, 2, 2.0, 2.0, 1, 1, 1) + "*END\n");
+    return read_deck((dir / "deck.k").string());
+  };
+  const Domain d = build_domain(deck("*MAT_RIGID\n1,7.85e-9,210000.0,0.3\n"));
+  EXPECT_EQ(d.bodies.size(), 1u);
+  EXPECT_GT(d.bodies[0].mass, 0.0);
+  try {
+    (void)build_domain(deck("*MAT_ELASTIC\n1,7.85e-9,210000.0,0.3\n"));
+    ADD_FAILURE() << "a deformable ELFORM 4 part was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("ELFORM 4"), std::string::npos) << e.what();
+  }
+}

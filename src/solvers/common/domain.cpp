@@ -510,7 +510,7 @@ Domain build_domain(const Model& model) {
     ShellPart sp;
     sp.pid = pid;
     sp.title = s.part->title;
-    set_shell_options(model, *s.sec, mp, sp.opt); // shell_sections.cpp
+    set_shell_options(model, *s.sec, mp, sp.opt, !mp.law().rigid); // shell_sections.cpp
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);

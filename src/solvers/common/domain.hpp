@@ -271,10 +271,11 @@ Real discrete_critical_dt(Real m1, Real m2, Real stiffness, Real damping);
 /// The options of a shell part from its section and the controls (shell_sections.cpp):
 /// points through the thickness and their rule, shear factor, thickness update, membrane
 /// (ELFORM 5 and 9) and the points' material angles (ICOMP = 1, plus the material's own angle
-/// for laws with material axes). InputError at the section for NIP outside 1..10 and for the
-/// shell forms the explicit solver does not have.
+/// for laws with material axes). InputError at the section for NIP outside 1..10 and, with
+/// check_form (deformable parts: a rigid part's form does not matter), for the shell forms the
+/// explicit solver does not have.
 void set_shell_options(const Model& model, const Section& sec, const MaterialParams& mat,
-                       ShellOptions& opt);
+                       ShellOptions& opt, bool check_form);
 
 /// The 2-D solid formulation of a shell section: ELFORM 13 plane strain, 15 axisymmetric,
 /// None for the shells; InputError at the section for ELFORM 12 and 14 (planar_parts.cpp).

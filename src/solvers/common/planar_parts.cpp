@@ -97,7 +97,10 @@ void add_planar_part(const Model& model, const Part& part, const Section& sec, c
   // A planar motion: no z motion (nor rotations: the nodes get no rotational dofs).
   for (const auto& c : sp.blk.conn)
     for (LocalId n : c) d.spc[static_cast<std::size_t>(n)][2] = true;
-  if (body >= 0) { // rigid: the mass to the body
+  if (body >= 0) { // rigid: the mass to the body, which moves in the plane (along the axis)
+    RigidBody& rb = d.bodies[static_cast<std::size_t>(body)];
+    rb.fix_t[2] = rb.fix_r[0] = rb.fix_r[1] = true;
+    if (axi) rb.fix_t[0] = rb.fix_r[2] = true;
     for (std::size_t k = 0; k < sp.blk.size(); ++k) {
       const auto m = planar_lumped_mass(mp, sp.blk, k, d.x0);
       for (int a = 0; a < 4; ++a) {

@@ -9,9 +9,9 @@
 namespace parcae {
 
 void set_shell_options(const Model& model, const Section& sec, const MaterialParams& mat,
-                       ShellOptions& opt) {
+                       ShellOptions& opt, bool check_form) {
   const int e = sec.elform;
-  if (e != 0 && e != 2 && e != 16 && e != 5 && e != 9)
+  if (check_form && e != 0 && e != 2 && e != 16 && e != 5 && e != 9)
     throw InputError(sec.loc, fmt::format("*SECTION_SHELL {}: ELFORM {} is not supported (0 and "
                                           "2, Belytschko-Tsay, are; 16 runs as 2; 5 and 9 run "
                                           "as its membrane)",

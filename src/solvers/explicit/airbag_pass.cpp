@@ -30,13 +30,19 @@ void Integrator::init_airbags() {
       for (const auto& c : d_.shells[p].blk.conn) nodes.insert(nodes.end(), c.begin(), c.end());
     }
     // Its surface must be deformable shells (rigid parts are not in the volume or the pressure).
-    for (GlobalId pid : members)
-      if (std::none_of(d_.shells.begin(), d_.shells.end(),
-                       [&](const ShellPart& sp) { return sp.pid == pid; }))
-        throw InputError(a.loc, fmt::format("airbag {}: part {} of part set {} is not a "
-                                            "deformable shell part (rigid bag walls are not "
-                                            "supported)",
+    for (GlobalId pid : members) {
+      const auto sp = std::find_if(d_.shells.begin(), d_.shells.end(),
+                                   [&](const ShellPart& p) { return p.pid == pid; });
+      if (sp == d_.shells.end())
+        throw InputError(a.loc, fmt::format("airbag {}: part {} of part set {} has no deformable "
+                                            "shells (rigid bag walls are not supported)",
                                             a.id, pid, a.sid));
+      if (sp->blk.planar != Planar::None)
+        throw InputError(a.loc, fmt::format("airbag {}: part {} of part set {} is a 2-D solid "
+                                            "(*SECTION_SHELL ELFORM 13 or 15): 2-D airbags are "
+                                            "not supported",
+                                            a.id, pid, a.sid));
+    }
     // The bag's faces over the whole model, oriented consistently and outwards.
     std::vector<std::size_t> model_faces;
     for (std::size_t e = 0; e < model_.shells.size(); ++e)
@@ -131,9 +137,17 @@ void Integrator::airbag_update(Real t) {
     if (bag.v0 <= 0) continue; // set-up: orientation not known yet
     const Real vrel = bag.volume / bag.v0;
     if (a.thermo) {
-      // Wang-Nefske: the gas from its last state to t (trapezoid of the inflator's rate)
+      // Wang-Nefske: the gas from its last state to t (trapezoid of the inflator's rate).
+      // During dynamic relaxation the bag holds ambient gas in its current volume: the
+      // inflator starts with the transient, at its t = 0.
       const Real v = a.vsca * bag.volume, dt = t - bag.gas_t;
-      if (dt > 0 && v > 0) {
+      if (relaxing_ && v > 0) {
+        bag.gas_v = v;
+        bag.gas_m = a.ro * v;
+        bag.gas_p = a.pe;
+        bag.gas_e = a.pe * v / (a.cp / a.cv - 1.0);
+        bag.gas_t = 0;
+      } else if (dt > 0 && v > 0) {
         const Real m_in = 0.5 * dt * (raw_curve(a.lcmass, bag.gas_t) + raw_curve(a.lcmass, t));
         GasState g{bag.gas_m, bag.gas_e, bag.gas_p};
         bag.gas_out +=

@@ -62,6 +62,8 @@ void Integrator::scale_element_masses(Family family, std::size_t p, std::size_t 
     const auto lm_new = Family::lump_mass(part.opt, part.mat, blk, k, d_.x0, rs.scale);
     if constexpr (std::is_same_v<Family, SolidFamily>)
       blk.dt[k] = rs.dt; // the solid kernel's stored step, with the new density
+    if constexpr (std::is_same_v<Family, ShellFamily>)
+      if (blk.planar != Planar::None) blk.dt2d[k] = rs.dt; // 2-D solids store theirs too
     for (std::size_t a = 0; a < static_cast<std::size_t>(Family::kNodes); ++a) {
       const std::size_t c = part.corner_offset + Family::kNodes * k + a;
       const Real gain = lm_new.mass[a] - lm_old.mass[a];

@@ -47,14 +47,18 @@ void Integrator::init_segment_pressures() {
     if (f.family == FaceElement::Family::None) continue; // refused by the reader
     const bool solid = f.family == FaceElement::Family::Solid;
     const GlobalId id = solid ? model_.solids.id[f.index] : model_.shells.id[f.index];
+    if (!solid) { // every rank decides it from the model (no rank may wait for another)
+      const Part* part = model_.find_part(model_.shells.part[f.index]);
+      const Section* sec = part ? model_.find_section(part->secid) : nullptr;
+      if (sec && sec->elform >= 12 && sec->elform <= 15)
+        throw InputError({}, fmt::format("segment pressure on 2-D solid {} (part {}): pressures "
+                                         "on 2-D solids (their edges) are not supported",
+                                         id, part->id));
+    }
     auto& at = solid ? solid_at : shell_at;
     const auto it = at.find(id);
     if (it == at.end()) continue; // another rank's element
     const auto [p, k] = it->second;
-    if (!solid && d_.shells[p].blk.planar != Planar::None)
-      throw InputError({}, fmt::format("segment pressure on 2-D solid {} (part {}): pressures "
-                                       "on 2-D solids (their edges) are not supported",
-                                       id, d_.shells[p].pid));
     SegmentPressures::Face face;
     face.elem = k;
     face.load = static_cast<std::uint32_t>(s);

@@ -180,7 +180,7 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   for (int ip = 0; ip < nip; ++ip) {
     const Real* sg = &sp.blk.sig[(k * nip + ip) * 5];
     const Real tw = wt[static_cast<std::size_t>(ip)] * th / 2;
-    const Real z = zeta[static_cast<std::size_t>(ip)] * th / 2;
+    const Real z = sp.opt.membrane ? 0.0 : zeta[static_cast<std::size_t>(ip)] * th / 2;
     for (int i = 0; i < 3; ++i) {
       Nr[i] += tw * sg[i];
       Mr[i] += tw * z * sg[i];
