@@ -30,9 +30,10 @@ ErosionRule make_erosion_rule(const Model& model, const Material& mat, bool shel
     r.crit = a;
     r.needs_strain = a.has_mxeps || a.has_effeps;
     if (shell && r.needs_strain)
-      throw InputError(a.loc, fmt::format("*MAT_ADD_EROSION of material {}: MXEPS and EFFEPS are "
-                                          "supported on solids only (part {} is a shell or 2-D solid part)",
-                                          a.mid, pid));
+      throw InputError(
+          a.loc, fmt::format("*MAT_ADD_EROSION of material {}: MXEPS and EFFEPS are "
+                             "supported on solids only (part {} is a shell or 2-D solid part)",
+                             a.mid, pid));
     if (a.numfip < 0) {
       r.fip_needed = static_cast<int>(std::ceil(-a.numfip / 100.0 * nip - 1e-9));
     } else {
