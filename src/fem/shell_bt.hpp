@@ -38,11 +38,14 @@ struct ShellOptions {
   /// Membrane (*SECTION_SHELL ELFORM 5, 9): every point on the mid-surface (no bending), no
   /// transverse shear (shrf 0), in-plane hourglass modes only.
   bool membrane = false;
-  /// ICOMP = 1: the material angle of each point (radians, from the element's local x axis to
-  /// the material's a axis, about the normal); used by the laws with material axes
-  /// (MaterialLaw::oriented). oriented: some angle is nonzero.
-  std::array<Real, 10> angle{};
-  bool oriented = false;
+  /// ICOMP = 1: the material a axis of each point as (cos, sin) of its angle from the
+  /// element's local x axis about the normal, for the laws with material axes
+  /// (MaterialLaw::oriented); (1, 0): the element's axes.
+  std::array<std::array<Real, 2>, 10> axis = [] {
+    std::array<std::array<Real, 2>, 10> a{};
+    for (auto& p : a) p = {1.0, 0.0};
+    return a;
+  }();
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.

@@ -76,8 +76,8 @@ struct KernelSetup {
   Real zhalf[kMaxNip] = {}, whalf[kMaxNip] = {};
   Real shrf = 1, fail = 0;
   bool check_fail = false, hourglass = false, hg_stiff = false, thick_upd = false;
-  bool membrane = false;        ///< no bending hourglass modes (zhalf is 0 for membranes)
-  std::array<Real, 10> angle{}; ///< material angle of each point (ShellOptions::angle)
+  bool membrane = false; ///< no bending hourglass modes (zhalf is 0 for membranes)
+  std::array<std::array<Real, 2>, 10> axis{}; ///< material axis of each point (ShellOptions)
   Real qm_e = 0, qm_gs = 0, inv_c = 0;
   Real c_wave = 0; ///< plate wave speed (time step)
   bool direct = true, rate = false;
@@ -108,7 +108,7 @@ struct KernelSetup {
     hg_stiff = hourglass_stiffness(opt);
     thick_upd = opt.thickness_update;
     membrane = opt.membrane;
-    angle = opt.angle;
+    axis = opt.axis;
     qm_e = opt.qm * mat.e;
     qm_gs = opt.qm * shrf * shear_modulus(mat);
     const Real c_hg = hourglass && !hg_stiff ? mat.wave_speed_shell() : 0.0;
@@ -293,7 +293,7 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
         Real bl[3] = {P.b0[p][l], P.b1[p][l], P.b2[p][l]};
         Real el = P.ep[p][l], zl = 0;
         update_stress_shell_oriented(mat, d5, dt, sl, bl, el, zl,
-                                     K.angle[static_cast<std::size_t>(p)]);
+                                     K.axis[static_cast<std::size_t>(p)]);
         P.s0[p][l] = sl[0];
         P.s1[p][l] = sl[1];
         P.s2[p][l] = sl[2];

@@ -81,8 +81,10 @@ void one_element(const ShellOptions& opt, const MaterialParams& mat, ShellBlock&
   s[4] = s[5] = 0.0; // no transverse shear in a planar motion
   const Real rho = mat.ro * blk.density_scale[e];
   const Real c = mat.wave_speed_solid() / std::sqrt(blk.density_scale[e]);
-  const Real le = quad_characteristic_length(x, y);
-  Real q = 0; // bulk viscosity, compression only
+  Real b2 = 0; // sum |b_a|^2: the characteristic length and the hourglass stiffness
+  for (int a = 0; a < 4; ++a) b2 += bx[a] * bx[a] + by[a] * by[a];
+  const Real le = area / std::sqrt(b2); // quad_characteristic_length (area > 0 here)
+  Real q = 0;                           // bulk viscosity, compression only
   if (trd < 0) q = rho * le * (opt.q2 * le * trd * trd - opt.q1 * c * trd);
   Real de = 0;
   for (int k = 0; k < 4; ++k) de += 0.5 * (s_old[k] + s[k]) * deps[k];
@@ -112,8 +114,6 @@ void one_element(const ShellOptions& opt, const MaterialParams& mat, ShellBlock&
     if (opt.ihq >= 4) {
       // Stiffness form: k = qm (lambda + 2 G) w sum|b|^2 / (2 A), the 2-D counterpart of the
       // hexahedron's qm (lambda + 2 G) V sum|B|^2 / 3.
-      Real b2 = 0;
-      for (int a = 0; a < 4; ++a) b2 += bx[a] * bx[a] + by[a] * by[a];
       const Real k = opt.qm * (mat.lambda + 2.0 * mat.g) * w * b2 / (2.0 * area);
       Real* hq = &blk.hg[5 * e];
       for (int i = 0; i < 2; ++i) {

@@ -84,13 +84,11 @@ void apply_constrained_nodal_rigid_body(const Block& b, DeckBuilder& d) {
         fail(row.loc("CMO"), fmt::format("nodal rigid body {}: CMO = {} is not supported (0: "
                                          "none, 1: global constraints; -1, local ones, is not)",
                                          r.pid, cmo));
-      static constexpr std::array<std::array<bool, 3>, 8> kCode = {
-          {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
       for (const char* f : {"CON1", "CON2"}) {
         const auto c = row.integer(f);
         if (c < 0 || c > 7)
           fail(row.loc(f), fmt::format("nodal rigid body {}: {} = {} must be 0..7", r.pid, f, c));
-        if (cmo == 1) (f[3] == '1' ? r.fix_t : r.fix_r) = kCode[static_cast<std::size_t>(c)];
+        if (cmo == 1) (f[3] == '1' ? r.fix_t : r.fix_r) = rigid_constraint_dofs(c);
       }
     }
     d.model.nodal_rigid_bodies.push_back(std::move(r));

@@ -161,8 +161,7 @@ private:
       const bool nodal =
           std::any_of(e.thickness.begin(), e.thickness.end(), [](Real v) { return v > 0; });
       const bool section_t = std::any_of(s.t.begin(), s.t.end(), [](Real v) { return v > 0; });
-      const bool solid_2d = s.elform >= 12 && s.elform <= 15; // 2-D solids need no T1
-      if (!nodal && !section_t && !solid_2d)
+      if (!nodal && !section_t && !is_2d_solid(s)) // 2-D solids need no T1
         fail(s.loc, fmt::format("section {}: zero shell thickness (T1 = 0) and shell element {} of "
                                 "part {} has no nodal thickness",
                                 s.id, e.id, p.id));

@@ -80,10 +80,11 @@ void turn_shell_tensor(const Real in[5], Real c, Real s, bool eng, Real out[5]) 
 } // namespace
 
 Real update_stress_shell_oriented(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
-                                  Real back[3], Real& eps_p, Real& deps_zz, Real theta) {
-  if (theta == 0 || !m.law().oriented)
+                                  Real back[3], Real& eps_p, Real& deps_zz,
+                                  const std::array<Real, 2>& axis) {
+  const Real c = axis[0], s = axis[1];
+  if ((c == 1 && s == 0) || !m.law().oriented)
     return update_stress_shell(m, deps, dt, sig, back, eps_p, deps_zz);
-  const Real c = std::cos(theta), s = std::sin(theta);
   Real dm[5], sm[5];
   turn_shell_tensor(deps, c, s, true, dm);
   turn_shell_tensor(sig, c, s, false, sm);

@@ -11,6 +11,7 @@
 //    the element applies any rotation before calling.
 //  - eps_p is the effective (equivalent) plastic strain; back holds the back stress for
 //    kinematic hardening (*MAT_003 with beta < 1), deviatoric, same order as the stress.
+#include <array>
 #include <limits>
 #include <memory>
 #include <span>
@@ -211,15 +212,16 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
 /// the domain set-up refuses on shells). For the elastic and plastic laws: linear hardening (and
 /// elastic kinds) use the direct plane-stress return map (materials/plane_stress_return.inc);
 /// tabulated hardening and VP = 1 rate effects the iterated one.
-/// The same in material axes at the angle theta (radians) from the element's local x axis, for
-/// laws with material axes (MaterialLaw::oriented; the others ignore theta): the strain
+Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                         Real back[3], Real& eps_p, Real& deps_zz);
+
+/// The same in material axes whose a axis is (cos, sin) of its angle from the element's local x
+/// axis, for laws with material axes (MaterialLaw::oriented; the others ignore it): the strain
 /// increment and the stress (local [xx yy xy yz zx], engineering shear strains) turned into the
 /// axes (a, b, normal), the law's update there, the stress turned back.
 Real update_stress_shell_oriented(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
-                                  Real back[3], Real& eps_p, Real& deps_zz, Real theta);
-
-Real update_stress_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
-                         Real back[3], Real& eps_p, Real& deps_zz);
+                                  Real back[3], Real& eps_p, Real& deps_zz,
+                                  const std::array<Real, 2>& axis);
 
 /// The general plane-stress update: deps_zz iterated around the 3-D radial return until
 /// sigma_zz = 0 (to ~1e-14 of the stress scale). Valid for every material; update_stress_shell

@@ -180,6 +180,21 @@ struct Section {
   SourceLoc loc;
 };
 
+/// A 2-D solid section: *SECTION_SHELL ELFORM 12-15 (plane stress, plane strain, axisymmetric
+/// area and volume weighted), elements in the x-y plane.
+inline bool is_2d_solid(const Section& s) {
+  return s.kind == SectionKind::Shell && s.elform >= 12 && s.elform <= 15;
+}
+
+/// The translational or rotational dofs fixed by a rigid-body constraint code (*MAT_RIGID CON1 /
+/// CON2, *CONSTRAINED_NODAL_RIGID_BODY_SPC): 0 none, 1 x, 2 y, 3 z, 4 xy, 5 yz, 6 zx, 7 all.
+/// Codes outside 0..7 are the caller's to refuse.
+inline std::array<bool, 3> rigid_constraint_dofs(int code) {
+  static constexpr std::array<std::array<bool, 3>, 8> kCode = {
+      {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
+  return kCode[static_cast<std::size_t>(code)];
+}
+
 struct Hourglass {
   GlobalId id = 0;
   std::string title;

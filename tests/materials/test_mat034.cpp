@@ -47,7 +47,7 @@ void tangent(const MaterialParams& m, Real theta, Real q[3][3]) {
     Real d[5] = {0, 0, 0, 0, 0};
     d[j] = 1e-6;
     Real s[5] = {0, 0, 0, 0, 0}, back[3] = {0, 0, 0}, ep = 0, dz = 0;
-    update_stress_shell_oriented(m, d, 1e-6, s, back, ep, dz, theta);
+    update_stress_shell_oriented(m, d, 1e-6, s, back, ep, dz, {std::cos(theta), std::sin(theta)});
     for (int i = 0; i < 3; ++i) q[i][j] = s[i] / 1e-6;
   }
 }
@@ -98,7 +98,7 @@ TEST(Mat034, OffAxisModulusIsJones) {
   Real ep = 0, dz = 0;
   const Real d[5] = {1e-4, -2e-4, 3e-4, 0, 0};
   update_stress_shell(iso, d, 1e-6, s1, b, ep, dz);
-  update_stress_shell_oriented(iso, d, 1e-6, s2, b, ep, dz, 0.7);
+  update_stress_shell_oriented(iso, d, 1e-6, s2, b, ep, dz, {std::cos(0.7), std::sin(0.7)});
   for (int i = 0; i < 5; ++i) EXPECT_EQ(s1[i], s2[i]);
 }
 

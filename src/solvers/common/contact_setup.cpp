@@ -82,7 +82,7 @@ public:
       if (!parts_.count(p))
         throw InputError(loc, fmt::format("contact {}: part {} is not defined", c.id, p));
       const Section* sec = m_.find_section(parts_.at(p)->secid);
-      if (sec && sec->kind == SectionKind::Shell && sec->elform >= 12 && sec->elform <= 15)
+      if (sec && is_2d_solid(*sec))
         throw InputError(loc, fmt::format("contact {}: part {} is a 2-D solid (*SECTION_SHELL "
                                           "ELFORM {}); 2-D contacts (*CONTACT_2D_*) are not "
                                           "supported",

@@ -402,14 +402,12 @@ Domain build_domain(const Model& model) {
     b.title = s.part->title;
     if (s.mat->cmo > 0) {
       const int c1 = static_cast<int>(s.mat->con1), c2 = static_cast<int>(s.mat->con2);
-      static constexpr std::array<std::array<bool, 3>, 8> kCode = {
-          {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 1}}};
       if (c1 < 0 || c1 > 7 || c2 < 0 || c2 > 7)
         throw InputError(s.mat->loc, fmt::format("*MAT_RIGID {}: CON1/CON2 must be 0..7 when "
                                                  "CMO = 1",
                                                  s.mat->id));
-      b.fix_t = kCode[c1];
-      b.fix_r = kCode[c2];
+      b.fix_t = rigid_constraint_dofs(c1);
+      b.fix_r = rigid_constraint_dofs(c2);
     } else if (s.mat->cmo < 0) {
       throw InputError(s.mat->loc, fmt::format("*MAT_RIGID {}: CMO = -1 (local constraints) is "
                                                "not supported; use CMO = 1",

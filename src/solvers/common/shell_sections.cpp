@@ -1,5 +1,6 @@
 // Shell parts' options from their *SECTION_SHELL: the Belytschko-Tsay shell (ELFORM 0, 2; 16
 // run as 2), its membrane (ELFORM 5; 9 run as 5), and the material angles of ICOMP = 1.
+#include <cmath>
 #include <numbers>
 
 #include <fmt/format.h>
@@ -24,14 +25,12 @@ void set_shell_options(const Model& model, const Section& sec, const MaterialPar
   opt.shrf = sec.shrf == 0 ? 1.0 : sec.shrf;
   opt.thickness_update = model.control.shell_istupd != 0;
   opt.membrane = e == 5 || e == 9;
-  if (opt.membrane) opt.shrf = 0; // no transverse shear
-  opt.angle.fill(0.0);
-  opt.oriented = false;
+  if (opt.membrane) opt.shrf = 0;                              // no transverse shear
   const Real own = mat.law().oriented ? mat.shell_angle : 0.0; // the material's BETA
-  for (std::size_t i = 0; i < opt.angle.size(); ++i) {
+  for (std::size_t i = 0; i < opt.axis.size(); ++i) {
     const Real b = i < sec.angles.size() ? sec.angles[i] : 0.0;
-    opt.angle[i] = b * std::numbers::pi / 180.0 + own;
-    opt.oriented = opt.oriented || opt.angle[i] != 0;
+    const Real theta = b * std::numbers::pi / 180.0 + own;
+    opt.axis[i] = {std::cos(theta), std::sin(theta)};
   }
 }
 

@@ -50,7 +50,7 @@ void Integrator::init_segment_pressures() {
     if (!solid) { // every rank decides it from the model (no rank may wait for another)
       const Part* part = model_.find_part(model_.shells.part[f.index]);
       const Section* sec = part ? model_.find_section(part->secid) : nullptr;
-      if (sec && sec->elform >= 12 && sec->elform <= 15)
+      if (sec && is_2d_solid(*sec))
         throw InputError({}, fmt::format("segment pressure on 2-D solid {} (part {}): pressures "
                                          "on 2-D solids (their edges) are not supported",
                                          id, part->id));
