@@ -170,14 +170,25 @@ struct GlobalDamping {
   SourceLoc loc;
 };
 
-/// *LOAD_BODY_X / _Y / _Z: acceleration a(t) = sf * curve(t) in direction dir; LS-DYNA applies
-/// the inertial load -m*a, i.e. gravity in -z is *LOAD_BODY_Z with a positive g.
+/// *LOAD_BODY_X / _Y / _Z / _VECTOR and *LOAD_GRAVITY_PART: acceleration a(t) = sf * curve(t)
+/// in direction dir; LS-DYNA applies the inertial load -m*a, i.e. gravity in -z is
+/// *LOAD_BODY_Z with a positive g. *LOAD_BODY_RX / _RY / _RZ (kind Spin): angular velocity
+/// omega(t) = sf * curve(t) about the axis through `center` along `axis`; each node feels the
+/// centrifugal force m omega^2 r, r its current distance vector from the axis.
 struct BodyLoad {
+  enum class Kind : std::uint8_t { Acceleration, Spin };
   int dir = 2; ///< 0 x, 1 y, 2 z
   GlobalId lcid = 0;
   Real sf = 1.0;
   GlobalId lciddr = 0; ///< LCIDDR: the curve during dynamic relaxation (0: not applied then)
   SourceLoc loc;
+  Kind kind = Kind::Acceleration;
+  std::array<Real, 3> center{0, 0, 0}; ///< Spin: a point of the axis (XC, YC, ZC)
+  std::array<Real, 3> axis{0, 0, 0};   ///< Spin: the unit axis
+  /// *LOAD_GRAVITY_PART (_SET): only the nodes of this part's (part set's) elements, whatever
+  /// *LOAD_BODY_PARTS says; 0: the deck's body-load nodes
+  GlobalId part = 0;
+  bool part_is_set = false;
 };
 
 } // namespace parcae

@@ -36,7 +36,7 @@ std::string elastic_part(int pid = 1, double rho = 7.85e-9) {
 }
 
 struct Trace {
-  std::vector<double> t, vx, vz, zc, ke;
+  std::vector<double> t, vx, vz, xc, zc, ke;
   GlobalStats last;
 };
 
@@ -50,11 +50,13 @@ Trace run(const Model& m) {
     tr.t.push_back(s.time);
     tr.vx.push_back(s.vx);
     tr.vz.push_back(s.vz);
-    double z = 0, mass = 0;
+    double x = 0, z = 0, mass = 0;
     for (std::size_t n = 0; n < d.nnode; ++n) {
+      x += d.mass[n] * d.x[3 * n];
       z += d.mass[n] * d.x[3 * n + 2];
       mass += d.mass[n];
     }
+    tr.xc.push_back(x / mass);
     tr.zc.push_back(z / mass);
     tr.ke.push_back(s.kinetic);
     tr.last = s;
@@ -113,6 +115,96 @@ TEST(Loads, BodyLoadPartsLoadsOnlyTheirParts) {
   } catch (const std::exception& e) {
     EXPECT_NE(std::string(e.what()).find("part set 8"), std::string::npos) << e.what();
   }
+}
+
+TEST(Loads, BodyLoadVectorActsAlongTheUnitVector) {
+  // *LOAD_BODY_VECTOR with V = (3, 0, 4): V gives the direction only (|V| = 5 is normalised,
+  // with a note), so the free block's mass centre moves by -(0.6, 0, 0.8) g t^2 / 2 exactly.
+  const Model m = deck("vector", "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                                     hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                                     "*LOAD_BODY_VECTOR\n         1    9810.0\n"
+                                     "       3.0       0.0       4.0\n" +
+                                     kConstantCurve);
+  bool noted = false;
+  for (const KeywordNote& n : m.notes)
+    noted |= n.keyword == "*LOAD_BODY_VECTOR" && n.message.find("|V| = 5") != std::string::npos;
+  EXPECT_TRUE(noted);
+  const Trace tr = run(m);
+  const double t = tr.t.back(), s = 0.5 * kG * t * t;
+  EXPECT_NEAR(tr.xc.back() - 5.0, -0.6 * s, 1e-9 * s + 1e-12);
+  EXPECT_NEAR(tr.zc.back() - 5.0, -0.8 * s, 1e-9 * s + 1e-12);
+  EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
+}
+
+TEST(Loads, GravityPartLoadsItsPartOnlyWhateverLoadBodyPartsSays) {
+  // *LOAD_GRAVITY_PART on part 1 (DOF 3, ACCEL g): block 1 falls, block 2 stays; the mass centre
+  // of the two equal blocks falls by g t^2 / 4. *LOAD_BODY_PARTS (part 2 only) restricts the
+  // *LOAD_BODY_* loads (none here), not this one.
+  const Model m =
+      deck("gravity_part", "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                               "*PART\nother\n         2         1         1\n" +
+                               hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                               hex_block_cards(2, 2, 2, 10, 10, 10, 2, 101, 101, 50, 0, 0) +
+                               "*LOAD_BODY_PARTS\n         7\n*SET_PART_LIST\n7\n2\n"
+                               "*LOAD_GRAVITY_PART\n         1         3         1    9810.0\n" +
+                               kConstantCurve);
+  const Trace tr = run(m);
+  const double t = tr.t.back(), s = 0.25 * kG * t * t;
+  EXPECT_NEAR(tr.zc.back() - 5.0, -s, 1e-9 * s + 1e-12);
+  EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
+  // the same through a part set
+  const Model ms = deck("gravity_part_set",
+                        "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                            "*PART\nother\n         2         1         1\n" +
+                            hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                            hex_block_cards(2, 2, 2, 10, 10, 10, 2, 101, 101, 50, 0, 0) +
+                            "*SET_PART_LIST\n7\n1\n"
+                            "*LOAD_GRAVITY_PART_SET\n         7         3         1    9810.0\n" +
+                            kConstantCurve);
+  EXPECT_NEAR(run(ms).zc.back() - 5.0, -s, 1e-9 * s + 1e-12);
+  // refused: a missing part, a direction that is not 1-3, construction stages
+  const std::string base = "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                           hex_block_cards(1, 1, 1, 1, 1, 1, 1) + kConstantCurve;
+  for (const auto& [card, what] : std::vector<std::pair<std::string, std::string>>{
+           {"*LOAD_GRAVITY_PART\n         9         3         1    9810.0\n", "part 9"},
+           {"*LOAD_GRAVITY_PART\n         1         4         1    9810.0\n", "DOF = 4"},
+           {"*LOAD_GRAVITY_PART\n         1         3         1    9810.0         0         2\n",
+            "construction stages"}}) {
+    try {
+      (void)deck("gravity_part_bad", base + card);
+      ADD_FAILURE() << card;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("deck.k:"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(Loads, SpinLoadDrivesTheMassCentreOutAsCosh) {
+  // *LOAD_BODY_RZ: angular velocity omega about the z axis through (0, 0, 0). Each node feels
+  // m omega^2 r (its x and y from the axis); the internal forces cancel in the sum, so the free
+  // block's mass centre obeys x'' = omega^2 x exactly: x_c(t) = x_c0 cosh(omega t), z_c fixed.
+  // Central differences: error O((omega dt)^2) ~ 1e-8 here. The work of the load is the
+  // kinetic plus the internal energy.
+  const double omega = 100.0, x0 = 105.0;
+  const Model m = deck("spin", "*CONTROL_TERMINATION\n    5.0e-3\n" + elastic_part() +
+                                   hex_block_cards(2, 2, 2, 10, 10, 10, 1, 1, 1, 100, -5, 0) +
+                                   "*LOAD_BODY_RZ\n         1     100.0\n" + kConstantCurve);
+  const Trace tr = run(m);
+  const double t = tr.t.back();
+  EXPECT_NEAR(tr.xc.back(), x0 * std::cosh(omega * t), 1e-6 * x0);
+  EXPECT_NEAR(tr.zc.back(), 5.0, 1e-9);
+  EXPECT_GT(tr.last.internal, 0.0); // the block is stretched radially
+  EXPECT_NEAR(tr.last.external_work, tr.last.kinetic + tr.last.internal + tr.last.hourglass,
+              1e-3 * tr.last.external_work);
+  // the centre of rotation moves the axis: about x = 105 the block's centre does not move
+  const Model c =
+      deck("spin_centre", "*CONTROL_TERMINATION\n    5.0e-3\n" + elastic_part() +
+                              hex_block_cards(2, 2, 2, 10, 10, 10, 1, 1, 1, 100, -5, 0) +
+                              "*LOAD_BODY_RZ\n         1     100.0         0     "
+                              "105.0\n" +
+                              kConstantCurve);
+  EXPECT_NEAR(run(c).xc.back(), x0, 1e-9 * x0);
 }
 
 TEST(Loads, NodalForceChangesMomentumAtTheRateOfTheForce) {

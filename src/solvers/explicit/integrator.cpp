@@ -10,13 +10,9 @@ namespace parcae::explicit_detail {
 
 namespace {
 
-/// *LOAD_BODY_PARTS: 1 for each local node of an element of the part set's parts (the body
-/// loads act on those nodes only); empty when the deck has none (every node).
-std::vector<char> body_load_nodes(const Model& model, const Domain& d) {
-  if (model.body_load_parts == 0) return {};
-  const auto set = model.part_sets.find(model.body_load_parts); // checked by the reader
-  if (set == model.part_sets.end()) return {};
-  const std::unordered_set<GlobalId> parts(set->second.members.begin(), set->second.members.end());
+/// 1 for each local node of an element of the given parts.
+std::vector<char> nodes_of_parts(const Model& model, const Domain& d,
+                                 const std::unordered_set<GlobalId>& parts) {
   std::unordered_set<GlobalId> nodes; // deck node ids
   auto add = [&](const auto& table) {
     for (std::size_t e = 0; e < table.size(); ++e)
@@ -28,6 +24,31 @@ std::vector<char> body_load_nodes(const Model& model, const Domain& d) {
   add(model.beams);
   std::vector<char> out(d.nnode, 0);
   for (std::size_t n = 0; n < d.nnode; ++n) out[n] = nodes.count(d.node_id[n]) ? 1 : 0;
+  return out;
+}
+
+std::unordered_set<GlobalId> members(const Model& model, GlobalId psid) {
+  const auto set = model.part_sets.find(psid); // checked by the reader
+  if (set == model.part_sets.end()) return {};
+  return {set->second.members.begin(), set->second.members.end()};
+}
+
+/// *LOAD_BODY_PARTS: 1 for each local node of an element of the part set's parts (the body
+/// loads act on those nodes only); empty when the deck has none (every node).
+std::vector<char> body_load_nodes(const Model& model, const Domain& d) {
+  if (model.body_load_parts == 0) return {};
+  return nodes_of_parts(model, d, members(model, model.body_load_parts));
+}
+
+/// *LOAD_GRAVITY_PART (_SET): per body load, its part's nodes (empty for the other loads).
+std::vector<std::vector<char>> gravity_part_nodes(const Model& model, const Domain& d) {
+  std::vector<std::vector<char>> out(model.body_loads.size());
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    const BodyLoad& l = model.body_loads[k];
+    if (l.part == 0) continue;
+    out[k] = nodes_of_parts(
+        model, d, l.part_is_set ? members(model, l.part) : std::unordered_set<GlobalId>{l.part});
+  }
   return out;
 }
 
@@ -91,6 +112,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
   loads_.body_nodes = body_load_nodes(model, d_);
+  loads_.part_nodes = gravity_part_nodes(model, d_);
   if (model.control.damping.on) {
     loads_.damp_f.assign(3 * d_.nnode, 0.0);
     loads_.damp_m.assign(3 * d_.nnode, 0.0);

@@ -109,6 +109,8 @@ struct AppliedLoads {
   std::vector<Real> f, m; ///< applied forces, moments at the current time (3 per node)
   /// *LOAD_BODY_PARTS: the nodes the body loads act on (1 per node; empty: every node)
   std::vector<char> body_nodes;
+  /// *LOAD_GRAVITY_PART (_SET): per body load, the nodes of its parts (empty for the others)
+  std::vector<std::vector<char>> part_nodes;
   ExactSum work; ///< work of loads and prescribed motion on this rank's owned nodes
   /// *DAMPING_GLOBAL (damping_pass.cpp): the damping forces and moments of the cycle (3 per
   /// node; empty without damping), the current D, and their work (owned nodes; rank 0 for

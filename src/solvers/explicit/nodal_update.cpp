@@ -92,12 +92,28 @@ void Integrator::external_forces(Real t) {
       if (ld.dof >= 5 && ld.dof <= 7) loads_.m[3 * n + ld.dof - 5] += val;
     }
   }
-  for (const auto& bl : model_.body_loads) {
+  for (std::size_t k = 0; k < model_.body_loads.size(); ++k) {
+    const BodyLoad& bl = model_.body_loads[k];
     const Real acc =
         bl.sf * (relaxing_ && bl.lciddr != 0 ? raw_curve(bl.lciddr, t) : curve(bl.lcid, t));
-    const std::vector<char>& only = loads_.body_nodes; // *LOAD_BODY_PARTS
-    for (std::size_t n = 0; n < d_.nnode; ++n)
-      if (only.empty() || only[n]) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
+    // *LOAD_GRAVITY_PART: its part's nodes; the others: *LOAD_BODY_PARTS's (empty: all)
+    const std::vector<char>& only = bl.part != 0 ? loads_.part_nodes[k] : loads_.body_nodes;
+    if (bl.kind == BodyLoad::Kind::Acceleration) {
+      for (std::size_t n = 0; n < d_.nnode; ++n)
+        if (only.empty() || only[n]) loads_.f[3 * n + bl.dir] -= d_.mass[n] * acc;
+      continue;
+    }
+    // Spin: centrifugal m omega^2 r, r the node's current distance vector from the axis
+    const Real w2 = acc * acc;
+    const auto& c = bl.center;
+    const auto& e = bl.axis;
+    for (std::size_t n = 0; n < d_.nnode; ++n) {
+      if (!(only.empty() || only[n])) continue;
+      const Real r[3] = {d_.x[3 * n] - c[0], d_.x[3 * n + 1] - c[1], d_.x[3 * n + 2] - c[2]};
+      const Real along = r[0] * e[0] + r[1] * e[1] + r[2] * e[2];
+      for (int i = 0; i < 3; ++i)
+        loads_.f[3 * n + i] += d_.mass[n] * w2 * (r[i] - along * e[static_cast<std::size_t>(i)]);
+    }
   }
   if (airbags_.damped) airbag_damping();
 }
