@@ -371,6 +371,15 @@ struct MatAddErosion {
   SourceLoc loc;
 };
 
+/// *DEFINE_ELEMENT_DEATH_SOLID / _SHELL (_SET): its elements are deleted at `time`; with a
+/// box, only those whose centroid at time 0 is inside it (inout 0) or outside it (inout 1).
+struct ElementDeath {
+  Real time = 0;
+  GlobalId boxid = 0;
+  int inout = 0;
+  SourceLoc loc;
+};
+
 /// *RIGIDWALL_PLANAR [_FINITE] [_MOVING] and *RIGIDWALL_GEOMETRIC_CYLINDER [_DISPLAY].
 struct RigidWall {
   enum class Shape : std::uint8_t { Plane, Cylinder, Prism } shape = Shape::Plane;
@@ -705,7 +714,13 @@ struct Model {
   std::vector<Airbag> airbags;
   std::map<GlobalId, SegmentSet> segment_sets;
   std::vector<ContactDef> contacts;
-  std::vector<MatAddErosion> add_erosions; ///< *MAT_ADD_EROSION, at most one per material
+  std::vector<MatAddErosion> add_erosions;  ///< *MAT_ADD_EROSION, at most one per material
+  std::vector<ElementDeath> element_deaths; ///< *DEFINE_ELEMENT_DEATH_*
+  /// per model solid / shell: its list in death_lists (-1: none); empty without deaths
+  std::vector<std::int32_t> solid_death, shell_death;
+  /// the distinct lists of element_deaths entries that name one element (the element dies at
+  /// the first that applies)
+  std::vector<std::vector<std::int32_t>> death_lists;
   std::vector<NodalRigidBody> nodal_rigid_bodies;
   std::vector<ExtraNodes> extra_nodes;
   std::vector<RigidMerge> rigid_merges;

@@ -43,6 +43,8 @@ void Integrator::init_erosion() {
     for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
     erosion_.on |= fails || tdel || add || volume;
   }
+  // *DEFINE_ELEMENT_DEATH_*: the elements named may be deleted
+  erosion_.on |= !model_.element_deaths.empty();
   // *CONTROL_TIMESTEP ERODE = 1 with a DTMIN: any solid may erode
   if (model_.control.erode == 1 && model_.control.dtmin > 0 && model_.solids.size() > 0)
     erosion_.on = true;
@@ -71,6 +73,22 @@ void Integrator::init_erosion() {
     for (LocalId n : nodes) ++erosion_.node_live[static_cast<std::size_t>(n)];
 }
 
+bool Integrator::death_due(std::int32_t list, const LocalId* nodes, int nn) const {
+  if (list < 0) return false;
+  for (std::int32_t k : model_.death_lists[static_cast<std::size_t>(list)]) {
+    const ElementDeath& dd = model_.element_deaths[static_cast<std::size_t>(k)];
+    if (erosion_.t_pass < dd.time) continue;
+    if (dd.boxid == 0) return true;
+    // the centroid of the corners at time 0 (a repeated corner counts again): the box picks
+    // elements where they were built, once and for all (also across a restart)
+    Real c[3] = {0, 0, 0};
+    for (int a = 0; a < nn; ++a)
+      for (int i = 0; i < 3; ++i) c[i] += d_.x0[3 * static_cast<std::size_t>(nodes[a]) + i] / nn;
+    if (model_.boxes.at(dd.boxid).contains(c[0], c[1], c[2]) == (dd.inout == 0)) return true;
+  }
+  return false;
+}
+
 bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
                               std::vector<std::int64_t>& out) {
   auto& sp = d_.solids[p];
@@ -81,6 +99,8 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
   for (std::size_t k = b; k < e; ++k) {
     if (gone[k]) continue;
     bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test
+    if (!f && !model_.solid_death.empty())
+      f = death_due(model_.solid_death[sp.model_index[k]], sp.blk.conn[k].data(), 8);
     if (!f && rule.tdel > 0 && sp.blk.dt[k] * tssfac < rule.tdel) f = true;
     if (!f && erosion_.tsmin > 0 && sp.blk.dt[k] * tssfac < erosion_.tsmin) f = true;
     if (!f && rule.by_volume()) {
@@ -139,6 +159,8 @@ bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
   for (std::size_t k = b; k < e; ++k) {
     if (gone[k]) continue;
     bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test (all points)
+    if (!f && !model_.shell_death.empty())
+      f = death_due(model_.shell_death[sp.model_index[k]], sp.blk.conn[k].data(), 4);
     if (!f && rule.tdel > 0 && shell_critical_dt(sp.mat, sp.blk, k, d_.x) * tssfac < rule.tdel)
       f = true;
     if (!f && rule.add) {

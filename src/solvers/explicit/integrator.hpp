@@ -426,6 +426,9 @@ private:
   /// Post-pass failure tests (TDEL, *MAT_ADD_EROSION) and deletion of the elements of [b, e)
   /// that failed in this pass (forces zeroed, no time step); their model references go to out.
   /// Returns true when some element of the range was deleted.
+  /// One of the *DEFINE_ELEMENT_DEATH cards of model list `list` (-1: none) deletes the element
+  /// of these corners now.
+  [[nodiscard]] bool death_due(std::int32_t list, const LocalId* nodes, int nn) const;
   bool erode_solids(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
   bool erode_shells(std::size_t p, std::size_t b, std::size_t e, std::vector<std::int64_t>& out);
   bool erode_range(SolidFamily /*family*/, std::size_t p, std::size_t b, std::size_t e,

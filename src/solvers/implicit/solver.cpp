@@ -55,6 +55,9 @@ void ImplicitSolver::setup() {
     throw InputError(model_.control.implicit.general_loc,
                      "contacts, rigid walls, body loads and rigid-body loads are not supported by "
                      "the implicit solver");
+  if (!model_.element_deaths.empty())
+    throw InputError(model_.element_deaths.front().loc,
+                     "*DEFINE_ELEMENT_DEATH is not supported by the implicit solver");
   if (model_.control.damping.on)
     throw InputError(model_.control.damping.loc,
                      "*DAMPING_GLOBAL is not supported by the implicit solver");
