@@ -292,6 +292,7 @@ void apply_material(const Block& b, DeckBuilder& d) {
   LawReader reader{m, d.model, [&d](std::string_view what, GlobalId id, const SourceLoc& loc) {
                      d.claim_id(what, id, loc);
                    }};
+  reader.options = b.options;
   law->read(h, reader);
   d.claim_id("material", m.id, m.loc);
   d.model.materials.push_back(std::move(m));

@@ -54,6 +54,12 @@ const MaterialLaw* material_law_of_keyword(std::string_view keyword_name) {
   return nullptr;
 }
 
+bool LawReader::has_option(std::string_view name) const {
+  for (const std::string& o : options)
+    if (o == name) return true;
+  return false;
+}
+
 void LawReader::note(const SourceLoc& loc, std::string message) const {
   model.notes.push_back({std::string(material_law(mat.kind).card), loc, false, std::move(message)});
 }

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cards/card_spec.hpp"
 #include "core/error.hpp"
@@ -35,6 +36,11 @@ struct LawReader {
   /// Claims an id the law adds to the model ("curve" for a table on the card turned into a
   /// curve); a duplicate is an input error naming both places.
   std::function<void(std::string_view what, GlobalId id, const SourceLoc& loc)> claim_id;
+  /// The keyword's options, upper case, as given ("TITLE", "LOG_INTERPOLATION").
+  std::vector<std::string> options{};
+
+  /// Whether the keyword has option `name`.
+  [[nodiscard]] bool has_option(std::string_view name) const;
 
   /// A warning in the model summary at the field's card ("<FIELD> = <value>: <what> (ignored)")
   /// when the field is set (nonzero).

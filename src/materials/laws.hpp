@@ -16,6 +16,11 @@ Real update_j2_solid(const MaterialParams& m, const Real deps[6], Real dt, Real 
 Real update_j2_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                      Real back[3], Real& eps_p, Real& deps_zz);
 
+// piecewise_linear.cpp: *MAT_024's card and constants (also *MAT_123's, which adds failure
+// criteria)
+void read_piecewise_linear(const io::Fields& h, LawReader& r);
+void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m);
+
 // material.cpp: the reference dilatational wave speed sqrt((K + 4G/3)/rho)
 Real reference_wave_speed(const MaterialParams& m);
 

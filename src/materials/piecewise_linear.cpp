@@ -4,6 +4,8 @@
 // rate (LCSS = a *DEFINE_TABLE), VP = 0 (scaled yield stress at the total
 // strain rate) or VP = 1 (viscoplastic, at the plastic strain rate), failure at the plastic
 // strain FAIL. The stress update is the shared radial return (j2_return.cpp).
+#include <cmath>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -14,6 +16,11 @@
 namespace parcae {
 
 namespace {
+
+/// The keyword's options (Material::law_card; none for a card read without options).
+struct PiecewiseOptions {
+  bool log_interpolation = false; ///< _LOG_INTERPOLATION: LCSS table interpolated in ln(rate)
+};
 
 /// The EPS1-8 / ES1-8 table as a curve with id -MID (LCSS = -MID).
 void add_stress_strain_table(const io::Fields& h, LawReader& r) {
@@ -65,7 +72,15 @@ bool has_stress_table(const io::Fields& h) {
 }
 
 void read_card(const io::Fields& h, LawReader& r) {
+  read_piecewise_linear(h, r);
+}
+
+} // namespace
+
+void read_piecewise_linear(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
+  if (r.has_option("LOG_INTERPOLATION"))
+    m.law_card = std::make_shared<PiecewiseOptions>(PiecewiseOptions{.log_interpolation = true});
   read_elastic(h, m);
   m.sigy = h.real("SIGY");
   m.etan = h.real("ETAN");
@@ -80,6 +95,8 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("TDEL"), fmt::format("material {}: TDEL = {} must not be negative", m.id, m.tdel));
   if (m.lcss == 0 && has_stress_table(h)) add_stress_strain_table(h, r);
 }
+
+namespace {
 
 /// A yield curve of LCSS (a curve, or one of a table's): it starts at a plastic strain >= 0,
 /// its yield stresses are positive.
@@ -100,6 +117,16 @@ void prepare_rate_table(const Material& mat, const Model& model, const Table& t,
                         MaterialParams& m) {
   m.table_rate = t.values;
   m.table_log_rate = t.values.front() < 0;
+  if (mat.law_card && mat.card<PiecewiseOptions>().log_interpolation) {
+    // _LOG_INTERPOLATION: the rates as given, interpolated between their logarithms
+    for (std::size_t i = 0; i < t.values.size(); ++i)
+      if (!(t.values[i] > 0))
+        fail_card(mat, fmt::format("_LOG_INTERPOLATION: the strain rates of LCSS table {} must "
+                                   "be positive (value {}: {})",
+                                   mat.lcss, i + 1, t.values[i]));
+    for (Real& v : m.table_rate) v = std::log(v);
+    m.table_log_rate = true;
+  }
   for (GlobalId lcid : t.curves) {
     std::vector<Real> x, y;
     copy_curve(mat, model, lcid, "LCSS table", x, y);
@@ -114,6 +141,12 @@ void prepare_rate_table(const Material& mat, const Model& model, const Table& t,
 }
 
 void prepare(const Material& mat, const Model& model, MaterialParams& m) {
+  prepare_piecewise_linear(mat, model, m);
+}
+
+} // namespace
+
+void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m) {
   auto fail = [&](const std::string& msg) { fail_card(mat, msg); };
   prepare_elastic_constants(mat, m);
   m.beta = 1;
@@ -147,8 +180,6 @@ void prepare(const Material& mat, const Model& model, MaterialParams& m) {
   m.vp = mat.vp;
 }
 
-} // namespace
-
 const MaterialLaw& law_piecewise_linear() {
   using namespace io::card_fields;
   static const MaterialLaw law{
@@ -165,7 +196,7 @@ const MaterialLaw& law_piecewise_linear() {
       .keyword =
           {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
            .aliases = {"*MAT_024"},
-           .options = {"TITLE"},
+           .options = {"TITLE", "LOG_INTERPOLATION"},
            .head = {title_card(),
                     {"Card 1", join(mid_ro_e_pr_fields(),
                                     {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
@@ -173,16 +204,18 @@ const MaterialLaw& law_piecewise_linear() {
                     {"Card 3",
                      reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
                     {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
-           .summary = "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
-                      "curve in model.curves with id -MID (LCSS = -MID). LCSS may be a "
-                      "*DEFINE_TABLE: a yield curve at each strain rate (the total effective "
-                      "rate for VP = 0, the plastic rate for VP = 1), interpolated linearly "
-                      "between the rates (between their logarithms when the first value is "
-                      "negative) and clamped beyond them; C, P and LCSR are then not used. FAIL >= "
-                      "1e20 or 0 means "
-                      "no failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an "
-                      "element whose time step (critical step x TSSFAC) falls below TDEL is "
-                      "deleted. LCF is ignored."},
+           .summary =
+               "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
+               "curve in model.curves with id -MID (LCSS = -MID). LCSS may be a "
+               "*DEFINE_TABLE: a yield curve at each strain rate (the total effective "
+               "rate for VP = 0, the plastic rate for VP = 1), interpolated linearly "
+               "between the rates (between their logarithms when the first value is "
+               "negative) and clamped beyond them; C, P and LCSR are then not used. FAIL >= "
+               "1e20 or 0 means "
+               "no failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an "
+               "element whose time step (critical step x TSSFAC) falls below TDEL is "
+               "deleted. LCF is ignored. _LOG_INTERPOLATION: the LCSS table's rates (positive) "
+               "are interpolated between their logarithms."},
       .read = read_card,
       .prepare = prepare,
       .update_solid = update_j2_solid,

@@ -83,6 +83,9 @@ struct Material {
   Real fs = 0;   ///< 003 failure strain / 024 FAIL (effective plastic strain); 0 = none
   Real vp = 0;   ///< 024 VP: 0 = scale yield stress (default), 1 = viscoplastic formulation
   Real tdel = 0; ///< 024 TDEL: elements whose time step falls below TDEL are deleted (0 = none)
+  /// 123 NUMINT: shells are deleted when this many through-thickness points reached FAIL (< 0:
+  /// that percentage of the points; 0: all of them, as for the other laws)
+  Real fail_points = 0;
   /// Solids erode when their relative volume V / V0 exceeds terod or falls below cerod (0: off;
   /// *MAT_NULL TEROD / CEROD).
   Real terod = 0, cerod = 0;

@@ -24,6 +24,15 @@ ErosionRule make_erosion_rule(const Model& model, const Material& mat, bool shel
     r.terod = mat.terod;
     r.cerod = mat.cerod;
   }
+  if (shell && mat.fail_points != 0 && mat.fs > 0 && nip > 1) {
+    const int need = mat.fail_points < 0
+                         ? static_cast<int>(std::ceil(-mat.fail_points / 100.0 * nip - 1e-9))
+                         : static_cast<int>(mat.fail_points);
+    if (need < nip) { // NIP or more: all points, the kernel's own test
+      r.fail_points = std::max(need, 1);
+      r.fail_strain = mat.fs;
+    }
+  }
   for (const auto& a : model.add_erosions) {
     if (a.mid != mat.id) continue;
     r.add = true;

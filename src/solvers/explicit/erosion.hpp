@@ -14,15 +14,21 @@ namespace parcae {
 
 /// The erosion rule of one part.
 struct ErosionRule {
-  Real tdel = 0;             ///< *MAT_024 TDEL (compared with the element's step x TSSFAC)
-  bool add = false;          ///< a *MAT_ADD_EROSION applies
-  MatAddErosion crit;        ///< its criteria (when add)
-  int fip_needed = 1;        ///< shells: failed through-thickness points that erode the element
+  Real tdel = 0;      ///< *MAT_024 TDEL (compared with the element's step x TSSFAC)
+  bool add = false;   ///< a *MAT_ADD_EROSION applies
+  MatAddErosion crit; ///< its criteria (when add)
+  int fip_needed = 1; ///< shells: failed through-thickness points that erode the element
+  /// shells (*MAT_123 NUMINT): points whose plastic strain reached fail_strain that erode the
+  /// element (0: off; the kernel then deletes it when all points have)
+  int fail_points = 0;
+  Real fail_strain = 0;
   bool needs_strain = false; ///< MXEPS or EFFEPS (solids: deformation gradient needed)
   /// Solids: relative volume V / V0 above terod or below cerod (*MAT_NULL TEROD, CEROD; 0: off)
   Real terod = 0, cerod = 0;
   [[nodiscard]] bool by_volume() const { return terod > 0 || cerod > 0; }
-  [[nodiscard]] bool post_check() const { return tdel > 0 || add || by_volume(); }
+  [[nodiscard]] bool post_check() const {
+    return tdel > 0 || add || by_volume() || fail_points > 0;
+  }
 };
 
 /// The rule of a part with material mat (shell: with nip points). Throws InputError at the

@@ -161,6 +161,14 @@ bool Integrator::erode_shells(std::size_t p, std::size_t b, std::size_t e,
     bool f = sp.blk.failed[k] != 0; // the kernel's FS / FAIL test (all points)
     if (!f && !model_.shell_death.empty())
       f = death_due(model_.shell_death[sp.model_index[k]], sp.blk.conn[k].data(), 4);
+    if (!f && rule.fail_points > 0) { // *MAT_123 NUMINT
+      int nf = 0;
+      for (int ip = 0; ip < nip; ++ip)
+        if (sp.blk.eps_p[static_cast<std::size_t>(nip) * k + static_cast<std::size_t>(ip)] >=
+            rule.fail_strain)
+          ++nf;
+      f = nf >= rule.fail_points;
+    }
     if (!f && rule.tdel > 0 && shell_critical_dt(sp.mat, sp.blk, k, d_.x) * tssfac < rule.tdel)
       f = true;
     if (!f && rule.add) {
