@@ -243,13 +243,33 @@ std::vector<KeywordSpec> contact_keywords() {
           "segment's point (the plain variant keeps its initial offset instead of moving onto "
           "the surface). A node can be in one constraint-based tie only, not on a rigid body; "
           "prescribed motions of the segments' nodes are not passed on to the tied nodes. "
-          "Rotations are not tied: the _SHELL_EDGE_ variants are refused. ") +
+          "Rotations are not tied (the _SHELL_EDGE_ variants tie them). ") +
       std::string(kContactCommon);
+  static const std::string rotations =
+      "A tied node with rotational dofs (a shell or beam node) also turns with its segment: its "
+      "angular velocity is the segment nodes' by the shape functions, its moment and rotary "
+      "inertia go to them the same way, as its force and mass do (the segment's nodes must be "
+      "shell nodes: a solid main surface is refused for such nodes). ";
   static const std::string spotweld =
       "Spot weld contact: the nodes of the welds (SSID) tied to the sheets (MSID) as the tied "
-      "contacts tie them. Solid (hexahedron) welds only: a secondary node of a shell or beam is "
-      "refused (its rotations would need moment ties); _WITH_TORSION adds nothing for them. " +
+      "contacts tie them: solid (hexahedron) welds, and beam welds (*MAT_100 beams), whose "
+      "nodes' rotations are tied too. " +
+      rotations + "_WITH_TORSION adds nothing (the constraint holds the torsion). " + tied;
+  static const std::string shell_edge =
+      "Shell edges tied to a surface: as *CONTACT_TIED_NODES_TO_SURFACE (constraints) with the "
+      "rotations. " +
+      rotations +
+      "_CONSTRAINED_OFFSET is the same (the constraints keep the initial offsets); _OFFSET and "
+      "_BEAM_OFFSET (penalty) are refused. " +
       tied;
+  for (const auto& [name, id_name, title_name] :
+       {std::array<std::string_view, 3>{"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE",
+                                        "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_ID",
+                                        "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_TITLE"},
+        {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET",
+         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_ID",
+         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"}})
+    add_contact(out, name, id_name, title_name, shell_edge, apply_contact_tied_shell_edge);
   for (const auto& [name, id_name, title_name] :
        {std::array<std::string_view, 3>{"*CONTACT_TIED_NODES_TO_SURFACE",
                                         "*CONTACT_TIED_NODES_TO_SURFACE_ID",

@@ -335,6 +335,11 @@ void apply_contact_tied(const Block& b, DeckBuilder& d) {
 }
 void apply_contact_spotweld(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false, 3);
+  d.model.contacts.back().tie_rotations = true;
+}
+void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
+  apply_contact(b, d, Kind::NodesToSurface, false, 2);
+  d.model.contacts.back().tie_rotations = true;
 }
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
   d.model.notes.push_back({b.loc.card, b.loc, false,
@@ -506,7 +511,8 @@ private:
 
   /// Whether part pid has elements the contact uses (AUTOMATIC_GENERAL: beams too).
   bool has_elements(const ContactDef& c, GlobalId pid) const {
-    return elements_.count(pid) != 0 || (c.general && beams_.count(pid) != 0);
+    // beams: the edges of AUTOMATIC_GENERAL, the welds of SPOTWELD (their nodes are tied)
+    return elements_.count(pid) != 0 || ((c.general || c.tied == 3) && beams_.count(pid) != 0);
   }
 
   void check_segment_sets() const {

@@ -345,6 +345,9 @@ struct ContactDef {
   /// its segment's point); 3 constraints for spot welds, whose secondary nodes must have no
   /// rotational dofs (solid welds: beam welds would need moments).
   int tied = 0;
+  /// Constraint ties (tied 2 or 3) of *CONTACT_TIED_SHELL_EDGE_TO_SURFACE and *CONTACT_SPOTWELD:
+  /// a tied node with rotational dofs (shell, beam) also turns with its segment's nodes.
+  bool tie_rotations = false;
   /// SST < 0 of a tied contact: the largest normal distance at which a node is tied (0:
   /// max(0.6 (secondary + main thickness), 5 % of the segment's size)).
   Real tie_distance = 0;

@@ -92,7 +92,7 @@ public:
       if (pids.count(m_.shells.part[e])) s.shells.push_back(e);
     for (std::size_t e = 0; e < m_.solids.size(); ++e)
       if (pids.count(m_.solids.part[e])) s.solids.push_back(e);
-    // beams (edge contact; spot weld beams, to refuse them by name), not discrete springs and
+    // beams (edge contact; spot weld beams, their nodes tied), not discrete springs and
     // dampers (they have no contact surface)
     if (c.general || c.tied == 3)
       for (std::size_t e = 0; e < m_.beams.size(); ++e) {
@@ -382,27 +382,6 @@ ContactModel build_contact_model(const Model& model) {
       throw InputError(c.ssid_loc, fmt::format("contact {}: a node set (SSTYP 4) can only be the "
                                                "secondary side of a NODES_TO_SURFACE contact",
                                                c.id));
-    if (c.tied == 3) { // spot welds: solid welds only (beam welds would need moment ties)
-      std::vector<LocalId> nodes;
-      b.collect(s.sec, nodes);
-      std::vector<char> rotational(model.nodes.size(), 0);
-      for (const auto& e : model.shells.nodes)
-        for (LocalId n : e) rotational[n] = 1;
-      for (std::size_t e = 0; e < model.beams.size(); ++e) { // (not springs and dampers)
-        const Part* part = model.find_part(model.beams.part[e]);
-        const Section* sec = part ? model.find_section(part->secid) : nullptr;
-        if (sec && sec->kind == SectionKind::Discrete) continue;
-        for (LocalId n : model.beams.nodes[e]) rotational[n] = 1;
-      }
-      for (LocalId n : nodes)
-        if (rotational[n])
-          throw InputError(c.ssid_loc.line ? c.ssid_loc : c.loc,
-                           fmt::format("contact {} ({}): secondary node {} belongs to a shell or "
-                                       "beam: ties of nodes with rotations (beam spot welds) "
-                                       "need moments, which are not supported; solid (hexahedron) "
-                                       "welds are",
-                                       c.id, c.keyword, model.nodes.id[n]));
-    }
     b.collect(s.sec, used);
     b.collect(s.main, used);
     sides.push_back(std::move(s));

@@ -181,9 +181,12 @@ struct TieConstraints {
     std::uint32_t node = 0;              ///< the tied node (index into nodes)
     std::array<std::uint32_t, 4> main{}; ///< its segment's nodes (index into nodes)
     std::array<Real, 4> n{};             ///< shape functions of the tie point
+    bool rot = false; ///< the node's rotations are tied too (shell edges, beam welds)
   };
-  std::vector<LocalId> nodes;             ///< every tie node, model index, ascending
-  std::vector<std::array<bool, 3>> fixed; ///< their fixed translations (*BOUNDARY_SPC)
+  std::vector<LocalId> nodes;                 ///< every tie node, model index, ascending
+  std::vector<std::array<bool, 3>> fixed;     ///< their fixed translations (*BOUNDARY_SPC)
+  std::vector<std::array<bool, 3>> fixed_rot; ///< their fixed rotations
+  bool any_rot = false;                       ///< some tie has rot
   std::vector<Tie> ties;
   std::vector<LocalId> local; ///< per tie node: this rank's local index (kInvalidLocal: none)
 };
@@ -480,10 +483,13 @@ private:
   /// their masses and velocities into the global domain (InputError for rigid or doubly tied
   /// nodes).
   void add_constraint_ties(std::size_t i, Domain& global);
-  /// This rank's share of the tie nodes' forces and masses (4 per node: f, m; owned nodes).
+  /// This rank's share of the tie nodes' forces and masses (4 per node: f, m; with rotational
+  /// ties 8: f, m, moment, rotary inertia; owned nodes).
   [[nodiscard]] std::vector<ExactSum> tie_sums() const;
   /// The tie nodes' accelerations from the global sums (local nodes).
   void apply_ties(const std::vector<ExactSum>& sums);
+  /// The rotations of the ties that have them (tie_sums with moments and inertias).
+  void apply_rotation_ties(const std::vector<ExactSum>& sums);
   ErosionState erosion_;   ///< element deletion
   AirbagCoupling airbags_; ///< control volumes
   SegmentPressures press_; ///< segment pressures

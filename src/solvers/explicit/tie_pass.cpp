@@ -19,6 +19,7 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
     LocalId node;
     std::array<LocalId, 4> main;
     std::array<Real, 4> n;
+    bool rot = false;
   };
   std::vector<Raw> raw;
   for (const auto& ps : st.passes) {
@@ -35,6 +36,20 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
     }
   }
   auto who = [&](LocalId n) { return model_.nodes.id[static_cast<std::size_t>(n)]; };
+  // shell edges and beam welds: a node with rotational dofs turns with its segment's nodes,
+  // which must have rotational dofs too
+  if (def.tie_rotations)
+    for (Raw& r : raw) {
+      if (!global.has_rot[static_cast<std::size_t>(r.node)]) continue;
+      for (LocalId a : r.main)
+        if (!global.has_rot[static_cast<std::size_t>(a)])
+          throw InputError(def.loc,
+                           fmt::format("contact {} ({}): node {} (of a shell or beam) is tied to a "
+                                       "segment whose node {} has no rotational dofs (a solid "
+                                       "face): its rotations cannot be tied; tie it to shells",
+                                       def.id, def.keyword, who(r.node), who(a)));
+      r.rot = true;
+    }
   // the tie node list (merged with the ties of earlier interfaces)
   std::map<LocalId, std::uint32_t> index;
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k)
@@ -88,6 +103,8 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
     TieConstraints::Tie t;
     t.node = index[r.node];
     t.n = r.n;
+    t.rot = r.rot;
+    ties_.any_rot |= r.rot;
     const auto s = static_cast<std::size_t>(r.node);
     std::array<Real, 3> v{0, 0, 0};
     for (int a = 0; a < 4; ++a) {
@@ -112,31 +129,41 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
                                             def.id, def.keyword, who(r.node)));
   }
   ties_.fixed.resize(ties_.nodes.size());
+  ties_.fixed_rot.resize(ties_.nodes.size());
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
     const auto& spc = global.spc[static_cast<std::size_t>(ties_.nodes[k])];
     ties_.fixed[k] = {spc[0], spc[1], spc[2]};
+    ties_.fixed_rot[k] = {spc[3], spc[4], spc[5]};
   }
 }
 
 std::vector<ExactSum> Integrator::tie_sums() const {
-  std::vector<ExactSum> acc(4 * ties_.nodes.size());
+  // per tie node: force, mass; with rotational ties also moment and rotary inertia
+  const std::size_t w = ties_.any_rot ? 8 : 4;
+  std::vector<ExactSum> acc(w * ties_.nodes.size());
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
     const LocalId l = ties_.local[k];
     if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
     const auto n = static_cast<std::size_t>(l);
-    for (int c = 0; c < 3; ++c) acc[4 * k + c].add(d_.f[3 * n + c]);
-    acc[4 * k + 3].add(d_.mass[n]);
+    for (int c = 0; c < 3; ++c) acc[w * k + c].add(d_.f[3 * n + c]);
+    acc[w * k + 3].add(d_.mass[n]);
+    if (w == 8 && d_.has_rot[n]) {
+      for (int c = 0; c < 3; ++c) acc[w * k + 4 + c].add(d_.m_ext[3 * n + c]);
+      acc[w * k + 7].add(d_.inertia[n]);
+    }
   }
   return acc;
 }
 
 void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
   const std::size_t nt = ties_.nodes.size();
+  const std::size_t w = ties_.any_rot ? 8 : 4;
   std::vector<Real> f(3 * nt), a(3 * nt, 0.0), m(nt);
   for (std::size_t k = 0; k < nt; ++k) {
-    for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[4 * k + c].result();
-    m[k] = sums[4 * k + 3].result();
+    for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[w * k + c].result();
+    m[k] = sums[w * k + 3].result();
   }
+  if (ties_.any_rot) apply_rotation_ties(sums);
   // the tied nodes' forces go to their segments' nodes (in tie order: the same on every rank),
   // and so does any mass a tied node has gained since the set-up (mass scaling during the run)
   for (const auto& t : ties_.ties)
@@ -157,6 +184,48 @@ void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
     const LocalId l = ties_.local[k];
     if (l == kInvalidLocal) continue;
     for (int c = 0; c < 3; ++c) d_.a[3 * static_cast<std::size_t>(l) + c] = a[3 * k + c];
+  }
+}
+
+void Integrator::apply_rotation_ties(const std::vector<ExactSum>& sums) {
+  // As the translations: the tied nodes' moments and rotary inertias go to their segments'
+  // nodes by the shape functions, each segment node's angular acceleration is its moment over
+  // its inertia, a tied node's is its segment's by the shape functions. The result is written
+  // as the moment that gives that angular acceleration with the node's own inertia (the
+  // nodal update divides by it).
+  const std::size_t nt = ties_.nodes.size();
+  std::vector<Real> mom(3 * nt), alpha(3 * nt, 0.0), in(nt);
+  for (std::size_t k = 0; k < nt; ++k) {
+    for (int c = 0; c < 3; ++c) mom[3 * k + c] = sums[8 * k + 4 + c].result();
+    in[k] = sums[8 * k + 7].result();
+  }
+  std::vector<char> turned(nt, 0); // tie nodes whose angular acceleration is set here
+  for (const auto& t : ties_.ties) {
+    if (!t.rot) continue;
+    turned[t.node] = 1;
+    for (int j = 0; j < 4; ++j) {
+      turned[t.main[j]] = 1;
+      for (int c = 0; c < 3; ++c) mom[3 * t.main[j] + c] += t.n[j] * mom[3 * t.node + c];
+      in[t.main[j]] += t.n[j] * in[t.node];
+    }
+  }
+  for (std::size_t k = 0; k < nt; ++k)
+    if (in[k] > 0)
+      for (int c = 0; c < 3; ++c)
+        alpha[3 * k + c] = ties_.fixed_rot[k][c] ? 0.0 : mom[3 * k + c] / in[k];
+  for (const auto& t : ties_.ties) {
+    if (!t.rot) continue;
+    for (int c = 0; c < 3; ++c) {
+      Real s = 0;
+      for (int j = 0; j < 4; ++j) s += t.n[j] * alpha[3 * t.main[j] + c];
+      alpha[3 * t.node + c] = s;
+    }
+  }
+  for (std::size_t k = 0; k < nt; ++k) {
+    const LocalId l = ties_.local[k];
+    if (l == kInvalidLocal || !turned[k]) continue;
+    const auto n = static_cast<std::size_t>(l);
+    for (int c = 0; c < 3; ++c) d_.m_ext[3 * n + c] = alpha[3 * k + c] * d_.inertia[n];
   }
 }
 
