@@ -651,10 +651,12 @@ std::vector<KeywordSpec> set_keywords() {
   return {
       {.name = "*SET_NODE_LIST",
        .aliases = {"*SET_NODE"},
-       .options = {"TITLE", "COLLECT"},
+       .options = {"TITLE", "COLLECT", "SMOOTH"},
        .head = {title_card(), header},
        .rows = {{"Nodes", ints({"NID1", "NID2", "NID3", "NID4", "NID5", "NID6", "NID7", "NID8"})}},
-       .summary = "Node set; DA1-DA4 and SOLVER are ignored, zero ids skipped.",
+       .summary = "Node set; DA1-DA4 and SOLVER are ignored, zero ids skipped. _SMOOTH (a set for "
+                  "the smoothing of forming tools) is read as the plain list: it is a node set "
+                  "like any other for the keywords that name it.",
        .apply = apply_set_node_list},
       {.name = "*SET_NODE_LIST_GENERATE",
        .options = {"TITLE", "COLLECT"},

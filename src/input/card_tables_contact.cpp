@@ -375,7 +375,7 @@ std::vector<KeywordSpec> contact_keywords() {
            "defaults); cards 5 and later are skipped.",
        .apply = apply_control_contact},
       {.name = "*SET_SEGMENT",
-       .options = {"TITLE"},
+       .options = {"TITLE", "COLLECT"},
        .head = {{"Title (_TITLE)", {Line("TITLE")}, "TITLE"},
                 {"Card 1",
                  {I("SID").req(), R("DA1"), R("DA2"), R("DA3"), R("DA4"), S("SOLVER", "MECH")}}},
@@ -384,7 +384,7 @@ std::vector<KeywordSpec> contact_keywords() {
                   R("A4")}}},
        .summary = "Segment set (model.segment_sets): triangles with N4 blank, 0 or equal to N3 "
                   "(stored with N3 twice). DA1-DA4, SOLVER and A1-A4 are ignored. Every node "
-                  "must exist.",
+                  "must exist. _COLLECT: the cards of one SID, all _COLLECT, make one set.",
        .apply = apply_set_segment},
   };
   out.insert(out.end(), rest.begin(), rest.end());

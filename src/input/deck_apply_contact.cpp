@@ -14,6 +14,7 @@
 // - Fields parcae does not model give a warning (model.notes) when set, naming the field.
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -434,7 +435,11 @@ void apply_set_segment(const Block& b, DeckBuilder& d) {
   s.id = b.head.id("SID");
   s.loc = b.head.loc("SID");
   if (s.id <= 0) fail(s.loc, fmt::format("segment set id SID = {} must be positive", s.id));
-  d.claim_id("segment set", s.id, s.loc);
+  // _COLLECT: the cards of one id, all _COLLECT, make one set
+  auto& collected = d.extension<std::set<GlobalId>>("collected segment sets");
+  const bool more = b.has("COLLECT") && collected.count(s.id) != 0;
+  if (!more) d.claim_id("segment set", s.id, s.loc);
+  if (b.has("COLLECT")) collected.insert(s.id);
   for (const Fields& row : b.rows) {
     std::array<GlobalId, 4> n{row.id("N1"), row.id("N2"), row.id("N3"), row.id("N4")};
     if (n[3] == 0) n[3] = n[2];
@@ -452,6 +457,17 @@ void apply_set_segment(const Block& b, DeckBuilder& d) {
                                       n[0], n[1], n[2], n[3], n[3]));
     s.segments.push_back(n);
     s.lines.push_back(row.line());
+  }
+  if (more) { // (messages name the first card's file; the lines are those of each segment)
+    SegmentSet& first = d.model.segment_sets.at(s.id);
+    if (first.loc.file == s.loc.file) {
+      first.segments.insert(first.segments.end(), s.segments.begin(), s.segments.end());
+      first.lines.insert(first.lines.end(), s.lines.begin(), s.lines.end());
+      return;
+    }
+    fail(s.loc, fmt::format("*SET_SEGMENT_COLLECT {}: its cards are in two files ({} and {}); "
+                            "keep a collected segment set in one file",
+                            s.id, first.loc.file, s.loc.file));
   }
   d.model.segment_sets.emplace(s.id, std::move(s));
 }
