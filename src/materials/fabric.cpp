@@ -32,8 +32,7 @@ namespace parcae {
 namespace {
 
 struct Fabric {
-  Real q11 = 0, q22 = 0, q12 = 0, gab = 0, gbc = 0, gca = 0;
-  Real prca = 0, prcb = 0, ec = 0;
+  OrthotropicPlane el;
   bool cse = false;
   Real beta = 0; ///< radians
 };
@@ -42,27 +41,7 @@ void read_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
   const GlobalId id = m.id;
   auto p = std::make_shared<Fabric>();
-  const Real ea = h.real("EA"), eb = h.real("EB"), prba = h.real("PRBA");
-  if (!(ea > 0)) fail(h.loc("EA"), fmt::format("material {}: EA = {} must be positive", id, ea));
-  if (!(eb > 0)) fail(h.loc("EB"), fmt::format("material {}: EB = {} must be positive", id, eb));
-  const Real prab = prba * ea / eb;
-  const Real den = 1.0 - prab * prba;
-  if (!(den > 0) || prba < 0)
-    fail(h.loc("PRBA"), fmt::format("material {}: PRBA = {} with EA = {}, EB = {} gives no "
-                                    "positive definite plane-stress stiffness (PRBA^2 EA/EB < 1 "
-                                    "and PRBA >= 0 needed)",
-                                    id, prba, ea, eb));
-  p->q11 = ea / den;
-  p->q22 = eb / den;
-  p->q12 = prba * ea / den;
-  p->gab = h.real("GAB");
-  if (!(p->gab > 0))
-    fail(h.loc("GAB"), fmt::format("material {}: GAB = {} must be positive", id, p->gab));
-  p->gbc = h.real("GBC") > 0 ? h.real("GBC") : p->gab;
-  p->gca = h.real("GCA") > 0 ? h.real("GCA") : p->gab;
-  p->ec = h.real("EC");
-  p->prca = h.real("PRCA");
-  p->prcb = h.real("PRCB");
+  p->el = read_orthotropic_plane(h, id);
   const Real cse = h.real("CSE");
   if (cse != 0 && cse != 1)
     fail(h.loc("CSE"), fmt::format("material {}: CSE = {} must be 0 (keep compressive stresses) "
@@ -87,10 +66,7 @@ void read_card(const io::Fields& h, LawReader& r) {
                                  "*MAT_FABRIC are not modelled)",
                                  id, f, h.real(f)));
   p->beta = h.real("BETA") * std::numbers::pi / 180.0;
-  // What the rest of the code reads of an elastic material (time step, contact and hourglass
-  // stiffness): E bounding the in-plane stiffness (Gershgorin rows of [Q11 Q12; Q12 Q22] and the
-  // shear 2 GAB, as the isotropic E / (1 - nu) bounds 2 G), no Poisson effect.
-  m.e = std::max({p->q11 + p->q12, p->q22 + p->q12, 2.0 * p->gab});
+  m.e = p->el.bound_e(); // what the step, contact and hourglass stiffness read
   m.pr = 0;
   m.law_card = std::move(p);
 }
@@ -103,18 +79,11 @@ void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5],
                   Real /*back*/[3], Real& /*eps_p*/, Real& deps_zz) {
   const Fabric& p = m.law_params<Fabric>();
-  const Real dsa = p.q11 * d[0] + p.q12 * d[1];
-  const Real dsb = p.q12 * d[0] + p.q22 * d[1];
-  sig[0] += dsa;
-  sig[1] += dsb;
-  sig[2] += p.gab * d[2];
-  sig[3] += p.gbc * d[3];
-  sig[4] += p.gca * d[4];
+  p.el.update(d, sig, deps_zz);
   if (p.cse) {
     sig[0] = std::max(sig[0], 0.0);
     sig[1] = std::max(sig[1], 0.0);
   }
-  deps_zz = p.ec > 0 ? -(p.prca * dsa + p.prcb * dsb) / p.ec : 0.0;
   return 0;
 }
 

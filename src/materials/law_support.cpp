@@ -156,4 +156,45 @@ void read_shear_modulus(const io::Fields& h, Material& m) {
     fail(h.loc("G"), fmt::format("material {}: shear modulus G = {} must be positive", m.id, m.g));
 }
 
+Real OrthotropicPlane::bound_e() const {
+  return std::max({q11 + q12, q22 + q12, 2.0 * gab});
+}
+
+void OrthotropicPlane::update(const Real d[5], Real sig[5], Real& deps_zz) const {
+  const Real dsa = q11 * d[0] + q12 * d[1];
+  const Real dsb = q12 * d[0] + q22 * d[1];
+  sig[0] += dsa;
+  sig[1] += dsb;
+  sig[2] += gab * d[2];
+  sig[3] += gbc * d[3];
+  sig[4] += gca * d[4];
+  deps_zz = ec > 0 ? -(prca * dsa + prcb * dsb) / ec : 0.0;
+}
+
+OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id) {
+  OrthotropicPlane p;
+  const Real ea = h.real("EA"), eb = h.real("EB"), prba = h.real("PRBA");
+  if (!(ea > 0)) fail(h.loc("EA"), fmt::format("material {}: EA = {} must be positive", id, ea));
+  if (!(eb > 0)) fail(h.loc("EB"), fmt::format("material {}: EB = {} must be positive", id, eb));
+  const Real prab = prba * ea / eb;
+  const Real den = 1.0 - prab * prba;
+  if (!(den > 0) || prba < 0)
+    fail(h.loc("PRBA"), fmt::format("material {}: PRBA = {} with EA = {}, EB = {} gives no "
+                                    "positive definite plane-stress stiffness (PRBA^2 EA/EB < 1 "
+                                    "and PRBA >= 0 needed)",
+                                    id, prba, ea, eb));
+  p.q11 = ea / den;
+  p.q22 = eb / den;
+  p.q12 = prba * ea / den;
+  p.gab = h.real("GAB");
+  if (!(p.gab > 0))
+    fail(h.loc("GAB"), fmt::format("material {}: GAB = {} must be positive", id, p.gab));
+  p.gbc = h.real("GBC") > 0 ? h.real("GBC") : p.gab;
+  p.gca = h.real("GCA") > 0 ? h.real("GCA") : p.gab;
+  p.ec = h.real("EC");
+  p.prca = h.real("PRCA");
+  p.prcb = h.real("PRCB");
+  return p;
+}
+
 } // namespace parcae

@@ -34,6 +34,26 @@ struct DiscreteCurve {
 DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId lcid,
                              const char* what);
 
+/// Linear orthotropic elasticity in plane stress (shells), in the material axes a, b (c the
+/// normal): *MAT_FABRIC's and *MAT_ORTHOTROPIC_ELASTIC's. PRBA is nu_ba (eps_a = sigma_a/EA -
+/// nu_ba sigma_b/EB); Q11 = EA/D, Q22 = EB/D, Q12 = PRBA EA/D, D = 1 - PRAB PRBA, PRAB = PRBA
+/// EA/EB; transverse shear GBC (b-c) and GCA (c-a); the thickness strain -(PRCA d sigma_a + PRCB
+/// d sigma_b) / EC (0 when EC = 0).
+struct OrthotropicPlane {
+  Real q11 = 0, q22 = 0, q12 = 0, gab = 0, gbc = 0, gca = 0;
+  Real prca = 0, prcb = 0, ec = 0;
+  /// E bounding the in-plane stiffness (Gershgorin rows of [Q11 Q12; Q12 Q22] and the shear
+  /// 2 GAB, as the isotropic E / (1 - nu) bounds 2 G): what the time step, contact and hourglass
+  /// stiffness read as the material's E.
+  [[nodiscard]] Real bound_e() const;
+  /// The stress increment of the strain increment d [aa bb ab bc ca] (engineering shears).
+  void update(const Real d[5], Real sig[5], Real& deps_zz) const;
+};
+
+/// The fields EA, EB, EC, PRBA, PRCA, PRCB, GAB, GBC, GCA (GBC, GCA = 0: GAB), checked at their
+/// field (positive moduli, a positive definite plane-stress stiffness).
+OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id);
+
 /// A prepare function for laws whose constants are their card's (law_data = the card's struct).
 void prepare_from_card(const Material& mat, const Model& model, MaterialParams& m);
 
