@@ -33,6 +33,7 @@ public:
     resolve_shells();
     resolve_beams();
     resolve_sets(d_, node_, parts_);
+    if (resolve_node_transforms(d_)) resolve_coordinate_systems(m_); // systems by moved nodes
     switch_parts_to_rigid();
     check_materials();
     resolve_spcs();
