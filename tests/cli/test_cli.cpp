@@ -74,14 +74,15 @@ TEST(Cli, UnsupportedKeywordsAreListedTogetherOrIgnoredOnRequest) {
   fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
                 dir / "taylor_bar_mesh.k");
   deck.replace(deck.find("*END"), 4,
-               "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE\n         1\n*AIRBAG_HYBRID\n"
+               "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET\n         1\n*AIRBAG_HYBRID\n"
                "         1\n*DATABASE_MATSUM\n    1.0e-6\n*CONTROL_TERMINATION\n    1.0e-6\n"
                "*END");
   write_file(dir / "deck.k", deck);
   auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
                        (dir / "out").string());
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET"), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("*AIRBAG_HYBRID"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out" / "glstat")) << "nothing may run";
   r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
