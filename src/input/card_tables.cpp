@@ -127,6 +127,17 @@ std::vector<KeywordSpec> structure_keywords() {
                   "An *INCLUDE without a file name (its lines commented out) includes nothing "
                   "(warning).",
        .apply = apply_include},
+      {.name = "*INCLUDE_PATH",
+       .rows = {{"Directory", {Line("PATH")}}},
+       .summary = "Directories (one per line) searched, in the order given, for an included "
+                  "file that is not beside the file that includes it; a relative directory is "
+                  "relative to the main deck's directory. It applies to the *INCLUDE cards that "
+                  "follow it (in this file and the files read after it).",
+       .apply = apply_include_path},
+      {.name = "*INCLUDE_PATH_RELATIVE",
+       .rows = {{"Directory", {Line("PATH")}}},
+       .summary = "As *INCLUDE_PATH, the directories relative to the main deck's directory.",
+       .apply = apply_include_path},
       {.name = "*PARAMETER",
        .options = {"LOCAL"},
        .rows = {{"Parameters",

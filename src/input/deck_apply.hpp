@@ -11,6 +11,7 @@ void apply_keyword(const Block& b, DeckBuilder& d);
 void apply_title(const Block& b, DeckBuilder& d);
 void apply_end(const Block& b, DeckBuilder& d);
 void apply_include(const Block& b, DeckBuilder& d);
+void apply_include_path(const Block& b, DeckBuilder& d);
 void apply_parameter(const Block& b, DeckBuilder& d);
 void apply_parameter_expression(const Block& b, DeckBuilder& d);
 void apply_parameter_duplication(const Block& b, DeckBuilder& d);

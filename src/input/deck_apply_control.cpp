@@ -1,5 +1,7 @@
 // Apply functions: file structure, parameters, controls, output requests, curves.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -40,6 +42,21 @@ void apply_include(const Block& b, DeckBuilder& d) {
   if (b.rows.empty() && !d.parameter_pass)
     d.model.notes.push_back({b.loc.card, b.loc, false, "no file name given: nothing included"});
   for (const Fields& row : b.rows) d.include(row.text("FILENAME"), row.loc("FILENAME"));
+}
+
+void apply_include_path(const Block& b, DeckBuilder& d) {
+  const bool relative = b.spec->name == "*INCLUDE_PATH_RELATIVE";
+  for (const Fields& row : b.rows) {
+    std::string dir = row.text("PATH");
+    while (!dir.empty() && (dir.back() == ' ' || dir.back() == '\t')) dir.pop_back();
+    while (!dir.empty() && (dir.front() == ' ' || dir.front() == '\t')) dir.erase(0, 1);
+    if (dir.empty()) continue;
+    std::filesystem::path p(dir);
+    if (relative || p.is_relative()) p = std::filesystem::path(d.main_dir) / p;
+    const std::string norm = p.lexically_normal().string();
+    if (std::find(d.include_paths.begin(), d.include_paths.end(), norm) == d.include_paths.end())
+      d.include_paths.push_back(norm);
+  }
 }
 
 void apply_parameter_duplication(const Block& b, DeckBuilder& d) {

@@ -137,6 +137,11 @@ public:
   bool end_of_file = false;                 ///< set by *END
   /// Reads an included file (set by the reader): name as written, location of the card.
   std::function<void(const std::string&, const SourceLoc&)> include;
+  /// *INCLUDE_PATH / _RELATIVE: directories searched, in order, for an included file that is
+  /// not beside the file that includes it (relative ones already joined to the main deck's
+  /// directory).
+  std::vector<std::string> include_paths;
+  std::string main_dir; ///< the main deck's directory
   /// For each included file, the *INCLUDE card that first read it.
   std::map<std::string, SourceLoc> included_from;
 

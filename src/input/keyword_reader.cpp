@@ -48,6 +48,7 @@ public:
   /// The parameter pass (repeated while definitions that name parameters defined further on
   /// become known, then once more reporting what is still unknown), then the main pass.
   void read_main(const std::string& path) {
+    d_.main_dir = fs::path(path).parent_path().string();
     d_.parameter_pass = true;
     const std::size_t notes_before = d_.model.notes.size();
     std::size_t known = 0;
@@ -83,9 +84,22 @@ private:
   void include(const std::string& name, const SourceLoc& from) {
     if (name.empty()) fail(from, "*INCLUDE without a file name");
     fs::path p(name);
-    if (p.is_relative()) p = fs::path(from.file).parent_path() / p;
-    p = p.lexically_normal();
     std::error_code ec;
+    if (p.is_relative()) {
+      // beside the including file, then in the *INCLUDE_PATH directories, in order
+      std::vector<fs::path> tried{(fs::path(from.file).parent_path() / p).lexically_normal()};
+      for (const std::string& dir : d_.include_paths)
+        tried.push_back((fs::path(dir) / p).lexically_normal());
+      for (const fs::path& t : tried)
+        if (fs::is_regular_file(t, ec)) {
+          read_file(t.string(), from);
+          return;
+        }
+      std::string looked;
+      for (const fs::path& t : tried) looked += (looked.empty() ? "" : ", ") + t.string();
+      fail(from, fmt::format("included file \"{}\" not found (looked for {})", name, looked));
+    }
+    p = p.lexically_normal();
     if (!fs::is_regular_file(p, ec))
       fail(from, fmt::format("included file \"{}\" not found (looked for {})", name, p.string()));
     read_file(p.string(), from);

@@ -142,6 +142,39 @@ TEST(KeywordReader, IncludeRelativeToIncludingFile) {
   EXPECT_EQ(m.parts[0].loc.file, (dir / "sub" / "mesh.k").string());
 }
 
+// *INCLUDE_PATH_RELATIVE (a directory relative to the main deck's) and *INCLUDE_PATH: an
+// included file not beside its including file is looked for there, in order; when it is found
+// nowhere the message lists every place looked at.
+TEST(KeywordReader, IncludePathsAreSearchedInOrder) {
+  const auto dir = make_temp_dir("include_path");
+  // main in run/case; the mesh in run/mesh (../mesh from the main deck); sub/part.k includes
+  // mat.k, found in lib/ (an absolute *INCLUDE_PATH), not beside sub/part.k
+  write_file(dir / "run" / "case" / "main.k",
+             "*KEYWORD\n*INCLUDE_PATH_RELATIVE\n../mesh\n*INCLUDE_PATH\n" + (dir / "lib").string() +
+                 "\n*INCLUDE\nmesh.k\n*INCLUDE\n../sub/part.k\n" + termination() + "*END\n");
+  write_file(dir / "run" / "mesh" / "mesh.k",
+             "*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n8,0,1,1\n"
+             "*ELEMENT_SOLID\n1,1,1,2,3,4,5,6,7,8\n");
+  write_file(dir / "run" / "sub" / "part.k",
+             "*PART\ncube\n1,1,1\n*SECTION_SOLID\n1\n*INCLUDE\nmat.k\n");
+  write_file(dir / "lib" / "mat.k", "*MAT_ELASTIC\n1,7.85e-9,2.1e5,0.3\n");
+  const Model m = read_deck((dir / "run" / "case" / "main.k").string());
+  EXPECT_EQ(m.nodes.size(), 8u);
+  EXPECT_EQ(m.materials.size(), 1u);
+  // not found anywhere: the message lists every place looked at
+  write_file(dir / "run" / "case" / "bare.k",
+             "*KEYWORD\n*INCLUDE_PATH_RELATIVE\n../mesh\n*INCLUDE\nmissing.k\n*END\n");
+  try {
+    (void)read_deck((dir / "run" / "case" / "bare.k").string());
+    ADD_FAILURE() << "a missing include was accepted";
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("included file \"missing.k\" not found"), std::string::npos) << msg;
+    EXPECT_NE(msg.find((dir / "run" / "mesh" / "missing.k").string()), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bare.k:5"), std::string::npos) << msg;
+  }
+}
+
 // Parameters across files (issue 11): all parameters are read before the rest, so an included
 // file may use one the including file defines after the *INCLUDE, and expressions may name
 // parameters defined further on.
