@@ -179,6 +179,29 @@ std::vector<KeywordSpec> contact_keywords() {
               "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_ID",
               "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_TITLE", one_way,
               apply_contact_automatic_nodes_to_surface);
+  static const std::string smooth =
+      "As the automatic contact without _SMOOTH, on the facetted surface: the smoothed surface "
+      "LS-DYNA fits to curved segments is not made (one warning); the contact forces are those "
+      "of the flat segments. ";
+  static const std::string smooth_single = smooth + single_auto;
+  static const std::string smooth_s2s = smooth + s2s_auto;
+  static const std::string smooth_n2s = smooth + n2s_auto;
+  static const std::string smooth_one_way = smooth + one_way;
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH",
+              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH_ID",
+              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH_TITLE", smooth_single,
+              apply_contact_smooth);
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH_ID",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH_TITLE", smooth_s2s,
+              apply_contact_smooth);
+  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH",
+              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH_ID",
+              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH_TITLE", smooth_n2s, apply_contact_smooth);
+  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH",
+              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_ID",
+              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_TITLE", smooth_one_way,
+              apply_contact_smooth);
   {
     // *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE][_MPP]: the ID card first, then the MPP card, then
     // cards 1-3 and the optional cards (LS-DYNA's order).

@@ -212,6 +212,7 @@ void apply_contact_nodes_to_surface(const Block& b, DeckBuilder& d);
 void apply_contact_tied(const Block& b, DeckBuilder& d);
 void apply_contact_spotweld(const Block& b, DeckBuilder& d);
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d);
+void apply_contact_smooth(const Block& b, DeckBuilder& d);
 /// *NODE_TRANSFORM (keywords_transform.cpp): moves the node sets; true when there were any.
 bool resolve_node_transforms(DeckBuilder& d);
 void apply_contact_eroding_single(const Block& b, DeckBuilder& d);

@@ -338,6 +338,20 @@ void apply_contact_spotweld(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false, 3);
   d.model.contacts.back().tie_rotations = true;
 }
+void apply_contact_smooth(const Block& b, DeckBuilder& d) {
+  // the automatic contact of the same kind, on the facetted surface
+  const std::string_view name = b.spec->name;
+  if (name.find("SINGLE_SURFACE") != std::string_view::npos)
+    apply_contact_automatic_single(b, d);
+  else if (name.find("NODES_TO_SURFACE") != std::string_view::npos ||
+           name.find("ONE_WAY") != std::string_view::npos)
+    apply_contact_automatic_nodes_to_surface(b, d);
+  else
+    apply_contact_automatic_surface_to_surface(b, d);
+  d.model.notes.push_back({b.loc.card, b.loc, false,
+                           "_SMOOTH: the contact runs on the facetted surface (the curved, "
+                           "smoothed surface LS-DYNA fits to the segments is not made)"});
+}
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false, 2);
   d.model.contacts.back().tie_rotations = true;

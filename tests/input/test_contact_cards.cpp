@@ -588,5 +588,26 @@ TEST(ContactCards, OneWaySurfaceToSurfaceAndSpotweldConstrainedOffset) {
   EXPECT_EQ(m.contacts[1].tied, 3); // the spot weld's constraint ties
 }
 
+// _SMOOTH: the automatic contact of the same kind on the facetted surface, with one warning.
+TEST(ContactCards, SmoothVariantsAreTheAutomaticContactsWithAWarning) {
+  const std::string card2 = "\n\n";
+  for (const auto& [name, kind] : std::vector<std::pair<std::string, ContactDef::Kind>>{
+           {"*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH", ContactDef::Kind::SurfaceToSurface},
+           {"*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH", ContactDef::Kind::NodesToSurface},
+           {"*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH",
+            ContactDef::Kind::NodesToSurface},
+           {"*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH", ContactDef::Kind::SingleSurface}}) {
+    const Model m = read_text(plate_deck(name + "\n" + fixed({"2", "1", "3", "3"}) + card2));
+    ASSERT_EQ(m.contacts.size(), 1U) << name;
+    EXPECT_EQ(m.contacts[0].kind, kind) << name;
+    EXPECT_TRUE(m.contacts[0].automatic) << name;
+    EXPECT_TRUE(has_note(m, "facetted surface")) << name;
+  }
+  // the _ID form reads its ID card first
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH_ID\n" +
+                                       fixed({"7"}) + fixed({"2", "1", "3", "3"}) + card2));
+  EXPECT_EQ(m.contacts.at(0).id, 7);
+}
+
 } // namespace
 } // namespace parcae::test
