@@ -80,7 +80,21 @@ struct Box {
   GlobalId id = 0;
   std::array<Real, 3> lo{0, 0, 0}, hi{0, 0, 0};
   SourceLoc loc;
+  /// *DEFINE_BOX_LOCAL: the bounds are in the local system of this origin and these unit axes
+  /// (rows: local x, y, z in global components); false: global axes.
+  bool local = false;
+  std::array<Real, 3> origin{0, 0, 0};
+  std::array<std::array<Real, 3>, 3> axes{};
   [[nodiscard]] bool contains(Real x, Real y, Real z) const {
+    if (local) {
+      const Real d[3] = {x - origin[0], y - origin[1], z - origin[2]};
+      Real l[3];
+      for (std::size_t i = 0; i < 3; ++i)
+        l[i] = axes[i][0] * d[0] + axes[i][1] * d[1] + axes[i][2] * d[2];
+      x = l[0];
+      y = l[1];
+      z = l[2];
+    }
     return x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2];
   }
 };

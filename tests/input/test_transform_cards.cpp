@@ -3,6 +3,7 @@
 // values; a coordinate system defined by moved nodes follows them; the errors name the card.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "keyword_test_util.hpp"
@@ -66,6 +67,32 @@ TEST(NodeTransform, BadCardsAreRefused) {
     EXPECT_NE(err.find(what), std::string::npos) << err;
     EXPECT_NE(err.find("deck.k:"), std::string::npos) << err;
   }
+}
+
+} // namespace parcae::test
+
+namespace parcae::test {
+
+// *DEFINE_BOX_LOCAL: bounds in the box's own axes. A thin box along the cube's face diagonal
+// (local x along (1, 1, 0), local y along (-1, 1, 0)) holds the nodes on the diagonal edges
+// (1, 3, 5, 7) and no other: no global box can pick them.
+TEST(BoxLocal, NodesAreTestedInTheBoxAxes) {
+  const Model m =
+      read_text(cube_deck("*DEFINE_BOX_LOCAL\n"
+                          "$#  boxid       xmn       xmx       ymn       ymx       zmn"
+                          "       zmx\n"
+                          "         4     -0.01       1.5     -0.01      0.01      -1.0"
+                          "       2.0\n"
+                          "       1.0       1.0       0.0      -1.0       1.0       0.0\n"
+                          "       0.0       0.0       0.0\n"
+                          "*SET_NODE_GENERAL\n9\nBOX,4\n"));
+  std::vector<GlobalId> got = m.node_sets.at(9).members;
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<GlobalId>{1, 3, 5, 7}));
+  // parallel axes are refused at the card
+  const std::string err = read_error(cube_deck("*DEFINE_BOX_LOCAL\n4,0.,1.,0.,1.,0.,1.\n"
+                                               "1.,0.,0.,2.,0.,0.\n0.,0.,0.\n"));
+  EXPECT_NE(err.find("not parallel"), std::string::npos) << err;
 }
 
 } // namespace parcae::test
