@@ -20,6 +20,8 @@ Real update_j2_shell(const MaterialParams& m, const Real deps[5], Real dt, Real 
 // criteria)
 void read_piecewise_linear(const io::Fields& h, LawReader& r);
 void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m);
+/// *MAT_024's cards (title, cards 1-4), card 2 ending with these fields.
+std::vector<io::CardSpec> piecewise_linear_cards(const std::vector<io::FieldSpec>& card2_tail);
 
 // material.cpp: the reference dilatational wave speed sqrt((K + 4G/3)/rho)
 Real reference_wave_speed(const MaterialParams& m);

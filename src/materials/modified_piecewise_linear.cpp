@@ -44,20 +44,12 @@ const MaterialLaw& law_modified_piecewise_linear() {
       .hyperelastic = false,
       .hydrodynamic = false,
       .rigid = false,
-      .keyword =
-          {.name = "*MAT_MODIFIED_PIECEWISE_LINEAR_PLASTICITY",
-           .aliases = {"*MAT_123"},
-           .options = {"TITLE", "LOG_INTERPOLATION"},
-           .head = {title_card(),
-                    {"Card 1", join(mid_ro_e_pr_fields(),
-                                    {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
-                    {"Card 2",
-                     {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), R("EPSTHIN"), R("EPSMAJ"),
-                      R("NUMINT")}},
-                    {"Card 3",
-                     reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
-                    {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
-           .summary = "As *MAT_PIECEWISE_LINEAR_PLASTICITY (024: the same fields, hardening, "
+      .keyword = {.name = "*MAT_MODIFIED_PIECEWISE_LINEAR_PLASTICITY",
+                  .aliases = {"*MAT_123"},
+                  .options = {"TITLE", "LOG_INTERPOLATION"},
+                  .head = piecewise_linear_cards({R("EPSTHIN"), R("EPSMAJ"), R("NUMINT")}),
+                  .summary =
+                      "As *MAT_PIECEWISE_LINEAR_PLASTICITY (024: the same fields, hardening, "
                       "rate effects, TDEL, the EPS/ES table and _LOG_INTERPOLATION). Shells are "
                       "deleted when NUMINT through-thickness points have reached the plastic "
                       "strain FAIL (NUMINT < 0: that percentage of the points; 0 or more than "

@@ -180,6 +180,16 @@ void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialP
   m.vp = mat.vp;
 }
 
+std::vector<io::CardSpec> piecewise_linear_cards(const std::vector<io::FieldSpec>& card2_tail) {
+  using namespace io::card_fields;
+  return {title_card(),
+          {"Card 1",
+           join(mid_ro_e_pr_fields(), {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
+          {"Card 2", join({R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP")}, card2_tail)},
+          {"Card 3", reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
+          {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}};
+}
+
 const MaterialLaw& law_piecewise_linear() {
   using namespace io::card_fields;
   static const MaterialLaw law{
@@ -197,13 +207,7 @@ const MaterialLaw& law_piecewise_linear() {
           {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
            .aliases = {"*MAT_024"},
            .options = {"TITLE", "LOG_INTERPOLATION"},
-           .head = {title_card(),
-                    {"Card 1", join(mid_ro_e_pr_fields(),
-                                    {R("SIGY"), R("ETAN"), R("FAIL", "1.0E+21"), R("TDEL")})},
-                    {"Card 2", {R("C"), R("P"), I("LCSS"), I("LCSR"), R("VP"), I("LCF")}},
-                    {"Card 3",
-                     reals({"EPS1", "EPS2", "EPS3", "EPS4", "EPS5", "EPS6", "EPS7", "EPS8"})},
-                    {"Card 4", reals({"ES1", "ES2", "ES3", "ES4", "ES5", "ES6", "ES7", "ES8"})}},
+           .head = piecewise_linear_cards({I("LCF")}),
            .summary =
                "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
                "curve in model.curves with id -MID (LCSS = -MID). LCSS may be a "
