@@ -231,7 +231,9 @@ std::vector<KeywordSpec> mesh_keywords() {
                 {"Thickness", reals({"THIC1", "THIC2", "THIC3", "THIC4", "BETA"}, 16)}},
        .stream_rows = true,
        .summary = "Shells with nodal thicknesses (zero thicknesses: the section's). BETA is "
-                  "ignored.",
+                  "not read (a warning when it is set: the material axes of *MAT_002 and "
+                  "*MAT_034 are the element's turned by the material's BETA and the section's "
+                  "ICOMP angles).",
        .apply = apply_element_shell_thickness},
       {.name = "*PART",
        .options = {"TITLE", "CONTACT", "INERTIA", "PRINT"},

@@ -272,7 +272,9 @@ std::vector<KeywordSpec> contact_keywords() {
       "A tied node with rotational dofs (a shell or beam node) also turns with its segment: its "
       "angular velocity is the segment nodes' by the shape functions, its moment and rotary "
       "inertia go to them the same way, as its force and mass do (the segment's nodes must be "
-      "shell nodes: a solid main surface is refused for such nodes). ";
+      "shell nodes: a solid main surface is refused for such nodes; a rotational constraint on "
+      "the tied node is refused). The lever arm of an offset (the tied node off the segment's "
+      "surface) is not in the coupling: the rotation tie is exact for nodes on the surface. ";
   static const std::string spotweld =
       "Spot weld contact: the nodes of the welds (SSID) tied to the sheets (MSID) as the tied "
       "contacts tie them: solid (hexahedron) welds, and beam welds (*MAT_100 beams), whose "

@@ -122,6 +122,12 @@ void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
         fail(row.loc(thic[k]), fmt::format("shell element {}: negative thickness {} = {}", s.id,
                                            thic[k], s.thickness[k]));
     }
+    if (row.real("BETA") != 0 && !d.parameter_pass)
+      d.model.notes.push_back({b.loc.card, row.loc("BETA"), false,
+                               fmt::format("shell element {}: BETA = {} is not read (the material "
+                                           "axes are the element's, turned by the material's "
+                                           "BETA and the section's ICOMP angles)",
+                                           s.id, row.real("BETA"))});
     d.shells.push_back(s);
   }
 }

@@ -142,16 +142,18 @@ std::vector<KeywordSpec> body_load_cards() {
   "Angular velocity omega = SF * curve(t) (radians per unit time) about the global " AXIS          \
   " axis through XC, YC, ZC: each node feels the centrifugal force m omega^2 r, r its current "    \
   "distance vector from the axis (the rotating frame's body load; no Coriolis force). During "     \
-  "dynamic relaxation omega = SF * LCIDDR(t) (none when LCIDDR = 0). *LOAD_BODY_PARTS "            \
-  "restricts it as the other body loads. CID != 0 is refused."
+  "dynamic relaxation omega = SF * LCIDDR(t) (none when LCIDDR = 0, unless LCID has SIDR 1 or "    \
+  "2). *LOAD_BODY_PARTS restricts it as the other body loads. CID != 0 is refused."
   return {
       {.name = "*LOAD_BODY_VECTOR",
        .head = {{"Card 1", body_head()}, {"Card 2", {R("V1"), R("V2"), R("V3")}}},
-       .summary = "Body acceleration SF * curve(t) along the direction of V (V1, V2, V3; in the "
-                  "local system CID when CID != 0, its axes at time 0); the inertial load is -m a "
-                  "as for *LOAD_BODY_X. V is normalised: its length does not scale the load (a "
-                  "warning says so when |V| != 1). During dynamic relaxation SF * LCIDDR(t). XC, "
-                  "YC, ZC are not used.",
+       .summary =
+           "Body acceleration SF * curve(t) along the direction of V (V1, V2, V3; in the "
+           "local system CID when CID != 0, its axes at time 0); the inertial load is -m a "
+           "as for *LOAD_BODY_X. V is normalised: its length does not scale the load (a "
+           "warning says so when |V| != 1). During dynamic relaxation SF * LCIDDR(t) (none when "
+           "LCIDDR = 0, unless LCID has SIDR 1 or 2). XC, "
+           "YC, ZC are not used.",
        .apply = apply_load_body_vector},
       {.name = "*LOAD_BODY_RX",
        .head = {{"Card 1", body_head()}},
@@ -171,7 +173,8 @@ std::vector<KeywordSpec> body_load_cards() {
        .summary = "Acceleration ACCEL * LC(t) in direction DOF (1 x, 2 y, 3 z) on the nodes of "
                   "part PID's elements, each with its whole nodal mass; the inertial load is -m "
                   "a as for *LOAD_BODY_Z (gravity in -z: DOF 3, ACCEL = +g). LCDR: the curve "
-                  "during dynamic relaxation (none when 0). *LOAD_BODY_PARTS does not restrict "
+                  "during dynamic relaxation (none when 0, unless LC has SIDR 1 or 2). "
+                  "*LOAD_BODY_PARTS does not restrict "
                   "it. Construction stages (STGA, STGR) are refused.",
        .apply = apply_load_gravity_part},
       {.name = "*LOAD_GRAVITY_PART_SET",
@@ -191,7 +194,8 @@ void resolve_body_loads(DeckBuilder& d) {
     std::array<Real, 3> g{0, 0, 0};
     for (std::size_t a = 0; a < 3; ++a)
       for (std::size_t i = 0; i < 3; ++i) g[i] += lv.v[a] * cs.axes[a][i];
-    push_along(m, m.body_loads[lv.index], g, lv.index);
+    const BodyLoad base = m.body_loads[lv.index]; // (a copy: push_along writes the vector)
+    push_along(m, base, g, lv.index);
   }
   for (const BodyLoad& l : m.body_loads) {
     if (l.part == 0) continue;

@@ -9,6 +9,7 @@
 
 #include "input/card_spec.hpp"
 #include "input/deck_apply.hpp"
+#include "materials/catalogue.hpp"
 
 namespace parcae::io {
 
@@ -45,7 +46,9 @@ void add_death(const Block& b, bool shell, bool is_set, DeckBuilder& d) {
   if (inout != 0 && inout != 1)
     fail(h.loc("INOUT"),
          fmt::format("INOUT = {} must be 0 (inside the box) or 1 (outside the box)", inout));
-  d.model.element_deaths.push_back({h.real("TIME"), h.id("BOXID"), inout, h.loc(field)});
+  // LS-DYNA: with a box, TIME = 0 means no deletion by time (1e16)
+  const Real time = h.id("BOXID") != 0 && h.real("TIME") == 0 ? 1e16 : h.real("TIME");
+  d.model.element_deaths.push_back({time, h.id("BOXID"), inout, h.loc(field)});
   d.extension<std::vector<PendingDeath>>("element deaths")
       .push_back({shell, is_set, h.id(field), d.model.element_deaths.size() - 1});
 }
@@ -72,11 +75,13 @@ std::vector<KeywordSpec> element_death_cards() {
       {.name = "*DEFINE_ELEMENT_DEATH_SOLID",
        .head = {{"Card 1", death_card("EID")}},
        .summary =
-           "Solid element EID is deleted at TIME (explicit solver), as an eroded element: "
-           "its forces vanish, contacts forget its faces, its energies move to the eroded "
-           "ones. BOXID: only if its centroid at time 0 is inside the box (INOUT 0) or "
-           "outside it (INOUT 1). An element named by several cards dies at the first of them that "
-           "applies. IDGRP, PERCENT and CID (groups, a local box) are refused.",
+           "Solid element EID is deleted at TIME (explicit solver; dynamic relaxation deletes "
+           "nothing), as an eroded element: its forces vanish, contacts forget its faces, its "
+           "energies move to the eroded ones. BOXID: it is also deleted when its current "
+           "centroid is inside the box (INOUT 0) or outside it (INOUT 1); with a box, TIME = 0 "
+           "means no deletion by time. An element named by several cards dies at the first of "
+           "them that applies. Elements of rigid parts are refused. IDGRP, PERCENT and CID "
+           "(groups, a local box) are refused.",
        .apply = apply_death_solid},
       {.name = "*DEFINE_ELEMENT_DEATH_SOLID_SET",
        .head = {{"Card 1", death_card("SID")}},
@@ -124,6 +129,13 @@ void resolve_element_deaths(DeckBuilder& d) {
       if (it == index.end())
         fail(death.loc,
              fmt::format("*DEFINE_ELEMENT_DEATH: {} element {} is not defined", kind, id));
+      const GlobalId pid = p.shell ? m.shells.part[it->second] : m.solids.part[it->second];
+      const Part* part = m.find_part(pid);
+      const Material* mat = part ? m.find_material(part->mid) : nullptr;
+      if (mat != nullptr && material_law(mat->kind).rigid)
+        fail(death.loc, fmt::format("*DEFINE_ELEMENT_DEATH: {} element {} belongs to rigid part "
+                                    "{}: elements of rigid bodies are not deleted",
+                                    kind, id, pid));
       auto& list = named[{p.shell, it->second}];
       if (list.empty() || list.back() != static_cast<std::int32_t>(p.death))
         list.push_back(static_cast<std::int32_t>(p.death));

@@ -61,6 +61,9 @@ void apply_set_segment_intersect(const Block& b, DeckBuilder& d) {
 std::array<GlobalId, 4> key_of(const std::array<GlobalId, 4>& n) {
   std::array<GlobalId, 4> k = n;
   std::sort(k.begin(), k.end());
+  // a triangle (N4 = N3) written from another corner repeats another node: its distinct nodes
+  const auto last = std::unique(k.begin(), k.end());
+  std::fill(last, k.end(), 0);
   return k;
 }
 

@@ -59,6 +59,12 @@ void apply_define_transformation(const Block& b, DeckBuilder& d) {
                                               id, names[k]));
     } else if (option == "ROTATE") {
       op.kind = TransformOp::Kind::Rotate;
+      if (op.a[3] == 0 && op.a[4] == 0 && op.a[5] == 0 && op.a[6] == 0)
+        fail(row.loc("A4"), fmt::format("transformation {}: ROTATE with A4-A7 blank (the form "
+                                        "whose axis is given by nodes and whose angle is A3) is "
+                                        "not supported: give the axis A1-A3, a point A4-A6 and "
+                                        "the angle A7",
+                                        id));
       if (op.a[0] == 0 && op.a[1] == 0 && op.a[2] == 0)
         fail(row.loc("A1"), fmt::format("transformation {}: ROTATE needs the axis direction A1, "
                                         "A2, A3 (the point A4, A5, A6 and the angle A7 in "
@@ -154,15 +160,17 @@ std::vector<KeywordSpec> transform_cards() {
                   "(translation A1, A2, A3), ROTATE (about the axis of direction A1, A2, A3 "
                   "through the point A4, A5, A6 by A7 degrees, right-handed) and SCALE (the "
                   "coordinates times A1, A2, A3). Used by *NODE_TRANSFORM. The other options "
-                  "(MIRROR, POINT, POS6N, POS6P, ROTATE3NA, TRANSL2ND, ...) are refused at the "
-                  "line.",
+                  "(MIRROR, POINT, POS6N, POS6P, ROTATE3NA, TRANSL2ND, ...) and ROTATE with A4-A7 "
+                  "blank are refused at the line.",
        .apply = apply_define_transformation},
       {.name = "*NODE_TRANSFORM",
        .rows = {{"Card 1", {I("TRSID").req(), I("NSID").req(), I("IMMED")}}},
        .stream_rows = true,
-       .summary = "Moves the nodes of node set NSID by transformation TRSID, once the deck is "
-                  "read (before anything is computed from the coordinates; several cards: in "
-                  "their order). IMMED is not needed (no keyword reads coordinates while the "
+       .summary = "Moves the nodes of node set NSID by transformation TRSID, once the deck's "
+                  "sets are resolved (several cards: in their order); the coordinate systems "
+                  "defined by nodes follow, but sets selected by a box (*SET_..._GENERAL BOX) "
+                  "are chosen on the coordinates before the move. IMMED is not needed (no keyword "
+                  "reads coordinates while the "
                   "deck is read).",
        .apply = apply_node_transform},
   };

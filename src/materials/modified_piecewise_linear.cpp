@@ -44,18 +44,20 @@ const MaterialLaw& law_modified_piecewise_linear() {
       .hyperelastic = false,
       .hydrodynamic = false,
       .rigid = false,
-      .keyword = {.name = "*MAT_MODIFIED_PIECEWISE_LINEAR_PLASTICITY",
-                  .aliases = {"*MAT_123"},
-                  .options = {"TITLE", "LOG_INTERPOLATION"},
-                  .head = piecewise_linear_cards({R("EPSTHIN"), R("EPSMAJ"), R("NUMINT")}),
-                  .summary =
-                      "As *MAT_PIECEWISE_LINEAR_PLASTICITY (024: the same fields, hardening, "
-                      "rate effects, TDEL, the EPS/ES table and _LOG_INTERPOLATION). Shells are "
-                      "deleted when NUMINT through-thickness points have reached the plastic "
-                      "strain FAIL (NUMINT < 0: that percentage of the points; 0 or more than "
-                      "NIP: all of them); solids when their point has. EPSTHIN and EPSMAJ "
-                      "(thinning and major-strain failure) are refused when nonzero. Explicit "
-                      "solver and solid and shell elements."},
+      .keyword =
+          {.name = "*MAT_MODIFIED_PIECEWISE_LINEAR_PLASTICITY",
+           .aliases = {"*MAT_123"},
+           .options = {"TITLE", "LOG_INTERPOLATION"},
+           .head = piecewise_linear_cards({R("EPSTHIN"), R("EPSMAJ"), R("NUMINT")}),
+           .summary =
+               "As *MAT_PIECEWISE_LINEAR_PLASTICITY (024: the same fields, hardening, "
+               "rate effects, TDEL, the EPS/ES table and _LOG_INTERPOLATION). Shells are "
+               "deleted when NUMINT through-thickness points have reached the plastic "
+               "strain FAIL (NUMINT < 0: that percentage of the points; 0 or more than "
+               "NIP: all of them; failed points keep their stress until the shell is deleted); "
+               "solids when their point has. EPSTHIN and EPSMAJ "
+               "(thinning and major-strain failure) are refused when nonzero. Explicit "
+               "solver and solid and shell elements."},
       .read = read_card,
       .prepare = prepare_piecewise_linear,
       .update_solid = update_j2_solid,

@@ -377,8 +377,9 @@ struct MatAddErosion {
   SourceLoc loc;
 };
 
-/// *DEFINE_ELEMENT_DEATH_SOLID / _SHELL (_SET): its elements are deleted at `time`; with a
-/// box, only those whose centroid at time 0 is inside it (inout 0) or outside it (inout 1).
+/// *DEFINE_ELEMENT_DEATH_SOLID / _SHELL (_SET): its elements are deleted at `time` (1e16 for
+/// TIME = 0 with a box), or, with a box, when their current centroid is inside it (inout 0) or
+/// outside it (inout 1).
 struct ElementDeath {
   Real time = 0;
   GlobalId boxid = 0;

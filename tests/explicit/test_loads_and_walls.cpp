@@ -134,6 +134,19 @@ TEST(Loads, BodyLoadVectorActsAlongTheUnitVector) {
   EXPECT_NEAR(tr.xc.back() - 5.0, -0.6 * s, 1e-9 * s + 1e-12);
   EXPECT_NEAR(tr.zc.back() - 5.0, -0.8 * s, 1e-9 * s + 1e-12);
   EXPECT_NEAR(tr.last.external_work, tr.last.kinetic, 1e-3 * tr.last.kinetic);
+  // in a local system (CID 3: local x = global y, local y = global -x, local z = global z),
+  // V = (0, 1, 1) is the global direction (-1, 0, 1) / sqrt 2
+  const Model ml = deck("vector_cid", "*CONTROL_TERMINATION\n    1.0e-2\n" + elastic_part() +
+                                          hex_block_cards(2, 2, 2, 10, 10, 10, 1) +
+                                          "*DEFINE_COORDINATE_SYSTEM\n3,0.,0.,0.,0.,1.,0.\n"
+                                          "-1.,0.,0.\n"
+                                          "*LOAD_BODY_VECTOR\n         1    9810.0" +
+                                          std::string(40, ' ') + "         3\n" +
+                                          "       0.0       1.0       1.0\n" + kConstantCurve);
+  const Trace tl = run(ml);
+  const double tt = tl.t.back(), sl = 0.5 * kG * tt * tt / std::sqrt(2.0);
+  EXPECT_NEAR(tl.xc.back() - 5.0, sl, 1e-9 * sl + 1e-12);
+  EXPECT_NEAR(tl.zc.back() - 5.0, -sl, 1e-9 * sl + 1e-12);
 }
 
 TEST(Loads, GravityPartLoadsItsPartOnlyWhateverLoadBodyPartsSays) {

@@ -50,6 +50,15 @@ TEST(SegmentSets, IntersectKeepsTheCommonFaces) {
   EXPECT_TRUE(m.segment_sets.at(42).segments.empty());
 }
 
+TEST(SegmentSets, TrianglesMatchFromAnyCorner) {
+  // the triangle 1 2 3 written as (1, 2, 3, 3) and as (2, 3, 1) (N4 blank) is one face
+  const Model m = read_text(cube_deck("*SET_SEGMENT\n1\n1,2,3,3\n*SET_SEGMENT\n2\n2,3,1\n"
+                                      "*SET_SEGMENT_INTERSECT\n3\n1,2\n"
+                                      "*SET_SEGMENT_ADD\n4\n1,2\n"));
+  EXPECT_EQ(m.segment_sets.at(3).segments.size(), 1U);
+  EXPECT_EQ(m.segment_sets.at(4).segments.size(), 1U);
+}
+
 TEST(SegmentSets, CollectJoinsTheCardsOfOneId) {
   const Model m = read_text(cube_deck("*SET_SEGMENT_COLLECT\n9\n1,2,3,4\n"
                                       "*SET_SEGMENT_COLLECT\n9\n5,6,7,8\n"));

@@ -61,6 +61,7 @@ TEST(NodeTransform, BadCardsAreRefused) {
   for (const auto& [extra, what] : std::vector<std::pair<std::string, std::string>>{
            {"*DEFINE_TRANSFORMATION\n10\nMIRROR,1.\n", "MIRROR is not supported"},
            {"*DEFINE_TRANSFORMATION\n10\nROTATE,0.,0.,0.,0.,0.,0.,90.\n", "axis direction"},
+           {"*DEFINE_TRANSFORMATION\n10\nROTATE,1.,2.,30.\n", "A4-A7 blank"},
            {"*DEFINE_TRANSFORMATION\n10\nTRANSL,1.\n*NODE_TRANSFORM\n12,3\n", "TRSID = 12"},
            {"*DEFINE_TRANSFORMATION\n10\nTRANSL,1.\n*NODE_TRANSFORM\n10,4\n", "NSID = 4"}}) {
     const std::string err = read_error(cube_deck(kTop + extra));

@@ -58,8 +58,10 @@ std::string moving(int pid) {
 } // namespace
 
 TEST(ElementDeath, SolidsDieAtTheirTimeAndTheirFreeNodesCarryTheKineticEnergyAway) {
-  // Four 10 mm hexahedra in a row (x = 0..40) moving at v in x. Element 4 dies at 1e-4; of the
-  // set {1, 2}, only the element whose centroid is in the box x < 10 (element 1) dies, at 2e-4.
+  // Four 10 mm hexahedra in a row (x = 0..40) moving at v in x. Element 4 dies at 1e-4 (TIME);
+  // of the set {1, 2}, the element whose centroid enters the box 5.2 < x < 14.9 dies: element 1
+  // (centroid at 5 + v t) at t = 0.2 mm / v = 2e-4; element 2 (centroid 15) moves away from it.
+  // With a box, TIME = 0 deletes nothing by time.
   // Each death frees the 4 end nodes (mass rho V / 8 each): eroded KE = rho V v^2 / 4 each.
   const std::string body =
       "*PART\nblock\n         1         1         1\n*SECTION_SOLID\n         1         1\n"
@@ -67,8 +69,8 @@ TEST(ElementDeath, SolidsDieAtTheirTimeAndTheirFreeNodesCarryTheKineticEnergyAwa
       hex_block_cards(4, 1, 1, 40, 10, 10, 1) + moving(1) +
       "*DEFINE_ELEMENT_DEATH_SOLID\n         4    1.0e-4\n"
       "*SET_SOLID\n         5\n         1         2\n"
-      "*DEFINE_ELEMENT_DEATH_SOLID_SET\n         5    2.0e-4         9         0\n"
-      "*DEFINE_BOX\n         9      -1.0      10.0      -1.0      11.0      -1.0      11.0\n";
+      "*DEFINE_ELEMENT_DEATH_SOLID_SET\n         5       0.0         9         0\n"
+      "*DEFINE_BOX\n         9       5.2      14.9      -1.0      11.0      -1.0      11.0\n";
   const DeathRun r = run_deck("death_solid", body);
   ASSERT_TRUE(r.sum.normal_termination) << r.sum.error;
   ASSERT_EQ(r.died.size(), 2u);
@@ -86,8 +88,9 @@ TEST(ElementDeath, SolidsDieAtTheirTimeAndTheirFreeNodesCarryTheKineticEnergyAwa
 }
 
 TEST(ElementDeath, ShellsDieAtTheirTimeOutsideTheBox) {
-  // Three shells in a strip (x = 0..30). Shell 2 dies at 1e-4 (_SHELL); of the set {1, 2, 3},
-  // those outside the box x < 20 (INOUT = 1: shell 3) die at 2e-4. Shells 1 keeps living.
+  // Three shells in a strip (x = 0..30) moving at v in x. Shell 2 dies at 1e-4 (_SHELL); of the
+  // set {1, 2, 3}, those whose centroid leaves the box x < 25.2 (INOUT = 1) die: shell 3
+  // (centroid 25 + v t) at 2e-4. Shell 1 keeps living.
   const std::string body =
       "*PART\nstrip\n         1         1         1\n*SECTION_SHELL\n         1         2"
       "       1.0         5\n       1.0       1.0       1.0       1.0\n"
@@ -95,8 +98,8 @@ TEST(ElementDeath, ShellsDieAtTheirTimeOutsideTheBox) {
       shell_grid_cards(3, 1, 30, 10, 1) + moving(1) +
       "*DEFINE_ELEMENT_DEATH_SHELL\n         2    1.0e-4\n"
       "*SET_SHELL_LIST\n         5\n         1         2         3\n"
-      "*DEFINE_ELEMENT_DEATH_SHELL_SET\n         5    2.0e-4         9         1\n"
-      "*DEFINE_BOX\n         9      -1.0      20.0      -1.0      11.0      -1.0       1.0\n";
+      "*DEFINE_ELEMENT_DEATH_SHELL_SET\n         5       0.0         9         1\n"
+      "*DEFINE_BOX\n         9      -1.0      25.2      -1.0      11.0      -1.0       1.0\n";
   const DeathRun r = run_deck("death_shell", body);
   ASSERT_TRUE(r.sum.normal_termination) << r.sum.error;
   ASSERT_EQ(r.died.size(), 2u);
@@ -125,8 +128,12 @@ TEST(ElementDeath, BadCardsAreRefusedAtTheirField) {
            {"*DEFINE_ELEMENT_DEATH_SOLID\n         1    1.0e-4         3\n", "BOXID = 3"},
            {"*DEFINE_ELEMENT_DEATH_SOLID\n         1    1.0e-4         0         0         4\n",
             "IDGRP = 4"},
-           {"*DEFINE_ELEMENT_DEATH_SOLID\n         1    1.0e-4         0         2\n",
-            "INOUT = 2"}}) {
+           {"*DEFINE_ELEMENT_DEATH_SOLID\n         1    1.0e-4         0         2\n", "INOUT = 2"},
+           {"*DEFINE_ELEMENT_DEATH_SOLID\n         1    1.0e-4\n*PART\nrigid\n         2    "
+            "     1         3\n*MAT_RIGID\n         3   7.85e-9  210000.0       0.3\n" +
+                hex_block_cards(1, 1, 1, 10, 10, 10, 2, 101, 101, 20, 0, 0) +
+                "*DEFINE_ELEMENT_DEATH_SOLID\n       101    1.0e-4\n",
+            "rigid part 2"}}) {
     try {
       (void)read_deck_text("death_bad", base + card + "*END\n");
       ADD_FAILURE() << card;

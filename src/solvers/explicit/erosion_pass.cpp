@@ -74,16 +74,17 @@ void Integrator::init_erosion() {
 }
 
 bool Integrator::death_due(std::int32_t list, const LocalId* nodes, int nn) const {
-  if (list < 0) return false;
+  // not during dynamic relaxation: its clock is not the run's (the transient starts at 0)
+  if (list < 0 || relaxing_) return false;
   for (std::int32_t k : model_.death_lists[static_cast<std::size_t>(list)]) {
     const ElementDeath& dd = model_.element_deaths[static_cast<std::size_t>(k)];
-    if (erosion_.t_pass < dd.time) continue;
-    if (dd.boxid == 0) return true;
-    // the centroid of the corners at time 0 (a repeated corner counts again): the box picks
-    // elements where they were built, once and for all (also across a restart)
+    if (erosion_.t_pass >= dd.time) return true;
+    if (dd.boxid == 0) continue;
+    // the box: the element's current centroid (a repeated corner counts again) inside it
+    // (INOUT 0) or outside it (INOUT 1)
     Real c[3] = {0, 0, 0};
     for (int a = 0; a < nn; ++a)
-      for (int i = 0; i < 3; ++i) c[i] += d_.x0[3 * static_cast<std::size_t>(nodes[a]) + i] / nn;
+      for (int i = 0; i < 3; ++i) c[i] += d_.x[3 * static_cast<std::size_t>(nodes[a]) + i] / nn;
     if (model_.boxes.at(dd.boxid).contains(c[0], c[1], c[2]) == (dd.inout == 0)) return true;
   }
   return false;

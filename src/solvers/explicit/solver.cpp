@@ -305,6 +305,7 @@ void Integrator::relax() {
                             : fmt::format(": not converged after {} checks (warning)", kMaxChecks))
          << std::flush;
   relaxing_ = false;
+  erosion_.t_pass = 0; // the transient's clock starts again
   d_.v = v_init;
   d_.w = w_init;
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {

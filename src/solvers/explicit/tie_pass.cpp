@@ -115,13 +115,20 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
     }
     global.mass[s] = 0;
     for (int c = 0; c < 3; ++c) global.v[3 * s + c] = v[c];
+    if (r.rot) { // the tied node turns with its segment from the start
+      std::array<Real, 3> w{0, 0, 0};
+      for (int a = 0; a < 4; ++a)
+        for (int c = 0; c < 3; ++c)
+          w[c] += r.n[a] * global.w[3 * static_cast<std::size_t>(r.main[a]) + c];
+      for (int c = 0; c < 3; ++c) global.w[3 * s + c] = w[c];
+    }
     ties_.ties.push_back(t);
   }
   for (const Raw& r : raw) {
     const auto& spc = global.spc[static_cast<std::size_t>(r.node)];
     const bool skew = std::any_of(global.skew_spc.begin(), global.skew_spc.end(),
                                   [&](const auto& k) { return k.node == r.node; });
-    if (spc[0] || spc[1] || spc[2] || skew)
+    if (spc[0] || spc[1] || spc[2] || skew || (r.rot && (spc[3] || spc[4] || spc[5])))
       throw InputError(def.loc, fmt::format("contact {} ({}): tied node {} is also constrained "
                                             "(*BOUNDARY_SPC): a node that moves with its segment "
                                             "cannot be held too (constrain the segment's nodes, "
