@@ -57,7 +57,7 @@ void apply_load_body_vector(const Block& b, DeckBuilder& d) {
                       "of the acceleration)");
   if (std::abs(len - 1) > 1e-6)
     d.model.notes.push_back({"*LOAD_BODY_VECTOR", h.loc("V1"), false,
-                             fmt::format("*LOAD_BODY_VECTOR: |V| = {}: V gives the direction only, "
+                             fmt::format("|V| = {}: V gives the direction only, "
                                          "the acceleration is SF * curve (scale SF if V's length "
                                          "was meant to scale the load)",
                                          len)});
