@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -115,6 +116,40 @@ TEST(ElementDeath, ShellsDieAtTheirTimeOutsideTheBox) {
   EXPECT_NEAR(r.last.eroded_kinetic, 0.5 * (1.5 * m) * kV * kV, 1e-9 * m * kV * kV);
   EXPECT_NEAR(r.last.kinetic, 0.5 * (1.5 * m) * kV * kV, 1e-9 * m * kV * kV);
   EXPECT_NEAR(r.last.total, r.last.initial_total, 1e-9 * r.last.initial_total);
+}
+
+TEST(ElementDeath, NoneDuringDynamicRelaxationThenAtTheTransientsTime) {
+  // A relaxation phase (a body load whose curve has SIDR = 1, stopped at DRTERM = 3e-4) runs
+  // past TIME = 1e-4 on its own clock: nothing may die then; element 4 dies at the transient's
+  // 1e-4.
+  std::string d =
+      "*KEYWORD\n*CONTROL_TERMINATION\n    2.0e-4\n"
+      "*CONTROL_TIMESTEP\n              0.6\n"
+      "*CONTROL_DYNAMIC_RELAXATION\n       250     0.001     0.995    3.0e-4\n"
+      "*PART\nblock\n         1         1         1\n*SECTION_SOLID\n         1         1\n"
+      "*MAT_ELASTIC\n         1  7.85e-09  210000.0       0.3\n" +
+      hex_block_cards(4, 1, 1, 40, 10, 10, 1) +
+      "*LOAD_BODY_X\n         1    9810.0\n"
+      "*DEFINE_CURVE\n         1         1\n0.0,1.0\n1.0,1.0\n"
+      "*DEFINE_ELEMENT_DEATH_SOLID\n         4    1.0e-4\n*END\n";
+  Model m = read_deck_text("death_dr", d);
+  RunOptions opt = quiet_run("death_dr");
+  std::ostringstream log;
+  opt.log = &log;
+  const RunSummary sum = run_explicit(m, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  const std::string text = log.str();
+  ASSERT_NE(text.find("relaxation"), std::string::npos) << text;
+  const auto at = text.find("eroded at time ");
+  ASSERT_NE(at, std::string::npos) << text;
+  EXPECT_EQ(text.find("eroded at time ", at + 1), std::string::npos) << text; // once
+  const double t = std::stod(text.substr(at + 15));
+  EXPECT_GE(t, 1.0e-4) << text;
+  EXPECT_LT(t, 1.0e-4 + 2 * sum.dt_initial) << text;
+  // the erosion line comes after the relaxation's end (it ran past TIME on its own clock)
+  const auto end = text.find("relaxation ended");
+  ASSERT_NE(end, std::string::npos) << text;
+  EXPECT_GT(at, end) << text;
 }
 
 TEST(ElementDeath, BadCardsAreRefusedAtTheirField) {
