@@ -47,6 +47,10 @@ void apply_define_coordinate_vector(const Block& b, DeckBuilder& d);
 /// Axes of every *DEFINE_COORDINATE_* (nodes are known by then); InputError at the keyword of a
 /// degenerate frame or a missing node.
 void resolve_coordinate_systems(Model& m);
+/// The unit axes (rows: x, y, z) of a frame whose x axis is along x_dir and whose x-y plane holds
+/// `plane`; false when they do not span a plane.
+bool frame_axes(const std::array<Real, 3>& x_dir, const std::array<Real, 3>& plane,
+                std::array<std::array<Real, 3>, 3>& axes);
 void apply_define_vector(const Block& b, DeckBuilder& d);
 /// The unit direction (global) of *DEFINE_VECTOR vid, after resolve_coordinate_systems;
 /// InputError at loc when it is not defined or has zero length (`what` names the user).

@@ -169,18 +169,24 @@ void resolve_coordinate_systems(Model& m) {
       plane = cs.p[2];
       break;
     }
-    const std::array<Real, 3> z_dir = cross(x_dir, plane);
-    const Real lx = norm(x_dir), lz = norm(z_dir);
-    if (lx == 0 || lz <= 1e-12 * lx * norm(plane))
+    if (!frame_axes(x_dir, plane, cs.axes))
       fail(cs.loc, fmt::format("coordinate system {}: the local x axis and the point (or vector) "
                                "in the x-y plane do not span a plane",
                                id));
-    for (int i = 0; i < 3; ++i) {
-      cs.axes[0][i] = x_dir[i] / lx;
-      cs.axes[2][i] = z_dir[i] / lz;
-    }
-    cs.axes[1] = cross(cs.axes[2], cs.axes[0]);
   }
+}
+
+bool frame_axes(const std::array<Real, 3>& x_dir, const std::array<Real, 3>& plane,
+                std::array<std::array<Real, 3>, 3>& axes) {
+  const std::array<Real, 3> z_dir = cross(x_dir, plane);
+  const Real lx = norm(x_dir), lz = norm(z_dir);
+  if (lx == 0 || lz <= 1e-12 * lx * norm(plane)) return false;
+  for (int i = 0; i < 3; ++i) {
+    axes[0][i] = x_dir[i] / lx;
+    axes[2][i] = z_dir[i] / lz;
+  }
+  axes[1] = cross(axes[2], axes[0]);
+  return true;
 }
 
 } // namespace parcae::io

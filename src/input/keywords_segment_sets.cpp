@@ -91,28 +91,16 @@ void resolve_segment_sets(DeckBuilder& d) {
                                 p.sid, id));
       if (const auto sub = by_id.find(id); sub != by_id.end()) self(self, *sub->second);
       std::set<std::array<GlobalId, 4>> seen; // a segment counts once per set
-      for (std::size_t k = 0; k < it->second.segments.size(); ++k) {
-        const auto& seg = it->second.segments[k];
+      for (const auto& seg : it->second.segments) {
         const auto key = key_of(seg);
         if (!seen.insert(key).second) continue;
-        if (++count[key] == 1 && (first || !p.intersect)) {
-          out.segments.push_back(seg);
-          out.lines.push_back(k < it->second.lines.size() ? it->second.lines[k] : 0);
-        }
+        if (++count[key] == 1 && (first || !p.intersect)) out.segments.push_back(seg);
       }
       first = false;
     }
     if (p.intersect) { // keep the segments of the first set that every set has
       const auto n = static_cast<int>(p.sets.size());
-      std::vector<std::array<GlobalId, 4>> keep;
-      std::vector<int> lines;
-      for (std::size_t k = 0; k < out.segments.size(); ++k)
-        if (count[key_of(out.segments[k])] == n) {
-          keep.push_back(out.segments[k]);
-          lines.push_back(out.lines[k]);
-        }
-      out.segments = std::move(keep);
-      out.lines = std::move(lines);
+      std::erase_if(out.segments, [&](const auto& seg) { return count[key_of(seg)] != n; });
     }
     // (segment lines of a composite set point into other cards: messages name the set's card)
     out.lines.assign(out.segments.size(), p.loc.line);

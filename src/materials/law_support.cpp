@@ -171,6 +171,10 @@ void OrthotropicPlane::update(const Real d[5], Real sig[5], Real& deps_zz) const
   deps_zz = ec > 0 ? -(prca * dsa + prcb * dsb) / ec : 0.0;
 }
 
+Real bar_wave_speed(const MaterialParams& m) {
+  return std::sqrt(m.e / m.ro);
+}
+
 OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id) {
   OrthotropicPlane p;
   const Real ea = h.real("EA"), eb = h.real("EB"), prba = h.real("PRBA");

@@ -50,6 +50,10 @@ struct OrthotropicPlane {
   void update(const Real d[5], Real sig[5], Real& deps_zz) const;
 };
 
+/// The bar wave speed sqrt(E / rho) of a law whose E bounds its stiffness (OrthotropicPlane::
+/// bound_e): the time step of the orthotropic shell laws.
+Real bar_wave_speed(const MaterialParams& m);
+
 /// The fields EA, EB, EC, PRBA, PRCA, PRCB, GAB, GBC, GCA (GBC, GCA = 0: GAB), checked at their
 /// field (positive moduli, a positive definite plane-stress stiffness).
 OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id);

@@ -64,10 +64,6 @@ Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real si
   return 0;
 }
 
-Real wave_speed(const MaterialParams& m) {
-  return std::sqrt(m.e / m.ro);
-}
-
 } // namespace
 
 const MaterialLaw& law_orthotropic_elastic() {
@@ -103,7 +99,7 @@ const MaterialLaw& law_orthotropic_elastic() {
       .read = read_card,
       .prepare = prepare,
       .update_shell = update_shell,
-      .wave_speed = wave_speed};
+      .wave_speed = bar_wave_speed};
   return law;
 }
 
