@@ -533,6 +533,8 @@ void combine_buffers(const std::int64_t* in, std::int64_t* io) {
       }
     } else if (kind == 2) {
       for (std::size_t k = i; k < i + len; ++k) io[k] = std::max(io[k], in[k]);
+    } else if (kind == 4) { // owned values: one rank's bit pattern, the others' zero
+      for (std::size_t k = i; k < i + len; ++k) io[k] |= in[k];
     } else {
       // Integer addition (wrapping, never reached for normalised ExactSum words or counts).
       for (std::size_t k = i; k < i + len; ++k)
@@ -633,6 +635,13 @@ std::size_t CycleReduction::add_exact(std::span<const ExactSum> accs) {
   return s;
 }
 
+std::size_t CycleReduction::add_owned(std::span<const double> values) {
+  const std::size_t s = append(kOr, values.size());
+  auto out = buf_.begin() + static_cast<std::ptrdiff_t>(slots_[s] + 1);
+  for (double v : values) *out++ = std::bit_cast<std::int64_t>(v == 0.0 ? 0.0 : v);
+  return s;
+}
+
 void CycleReduction::reduce() {
   if (reduced_) throw std::logic_error("par::CycleReduction: reduce() twice");
   reduced_ = true;
@@ -681,6 +690,15 @@ std::vector<ExactSum> CycleReduction::exact(std::size_t slot) const {
   const std::span<const std::int64_t> words(buf_.data() + h + 1, len);
   for (std::size_t a = 0; a < out.size(); ++a)
     out[a] = ExactSum::from_words(words.subspan(a * kExactWords, kExactWords));
+  return out;
+}
+
+std::vector<double> CycleReduction::owned(std::size_t slot) const {
+  const std::size_t h = slots_.at(slot);
+  if ((buf_[h] >> kKindShift) != kOr) throw std::logic_error("par::CycleReduction: not owned");
+  const auto len = static_cast<std::size_t>(buf_[h] & kLengthMask);
+  std::vector<double> out(len);
+  for (std::size_t k = 0; k < len; ++k) out[k] = std::bit_cast<double>(buf_[h + 1 + k]);
   return out;
 }
 

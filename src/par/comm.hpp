@@ -135,6 +135,9 @@ private:
 ///   add_max / add_sum    64-bit integer maximum / sum (flags, counts)
 ///   add_exact(accs)      exact sums of ExactSum accumulators (elementwise sum of their
 ///                        normalised words: the result does not depend on the rank count)
+///   add_owned(values)    values each held by one rank, the others giving +0.0 (a gather of
+///                        owned nodal values): combined by OR of the bit patterns, so every rank
+///                        gets the owner's value bit for bit, at 8 bytes a value
 /// The slot numbers returned index the results, valid after reduce() until clear(). Without
 /// MPI (or on a single-process Comm) reduce() makes no call and the results are the local
 /// values (exact sums normalised, hence the same result()).
@@ -152,6 +155,8 @@ public:
   std::size_t add_sum(std::int64_t value);
   /// One slot for all of accs (in order); empty spans are allowed.
   std::size_t add_exact(std::span<const ExactSum> accs);
+  /// One slot for all of values (in order); each value nonzero on one rank at most.
+  std::size_t add_owned(std::span<const double> values);
   /// Collective: combine every slot over the ranks (one MPI_Allreduce, none for one process).
   void reduce();
 
@@ -161,11 +166,13 @@ public:
   [[nodiscard]] std::int64_t sum(std::size_t slot) const { return int_at(slot, kSum); }
   /// The global accumulators of an add_exact slot (as many as were added).
   [[nodiscard]] std::vector<ExactSum> exact(std::size_t slot) const;
+  /// The gathered values of an add_owned slot.
+  [[nodiscard]] std::vector<double> owned(std::size_t slot) const;
   /// MPI_Allreduce calls made by this object (0 on one process).
   [[nodiscard]] std::int64_t calls() const { return calls_; }
 
 private:
-  enum Kind : std::int64_t { kMin = 1, kMax = 2, kSum = 3 };
+  enum Kind : std::int64_t { kMin = 1, kMax = 2, kSum = 3, kOr = 4 };
   [[nodiscard]] std::int64_t int_at(std::size_t slot, Kind kind) const;
   std::size_t append(Kind kind, std::size_t count);
 

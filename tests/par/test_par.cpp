@@ -179,6 +179,26 @@ TEST(Par, CycleReductionCombinesEverySlotInOneCall) {
   }
 }
 
+TEST(Par, CycleReductionGathersOwnedValuesBitForBit) {
+  // Each value held by one rank (value k by rank k % np), the others giving zero (also -0.0,
+  // which a non-owner may hold): every rank gets every value, bit for bit.
+  const Comm& c = world();
+  const int np = c.size(), me = c.rank();
+  CycleReduction red(c);
+  const std::vector<double> ref = rank_values(7, 40);
+  std::vector<double> mine(ref.size(), 0.0);
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    mine[k] = static_cast<int>(k) % np == me ? ref[k] : (k % 3 == 0 ? -0.0 : 0.0);
+  const std::size_t s_min = red.add_min(1.0, me);
+  const std::size_t s = red.add_owned(mine);
+  red.reduce();
+  const std::vector<double> got = red.owned(s);
+  ASSERT_EQ(got.size(), ref.size());
+  for (std::size_t k = 0; k < ref.size(); ++k) EXPECT_EQ(bits(got[k]), bits(ref[k])) << k;
+  EXPECT_EQ(red.min_key(s_min), 0);
+  EXPECT_THROW((void)red.owned(s_min), std::logic_error);
+}
+
 TEST(Par, CycleReductionOnSerialCommIsLocal) {
   const Comm serial;
   CycleReduction red(serial);

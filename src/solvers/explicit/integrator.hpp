@@ -485,11 +485,11 @@ private:
   void add_constraint_ties(std::size_t i, Domain& global);
   /// This rank's share of the tie nodes' forces and masses (4 per node: f, m; with rotational
   /// ties 8: f, m, moment, rotary inertia; owned nodes).
-  [[nodiscard]] std::vector<ExactSum> tie_sums() const;
+  [[nodiscard]] std::vector<Real> tie_sums() const;
   /// The tie nodes' accelerations from the global sums (local nodes).
-  void apply_ties(const std::vector<ExactSum>& sums);
+  void apply_ties(std::span<const Real> sums);
   /// The rotations of the ties that have them (tie_sums with moments and inertias).
-  void apply_rotation_ties(const std::vector<ExactSum>& sums);
+  void apply_rotation_ties(std::span<const Real> sums);
   ErosionState erosion_;   ///< element deletion
   AirbagCoupling airbags_; ///< control volumes
   SegmentPressures press_; ///< segment pressures

@@ -144,31 +144,32 @@ void Integrator::add_constraint_ties(std::size_t i, Domain& global) {
   }
 }
 
-std::vector<ExactSum> Integrator::tie_sums() const {
-  // per tie node: force, mass; with rotational ties also moment and rotary inertia
+std::vector<Real> Integrator::tie_sums() const {
+  // per tie node: force, mass; with rotational ties also moment and rotary inertia. Only the
+  // owner gives a node's values (the others give zeros): the reduction is a gather.
   const std::size_t w = ties_.any_rot ? 8 : 4;
-  std::vector<ExactSum> acc(w * ties_.nodes.size());
+  std::vector<Real> acc(w * ties_.nodes.size(), 0.0);
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
     const LocalId l = ties_.local[k];
     if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
     const auto n = static_cast<std::size_t>(l);
-    for (int c = 0; c < 3; ++c) acc[w * k + c].add(d_.f[3 * n + c]);
-    acc[w * k + 3].add(d_.mass[n]);
+    for (int c = 0; c < 3; ++c) acc[w * k + c] = d_.f[3 * n + c];
+    acc[w * k + 3] = d_.mass[n];
     if (w == 8 && d_.has_rot[n]) {
-      for (int c = 0; c < 3; ++c) acc[w * k + 4 + c].add(d_.m_ext[3 * n + c]);
-      acc[w * k + 7].add(d_.inertia[n]);
+      for (int c = 0; c < 3; ++c) acc[w * k + 4 + c] = d_.m_ext[3 * n + c];
+      acc[w * k + 7] = d_.inertia[n];
     }
   }
   return acc;
 }
 
-void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
+void Integrator::apply_ties(std::span<const Real> sums) {
   const std::size_t nt = ties_.nodes.size();
   const std::size_t w = ties_.any_rot ? 8 : 4;
   std::vector<Real> f(3 * nt), a(3 * nt, 0.0), m(nt);
   for (std::size_t k = 0; k < nt; ++k) {
-    for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[w * k + c].result();
-    m[k] = sums[w * k + 3].result();
+    for (int c = 0; c < 3; ++c) f[3 * k + c] = sums[w * k + c];
+    m[k] = sums[w * k + 3];
   }
   if (ties_.any_rot) apply_rotation_ties(sums);
   // the tied nodes' forces go to their segments' nodes (in tie order: the same on every rank),
@@ -194,7 +195,7 @@ void Integrator::apply_ties(const std::vector<ExactSum>& sums) {
   }
 }
 
-void Integrator::apply_rotation_ties(const std::vector<ExactSum>& sums) {
+void Integrator::apply_rotation_ties(std::span<const Real> sums) {
   // As the translations: the tied nodes' moments and rotary inertias go to their segments'
   // nodes by the shape functions, each segment node's angular acceleration is its moment over
   // its inertia, a tied node's is its segment's by the shape functions. The result is written
@@ -203,8 +204,8 @@ void Integrator::apply_rotation_ties(const std::vector<ExactSum>& sums) {
   const std::size_t nt = ties_.nodes.size();
   std::vector<Real> mom(3 * nt), alpha(3 * nt, 0.0), in(nt);
   for (std::size_t k = 0; k < nt; ++k) {
-    for (int c = 0; c < 3; ++c) mom[3 * k + c] = sums[8 * k + 4 + c].result();
-    in[k] = sums[8 * k + 7].result();
+    for (int c = 0; c < 3; ++c) mom[3 * k + c] = sums[8 * k + 4 + c];
+    in[k] = sums[8 * k + 7];
   }
   std::vector<char> turned(nt, 0); // tie nodes whose angular acceleration is set here
   for (const auto& t : ties_.ties) {
