@@ -37,6 +37,7 @@
 #include "apps/cfd_cmd.hpp"
 #include "apps/launch.hpp"
 #include "apps/profile_cmd.hpp"
+#include "core/memory.hpp"
 #include "input/keyword_reader.hpp"
 #include "mesh/decompose.hpp"
 #ifdef PARCAE_WITH_LINALG
@@ -245,7 +246,7 @@ int run_implicit_deck(const Model& model, const RunOptions& opt, const std::stri
 }
 
 int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions& read,
-            double end_time, const std::string& method, const std::string& transform,
+            double end_time, int end_cycle, const std::string& method, const std::string& transform,
             const std::string& checkpoint_every, const std::string& restart, bool profile,
             const std::string& profile_dir, const OutputFlags& out, const std::string& scratch,
             const par::Comm& comm) {
@@ -269,7 +270,14 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
   }
   if (deck.empty()) throw InputError({"parcae run", 0, ""}, "no deck given");
   Model model = read_deck(deck, read);
+  mark_memory("deck read");
   if (root) print_notes(model);
+  if (end_cycle > 0) {
+    if (root)
+      std::cout << fmt::format("end cycle {} (--end-cycle, LS-DYNA's ENDCYC; the deck's is {})\n",
+                               end_cycle, model.control.endcyc);
+    model.control.endcyc = end_cycle;
+  }
   if (end_time > 0) {
     if (root)
       std::cout << fmt::format("end time {} (--end-time; the deck's ENDTIM is {})\n", end_time,
@@ -407,6 +415,7 @@ int main(int argc, char** argv) {
   ReadOptions read;
   bool& ignore = read.ignore_unsupported;
   double end_time = 0;
+  int end_cycle = 0;
   auto* run = app.add_subcommand("run", "run a keyword deck");
   run->add_option("deck", deck, "keyword deck (.k); optional with --restart");
   run->add_option("-o,--outdir", outdir, "output directory (default: <deck stem>.out)");
@@ -416,6 +425,10 @@ int main(int argc, char** argv) {
                   "stop at this time instead of the deck's ENDTIM (a shortened run of a long "
                   "deck; the deck is not changed)")
       ->check(CLI::PositiveNumber);
+  run->add_option("--end-cycle", end_cycle,
+                  "stop after this many cycles (LS-DYNA's ENDCYC of *CONTROL_TERMINATION, on "
+                  "the command line: a benchmark window; the deck is not changed)")
+      ->check(CLI::Range(1, 2147483647));
   run->add_option("--case", read.case_id,
                   "read the deck's *CASE_BEGIN_n ... *CASE_END_n blocks of case n (default: "
                   "none, the base model)")
@@ -475,7 +488,7 @@ int main(int argc, char** argv) {
     }
     if (*check) return cmd_check(deck, read);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
-    return cmd_run(deck, outdir, threads, read, end_time, method, transform, checkpoint_every,
+    return cmd_run(deck, outdir, threads, read, end_time, end_cycle, method, transform, checkpoint_every,
                    restart, profile->count() > 0, profile_dir, out_flags, scratch, comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);

@@ -53,6 +53,8 @@ struct RunSummary {
   std::string last_checkpoint; ///< directory of the last checkpoint written (empty if none)
   int restarted_from_cycle = -1;
   int relaxation_cycles = 0; ///< cycles of the dynamic relaxation phase (0: none)
+  std::int64_t peak_rss_max = 0; ///< largest peak resident memory of a rank, bytes
+  std::int64_t peak_rss_sum = 0; ///< the ranks' peak resident memories summed, bytes
 };
 
 } // namespace parcae

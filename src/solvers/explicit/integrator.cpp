@@ -1,5 +1,6 @@
 // The explicit integrator's construction: the (restricted) domain, the contact coupling, loads,
 // walls, erosion and the halo exchange plan. The time loop is in solver.cpp.
+#include "core/memory.hpp"
 #include "solvers/explicit/integrator.hpp"
 
 #include <algorithm>
@@ -57,10 +58,13 @@ std::vector<std::vector<char>> gravity_part_nodes(const Model& model, const Doma
 Integrator::Integrator(const Model& model, const RunOptions& opt)
     : model_(model), opt_(opt), comm_(opt.comm ? *opt.comm : serial_comm_) {
   Domain global = build_domain(model);
+  mark_memory("model domain");
   build_contacts(global);
+  mark_memory("contacts");
   if (comm_.size() > 1) {
     if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
     d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
+    mark_memory("rank domain");
   } else {
     d_ = std::move(global);
   }
@@ -135,6 +139,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
                   (3 + extra) * h.recv_solid + (6 + extra) * h.recv_shell +
                       (3 + extra) * h.recv_truss + (6 + extra) * h.recv_beam});
   if (!nb.empty()) comms_.halo = std::make_unique<par::Exchange>(comm_, std::move(nb));
+  mark_memory("solver state");
 }
 
 void Integrator::init_rigid_body_loads() {

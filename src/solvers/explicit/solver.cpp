@@ -1,6 +1,7 @@
 #include "solvers/explicit/solver.hpp"
 
 #include "solvers/explicit/integrator.hpp"
+#include "core/memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -85,6 +86,7 @@ void Integrator::setup() {
       throw RuntimeError("the relaxed state is invalid: " + u.message);
     }
   }
+  mark_memory("first force pass");
   const Real dt_crit0 = step_.limit.dt;
   Real dt = c.tssfac * dt_crit0;
   if (c.dtinit > 0) dt = std::min(dt, c.dtinit);
@@ -554,6 +556,34 @@ RunSummary Integrator::finish() {
   sum.element_cycles_per_s =
       sum.elapsed_s > 0 ? static_cast<Real>(cycle) * static_cast<Real>(run_.nelem) / sum.elapsed_s
                         : 0;
+  // Peak resident memory per rank (collective): the largest, the sum, and rank 0's stages.
+  mark_memory("end");
+  std::string memory_line;
+  {
+    const double peak = static_cast<double>(memory_use().peak);
+    const auto all = comm_.gatherv(std::span<const double>(&peak, 1));
+    if (!all.empty()) {
+      const auto top = std::max_element(all.begin(), all.end());
+      sum.peak_rss_max = static_cast<std::int64_t>(*top);
+      for (double v : all) sum.peak_rss_sum += static_cast<std::int64_t>(v);
+      constexpr double mib = 1024.0 * 1024.0;
+      std::string stages;
+      for (const MemoryMark& m : memory_marks())
+        stages += fmt::format("{}{} {:.0f}", stages.empty() ? "" : ", ", m.stage,
+                              static_cast<double>(m.use.rss) / mib);
+      memory_line = fmt::format(
+          "  peak memory per rank {:.0f} MiB (largest, rank {}); all ranks {:.0f} MiB, {:.0f} "
+          "bytes per element\n  memory of rank 0 at its stages (resident MiB): {}\n",
+          *top / mib, top - all.begin(), static_cast<double>(sum.peak_rss_sum) / mib,
+          run_.nelem ? static_cast<double>(sum.peak_rss_sum) / static_cast<double>(run_.nelem)
+                     : 0.0,
+          stages);
+      prof::set_metadata("memory.peak_rss_max_bytes", std::to_string(sum.peak_rss_max));
+      prof::set_metadata("memory.peak_rss_sum_bytes", std::to_string(sum.peak_rss_sum));
+      prof::set_metadata("memory.elements", std::to_string(run_.nelem));
+      prof::set_metadata("memory.stages_rank0_rss_mib", stages);
+    }
+  }
   // Mass scaling during the run: the kinetic energy its added mass brought (collective).
   std::vector<ExactSum> ke_sum{ms_.ke_added};
   if (ms_.on) comm_.sum(ke_sum);
@@ -584,6 +614,7 @@ RunSummary Integrator::finish() {
                           "velocity) {:.6e}\n",
                           ke_added);
     *log << contact_mpp_line;
+    *log << memory_line;
   }
   return sum;
 }
