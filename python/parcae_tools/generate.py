@@ -365,9 +365,16 @@ def _cmd_cylinders(args) -> int:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in and args_in[0] == "crash":  # vehicle-class crash models (vehicle.py)
+        from .vehicle import main as crash_main
+        return crash_main(args_in[1:])
+    argv = args_in
     ap = argparse.ArgumentParser(prog="parcae generate",
                                  description="generated benchmark models")
     sub = ap.add_subparsers(dest="model", required=True)
+    sub.add_parser("crash", help="vehicle-class crash models: crash --class neon|3cars|car2car "
+                                 "[--elements N] [--seed S] -o DIR (see --help there)")
     c = sub.add_parser("cylinders", help="nested co-axial cylinders, implicit static (storage "
                                          "study, peer comparison)")
     c.add_argument("--scale", type=float, default=1.0,

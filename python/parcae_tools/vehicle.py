@@ -67,6 +67,12 @@ MID_GLASS, MID_ENGINE, MID_WELD, MID_MOUNT = 4, 5, 6, 7
 STEEL_C = math.sqrt(210000.0 / (7.85e-9 * (1.0 - 0.09)))  # plane-stress wave speed, mm/s
 
 
+def _gap(t1: float, t2: float) -> float:
+    """Mid-surface distance of two welded sheets: half their gauges and 0.3 mm (no initial
+    penetration of the contact thicknesses)."""
+    return 0.5 * (t1 + t2) + 0.3
+
+
 def snap(v: float, h: float) -> float:
     return round(v / h) * h
 
@@ -221,24 +227,32 @@ class _Builder:
     def member(self, name: str, mid: int, t: float, p0, axis, up, length: float,
                w: float, d: float, f: float, plate_t: Optional[float] = None,
                base_t: float = 0.0, segment: float = 400.0, welds: bool = True,
-               crash_box: float = 0.0, box_t: float = 0.0, end_ties=(None, None)):
+               crash_box: float = 0.0, box_t: float = 0.0, end_ties=(None, None),
+               plate_len: Optional[float] = None, plate_end_tie=None):
         """A hat section swept along `axis` from p0: flanges in the plane through p0 normal to
         `up`, the hat rising along +up. With plate_t, a closing plate below the flanges (its
         mid-surface at the flange gap); otherwise the flanges sit on a panel of gauge base_t
         whose mid-surface passes through p0 - gap up. Spot welds join flanges to the plate or
         panel. crash_box: the first mm are their own parts (gauge box_t) with two triggers.
-        end_ties: (parts or None) that the start and end edges are tied to."""
+        end_ties: (parts or None) that the start and end edges are tied to. plate_len: the
+        plate stops there (beyond it the flanges are welded to a panel at the plate's height),
+        its end edge tied to plate_end_tie."""
         h = self.h
+        f = max(f, h)  # flanges at least one element wide (coarse models)
         p0, axis, up = (np.asarray(v, dtype=float) for v in (p0, axis, up))
         axis /= np.linalg.norm(axis)
         up /= np.linalg.norm(up)
         side = np.cross(up, axis)
         lower_t = plate_t if plate_t is not None else base_t
-        gap = 0.5 * (t + lower_t) + 0.3
+        gap = _gap(t, lower_t)
         hat = self.profile_points([(-w / 2 - f, 0.0), (-w / 2, 0.0), (-w / 2, d), (w / 2, d),
                                    (w / 2, 0.0), (w / 2 + f, 0.0)])
-        n_ax = self.divisions(length)
-        s = np.linspace(0.0, length, n_ax + 1)
+        # axial stations: breaks at the crash box's end and the plate's end
+        breaks = sorted({0.0, length, *(b for b in (crash_box, plate_len)
+                                       if b is not None and 0.0 < b < length)})
+        s = np.concatenate([[0.0]] + [np.linspace(a, b, self.divisions(b - a) + 1)[1:]
+                                      for a, b in zip(breaks[:-1], breaks[1:])])
+        n_ax = len(s) - 1
         # Parts along the axis: the crash box, then segments of about `segment` mm.
         edges = [0.0] + ([crash_box] if crash_box > 0 else [])
         rest0 = edges[-1]
@@ -272,16 +286,23 @@ class _Builder:
         ids_hat = self.grid(xh, pid_hat, mergeable=False)
         ends = [ids_hat[0], ids_hat[-1]]
         lower_parts: List[int] = []
+        plate_end = None
         if plate_t is not None:
             plate = self.profile_points([(-w / 2 - f, -gap), (w / 2 + f, -gap)])
             for k in range(len(edges) - 1):
                 lower_parts.append(self.part(f"{name} plate {k}", "shell", mid,
                                              box_t if (crash_box > 0 and k == 0) else plate_t))
-            pid_pl = np.repeat(np.array(lower_parts)[seg][:, None], len(plate) - 1, axis=1)
-            ids_pl = self.grid(sweep(plate, 0.0), pid_pl, mergeable=False)
+            ip = n_ax if plate_len is None else int(np.argmin(np.abs(s - plate_len)))
+            pid_pl = np.repeat(np.array(lower_parts)[seg[:ip]][:, None], len(plate) - 1, axis=1)
+            ids_pl = self.grid(sweep(plate, 0.0)[:ip + 1], pid_pl, mergeable=False)
             if name.startswith("front rail"):
                 self.rail_plate_nodes.append(ids_pl.reshape(-1))
-            ends = [np.concatenate([ends[0], ids_pl[0]]), np.concatenate([ends[1], ids_pl[-1]])]
+            if ip == n_ax:
+                ends[1] = np.concatenate([ends[1], ids_pl[-1]])
+            elif plate_end_tie:
+                self.edge_ties.append((ids_pl[-1], list(plate_end_tie)))
+                plate_end = s[ip]
+            ends[0] = np.concatenate([ends[0], ids_pl[0]])
         for e, target in zip(ends, end_ties):
             if target:
                 self.edge_ties.append((e, list(target)))
@@ -294,6 +315,8 @@ class _Builder:
                 # node tied by one constraint may not be a segment node of another
                 sw = (np.arange(nw) + 0.5) * length / nw + jitter
                 sw = sw[(sw > 1.5 * h) & (sw < length - 1.5 * h)]
+                if plate_end is not None:
+                    sw = sw[np.abs(sw - plate_end) > 1.5 * h]
                 nw_k = len(sw)
                 if nw_k == 0:
                     continue
@@ -313,18 +336,36 @@ class _Builder:
         z_fw_top, x_roof0, x_roof1 = S(1000.0), S(1600.0), S(3300.0)
         x_b = S(2300.0)
         t_b = 1.0
+        # front rails: hats hanging under the floor plane (flanges horizontal), closed by a
+        # plate in that plane up to the firewall (its end edge tied to the firewall, which
+        # reaches below the floor), then welded to the floor up to x = 1400; the first 180 mm
+        # are the crash boxes. The bumper beam (a hat along y, rising forward, its plate
+        # behind) carries the rails' front edges (tied).
+        rail_y, rail_w, rail_d, rail_f = 450.0 * scale, 80.0, 80.0, 20.0
+        g_rail = _gap(2.0, 1.8)
         bumper_flange_x = 80.0 * scale
-        # bumper: hat along y, rising forward (up = -x), plate behind it
-        bumper_plate_x = bumper_flange_x + 0.5 * (1.5 + 1.5) + 0.3
-        rail_y = 450.0 * scale
-        bumper = self.member("bumper beam", 3, 1.8, (bumper_flange_x, -700.0 * scale, 450.0),
+        bumper_plate_x = bumper_flange_x + _gap(1.8, 1.5)
+        z_bumper = z_floor - g_rail - rail_d / 2
+        bumper = self.member("bumper beam", 3, 1.8, (bumper_flange_x, -700.0 * scale, z_bumper),
                              (0, 1, 0), (-1, 0, 0), 1400.0 * scale, 120.0, 60.0, 25.0,
                              plate_t=1.5)
         bumper_plate = [p for p in bumper if "plate" in self.parts[p].name]
         # panels (shared nodes where they meet)
-        fw = self.panel("firewall", 1, 1.0, (x_fw, -y_side, z_floor), (x_fw, y_side, z_floor),
-                        (x_fw, -y_side, z_fw_top))
-        del fw
+        z_fw_bot = z_floor - S(150.0)
+        rail_holes = [((sgn * rail_y - 75.0 + y_side, sgn * rail_y + 75.0 + y_side),
+                       (-1.0, z_floor - z_fw_bot)) for sgn in (-1.0, 1.0)]
+        self.panel("firewall", 1, 1.0, (x_fw, -y_side, z_fw_bot), (x_fw, y_side, z_fw_bot),
+                   (x_fw, -y_side, z_fw_top), holes=rail_holes)
+        fw_parts = self.panels["firewall"]
+        for sgn in (-1.0, 1.0):
+            lab = "left" if sgn > 0 else "right"
+            self.member(f"front rail {lab}", 3, 2.0, (bumper_plate_x, sgn * rail_y,
+                                                      z_floor - g_rail), (1, 0, 0), (0, 0, -1),
+                        S(1400.0) - bumper_plate_x, rail_w, rail_d, rail_f, plate_t=1.8,
+                        crash_box=180.0 * scale, box_t=1.4, end_ties=(bumper_plate, None),
+                        plate_len=x_fw - bumper_plate_x, plate_end_tie=fw_parts)
+        self.rail_y = rail_y
+        self.z_floor = z_floor
         self.panel("floor", 1, 0.8, (x_fw, -y_side, z_floor), (x_rear, -y_side, z_floor),
                    (x_fw, y_side, z_floor))
         self.panel("rear panel", 1, 0.8, (x_rear, -y_side, z_floor), (x_rear, y_side, z_floor),
@@ -342,16 +383,13 @@ class _Builder:
                    (x_roof0, y_side, z_roof))
         self.panel("hood", 1, 0.7, (S(100.0), -y_side, z_belt), (x_fw, -y_side, z_belt),
                    (S(100.0), y_side, z_belt))
-        self.panel("windshield", MID_GLASS, 4.8, (x_fw, -y_side, z_fw_top),
-                   (x_roof0, -y_side, z_roof), (x_fw, y_side, z_fw_top))
-        fw_parts = self.panels["firewall"]
+        # the windshield stops one lattice step inside the body sides (its edges would lie in
+        # their plane, an initial penetration)
+        self.panel("windshield", MID_GLASS, 4.8, (x_fw, -y_side + h, z_fw_top),
+                   (x_roof0, -y_side + h, z_roof), (x_fw, y_side - h, z_fw_top))
         # members on panels and closed members
         for sgn in (-1.0, 1.0):
             lab = "left" if sgn > 0 else "right"
-            ry = sgn * (rail_y - 40.0)
-            self.member(f"front rail {lab}", 3, 2.0, (bumper_plate_x, ry, 450.0), (1, 0, 0),
-                        (0, sgn, 0), x_fw - bumper_plate_x, 100.0, 80.0, 20.0, plate_t=1.8,
-                        crash_box=180.0 * scale, box_t=1.4, end_ties=(bumper_plate, fw_parts))
             self.member(f"shotgun {lab}", 2, 1.4, (S(250.0), sgn * 650.0 * scale, S(760.0)),
                         (1, 0, 0), (0, 0, 1), x_fw - S(250.0), 60.0, 50.0, 15.0, plate_t=1.2,
                         end_ties=(None, fw_parts))
@@ -386,7 +424,7 @@ class _Builder:
         mounts that end on nodes of the rails' closing plates."""
         x0, x1 = 250.0 * scale, 750.0 * scale
         y0, y1 = -300.0 * scale, 300.0 * scale
-        z0, z1 = 320.0, 700.0
+        z0, z1 = self.z_floor + 30.0, self.z_floor + 30.0 + 380.0 * scale
         e = 4.0 * self.h
         nx, ny, nz = (max(2, int(round((b - a) / e))) for a, b in ((x0, x1), (y0, y1), (z0, z1)))
         gx, gy, gz = (np.linspace(a, b, n + 1) for a, b, n in ((x0, x1, nx), (y0, y1, ny),
@@ -404,8 +442,8 @@ class _Builder:
         xall = np.concatenate(self.coords)
         for j in (0, ny):
             for i in (1, nx - 1):
-                a = ids[i, j, nz // 2]
-                want = xall[a] + np.array([0.0, np.sign(xall[a][1]) * 100.0, 0.0])
+                a = ids[i, j, 0]
+                want = np.array([xall[a][0], np.sign(xall[a][1]) * self.rail_y, self.z_floor])
                 b = plate[np.argmin(np.linalg.norm(xall[plate] - want, axis=1))]
                 self.beams.append(np.array([[mount, a, b]]))
 
