@@ -13,6 +13,7 @@
 //   parcae cfd cavity|dambreak|run ...         (incompressible free-surface CFD, docs/cfd.md)
 //   parcae bench CAMPAIGN.yaml -o RESULTS | report | compare   (benchmark campaigns)
 //   parcae generate cylinders --scale S [-o cyl.k] [--ccx cyl.inp]  (implicit benchmark model)
+//   parcae generate crash --class neon|3cars|car2car [--elements N] -o DIR  (vehicle crash)
 //   parcae storage-study DECK --jobs 1,2,4 --np N --target NAME=DIR ... -o RESULTS.json | report
 //   parcae whatif PROFILE_DIR --network NAME | calibrate      (interconnect what-if)
 //   parcae cluster up|down|status|run ...     (hosts as network namespaces, root)
@@ -488,8 +489,9 @@ int main(int argc, char** argv) {
     }
     if (*check) return cmd_check(deck, read);
     if (*dec) return cmd_decompose(deck, np, method, transform, outdir);
-    return cmd_run(deck, outdir, threads, read, end_time, end_cycle, method, transform, checkpoint_every,
-                   restart, profile->count() > 0, profile_dir, out_flags, scratch, comm);
+    return cmd_run(deck, outdir, threads, read, end_time, end_cycle, method, transform,
+                   checkpoint_every, restart, profile->count() > 0, profile_dir, out_flags, scratch,
+                   comm);
   } catch (const InputError& e) {
     return report_input_error(e, comm);
   } catch (const DeckErrors& e) {

@@ -285,19 +285,39 @@ ContactState init_state(const Interface& ifc, std::size_t nnode, std::span<const
     std::vector<std::int64_t> index(nnode, -1);
     for (std::size_t k = 0; k < ps.nodes.size(); ++k)
       index[static_cast<std::size_t>(ps.nodes[k])] = static_cast<std::int64_t>(k);
-    std::vector<std::vector<LocalId>> ring(ps.nodes.size());
+    // (one CSR with room for every corner of every segment, each row then sorted, made unique
+    // and packed in place: no list per node)
+    std::vector<std::int64_t> fill(ps.nodes.size() + 1, 0);
+    for (const Segment& c : ifc.secondary.seg)
+      for (LocalId a : c)
+        if (index[static_cast<std::size_t>(a)] >= 0)
+          fill[static_cast<std::size_t>(index[static_cast<std::size_t>(a)]) + 1] += 4;
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) fill[k + 1] += fill[k];
+    std::vector<LocalId> ring(static_cast<std::size_t>(fill.back()));
+    std::vector<std::int64_t> at(fill.begin(), fill.end() - 1);
     for (const Segment& c : ifc.secondary.seg)
       for (LocalId a : c)
         if (index[static_cast<std::size_t>(a)] >= 0)
           for (LocalId b : c)
-            ring[static_cast<std::size_t>(index[static_cast<std::size_t>(a)])].push_back(b);
+            ring[static_cast<std::size_t>(
+                at[static_cast<std::size_t>(index[static_cast<std::size_t>(a)])]++)] = b;
+    at = {};
+    index = {};
     ps.ring_start.assign(ps.nodes.size() + 1, 0);
-    for (std::size_t k = 0; k < ring.size(); ++k) {
-      std::sort(ring[k].begin(), ring[k].end());
-      ring[k].erase(std::unique(ring[k].begin(), ring[k].end()), ring[k].end());
-      ps.ring_nodes.insert(ps.ring_nodes.end(), ring[k].begin(), ring[k].end());
-      ps.ring_start[k + 1] = static_cast<std::int64_t>(ps.ring_nodes.size());
+    std::size_t packed = 0;
+    for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      const auto b = ring.begin() + fill[k], e = ring.begin() + fill[k + 1];
+      std::sort(b, e);
+      const auto u = std::unique(b, e);
+      const auto n = static_cast<std::size_t>(u - b);
+      if (packed != static_cast<std::size_t>(fill[k])) // (packed < fill[k]: no overlap issue)
+        std::copy(b, u, ring.begin() + static_cast<std::ptrdiff_t>(packed));
+      packed += n;
+      ps.ring_start[k + 1] = static_cast<std::int64_t>(packed);
     }
+    ring.resize(packed);
+    ring.shrink_to_fit();
+    ps.ring_nodes = std::move(ring);
     break;
   }
   }

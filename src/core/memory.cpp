@@ -40,6 +40,8 @@ void mark_memory(std::string_view stage) {
   marks().push_back({std::string(stage), u});
 }
 
-const std::vector<MemoryMark>& memory_marks() { return marks(); }
+const std::vector<MemoryMark>& memory_marks() {
+  return marks();
+}
 
 } // namespace parcae

@@ -343,15 +343,27 @@ Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::si
   gather(x, c, X);
   Geom g;
   element_geometry(X, g);
-  Real lmax = 0.0;
-  for (int a = 0; a < 4; ++a) {
-    const int b = (a + 1) % 4;
+  auto dist = [&](int a, int b) {
     const Real dx = X[b][0] - X[a][0], dy = X[b][1] - X[a][1], dz = X[b][2] - X[a][2];
-    lmax = std::max(lmax, std::sqrt(dx * dx + dy * dy + dz * dz));
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+  };
+  const bool tri = is_triangle(c);
+  Real lmax = 0.0, lmin = 1e300;
+  for (int a = 0; a < (tri ? 3 : 4); ++a) {
+    const Real l = dist(a, (a + 1) % (tri ? 3 : 4));
+    lmax = std::max(lmax, l);
+    lmin = std::min(lmin, l);
   }
-  const Real beta = is_triangle(c) ? 1.0 : 0.0; // the 4th side of a triangle has length 0
-  const Real ls = (1.0 + beta) * g.area / lmax;
-  return mass_scaled_dt(ls / mat.wave_speed_shell(), blk.density_scale, e);
+  const Real beta = tri ? 1.0 : 0.0; // LS-DYNA's (1 + beta) A / L for triangles
+  Real ls = (1.0 + beta) * g.area / lmax;
+  Real speed = mat.wave_speed_shell();
+  if (blk.isdo == 1 && !tri) // area / longest diagonal
+    ls = g.area / std::max(dist(0, 2), dist(1, 3));
+  else if (blk.isdo == 2) { // the bar wave speed, the larger of two lengths
+    ls = std::max(lmin, ls);
+    speed *= std::sqrt(std::max(0.0, 1.0 - mat.nu * mat.nu));
+  }
+  return mass_scaled_dt(ls / speed, blk.density_scale, e);
 }
 
 namespace {

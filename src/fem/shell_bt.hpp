@@ -64,6 +64,10 @@ struct ShellBlock {
   /// 2-D solids (planar != None; fem/solid2d.hpp): nip = 1, t0 = t = 1, and the stress lives in
   /// sig2d, not sig; hg holds the stiffness hourglass forces (2 per element).
   Planar planar = Planar::None;
+  /// *CONTROL_TIMESTEP ISDO: the length of the step of 4-node shells. 0: area / longest side;
+  /// 1: area / longest diagonal; 2: max(shortest side, area / longest side) with the bar
+  /// wave speed sqrt(E / rho) (triangles: area / longest side for 0 and 1).
+  int isdo = 0;
   std::vector<Real> sig2d;  ///< 2-D solids: 6 per element, global [xx yy zz xy 0 0] (zz: hoop)
   std::vector<Real> back2d; ///< 2-D solids: 6 per element (kinematic hardening)
   std::vector<Real> dt2d;   ///< 2-D solids: critical step of the last force pass

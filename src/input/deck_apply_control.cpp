@@ -186,6 +186,12 @@ void apply_control_timestep(const Block& b, DeckBuilder& d) {
   c.dtinit = b.head.real("DTINIT");
   c.tssfac = b.head.real("TSSFAC") == 0 ? 0.9 : b.head.real("TSSFAC");
   c.dt2ms = b.head.real("DT2MS");
+  c.isdo = b.head.integer("ISDO");
+  if (c.isdo < 0 || c.isdo > 2)
+    fail(b.head.loc("ISDO"),
+         fmt::format("ISDO = {}: must be 0 (shell length area / longest side), 1 (area / longest "
+                     "diagonal) or 2 (max(shortest side, area / longest side), bar wave speed)",
+                     c.isdo));
   c.ms1st = b.head.integer("MS1ST");
   if (c.ms1st != 0 && c.ms1st != 1)
     fail(b.head.loc("MS1ST"),

@@ -1,6 +1,7 @@
 #include "mesh/model.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace parcae {
 
@@ -46,14 +47,33 @@ const Table* Model::find_table(GlobalId id) const {
 }
 
 void Model::index_nodes() {
-  node_index_.clear();
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    node_index_.emplace(nodes.id[i], static_cast<LocalId>(i));
+  node_indexed_ = nodes.size();
+  node_order_.clear();
+  if (std::adjacent_find(nodes.id.begin(), nodes.id.end(), std::greater_equal<GlobalId>()) ==
+      nodes.id.end()) {
+    node_order_.shrink_to_fit();
+    return; // strictly ascending ids: nodes.id is its own index
+  }
+  node_order_.resize(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) node_order_[i] = static_cast<LocalId>(i);
+  std::stable_sort(node_order_.begin(), node_order_.end(), [&](LocalId a, LocalId b) {
+    return nodes.id[static_cast<std::size_t>(a)] < nodes.id[static_cast<std::size_t>(b)];
+  });
 }
 
 LocalId Model::node_index(GlobalId id) const {
-  const auto it = node_index_.find(id);
-  return it == node_index_.end() ? kInvalidLocal : it->second;
+  if (node_order_.empty()) {
+    const auto end =
+        nodes.id.begin() + static_cast<std::ptrdiff_t>(std::min(node_indexed_, nodes.size()));
+    const auto it = std::lower_bound(nodes.id.begin(), end, id);
+    return it == end || *it != id ? kInvalidLocal : static_cast<LocalId>(it - nodes.id.begin());
+  }
+  const auto it =
+      std::lower_bound(node_order_.begin(), node_order_.end(), id, [&](LocalId a, GlobalId v) {
+        return nodes.id[static_cast<std::size_t>(a)] < v;
+      });
+  return it == node_order_.end() || nodes.id[static_cast<std::size_t>(*it)] != id ? kInvalidLocal
+                                                                                  : *it;
 }
 
 } // namespace parcae

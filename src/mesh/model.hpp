@@ -558,6 +558,8 @@ struct Controls {
   /// *CONTROL_TIMESTEP ERODE = 1: solids whose step (x TSSFAC) falls below DTMIN x the initial
   /// step are eroded instead of stopping the run.
   int erode = 0;
+  /// *CONTROL_TIMESTEP ISDO: the shell step's length (ShellBlock::isdo).
+  int isdo = 0;
   GlobalDamping damping; ///< *DAMPING_GLOBAL
   GlobalId lctm = 0;
   // *CONTROL_BULK_VISCOSITY
@@ -751,7 +753,11 @@ struct Model {
   void index_nodes();
 
 private:
-  std::map<GlobalId, LocalId> node_index_;
+  /// node_index's look-up over the nodes that index_nodes() saw (the first node_indexed_): a
+  /// binary search of nodes.id when those ids ascend (no copy), else of node_order_ (their
+  /// indices sorted by id, 4 bytes a node; a repeated id finds its first node).
+  std::vector<LocalId> node_order_;
+  std::size_t node_indexed_ = 0;
 };
 
 } // namespace parcae

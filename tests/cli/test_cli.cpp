@@ -51,6 +51,30 @@ TEST(Cli, EveryExampleRunsToNormalTermination) {
   EXPECT_GE(count, 1);
 }
 
+TEST(Cli, EndCycleStopsTheRunAndTheSummaryGivesPeakMemory) {
+  // --end-cycle N: LS-DYNA's ENDCYC on the command line (a benchmark window); the summary ends
+  // with the peak resident memory per rank and bytes per element.
+  const fs::path deck = source_dir() / "examples" / "taylor_bar" / "taylor_bar.k";
+  const auto out = make_temp_dir("end_cycle");
+  const auto r = run_command(parcae_exe() + " run " + deck.string() + " -o " + out.string() +
+                                 " --end-cycle 25 --no-vtk --no-d3plot",
+                             300);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("end cycle 25 (--end-cycle"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("normal termination at cycle 25,"), std::string::npos) << r.output;
+  const std::regex mem(
+      R"(peak memory per rank (\d+) MiB \(largest, rank 0\); all ranks \d+ MiB, (\d+) bytes per element)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, mem)) << r.output;
+  EXPECT_GT(std::stoi(m[1].str()), 1); // a process takes more than 1 MiB
+  EXPECT_NE(r.output.find("memory of rank 0 at its stages (resident MiB): deck read"),
+            std::string::npos)
+      << r.output;
+  const auto bad = run_command(
+      parcae_exe() + " run " + deck.string() + " -o " + out.string() + " --end-cycle 0", 60);
+  EXPECT_NE(bad.exit_code, 0) << bad.output;
+}
+
 TEST(Cli, EveryMalformedDeckFailsWithFileLineAndNoCrash) {
   // The corpus in tests/input/bad_decks: `parcae check` must exit 1 (input error), never crash
   // (signal), never report an internal error (3), never hang (timeout 30 s), and name the file.

@@ -522,6 +522,36 @@ TEST(ShellTimeStep, SquareRectangleTriangleAndGeneralQuad) {
   EXPECT_NEAR(shell_critical_dt(mat, tri, 0, x), 4.8 / c, 1e-14 * 4.8 / c);
 }
 
+TEST(ShellTimeStep, IsdoLengthsOfLsDynasManual) {
+  // *CONTROL_TIMESTEP ISDO (LS-DYNA's manual): 0 area / longest side, 1 area / longest
+  // diagonal, 2 max(shortest side, area / longest side) with the bar wave speed sqrt(E / rho).
+  const MaterialParams mat = elastic();
+  const Real c = plate_wave_speed(), c_bar = c * std::sqrt(1 - mat.nu * mat.nu);
+  ShellBlock q = one_element({0, 1, 2, 3}, 1.0);
+  std::vector<Real> x = {0, 0, 0, 12, 0, 0, 12, 5, 0, 0, 5, 0}; // 12 x 5: diagonal 13
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 5 / c, 1e-14 * 5 / c);
+  q.isdo = 1;
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 60.0 / 13.0 / c, 1e-14 / c);
+  q.isdo = 2; // max(5, 60 / 12) = 5 at the bar speed
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 5 / c_bar, 1e-14 * 5 / c_bar);
+  // a rhombus with 60 degree angles, side 10: A = 50 sqrt(3), longest diagonal 10 sqrt(3)
+  const Real h = 10 * std::sqrt(3.0) / 2;
+  x = {0, 0, 0, 10, 0, 0, 15, h, 0, 5, h, 0};
+  q.isdo = 0;
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 5 * std::sqrt(3.0) / c, 1e-12 / c);
+  q.isdo = 1;
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 5.0 / c, 1e-12 / c);
+  q.isdo = 2; // the shortest side (10) is longer than A / longest side (8.66)
+  EXPECT_NEAR(shell_critical_dt(mat, q, 0, x), 10.0 / c_bar, 1e-12 / c_bar);
+  // triangles: ISDO 1 as ISDO 0 (no diagonal)
+  ShellBlock tri = one_element({0, 1, 2, 2}, 1.0);
+  tri.isdo = 1;
+  x = {0, 0, 0, 8, 0, 0, 0, 6, 0};
+  EXPECT_NEAR(shell_critical_dt(mat, tri, 0, x), 4.8 / c, 1e-14 * 4.8 / c);
+  tri.isdo = 2; // max(6, 4.8)
+  EXPECT_NEAR(shell_critical_dt(mat, tri, 0, x), 6.0 / c_bar, 1e-14 * 6.0 / c_bar);
+}
+
 TEST(ShellMass, QuadAndTriangleSplit) {
   const MaterialParams mat = elastic();
   const Real L = 10, t = 2;

@@ -502,6 +502,10 @@ TEST(KeywordReader, Controls) {
 
 TEST(KeywordReader, ControlDefaults) {
   const Model m = read_text(cube_deck("*CONTROL_TIMESTEP\n\n*CONTROL_BULK_VISCOSITY\n\n"));
+  EXPECT_EQ(m.control.isdo, 0);
+  EXPECT_EQ(read_text(cube_deck("*CONTROL_TIMESTEP\n,,2\n")).control.isdo, 2);
+  const std::string msg = read_error(cube_deck("*CONTROL_TIMESTEP\n,,3\n"));
+  EXPECT_NE(msg.find("ISDO = 3"), std::string::npos) << msg;
   EXPECT_DOUBLE_EQ(m.control.tssfac, 0.9);
   EXPECT_DOUBLE_EQ(m.control.q1, 0.06);
   EXPECT_DOUBLE_EQ(m.control.q2, 1.5);

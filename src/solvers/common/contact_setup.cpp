@@ -5,6 +5,7 @@
 #include <map>
 #include <numbers>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -124,14 +125,19 @@ public:
     node_elements();
     std::vector<std::int64_t> out;
     const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
-    for (std::int64_t el : node_elems_[static_cast<std::size_t>(q[0])]) {
+    auto elems_of = [&](LocalId n) {
+      const auto k = static_cast<std::size_t>(n);
+      return std::span<const std::int64_t>(elem_list_.data() + elem_start_[k],
+                                           elem_list_.data() + elem_start_[k + 1]);
+    };
+    for (std::int64_t el : elems_of(q[0])) {
       if (only_solids && el >= nsolid) continue;
       if (solids &&
           !std::binary_search(solids->begin(), solids->end(), static_cast<std::size_t>(el)))
         continue;
       bool all = true;
       for (int a = 1; a < 4 && all; ++a) {
-        const auto& ne = node_elems_[static_cast<std::size_t>(q[a])];
+        const auto ne = elems_of(q[a]);
         all = std::binary_search(ne.begin(), ne.end(), el);
       }
       if (all) out.push_back(el);
@@ -267,26 +273,35 @@ public:
 private:
   /// node -> elements (solids, then nsolid + shells), ascending; built on first use.
   void node_elements() const {
-    if (!node_elems_.empty() || m_.nodes.size() == 0) return;
-    node_elems_.resize(m_.nodes.size());
+    if (!elem_start_.empty() || m_.nodes.size() == 0) return;
+    // CSR (node -> elements, ascending: solids, then shells after nsolid), in two sweeps: count
+    // then fill; an element is listed once per node however often the node repeats in it.
     const auto nsolid = static_cast<std::int64_t>(m_.solids.size());
-    for (std::size_t e = 0; e < m_.solids.size(); ++e)
-      for (LocalId n : m_.solids.nodes[e]) {
-        auto& v = node_elems_[static_cast<std::size_t>(n)];
-        if (v.empty() || v.back() != static_cast<std::int64_t>(e))
-          v.push_back(static_cast<std::int64_t>(e));
-      }
-    for (std::size_t e = 0; e < m_.shells.size(); ++e)
-      for (LocalId n : m_.shells.nodes[e]) {
-        auto& v = node_elems_[static_cast<std::size_t>(n)];
-        if (v.empty() || v.back() != nsolid + static_cast<std::int64_t>(e))
-          v.push_back(nsolid + static_cast<std::int64_t>(e));
-      }
+    std::vector<std::int64_t> last(m_.nodes.size(), -1);
+    elem_start_.assign(m_.nodes.size() + 1, 0);
+    auto sweep = [&](auto&& visit) {
+      std::fill(last.begin(), last.end(), -1);
+      for (std::size_t e = 0; e < m_.solids.size(); ++e)
+        for (LocalId n : m_.solids.nodes[e]) visit(n, static_cast<std::int64_t>(e));
+      for (std::size_t e = 0; e < m_.shells.size(); ++e)
+        for (LocalId n : m_.shells.nodes[e]) visit(n, nsolid + static_cast<std::int64_t>(e));
+    };
+    sweep([&](LocalId n, std::int64_t el) {
+      const auto k = static_cast<std::size_t>(n);
+      if (last[k] != el) ++elem_start_[k + 1], last[k] = el;
+    });
+    for (std::size_t k = 0; k < m_.nodes.size(); ++k) elem_start_[k + 1] += elem_start_[k];
+    elem_list_.resize(static_cast<std::size_t>(elem_start_.back()));
+    std::vector<std::int64_t> at(elem_start_.begin(), elem_start_.end() - 1);
+    sweep([&](LocalId n, std::int64_t el) {
+      const auto k = static_cast<std::size_t>(n);
+      if (last[k] != el) elem_list_[static_cast<std::size_t>(at[k]++)] = el, last[k] = el;
+    });
   }
 
   const Model& m_;
   std::map<GlobalId, const Part*> parts_;
-  mutable std::vector<std::vector<std::int64_t>> node_elems_;
+  mutable std::vector<std::int64_t> elem_start_, elem_list_; ///< node -> elements (CSR)
   mutable std::vector<contact::Surface> solid_faces_;
 };
 

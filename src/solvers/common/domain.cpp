@@ -467,6 +467,8 @@ Domain build_domain(const Model& model) {
       sp.opt.q2 = s.hg->bulk_quadratic;
     }
     sp.blk.init(elems.size());
+    sp.elem_id.reserve(elems.size());
+    sp.model_index.reserve(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
       sp.blk.conn[k] = hex_connectivity(model.solids.nodes[elems[k]]);
       sp.elem_id.push_back(model.solids.id[elems[k]]);
@@ -512,6 +514,9 @@ Domain build_domain(const Model& model) {
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
+    sp.blk.isdo = model.control.isdo;
+    sp.elem_id.reserve(elems.size());
+    sp.model_index.reserve(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
       sp.blk.conn[k] = model.shells.nodes[elems[k]];
       sp.blk.t0[k] = sp.blk.t[k] = thickness(elems[k]);

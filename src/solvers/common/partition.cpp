@@ -50,6 +50,7 @@ ShellBlock pick_block(const ShellBlock& b, const std::vector<std::size_t>& idx, 
   o.failed = pick(b.failed, idx, 1);
   o.density_scale = pick(b.density_scale, idx, 1);
   o.planar = b.planar; // 2-D solids: their own stress and step (empty for shells)
+  o.isdo = b.isdo;
   if (b.planar != Planar::None) {
     o.sig2d = pick(b.sig2d, idx, 6);
     o.back2d = pick(b.back2d, idx, 6);

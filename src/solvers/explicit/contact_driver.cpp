@@ -22,8 +22,10 @@ void Integrator::build_contacts(Domain& global) {
   }
   // The rigid body carrying each contact node (bodies that stay rigid: not welds, which fail):
   // pairs within one body are never searched.
+  // (the interfaces read it in init_state only: each has it for that call, not a copy each)
+  std::vector<int> body;
   {
-    std::vector<int> body(nc, -1);
+    body.assign(nc, -1);
     bool any = false;
     for (std::size_t k = 0; k < nc; ++k) {
       const int b = global.rigid_of[static_cast<std::size_t>(contacts_.model.node_model[k])];
@@ -32,16 +34,19 @@ void Integrator::build_contacts(Domain& global) {
         any = true;
       }
     }
-    if (any) {
-      for (auto& ifc : contacts_.model.interfaces) ifc.node_body = body;
+    if (any)
       for (auto& es : contacts_.model.edge_sets) es.node_body = body;
-    }
+    else
+      body = {};
   }
   // Beam edges: the first search; pairs that overlap at the start keep the overlap as an
   // offset.
-  contacts_.ex = contacts_.cx;
-  contacts_.ev = contacts_.cv;
-  contacts_.ef.assign(3 * nc, 0.0);
+  // (the edge arrays only with edge sets: edge_pass and the force sum read them then only)
+  if (!contacts_.model.edge_sets.empty()) {
+    contacts_.ex = contacts_.cx;
+    contacts_.ev = contacts_.cv;
+    contacts_.ef.assign(3 * nc, 0.0);
+  }
   for (std::size_t i = 0; i < contacts_.model.edge_sets.size(); ++i) {
     const contact::EdgeSet& es = contacts_.model.edge_sets[i];
     contacts_.edge_state.push_back(contact::init_edges(es, contacts_.cx));
@@ -64,9 +69,12 @@ void Integrator::build_contacts(Domain& global) {
                              contacts_.edge_nodes.end());
   std::vector<std::size_t> constraint_ties; // interfaces that become tie constraints
   for (std::size_t i = 0; i < contacts_.model.interfaces.size(); ++i) {
-    const auto& ifc = contacts_.model.interfaces[i];
+    auto& ifc = contacts_.model.interfaces[i];
     const ContactDef& def = *contacts_.model.defs[i];
+    ifc.node_body = std::move(body);
     contacts_.state.push_back(contact::init_state(ifc, nc, contacts_.cx));
+    body = std::move(ifc.node_body);
+    ifc.node_body = {};
     if (ifc.p.tiebreak != 0) {
       const std::size_t tied =
           contact::tie_initial_contacts(ifc, contacts_.state.back(), contacts_.cx);
@@ -86,10 +94,18 @@ void Integrator::build_contacts(Domain& global) {
                                              tied < nodes ? " (the others are too far from the "
                                                             "main surface: free)"
                                                           : ""));
-      if (def.tied >= 2) constraint_ties.push_back(i);
+      if (def.tied >= 2) {
+        // Its ties now (in interface order, as before; they read the masses and velocities of
+        // the domain, which the contact set-up leaves alone), then its surfaces and search state
+        // go: the interface itself leaves the list below.
+        constraint_ties.push_back(i);
+        add_constraint_ties(i, global);
+        contacts_.model.interfaces[i] = contact::Interface{};
+        contacts_.model.life[i] = InterfaceLife{};
+        contacts_.state.back() = contact::ContactState{};
+      }
       continue;
     }
-    const std::vector<Real> before = contacts_.cx;
     const auto pen = contact::initial_penetrations(ifc, contacts_.state.back(), contacts_.cx);
     if (pen.empty()) continue;
     Real deepest = 0;
@@ -106,8 +122,7 @@ void Integrator::build_contacts(Domain& global) {
                           : "penetration kept as an offset (IGNORE = 1)"));
   }
   // Constraint-based ties leave the contact interfaces (no contact forces: the solver moves the
-  // tied nodes with their segments, tie_pass.cpp).
-  for (std::size_t i : constraint_ties) add_constraint_ties(i, global);
+  // tied nodes with their segments, tie_pass.cpp; their ties were added above).
   for (auto it = constraint_ties.rbegin(); it != constraint_ties.rend(); ++it) {
     const auto at = static_cast<std::ptrdiff_t>(*it);
     contacts_.model.interfaces.erase(contacts_.model.interfaces.begin() + at);

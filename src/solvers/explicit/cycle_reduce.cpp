@@ -59,8 +59,10 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
       step_.limit.kind = kElementFamilies[family].name;
       step_.limit.elem = best - (static_cast<std::int64_t>(family) << kFamilyShift);
       const auto& parts = step_.part_of[family];
-      const auto it = parts.find(step_.limit.elem);
-      step_.limit.part = it == parts.end() ? 0 : it->second;
+      const auto it = std::lower_bound(
+          parts.begin(), parts.end(), step_.limit.elem,
+          [](const std::pair<GlobalId, GlobalId>& a, GlobalId id) { return a.first < id; });
+      step_.limit.part = it == parts.end() || it->first != step_.limit.elem ? 0 : it->second;
     }
   }
   // After the element errors (reported first, as when the step was reduced before contact).

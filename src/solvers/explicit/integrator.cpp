@@ -1,7 +1,7 @@
 // The explicit integrator's construction: the (restricted) domain, the contact coupling, loads,
 // walls, erosion and the halo exchange plan. The time loop is in solver.cpp.
-#include "core/memory.hpp"
 #include "solvers/explicit/integrator.hpp"
+#include "core/memory.hpp"
 
 #include <algorithm>
 #include <set>
@@ -64,6 +64,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   if (comm_.size() > 1) {
     if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
     d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
+    global = Domain{}; // the whole model's domain is not needed past this rank's share
     mark_memory("rank domain");
   } else {
     d_ = std::move(global);
@@ -105,14 +106,20 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
         "  contact (MPP)    contact nodes searched and evaluated per rank: {}", per_rank));
   }
   for (const auto& c : model.curves) loads_.curves[c.id] = &c;
-  for (std::size_t e = 0; e < model.solids.size(); ++e)
-    step_.part_of[SolidFamily::kIndex][model.solids.id[e]] = model.solids.part[e];
-  for (std::size_t e = 0; e < model.shells.size(); ++e)
-    step_.part_of[ShellFamily::kIndex][model.shells.id[e]] = model.shells.part[e];
-  for (std::size_t e = 0; e < model.beams.size(); ++e)
-    step_.part_of[TrussFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
-  for (std::size_t e = 0; e < model.beams.size(); ++e)
-    step_.part_of[BeamFamily::kIndex][model.beams.id[e]] = model.beams.part[e];
+  // MPP only: the step's element may be another rank's (one rank: the element pass names it)
+  if (comm_.size() > 1) {
+    auto parts_of_ids = [](const auto& table) {
+      std::vector<std::pair<GlobalId, GlobalId>> out(table.size());
+      for (std::size_t e = 0; e < table.size(); ++e) out[e] = {table.id[e], table.part[e]};
+      std::sort(out.begin(), out.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
+      return out;
+    };
+    step_.part_of[SolidFamily::kIndex] = parts_of_ids(model.solids);
+    step_.part_of[ShellFamily::kIndex] = parts_of_ids(model.shells);
+    step_.part_of[TrussFamily::kIndex] = parts_of_ids(model.beams);
+    step_.part_of[BeamFamily::kIndex] = step_.part_of[TrussFamily::kIndex];
+  }
   loads_.f.assign(3 * d_.nnode, 0.0);
   loads_.m.assign(3 * d_.nnode, 0.0);
   loads_.body_nodes = body_load_nodes(model, d_);

@@ -138,8 +138,9 @@ struct BodyCoupling {
 /// The step limit of the last element pass and where to find an element's part.
 struct StepControl {
   StepLimit limit;
-  /// Per element family (fem/element_family.hpp): element id -> part id.
-  std::array<std::map<GlobalId, GlobalId>, kElementFamilies.size()> part_of;
+  /// Per element family (fem/element_family.hpp): (element id, part id), ascending ids; MPP
+  /// runs only (one rank names the part from its own domain).
+  std::array<std::vector<std::pair<GlobalId, GlobalId>>, kElementFamilies.size()> part_of;
 };
 
 /// Contact in the time loop, over compact node arrays (contact_setup.hpp). One rank:
@@ -490,6 +491,16 @@ private:
   void apply_ties(std::span<const Real> sums);
   /// The rotations of the ties that have them (tie_sums with moments and inertias).
   void apply_rotation_ties(std::span<const Real> sums);
+  /// Whether velocity constraints applied after the ties' accelerations (rigid walls,
+  /// prescribed motions, skew constraints) can change tie nodes' velocities: the same on every
+  /// rank (from the model).
+  [[nodiscard]] bool ties_need_velocity_sync() const;
+  /// The tie nodes' velocities (3 per node; with rotational ties 6: v, w) before those
+  /// constraints (local nodes; zeros elsewhere).
+  [[nodiscard]] std::vector<Real> tie_velocities() const;
+  /// After those constraints: the tied nodes take their segments' velocity changes, so that
+  /// they keep moving with their segments (one exchange of the changed nodes over the ranks).
+  void sync_tied_velocities(std::span<const Real> before);
   ErosionState erosion_;   ///< element deletion
   AirbagCoupling airbags_; ///< control volumes
   SegmentPressures press_; ///< segment pressures

@@ -209,6 +209,9 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       if (fix[i + 3]) d_.w[3 * n + i] = 0;
     }
   }
+  // tie nodes' velocities before the constraints that set single nodes' velocities
+  const std::vector<Real> tie_v =
+      ties_need_velocity_sync() ? tie_velocities() : std::vector<Real>{};
   if (!d_.skew_spc.empty()) apply_skew_constraints();
   // Prescribed motion on nodes (work done by the constraint is external work).
   std::vector<std::array<Real, 3>> presc_v(d_.bodies.size(), {kNaN, kNaN, kNaN});
@@ -301,6 +304,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     else
       advance_rigid_wall(wall, impulse.result(), dt_new);
   }
+  if (!tie_v.empty()) sync_tied_velocities(tie_v); // tied nodes follow their segments
   // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
   if (loads)
     for (std::int64_t n = 0; n < nn; ++n) {

@@ -1,7 +1,7 @@
 #include "solvers/explicit/solver.hpp"
 
-#include "solvers/explicit/integrator.hpp"
 #include "core/memory.hpp"
+#include "solvers/explicit/integrator.hpp"
 
 #include <algorithm>
 #include <chrono>

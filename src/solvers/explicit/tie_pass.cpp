@@ -237,4 +237,76 @@ void Integrator::apply_rotation_ties(std::span<const Real> sums) {
   }
 }
 
+bool Integrator::ties_need_velocity_sync() const {
+  if (ties_.ties.empty()) return false;
+  return !model_.rigid_walls.empty() || !model_.motions.empty() ||
+         std::any_of(model_.spcs.begin(), model_.spcs.end(), [](const Spc& s) { return s.skew; });
+}
+
+std::vector<Real> Integrator::tie_velocities() const {
+  const std::size_t w = ties_.any_rot ? 6 : 3;
+  std::vector<Real> out(w * ties_.nodes.size(), 0.0);
+  for (std::size_t k = 0; k < ties_.nodes.size(); ++k) {
+    const LocalId l = ties_.local[k];
+    if (l == kInvalidLocal) continue;
+    const auto n = static_cast<std::size_t>(l);
+    for (int c = 0; c < 3; ++c) out[w * k + c] = d_.v[3 * n + c];
+    if (w == 6)
+      for (int c = 0; c < 3; ++c) out[w * k + 3 + c] = d_.w[3 * n + c];
+  }
+  return out;
+}
+
+void Integrator::sync_tied_velocities(std::span<const Real> before) {
+  // The ties act on the accelerations (apply_ties); a rigid wall, a prescribed motion or a
+  // skew constraint then sets velocities of single nodes. A segment node stopped by a wall
+  // would leave its tied nodes moving on (the tie broken: a weld tied there is stretched by
+  // the difference, its forces go to a node the wall holds, and energy is created). The
+  // changes those constraints made to the tie nodes' velocities (owners' values, exchanged
+  // where a tie spans ranks) are carried to the tied nodes by the shape functions: a tied node
+  // takes its segment's change instead of its own. Nothing changed: nothing is exchanged but
+  // the empty lists, and no velocity changes (bit for bit).
+  const std::size_t nt = ties_.nodes.size();
+  const std::size_t w = ties_.any_rot ? 6 : 3;
+  std::vector<double> mine; // (tie node index, its w changes) of the changed owned nodes
+  for (std::size_t k = 0; k < nt; ++k) {
+    const LocalId l = ties_.local[k];
+    if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
+    const auto n = static_cast<std::size_t>(l);
+    std::array<Real, 6> dv{};
+    bool changed = false;
+    for (int c = 0; c < 3; ++c) {
+      dv[c] = d_.v[3 * n + c] - before[w * k + c];
+      if (w == 6) dv[3 + c] = d_.w[3 * n + c] - before[w * k + 3 + c];
+    }
+    for (std::size_t c = 0; c < w; ++c) changed |= dv[c] != 0;
+    if (!changed) continue;
+    mine.push_back(static_cast<double>(k));
+    mine.insert(mine.end(), dv.begin(), dv.begin() + static_cast<std::ptrdiff_t>(w));
+  }
+  const std::vector<double> all = comm_.size() > 1 ? comm_.allgatherv(mine) : mine;
+  if (all.empty()) return;
+  std::vector<Real> dv(w * nt, 0.0);
+  for (std::size_t p = 0; p + w < all.size(); p += w + 1) {
+    const auto k = static_cast<std::size_t>(all[p]);
+    for (std::size_t c = 0; c < w; ++c) dv[w * k + c] = all[p + 1 + c];
+  }
+  for (const auto& t : ties_.ties) {
+    const LocalId l = ties_.local[t.node];
+    if (l == kInvalidLocal) continue;
+    const auto n = static_cast<std::size_t>(l);
+    const std::size_t dofs = t.rot ? 6 : 3;
+    for (std::size_t c = 0; c < dofs; ++c) {
+      Real s = 0;
+      for (int j = 0; j < 4; ++j) s += t.n[j] * dv[w * t.main[j] + c];
+      const Real corr = s - dv[w * t.node + c];
+      if (corr == 0) continue;
+      if (c < 3)
+        d_.v[3 * n + c] += corr;
+      else
+        d_.w[3 * n + c - 3] += corr;
+    }
+  }
+}
+
 } // namespace parcae::explicit_detail
