@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: cluster-study all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
+.PHONY: bench-vehicle cluster-study all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
 
 all: build
 
@@ -87,6 +87,15 @@ corpus: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.deck_corpus run --parcae $(PARCAE) \
 	  --decks ../shared/decks --json bench/deck_corpus.json --table docs/deck_corpus.md \
 	  $(if $(ONLY),--only $(ONLY))
+
+# Vehicle-class crash models (docs/vehicle.md): generate neon (535 k elements), 3cars (794 k)
+# and car2car (2.4 M), run a window of VEHICLE_CYCLES cycles of each at np x threads 1x1, 2x1
+# and 1x2, write bench/vehicle.json (memory, set-up, phases, us per element-cycle).
+VEHICLE_CYCLES ?= 500
+VEHICLE_CLASSES ?= neon,3cars,car2car
+bench-vehicle: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.vehicle_bench --parcae $(PARCAE) \
+	  --classes $(VEHICLE_CLASSES) --cycles $(VEHICLE_CYCLES) --json bench/vehicle.json
 
 # Reader speed: `parcae check` on a generated 1 M-hexahedron deck (140 MB), median of 3.
 reader-bench: build

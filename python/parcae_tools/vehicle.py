@@ -352,7 +352,8 @@ class _Builder:
         bumper_plate = [p for p in bumper if "plate" in self.parts[p].name]
         # panels (shared nodes where they meet)
         z_fw_bot = z_floor - S(150.0)
-        rail_holes = [((sgn * rail_y - 75.0 + y_side, sgn * rail_y + 75.0 + y_side),
+        half = rail_w / 2 + max(rail_f, h) + 0.5 * h  # the rail's flanges pass through
+        rail_holes = [((sgn * rail_y - half + y_side, sgn * rail_y + half + y_side),
                        (-1.0, z_floor - z_fw_bot)) for sgn in (-1.0, 1.0)]
         self.panel("firewall", 1, 1.0, (x_fw, -y_side, z_fw_bot), (x_fw, y_side, z_fw_bot),
                    (x_fw, -y_side, z_fw_top), holes=rail_holes)
@@ -390,7 +391,8 @@ class _Builder:
         # members on panels and closed members
         for sgn in (-1.0, 1.0):
             lab = "left" if sgn > 0 else "right"
-            self.member(f"shotgun {lab}", 2, 1.4, (S(250.0), sgn * 650.0 * scale, S(760.0)),
+            y_gun = min(650.0 * scale, y_side - 30.0 - max(15.0, h) - 20.0)  # inside the body
+            self.member(f"shotgun {lab}", 2, 1.4, (S(250.0), sgn * y_gun, S(760.0)),
                         (1, 0, 0), (0, 0, 1), x_fw - S(250.0), 60.0, 50.0, 15.0, plate_t=1.2,
                         end_ties=(None, fw_parts))
             bs = self.panels[f"body side {lab}"]
@@ -489,13 +491,23 @@ def build_model(cls: str = "neon", elements: Optional[int] = None, seed: int = 1
     # Elements ~ A / h^2 (welds and mounts do not scale with h): a secant on log h.
     h = 60.0
     n = _count(layout, h, seed)
+    best = (abs(n - target), h)
     for _ in range(6):
-        h_new = h * math.sqrt(n / target)
-        n_new = _count(layout, h_new, seed)
-        h, n = h_new, n_new
+        h = h * math.sqrt(n / target)
+        n = _count(layout, h, seed)
+        best = min(best, (abs(n - target), h))
         if abs(n - target) < 0.01 * target:
             break
-    h = round(h, 4)
+    else:  # n(h) is a staircase on small models: bisect between the sides of the target
+        lo, hi = best[1] * 0.9, best[1] * 1.1   # h: lo gives more elements than hi
+        for _ in range(12):
+            mid = 0.5 * (lo + hi)
+            n = _count(layout, mid, seed)
+            best = min(best, (abs(n - target), mid))
+            if abs(n - target) < 0.01 * target:
+                break
+            lo, hi = (mid, hi) if n > target else (lo, mid)
+    h = round(best[1], 4)
     coords, shells, solids, beams, masses = [], [], [], [], []
     parts: Dict[int, Part] = {}
     edge_ties: List[Tuple[np.ndarray, List[int]]] = []
@@ -513,8 +525,10 @@ def build_model(cls: str = "neon", elements: Optional[int] = None, seed: int = 1
         _, first, inv = np.unique(key[m_idx], axis=0, return_index=True, return_inverse=True)
         remap = order.copy()
         remap[m_idx] = m_idx[first][inv.reshape(-1)]
-        used = np.zeros(len(x), dtype=bool)
-        used[remap] = True
+        used = np.zeros(len(x), dtype=bool)   # referenced by an element (not in a hole)
+        for part in (b.shells, b.solids, b.beams):
+            for rows in part:
+                used[remap[rows[:, 1:].reshape(-1)]] = True
         nid = (np.cumsum(used) + base)[remap]      # 1-based model ids
         xs = x[used].copy()
         # design x runs rearward from the bumper; car B of car2car is turned by 180 degrees
@@ -535,7 +549,13 @@ def build_model(cls: str = "neon", elements: Optional[int] = None, seed: int = 1
         weld_pid = max(b.parts)
         bm[:, 0] = np.where(bm[:, 0] < 0, weld_pid, bm[:, 0])
         beams.append(np.column_stack([bm[:, 0], nid[bm[:, 1]], nid[bm[:, 2]]]))
-        edge_ties += [(np.unique(nid[e]), tgt) for e, tgt in b.edge_ties]
+        # parts left without elements (a tile or segment that got no cell on a coarse
+        # lattice) are dropped, also from the tie targets
+        used_pids = set(shells[-1][:, 0].tolist()) | set(solids[-1][:, 0].tolist()) | set(
+            beams[-1][:, 0].tolist())
+        b.parts = {p: q for p, q in b.parts.items() if p in used_pids}
+        edge_ties += [(np.unique(nid[e]), [p for p in tgt if p in used_pids])
+                      for e, tgt in b.edge_ties]
         parts.update(b.parts)
         v = Vehicle(k, name, scale, 1.0, float(xs[:, 0].min()), 0.0, vel, mass,
                     sorted(b.parts), (base + 1, base + len(xs)))
@@ -703,7 +723,7 @@ def write_deck(model: VehicleModel, outdir: str) -> Dict[str, str]:
     with open(main_k, "w") as f:
         f.write("\n".join(L) + "\n")
     with open(mesh_k, "w") as f:
-        f.write("*KEYWORD\n$ mesh of " + main_k + " (nodes, elements, masses, tie node sets)\n")
+        f.write("*KEYWORD\n$ mesh of main.k (nodes, elements, masses, tie node sets)\n")
         ids = np.arange(1, len(model.coords) + 1)
         f.write("*NODE\n")
         _write_block(f, "%8d%16.6f%16.6f%16.6f\n",
@@ -777,7 +797,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"parcae generate crash: {e}", file=sys.stderr)
         return 1
     t1 = time.perf_counter()
-    paths = write_deck(model, args.output)
+    try:
+        paths = write_deck(model, args.output)
+    except OSError as e:
+        print(f"parcae generate crash: cannot write {args.output}: {e}", file=sys.stderr)
+        return 1
     t2 = time.perf_counter()
     s = summary(model)
     s.update({"build_s": round(t1 - t0, 2), "write_s": round(t2 - t1, 2),
