@@ -24,7 +24,9 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   const bool welds = failable_body_count(d_) > 0;
   const std::size_t s_weld = welds ? r.add_exact(weld_force_sums(d_)) : 0;
   const std::size_t s_body = d_.bodies.empty() ? 0 : r.add_exact(body_resultant_sums());
-  const std::size_t s_tie = ties_.ties.empty() ? 0 : r.add_owned(tie_sums());
+  std::vector<Real> tie_local;
+  if (!ties_.ties.empty()) tie_local = tie_sums();
+  const std::size_t s_tie = ties_.ties.empty() ? 0 : r.add_owned(shared_tie_values(tie_local));
   const std::size_t s_wall = rwalls_.impulse.empty() ? 0 : r.add_exact(rwalls_.impulse);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
   const std::size_t s_added =
@@ -70,7 +72,10 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   if (welds) bodies_.weld_sums = r.exact(s_weld);
   if (ms_.endmas) ms_.global_added = r.exact(s_added)[0].result();
   if (!d_.bodies.empty()) bodies_.body_sums = r.exact(s_body);
-  if (!ties_.ties.empty()) apply_ties(r.owned(s_tie));
+  if (!ties_.ties.empty()) {
+    merge_shared_ties(tie_local, r.owned(s_tie));
+    apply_ties(tie_local);
+  }
   return stop_flags ? r.sum(s_flags) : 0;
 }
 

@@ -72,6 +72,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   ties_.local.resize(ties_.nodes.size());
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k)
     ties_.local[k] = d_.local_of_global[static_cast<std::size_t>(ties_.nodes[k])];
+  classify_ties();
   contacts_.local.resize(contacts_.model.node_model.size());
   for (std::size_t k = 0; k < contacts_.model.node_model.size(); ++k)
     contacts_.local[k] =

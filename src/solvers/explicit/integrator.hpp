@@ -190,6 +190,10 @@ struct TieConstraints {
   bool any_rot = false;                       ///< some tie has rot
   std::vector<Tie> ties;
   std::vector<LocalId> local; ///< per tie node: this rank's local index (kInvalidLocal: none)
+  /// Tie nodes whose cluster (nodes joined by ties) is local on more than one rank: only
+  /// their values travel in the cycle's reduction; a cluster local on one rank is owned there
+  /// whole (classify_ties, at set-up).
+  std::vector<std::uint32_t> shared;
 };
 
 /// Airbags (*AIRBAG_SIMPLE_PRESSURE_VOLUME, airbag_pass.cpp): each bag's volume from the shells
@@ -489,6 +493,12 @@ private:
   [[nodiscard]] std::vector<Real> tie_sums() const;
   /// The tie nodes' accelerations from the global sums (local nodes).
   void apply_ties(std::span<const Real> sums);
+  /// Collective, at set-up: which tie nodes' values must travel (TieConstraints::shared).
+  void classify_ties();
+  /// The values of the shared tie nodes out of tie_sums (w per node, in shared order), and
+  /// back: the gathered ones written over the local ones.
+  [[nodiscard]] std::vector<Real> shared_tie_values(std::span<const Real> all) const;
+  void merge_shared_ties(std::span<Real> all, std::span<const Real> gathered) const;
   /// The rotations of the ties that have them (tie_sums with moments and inertias).
   void apply_rotation_ties(std::span<const Real> sums);
   /// Whether velocity constraints applied after the ties' accelerations (rigid walls,

@@ -163,6 +163,51 @@ std::vector<Real> Integrator::tie_sums() const {
   return acc;
 }
 
+void Integrator::classify_ties() {
+  // Clusters of tie nodes joined by ties (union-find); a cluster some node of which is local
+  // on more than one rank is shared. A cluster local on one rank only is owned there whole
+  // (every node is local on its owner), so its values need not travel. The same list on every
+  // rank (the cluster structure is global, the holder counts are summed).
+  const std::size_t nt = ties_.nodes.size();
+  ties_.shared.clear();
+  if (nt == 0) return;
+  std::vector<std::uint32_t> parent(nt);
+  for (std::size_t k = 0; k < nt; ++k) parent[k] = static_cast<std::uint32_t>(k);
+  auto find = [&](std::uint32_t k) {
+    while (parent[k] != k) k = parent[k] = parent[parent[k]];
+    return k;
+  };
+  for (const auto& t : ties_.ties)
+    for (std::uint32_t a : t.main) {
+      const std::uint32_t ra = find(t.node), rb = find(a);
+      if (ra != rb) parent[std::max(ra, rb)] = std::min(ra, rb);
+    }
+  std::vector<std::int64_t> holders(nt, 0);
+  for (std::size_t k = 0; k < nt; ++k)
+    if (ties_.local[k] != kInvalidLocal) holders[find(static_cast<std::uint32_t>(k))] = 1;
+  if (comm_.size() > 1) comm_.sum(std::span<std::int64_t>(holders));
+  for (std::size_t k = 0; k < nt; ++k)
+    if (holders[find(static_cast<std::uint32_t>(k))] > 1)
+      ties_.shared.push_back(static_cast<std::uint32_t>(k));
+}
+
+std::vector<Real> Integrator::shared_tie_values(std::span<const Real> all) const {
+  const std::size_t w = ties_.any_rot ? 8 : 4;
+  std::vector<Real> out;
+  out.reserve(w * ties_.shared.size());
+  for (std::uint32_t k : ties_.shared)
+    out.insert(out.end(), all.begin() + static_cast<std::ptrdiff_t>(w * k),
+               all.begin() + static_cast<std::ptrdiff_t>(w * (k + 1)));
+  return out;
+}
+
+void Integrator::merge_shared_ties(std::span<Real> all, std::span<const Real> gathered) const {
+  const std::size_t w = ties_.any_rot ? 8 : 4;
+  for (std::size_t i = 0; i < ties_.shared.size(); ++i)
+    std::copy_n(gathered.begin() + static_cast<std::ptrdiff_t>(w * i), w,
+                all.begin() + static_cast<std::ptrdiff_t>(w * ties_.shared[i]));
+}
+
 void Integrator::apply_ties(std::span<const Real> sums) {
   const std::size_t nt = ties_.nodes.size();
   const std::size_t w = ties_.any_rot ? 8 : 4;
