@@ -33,15 +33,10 @@ PHASES = ("setup", "element_forces", "nodal_update", "contact_search", "contact_
 
 
 def parse_log(text: str) -> Dict[str, object]:
-    """Figures from a `parcae run` log."""
-    out: Dict[str, object] = {}
-    m = re.search(r"elapsed ([0-9.]+) s, ([0-9.e+]+) element-cycles/s", text)
-    if m:
-        out["elapsed_s"] = float(m.group(1))
-        out["element_cycles_per_s"] = float(m.group(2))
-    m = re.search(r"termination at cycle (\d+)", text)
-    if m:
-        out["cycles"] = int(m.group(1))
+    """Figures from a `parcae run` log: the campaign's (cycles, elapsed, element-cycles/s,
+    elements, launch line) and the memory summary, initial step and energy ratio."""
+    from .campaign import parse_log as campaign_log
+    out: Dict[str, object] = campaign_log(text)
     m = re.search(r"peak memory per rank (\d+) MiB \(largest, rank (\d+)\); all ranks (\d+) MiB, "
                   r"(\d+) bytes per element", text)
     if m:
