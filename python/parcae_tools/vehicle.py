@@ -598,6 +598,8 @@ def _lumped_masses(x: np.ndarray, shells: np.ndarray, b: _Builder, lump: float,
     for fx, fy in ((0.35, 0.25), (0.35, 0.75), (0.7, 0.25), (0.7, 0.75)):
         sel = ((np.abs(xf[:, 0] - (x0 + fx * (x1 - x0))) < 0.08 * (x1 - x0))
                & (np.abs(xf[:, 1] - (y0 + fy * (y1 - y0))) < 0.1 * (y1 - y0)))
+        if not sel.any():  # no floor node under this seat (a very coarse lattice): spread it
+            sel = np.ones(len(nodes), dtype=bool)
         out.append(np.column_stack([nodes[sel], np.full(sel.sum(), seats / 4 / sel.sum())]))
     out.append(np.column_stack([nodes, np.full(len(nodes), (lump - seats) / len(nodes))]))
     return np.concatenate(out)

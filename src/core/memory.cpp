@@ -44,4 +44,9 @@ const std::vector<MemoryMark>& memory_marks() {
   return marks();
 }
 
+void clear_memory_marks() {
+  const std::lock_guard<std::mutex> lock(marks_mutex());
+  marks().clear();
+}
+
 } // namespace parcae

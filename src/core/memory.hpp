@@ -25,5 +25,7 @@ struct MemoryMark {
 void mark_memory(std::string_view stage);
 /// The marks recorded so far.
 [[nodiscard]] const std::vector<MemoryMark>& memory_marks();
+/// Forget the marks (a run's summary consumes them: the next run in the process starts anew).
+void clear_memory_marks();
 
 } // namespace parcae

@@ -66,7 +66,7 @@ struct ShellBlock {
   Planar planar = Planar::None;
   /// *CONTROL_TIMESTEP ISDO: the length of the step of 4-node shells. 0: area / longest side;
   /// 1: area / longest diagonal; 2: max(shortest side, area / longest side) with the bar
-  /// wave speed sqrt(E / rho) (triangles: area / longest side for 0 and 1).
+  /// wave speed sqrt(E / rho) (triangles: 2 area / longest side for 0 and 1).
   int isdo = 0;
   std::vector<Real> sig2d;  ///< 2-D solids: 6 per element, global [xx yy zz xy 0 0] (zz: hoop)
   std::vector<Real> back2d; ///< 2-D solids: 6 per element (kinematic hardening)

@@ -80,6 +80,8 @@ struct KernelSetup {
   std::array<std::array<Real, 2>, 10> axis{}; ///< material axis of each point (ShellOptions)
   Real qm_e = 0, qm_gs = 0, inv_c = 0;
   Real c_wave = 0; ///< plate wave speed (time step)
+  int isdo = 0;    ///< *CONTROL_TIMESTEP ISDO (ShellBlock::isdo)
+  Real c_bar = 0;  ///< bar wave speed sqrt(E / rho) (ISDO 2)
   bool direct = true, rate = false;
   shell_ps::PlaneStressConsts ps;
 
@@ -114,6 +116,7 @@ struct KernelSetup {
     const Real c_hg = hourglass && !hg_stiff ? mat.wave_speed_shell() : 0.0;
     inv_c = c_hg > 0 ? 1.0 / c_hg : 0.0;
     c_wave = mat.wave_speed_shell();
+    c_bar = c_wave * std::sqrt(std::max(0.0, 1.0 - mat.nu * mat.nu));
     direct = shell_direct_return(mat);
     rate = mat.plastic() && (mat.c > 0 || !mat.rate_x.empty() || mat.rate_fn != nullptr);
     ps = shell_ps::plane_stress_consts(mat);
@@ -183,16 +186,33 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
 
   // critical time step (shell_critical_dt's operations)
   {
-    VReal lmax = splat(0.0);
+    VReal lmax = splat(0.0), lmin = splat(1e300);
     for (int a = 0; a < 4; ++a) {
       const int b = (a + 1) % 4;
       const VReal dx = X[b][0] - X[a][0], dy = X[b][1] - X[a][1], dz = X[b][2] - X[a][2];
       const VReal len = vsqrt(dx * dx + dy * dy + dz * dz);
       lmax = lmax < len ? len : lmax;
+      const VReal shorter = len < lmin ? len : lmin;
+      lmin = a == 2 ? (tri ? lmin : shorter) : shorter; // a triangle's side 3-4 has length 0
     }
     const VReal beta = tri ? splat(1.0) : splat(0.0);
-    const VReal ls = (1.0 + beta) * area / lmax;
-    const VReal dte = ls / K.c_wave;
+    VReal ls = (1.0 + beta) * area / lmax;
+    Real speed = K.c_wave;
+    if (K.isdo == 1) { // area / longest diagonal (quads; triangles keep their length)
+      VReal dmax = splat(0.0);
+      for (int a = 0; a < 2; ++a) {
+        const VReal dx = X[a + 2][0] - X[a][0], dy = X[a + 2][1] - X[a][1],
+                    dz = X[a + 2][2] - X[a][2];
+        const VReal len = vsqrt(dx * dx + dy * dy + dz * dz);
+        dmax = dmax < len ? len : dmax;
+      }
+      const VReal diag = area / dmax;
+      ls = tri ? ls : diag;
+    } else if (K.isdo == 2) { // the larger of two lengths at the bar speed
+      ls = ls < lmin ? lmin : ls;
+      speed = K.c_bar;
+    }
+    const VReal dte = ls / speed;
     for (int l = 0; l < L; ++l) dtc[l] = dte[l];
   }
 
@@ -497,7 +517,8 @@ ShellPassResult compute_shell_forces(const ShellOptions& opt, const MaterialPara
                                      std::span<Real> me) {
   check_arguments(opt, blk, end, fe, me);
   if (end <= begin) return {};
-  const KernelSetup K(opt, mat);
+  KernelSetup K(opt, mat);
+  K.isdo = blk.isdo;
 #ifdef _OPENMP
   if (end - begin >= 256 && !omp_in_parallel()) {
     // contiguous ranges per thread; the minimum time step is reduced in element order

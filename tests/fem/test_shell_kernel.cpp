@@ -377,11 +377,13 @@ TEST(ShellKernel, ReturnsTheCriticalTimeStepOfItsRange) {
   const MaterialParams mat = plastic(1.0, 0.01);
   ShellOptions opt;
   opt.nip = 2;
-  for (int which = 0; which < 2; ++which) {
+  // ISDO 0, 1, 2 (*CONTROL_TIMESTEP): the kernels' lengths agree with shell_critical_dt's
+  for (int which = 0; which < 6; ++which) {
     ShellBlock blk;
     blk.conn = rm.conn;
     blk.t0 = rm.t0;
     blk.init(rm.conn.size(), opt.nip);
+    blk.isdo = which / 2;
     blk.failed[0] = blk.failed[17] = 1;
     const std::size_t ne = blk.size();
     std::vector<Real> fe(12 * ne), me(12 * ne), x = rm.x;
@@ -390,7 +392,7 @@ TEST(ShellKernel, ReturnsTheCriticalTimeStepOfItsRange) {
     for (int s = 0; s < 12; ++s) {
       for (const auto& [b, e] : ranges) {
         const ShellPassResult r =
-            which == 0
+            which % 2 == 0
                 ? compute_shell_forces(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me)
                 : compute_shell_forces_reference(opt, mat, blk, b, e, x, rm.v, rm.w, dt, fe, me);
         Real best = 1e300;

@@ -583,6 +583,7 @@ RunSummary Integrator::finish() {
       prof::set_metadata("memory.elements", std::to_string(run_.nelem));
       prof::set_metadata("memory.stages_rank0_rss_mib", stages);
     }
+    clear_memory_marks(); // consumed: a later run in this process lists its own stages
   }
   // Mass scaling during the run: the kinetic energy its added mass brought (collective).
   std::vector<ExactSum> ke_sum{ms_.ke_added};

@@ -153,11 +153,14 @@ std::vector<Real> Integrator::tie_sums() const {
     const LocalId l = ties_.local[k];
     if (l == kInvalidLocal || !d_.owned[static_cast<std::size_t>(l)]) continue;
     const auto n = static_cast<std::size_t>(l);
-    for (int c = 0; c < 3; ++c) acc[w * k + c] = d_.f[3 * n + c];
-    acc[w * k + 3] = d_.mass[n];
+    // a -0.0 becomes +0.0, as the gather of shared clusters makes it (the same bits whether
+    // a cluster is shared or not)
+    auto pos0 = [](Real x) { return x == 0.0 ? 0.0 : x; };
+    for (int c = 0; c < 3; ++c) acc[w * k + c] = pos0(d_.f[3 * n + c]);
+    acc[w * k + 3] = pos0(d_.mass[n]);
     if (w == 8 && d_.has_rot[n]) {
-      for (int c = 0; c < 3; ++c) acc[w * k + 4 + c] = d_.m_ext[3 * n + c];
-      acc[w * k + 7] = d_.inertia[n];
+      for (int c = 0; c < 3; ++c) acc[w * k + 4 + c] = pos0(d_.m_ext[3 * n + c]);
+      acc[w * k + 7] = pos0(d_.inertia[n]);
     }
   }
   return acc;
