@@ -5,7 +5,7 @@ PARCAE := $(BUILD)/bin/parcae
 PYTHON := /usr/bin/python3
 JOBS ?= 2
 
-.PHONY: bench-vehicle cluster-study all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
+.PHONY: bench-memory bench-vehicle cluster-study all setup build build-mpich fuzz-build fuzz fuzz-smoke run test test-fast bench scaling overhead contact-bench corpus reader-bench format keywords clean
 
 all: build
 
@@ -98,6 +98,11 @@ bench-vehicle: build
 	  --classes $(VEHICLE_CLASSES) --cycles $(VEHICLE_CYCLES) --json bench/vehicle.json
 
 # Reader speed: `parcae check` on a generated 1 M-hexahedron deck (140 MB), median of 3.
+# Peak memory per element of a 1 M-hexahedron run against the 1 KiB budget (exit 1 over it):
+# bench/memory.json.
+bench-memory: build
+	PYTHONPATH=python $(PYTHON) -m parcae_tools.memory_bench --parcae $(PARCAE) --json bench/memory.json
+
 reader-bench: build
 	PYTHONPATH=python $(PYTHON) -m parcae_tools.reader_bench --parcae $(PARCAE) --json bench/reader.json
 

@@ -81,7 +81,7 @@ def main():
         (d / "mesh.k").write_text(steel_mesh(mesh) if material == "steel" else mesh)
         (d / "deck.k").write_text(deck(material, speed, args.tssfac))
         t0 = time.perf_counter()
-        proc = subprocess.run([args.parcae, "run", str(d / "deck.k"), "-o", str(d / "out")],
+        proc = subprocess.run([args.parcae, "run", str(d / "deck.k"), "-o", str(d / "out"), "--vtk"],
                               capture_output=True, text=True,
                               env={**os.environ, "OMP_NUM_THREADS": "1"})
         wall = time.perf_counter() - t0

@@ -4,7 +4,7 @@ the rigid-wall force and the energies (glstat).
 
     python -m parcae_tools.vehicle_report RUN_DIR -o DIR [--x-max 1600]
 
-RUN_DIR is the output directory of `parcae run` (parcae.pvd, glstat, rwforc); writes
+RUN_DIR is the output directory of `parcae run --vtk` (parcae.pvd, glstat, rwforc); writes
 DIR/front_<t>ms.png (three times: a quarter, half and all of the run), DIR/wall_force.png,
 DIR/energies.png and DIR/summary.json (crush, peak and mean wall force, energy ratio).
 """
@@ -48,6 +48,9 @@ def front_pictures(run: pathlib.Path, out: pathlib.Path, x_max: float, keep=None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from matplotlib.collections import PolyCollection
+    if not (run / "parcae.pvd").exists():
+        raise SystemExit(f"vehicle_report: {run}/parcae.pvd is missing: run the deck with "
+                         "`parcae run ... --vtk` (the VTK series is written only when asked)")
     states = read_pvd(str(run / "parcae.pvd"))
     m0 = read_vtu_ascii_or_binary(states[0][1])
     x0 = np.asarray(m0["points"], dtype=float).reshape(-1, 3)

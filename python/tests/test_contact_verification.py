@@ -57,7 +57,7 @@ def _run(work, text, np=1, expect_ok=True):
     deck = work / "deck.k"
     deck.write_text(text)
     out = work / f"np{np}"
-    cmd = [str(BIN), "run", str(deck), "-o", str(out), "--threads", "1"]
+    cmd = [str(BIN), "run", str(deck), "-o", str(out), "--threads", "1", "--vtk"]
     if np > 1:
         cmd += ["--np", str(np)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=ENV)

@@ -257,7 +257,7 @@ def runs(tmp_path_factory):
     out = {}
     for np_ in (1, 2):
         d = work / f"np{np_}"
-        cmd = [str(BIN), "run", str(deck), "-o", str(d)]
+        cmd = [str(BIN), "run", str(deck), "-o", str(d), "--vtk"]
         if np_ > 1:
             cmd[2:2] = ["--np", str(np_)]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)

@@ -32,7 +32,7 @@ def taylor_run(tmp_path_factory):
     (work / "taylor_bar.k").write_text(deck)
     shutil.copy(src / "taylor_bar_mesh.k", work / "taylor_bar_mesh.k")
     out = work / "out"
-    proc = subprocess.run([str(BIN), "run", str(work / "taylor_bar.k"), "-o", str(out)],
+    proc = subprocess.run([str(BIN), "run", str(work / "taylor_bar.k"), "-o", str(out), "--vtk"],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stdout + proc.stderr

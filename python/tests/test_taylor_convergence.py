@@ -39,7 +39,7 @@ def run_taylor(work: pathlib.Path, refine: int):
                            "--refine", str(refine), str(SHARED_MESH)],
                           capture_output=True, text=True, check=True).stdout
     (work / "taylor_bar_mesh.k").write_text(mesh)
-    proc = subprocess.run([str(BIN), "run", str(work / "taylor_bar.k"), "-o", str(work / "out")],
+    proc = subprocess.run([str(BIN), "run", str(work / "taylor_bar.k"), "-o", str(work / "out"), "--vtk"],
                           capture_output=True, text=True, timeout=1800,
                           env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr

@@ -70,7 +70,7 @@ def runs(tmp_path_factory):
     out = {}
     for np_ in (1, 2):
         d = work / f"np{np_}"
-        cmd = [str(BIN), "run", str(DECK), "-o", str(d), "--end-time", "0.2"]
+        cmd = [str(BIN), "run", str(DECK), "-o", str(d), "--end-time", "0.2", "--vtk"]
         if np_ > 1:
             cmd += ["--np", str(np_)]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)

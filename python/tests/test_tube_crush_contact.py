@@ -41,7 +41,7 @@ def crush(tmp_path_factory):
         pytest.skip(f"parcae binary not built ({BIN})")
     out = tmp_path_factory.mktemp("tube_contact") / "out"
     deck = ROOT / "examples" / "tube_crush_contact" / "tube_crush_contact.k"
-    p = subprocess.run([str(BIN), "run", str(deck), "-o", str(out), "--no-d3plot"],
+    p = subprocess.run([str(BIN), "run", str(deck), "-o", str(out), "--no-d3plot", "--vtk"],
                        capture_output=True, text=True, timeout=900,
                        env={**os.environ, "OMP_NUM_THREADS": "2"})
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]

@@ -175,7 +175,8 @@ int cmd_decompose(const std::string& deck, int np, const std::string& method,
 
 /// Output switches of `parcae run`.
 struct OutputFlags {
-  bool no_vtk = false;
+  bool vtk = false;    ///< --vtk: the VTK series is written only when asked
+  bool no_vtk = false; ///< --no-vtk: the default, kept for scripts that say it
   bool no_d3plot = false;
   int d3plot_words = 4;
 };
@@ -288,7 +289,7 @@ int cmd_run(std::string deck, std::string outdir, int threads, const ReadOptions
   opt.deck_path = std::filesystem::absolute(deck).string();
   opt.outdir = outdir.empty() ? (std::filesystem::path(deck).stem().string() + ".out") : outdir;
   opt.stop_request = &g_stop_request;
-  opt.write_vtk = !out.no_vtk;
+  opt.write_vtk = out.vtk && !out.no_vtk;
   opt.write_d3plot = !out.no_d3plot;
   opt.d3plot_word_bytes = out.d3plot_words;
   if (profile) {
@@ -459,7 +460,10 @@ int main(int argc, char** argv) {
                   "implicit decks: directory for the out-of-core solver's scratch files "
                   "(default: the output directory; per-rank subfolders, removed after a normal "
                   "run, kept after a failure)");
-  run->add_flag("--no-vtk", out_flags.no_vtk, "do not write the VTK time series (parcae.pvd)");
+  run->add_flag("--vtk", out_flags.vtk,
+                "also write the plot states as a VTK time series (parcae.pvd, states/) for "
+                "ParaView; the d3plot, which ParaView and LS-PrePost open too, is always written");
+  run->add_flag("--no-vtk", out_flags.no_vtk, "no VTK time series (the default)");
   run->add_flag("--no-d3plot", out_flags.no_d3plot, "do not write the d3plot family");
   run->add_option("--d3plot-words", out_flags.d3plot_words,
                   "d3plot word size: 4 (single precision, LS-DYNA's default) or 8")

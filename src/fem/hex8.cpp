@@ -31,12 +31,12 @@ constexpr Real kHg[4][8] = {
 
 } // namespace
 
-void HexBlock::init(std::size_t n) {
+void HexBlock::init(std::size_t n, bool stiffness_hourglass, bool keep_back) {
   conn.resize(n);
   sig.assign(6 * n, 0.0);
-  back.assign(6 * n, 0.0);
+  back.assign(keep_back ? 6 * n : 0, 0.0);
   eps_p.assign(n, 0.0);
-  hgq.assign(12 * n, 0.0);
+  hgq.assign(stiffness_hourglass ? 12 * n : 0, 0.0);
   vol.assign(n, 0.0);
   e_int.assign(n, 0.0);
   e_hg.assign(n, 0.0);
@@ -217,7 +217,8 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   }
   const Real trd = l[0][0] + l[1][1] + l[2][2];
   Real* s = &blk.sig[6 * e];
-  Real* bk = &blk.back[6 * e];
+  Real bk_none[6] = {0, 0, 0, 0, 0, 0}; // a block without back stress (HexBlock::init)
+  Real* bk = blk.back.empty() ? bk_none : &blk.back[6 * e];
   // Jaumann rotation of stress (and back stress): s += dt (W s - s W), W = (L - L^T)/2
   const Real w01 = 0.5 * (l[0][1] - l[1][0]) * dt;
   const Real w12 = 0.5 * (l[1][2] - l[2][1]) * dt;

@@ -30,10 +30,14 @@ struct HexOptions {
 /// All solids of one part, struct-of-arrays.
 struct HexBlock {
   std::vector<std::array<LocalId, 8>> conn;
-  std::vector<Real> sig;   ///< 6 per element [xx yy zz xy yz zx]
-  std::vector<Real> back;  ///< 6 per element: back stress of *MAT_003 with BETA < 1, else 0
+  std::vector<Real> sig; ///< 6 per element [xx yy zz xy yz zx]
+  /// 6 per element: back stress of *MAT_003 with BETA < 1 (hydrodynamic materials: their
+  /// history words); empty for the other materials (init's keep_back), whose back stress is 0.
+  std::vector<Real> back;
   std::vector<Real> eps_p; ///< effective plastic strain
-  std::vector<Real> hgq;   ///< 12 per element: stiffness hourglass forces (3 directions x 4 modes)
+  /// 12 per element: stiffness hourglass forces (3 directions x 4 modes); empty for the
+  /// viscous forms (IHQ 1-3), which keep no hourglass state.
+  std::vector<Real> hgq;
   std::vector<Real> vol;   ///< current volume
   std::vector<Real> e_int; ///< accumulated internal energy (incl. bulk viscosity work)
   std::vector<Real> e_hg;  ///< accumulated hourglass energy
@@ -41,7 +45,9 @@ struct HexBlock {
   std::vector<Real> density_scale; ///< mass scaling factor on density (1 = none)
   std::vector<std::uint8_t> failed;
 
-  void init(std::size_t n);
+  /// n elements at rest; stiffness_hourglass: keep the stiffness forms' state (IHQ 4, 5);
+  /// keep_back: keep the back stress (kinematic hardening, hydrodynamic history).
+  void init(std::size_t n, bool stiffness_hourglass = true, bool keep_back = true);
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
 

@@ -25,7 +25,10 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace parcae {
 
@@ -102,26 +105,31 @@ MatsumWriter::MatsumWriter(const std::string& path, const std::string& title,
     : AsciiHistoryFile(path, title, legend, append) {}
 
 void MatsumWriter::write(const MatsumState& s) {
-  std::FILE* f = f_;
+  // Formatted into one buffer with fmt (the same text as printf's %13.4E; about 5x faster, which
+  // matters when a deck asks for a record of hundreds of parts every few cycles), one write.
   for (const auto& p : s.parts)
     if (p.added_mass != 0) added_mass_ = true;
-  std::fprintf(f, "\n\n time =%13.4E\n", z(s.time));
+  fmt::memory_buffer b;
+  auto out = std::back_inserter(b);
+  fmt::format_to(out, "\n\n time ={:13.4E}\n", z(s.time));
   for (const auto& p : s.parts) {
     if (p.id < 100000)
-      std::fprintf(f, " mat.#=%5lld   ", static_cast<long long>(p.id));
+      fmt::format_to(out, " mat.#={:5d}   ", static_cast<long long>(p.id));
     else
-      std::fprintf(f, " mat.#=%8lld", static_cast<long long>(p.id));
-    std::fprintf(f, "          inten=%13.4E     kinen=%13.4E\n", z(p.internal), z(p.kinetic));
-    std::fprintf(f, " x-mom=%13.4E     y-mom=%13.4E     z-mom=%13.4E\n", z(p.momentum[0]),
-                 z(p.momentum[1]), z(p.momentum[2]));
-    std::fprintf(f, " x-rbv=%13.4E     y-rbv=%13.4E     z-rbv=%13.4E\n", z(p.rb_velocity[0]),
-                 z(p.rb_velocity[1]), z(p.rb_velocity[2]));
-    std::fprintf(f, "                         hgeng=%13.4E     ", z(p.hourglass));
+      fmt::format_to(out, " mat.#={:8d}", static_cast<long long>(p.id));
+    fmt::format_to(out, "          inten={:13.4E}     kinen={:13.4E}\n", z(p.internal),
+                   z(p.kinetic));
+    fmt::format_to(out, " x-mom={:13.4E}     y-mom={:13.4E}     z-mom={:13.4E}\n", z(p.momentum[0]),
+                   z(p.momentum[1]), z(p.momentum[2]));
+    fmt::format_to(out, " x-rbv={:13.4E}     y-rbv={:13.4E}     z-rbv={:13.4E}\n",
+                   z(p.rb_velocity[0]), z(p.rb_velocity[1]), z(p.rb_velocity[2]));
+    fmt::format_to(out, "                         hgeng={:13.4E}     ", z(p.hourglass));
     if (added_mass_)
-      std::fprintf(f, "+mass=%13.4E\n", z(p.added_mass));
+      fmt::format_to(out, "+mass={:13.4E}\n", z(p.added_mass));
     else
-      std::fprintf(f, "\n");
+      fmt::format_to(out, "\n");
   }
+  std::fwrite(b.data(), 1, b.size(), f_);
   flush();
 }
 
@@ -302,13 +310,16 @@ void HistoryCsvWriter::write(const GlobalStats& s, const std::vector<PartSummary
     throw std::runtime_error("history.csv: " + std::to_string(parts.size()) + " parts and " +
                              std::to_string(walls.size()) + " walls given, the header has " +
                              std::to_string(nparts_) + " and " + std::to_string(nwalls_));
-  std::FILE* f = f_;
-  auto num = [f](Real v) { std::fprintf(f, ",%.17g", z(v)); };
-  std::fprintf(f, "%d", s.cycle);
+  // One row formatted into a buffer with fmt (the text of printf's %.17g, several times
+  // faster), one write.
+  fmt::memory_buffer b;
+  auto out = std::back_inserter(b);
+  auto num = [&out](Real v) { fmt::format_to(out, ",{:.17g}", z(v)); };
+  fmt::format_to(out, "{}", s.cycle);
   num(s.time);
   num(s.dt);
-  std::fprintf(f, ",%s,%lld,%lld", s.dt_element_kind.c_str(), static_cast<long long>(s.dt_element),
-               static_cast<long long>(s.dt_part));
+  fmt::format_to(out, ",{},{},{}", s.dt_element_kind, static_cast<long long>(s.dt_element),
+                 static_cast<long long>(s.dt_part));
   for (Real v : {s.kinetic,
                  s.internal,
                  s.spring_damper,
@@ -331,7 +342,7 @@ void HistoryCsvWriter::write(const GlobalStats& s, const std::vector<PartSummary
                  s.added_mass,
                  s.percent_mass_increase()})
     num(v);
-  std::fprintf(f, ",%zu,%zu", s.nodes, s.elements);
+  fmt::format_to(out, ",{},{}", s.nodes, s.elements);
   for (const auto& p : parts) {
     for (Real v : {p.internal, p.kinetic, p.hourglass}) num(v);
     for (Real v : p.momentum) num(v);
@@ -343,7 +354,9 @@ void HistoryCsvWriter::write(const GlobalStats& s, const std::vector<PartSummary
     num(w.normal);
     for (Real v : w.force) num(v);
   }
-  std::fprintf(f, "\n");
+  b.push_back('\n');
+  std::FILE* f = f_;
+  std::fwrite(b.data(), 1, b.size(), f);
   if (std::fflush(f) != 0 || std::ferror(f))
     throw std::runtime_error("history.csv: cannot write '" + path_ + "': " + std::strerror(errno));
 }

@@ -24,6 +24,7 @@
 // LS-DYNA does: middle, inner (bottom), outer (top); otherwise in the given order.
 #include "output/d3plot.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -49,7 +50,12 @@ void D3plotWriter::fail(const std::string& what) const {
   throw RuntimeError(fmt::format("d3plot '{}': {}", base_, what));
 }
 
+void D3plotWriter::spill() {
+  if (streaming_ && buf_.size() >= kSpillBytes) flush_buffer("state");
+}
+
 void D3plotWriter::put_int(std::int64_t v) {
+  spill();
   if (opt_.word_bytes == 4) {
     if (v > std::numeric_limits<std::int32_t>::max() ||
         v < std::numeric_limits<std::int32_t>::min())
@@ -64,6 +70,7 @@ void D3plotWriter::put_int(std::int64_t v) {
 }
 
 void D3plotWriter::put_real(Real v) {
+  spill();
   if (opt_.word_bytes == 4) {
     const auto w = static_cast<float>(v);
     const auto* b = reinterpret_cast<const unsigned char*>(&w);
@@ -167,6 +174,10 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
                  kNv3d * static_cast<std::int64_t>(ns) + static_cast<std::int64_t>(nv2d_) * nsh +
                  kNv1d * static_cast<std::int64_t>(nb) +
                  (opt_.deletion_flags ? static_cast<std::int64_t>(ns + nsh + nb) : 0);
+
+  // The geometry section's words, about (ids, connectivity, coordinates, titles): one buffer.
+  buf_.reserve(static_cast<std::size_t>(opt_.word_bytes) *
+               (256 + 4 * nn + 10 * ns + 6 * nsh + 7 * nb + 40 * np));
 
   // Materials (parts) used by each element kind.
   std::vector<char> used_solid(np, 0), used_shell(np, 0), used_beam(np, 0);
@@ -280,6 +291,10 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   put_chars(g.title, kTitleBytes);
   put_real(kEndMarker);
   geometry_words_ = static_cast<std::int64_t>(buf_.size()) / opt_.word_bytes;
+  // The states need only the counts: the geometry's arrays (a 1 M-element model's are about
+  // 60 MB) go now, its words are in buf_ until written.
+  counts_ = {nn, ns, nsh, np, nb};
+  geom_ = D3plotGeometry{};
   if (opt_.append) {
     resume();
     return;
@@ -302,6 +317,7 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   }
   open_member(base_);
   flush_buffer("geometry");
+  std::vector<unsigned char>().swap(buf_); // the states' buffer is smaller
   const bool bad = std::fflush(fp_) != 0;
   const bool bad_close = std::fclose(fp_) != 0;
   fp_ = nullptr;
@@ -388,9 +404,8 @@ D3plotWriter::~D3plotWriter() {
 
 void D3plotWriter::write_state(const D3plotState& s) {
   if (closed_) fail("write_state() after close()");
-  const auto& g = geom_;
-  const std::size_t nn = g.node_id.size(), ns = g.solid_nodes.size(), nsh = g.shell_nodes.size();
-  const std::size_t np = g.parts.size(), nb = g.beam_nodes.size();
+  const std::size_t nn = counts_.nodes, ns = counts_.solids, nsh = counts_.shells;
+  const std::size_t np = counts_.parts, nb = counts_.beams;
   const auto L = static_cast<std::size_t>(opt_.shell_layers);
   auto check = [&](const char* name, std::size_t got, std::size_t want, bool may_be_empty) {
     if (got == want || (may_be_empty && got == 0)) return;
@@ -427,8 +442,13 @@ void D3plotWriter::write_state(const D3plotState& s) {
     open_member(base_ + fmt::format("{:02d}", member));
   }
 
+  // The state goes to the file in pieces of kSpillBytes as it is assembled (a whole 1 M-element
+  // state would be a 60 MB buffer).
   buf_.clear();
-  buf_.reserve(static_cast<std::size_t>(state_words_ * opt_.word_bytes));
+  buf_.reserve(std::min(static_cast<std::size_t>(state_words_ * opt_.word_bytes), kSpillBytes) +
+               64);
+  const std::int64_t words_before = words_in_file_;
+  streaming_ = true;
   put_real(s.time);
   put_real(s.kinetic);
   put_real(s.internal);
@@ -480,10 +500,11 @@ void D3plotWriter::write_state(const D3plotState& s) {
       put_real(s.shell_active.empty() || s.shell_active[e] ? 1.0 : 0.0);
     for (std::size_t e = 0; e < nb; ++e) put_real(1.0); // trusses are not eroded
   }
-  if (static_cast<std::int64_t>(buf_.size()) != state_words_ * opt_.word_bytes)
-    fail(fmt::format("internal error: state of {} bytes, expected {}", buf_.size(),
-                     state_words_ * opt_.word_bytes));
+  streaming_ = false;
   flush_buffer("state");
+  if (words_in_file_ - words_before != state_words_)
+    fail(fmt::format("internal error: state of {} words, expected {}",
+                     words_in_file_ - words_before, state_words_));
   if (std::fflush(fp_) != 0)
     fail(fmt::format("cannot write '{}': {}", files_.back(), std::strerror(errno)));
   ++states_;

@@ -110,7 +110,10 @@ public:
 
 private:
   std::string base_;
-  D3plotGeometry geom_;
+  D3plotGeometry geom_; ///< emptied once the geometry section is assembled (counts_ stay)
+  struct Counts {
+    std::size_t nodes = 0, solids = 0, shells = 0, parts = 0, beams = 0;
+  } counts_;
   D3plotOptions opt_;
   std::vector<std::string> files_;
   std::FILE* fp_ = nullptr;
@@ -123,6 +126,10 @@ private:
   int nglbv_ = 0;                   ///< global variables per state
   bool closed_ = false;
   std::vector<unsigned char> buf_; ///< words of the section being assembled
+  /// write_state: buf_ goes to the file whenever it holds kSpillBytes (spill()).
+  static constexpr std::size_t kSpillBytes = std::size_t{1} << 20;
+  bool streaming_ = false;
+  void spill();
 
   void put_int(std::int64_t v);
   void put_real(Real v);

@@ -44,8 +44,11 @@ TEST(Cli, EveryExampleRunsToNormalTermination) {
     EXPECT_NE(r.output.find("normal termination"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("initial dt"), std::string::npos) << "model summary missing";
     EXPECT_TRUE(fs::exists(out / "glstat"));
-    EXPECT_TRUE(fs::exists(out / "parcae.pvd"));
-    EXPECT_GE(files_in(out / "states", ".vtu").size(), 2u);
+    // What the deck asks: the d3plot (ParaView and LS-PrePost open it); VTK only with --vtk.
+    EXPECT_TRUE(fs::exists(out / "d3plot"));
+    EXPECT_TRUE(fs::exists(out / "d3plot01"));
+    EXPECT_FALSE(fs::exists(out / "parcae.pvd"));
+    EXPECT_FALSE(fs::exists(out / "states"));
     ++count;
   }
   EXPECT_GE(count, 1);
@@ -115,6 +118,40 @@ TEST(Cli, UnsupportedKeywordsAreListedTogetherOrIgnoredOnRequest) {
   EXPECT_NE(r.output.find("warning"), std::string::npos) << r.output;
 }
 
+TEST(Cli, PlotStatesAreWhatTheDeckAsksFor) {
+  // Write what the deck asks: the Taylor bar's *DATABASE_BINARY_D3PLOT DT = 8e-6 over ENDTIM
+  // 8e-5 gives 11 states; without the card the initial and the final state only (no invented
+  // interval). --vtk writes the VTK series at the same times; without it there is none.
+  const auto dir = make_temp_dir("plot_states");
+  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
+                dir / "taylor_bar_mesh.k");
+  write_file(dir / "with.k", deck);
+  const std::string card = "*DATABASE_BINARY_D3PLOT\n    8.0e-6\n";
+  ASSERT_NE(deck.find(card), std::string::npos);
+  deck.erase(deck.find(card), card.size());
+  write_file(dir / "without.k", deck);
+  auto r = run_command(parcae_exe() + " run " + (dir / "with.k").string() + " -o " +
+                           (dir / "with").string() + " --vtk",
+                       300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(files_in(dir / "with" / "states", ".vtu").size(), 11u);
+  EXPECT_TRUE(fs::exists(dir / "with" / "d3plot01"));
+  r = run_command(parcae_exe() + " run " + (dir / "without.k").string() + " -o " +
+                      (dir / "without").string() + " --vtk",
+                  300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("the initial and the final state only"), std::string::npos) << r.output;
+  EXPECT_EQ(files_in(dir / "without" / "states", ".vtu").size(), 2u);
+  EXPECT_TRUE(fs::exists(dir / "without" / "d3plot01"));
+  // The d3plot holds the same two states: its state member (states, then a one-word end
+  // marker; 4-byte words) is 2 states where the other has 11.
+  const auto with_bytes = fs::file_size(dir / "with" / "d3plot01") - 4;
+  const auto without_bytes = fs::file_size(dir / "without" / "d3plot01") - 4;
+  EXPECT_EQ(with_bytes % 11, 0u);
+  EXPECT_EQ(with_bytes / 11 * 2, without_bytes);
+}
+
 TEST(Cli, CheckListsKeywords) {
   const auto r = run_command(parcae_exe() + " check " +
                              (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string());
@@ -143,8 +180,9 @@ std::string unstable_cube_deck() {
 TEST(Cli, UnstableRunStopsNamingElementAndKeepsLastGoodState) {
   const auto dir = make_temp_dir("unstable");
   write_file(dir / "deck.k", unstable_cube_deck());
-  const auto r = run_command(
-      parcae_exe() + " run " + (dir / "deck.k").string() + " -o " + (dir / "out").string(), 60);
+  const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                                 (dir / "out").string() + " --vtk",
+                             60);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(element \d+ of part 7)"))) << r.output;
   EXPECT_NE(r.output.find("last good state"), std::string::npos) << r.output;
@@ -164,8 +202,9 @@ TEST(Cli, TimeStepCollapseStopsTheRunNamingTheElement) {
   write_file(dir / "deck.k", deck);
   fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
                 dir / "taylor_bar_mesh.k");
-  const auto r = run_command(
-      parcae_exe() + " run " + (dir / "deck.k").string() + " -o " + (dir / "out").string(), 120);
+  const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                                 (dir / "out").string() + " --vtk",
+                             120);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(
       std::regex_search(r.output, std::regex(R"(time step collapsed.*solid \d+ of part 1)")))
@@ -191,7 +230,7 @@ TEST(CliMpp, UnstableRankEndsTheWholeJobNamingRankAndElement) {
   const auto dir = make_temp_dir("unstable_mpp");
   write_file(dir / "deck.k", unstable_cube_deck());
   const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
-                                 (dir / "out").string() + " --np 2",
+                                 (dir / "out").string() + " --np 2 --vtk",
                              120);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_TRUE(std::regex_search(

@@ -28,7 +28,7 @@ env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONF
 
 
 def run(args, out):
-    cmd = [parcae, "run", str(work / src.name), "-o", str(work / out)] + args
+    cmd = [parcae, "run", str(work / src.name), "-o", str(work / out), "--vtk"] + args
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
     if p.returncode != 0:
         sys.exit(f"FAILED: {' '.join(cmd)}\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")

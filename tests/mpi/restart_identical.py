@@ -46,7 +46,7 @@ problems = []
 
 
 def run(args, expect=0, extra_env=None):
-    cmd = [parcae, "run"] + args + launch
+    cmd = [parcae, "run"] + args + launch + ["--vtk"]  # the VTK series is restored too
     p = subprocess.run(cmd, capture_output=True, text=True, env={**env, **(extra_env or {})},
                        timeout=600)
     if expect is not None and p.returncode != expect:
@@ -124,7 +124,7 @@ def rank_processes(root):
 
 
 def interrupted(out, how):
-    cmd = [parcae, "run", str(work / src.name), "-o", str(out)] + launch
+    cmd = [parcae, "run", str(work / src.name), "-o", str(out)] + launch + ["--vtk"]
     # PARCAE_TEST_CYCLE_SLEEP_US slows every cycle so that the request lands part-way on any
     # machine (the outputs do not depend on it)
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -466,7 +466,9 @@ Domain build_domain(const Model& model) {
       sp.opt.q1 = s.hg->bulk_linear;
       sp.opt.q2 = s.hg->bulk_quadratic;
     }
-    sp.blk.init(elems.size());
+    // State only where the kernels use it (hex8.hpp: the optimised kernel reads the back stress
+    // when BETA < 1, the hydrodynamic path always).
+    sp.blk.init(elems.size(), sp.opt.ihq >= 4, sp.mat.beta < 1 || sp.mat.hydro());
     sp.elem_id.reserve(elems.size());
     sp.model_index.reserve(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {

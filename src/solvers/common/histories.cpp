@@ -67,7 +67,7 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
   // (density_scale, which mass scaling during the run (DT2MS < 0) raises).
   for (const SolidPart& sp : d.solids) {
     solid_part_index_.push_back(part_index(sp.pid));
-    std::vector<Real> cm(8 * sp.blk.size());
+    std::vector<Real> cm(sp.blk.size()); // the eight corners' shares are equal
     for (std::size_t e = 0; e < sp.blk.size(); ++e) {
       Real x[8], y[8], zz[8], bx[8], by[8], bz[8];
       for (int a = 0; a < 8; ++a) {
@@ -77,7 +77,7 @@ HistoryRecorder::HistoryRecorder(const Model& model, const Domain& d, const par:
         zz[a] = d.x0[3 * n + 2];
       }
       const Real vol = hex_volume_gradient(x, y, zz, bx, by, bz);
-      for (int a = 0; a < 8; ++a) cm[8 * e + a] = sp.mat.ro * vol / 8.0;
+      cm[e] = sp.mat.ro * vol / 8.0;
     }
     solid_corner_mass_.push_back(std::move(cm));
   }
@@ -154,8 +154,8 @@ std::vector<PartSummary> HistoryRecorder::parts(const Domain& d) const {
       Real q[kQuantities] = {
           live ? sp.blk.e_int[e] : 0, 0, live ? sp.blk.e_hg[e] : 0, 0, 0, 0, 0, 0};
       for (int a = 0; a < 8; ++a) {
-        const Real m = scale * cm[8 * e + a];
-        q[kAdded] += (scale - 1.0) * cm[8 * e + a];
+        const Real m = scale * cm[e];
+        q[kAdded] += (scale - 1.0) * cm[e];
         const LocalId n = sp.blk.conn[e][a];
         if (d.rigid_of[n] >= 0) continue;
         const Real* v = &d.v[3 * n];

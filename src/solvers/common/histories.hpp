@@ -67,7 +67,8 @@ private:
   const par::Comm& comm_;
   std::vector<LegendEntry> part_legend_;
   std::vector<std::size_t> solid_part_index_, shell_part_index_; ///< domain part -> legend index
-  std::vector<std::vector<Real>> solid_corner_mass_;             ///< per solid part: 8 per element
+  std::vector<std::vector<Real>>
+      solid_corner_mass_; ///< per solid part: 1 per element (corners equal)
   std::vector<std::vector<Real>> shell_corner_mass_, shell_corner_inertia_; ///< 4 per element
   std::vector<std::size_t> truss_part_index_;        ///< domain truss part -> legend index
   std::vector<std::vector<Real>> truss_corner_mass_; ///< 2 per element
@@ -103,6 +104,9 @@ public:
     rec_.visit_state(ar);
     if (ar.loading()) resume_ = false;
   }
+
+  /// The per-part sums (the d3plot's part records share them).
+  [[nodiscard]] const HistoryRecorder& recorder() const { return rec_; }
 
 private:
   struct Schedule {

@@ -13,6 +13,7 @@ template <class T>
 std::vector<T> pick(const std::vector<T>& v, const std::vector<std::size_t>& idx,
                     std::size_t stride) {
   std::vector<T> out;
+  if (v.empty()) return out; // a state the block does not keep (e.g. hgq, IHQ 1-3)
   out.reserve(idx.size() * stride);
   for (std::size_t i : idx)
     for (std::size_t k = 0; k < stride; ++k) out.push_back(v[i * stride + k]);

@@ -15,7 +15,7 @@ namespace parcae {
 struct RunOptions {
   std::string outdir = "."; ///< glstat, parcae.pvd and states/ are written here
   int threads = 0;          ///< OpenMP threads (0 = leave the runtime's default)
-  bool write_vtk = true;
+  bool write_vtk = false;   ///< VTK series of the plot states (parcae run --vtk)
   bool write_glstat = true;
   bool write_d3plot = true;    ///< LS-DYNA d3plot family (outdir/d3plot, d3plot01, ...)
   int d3plot_word_bytes = 4;   ///< 4 (single precision) or 8
@@ -52,7 +52,7 @@ struct RunSummary {
   bool interrupted = false;    ///< stopped on request (signal) after writing a checkpoint
   std::string last_checkpoint; ///< directory of the last checkpoint written (empty if none)
   int restarted_from_cycle = -1;
-  int relaxation_cycles = 0; ///< cycles of the dynamic relaxation phase (0: none)
+  int relaxation_cycles = 0;     ///< cycles of the dynamic relaxation phase (0: none)
   std::int64_t peak_rss_max = 0; ///< largest peak resident memory of a rank, bytes
   std::int64_t peak_rss_sum = 0; ///< the ranks' peak resident memories summed, bytes
 };

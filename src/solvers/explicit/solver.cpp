@@ -115,12 +115,21 @@ void Integrator::setup() {
     if (!rwalls_.state.empty()) out_.glstat->set_rigidwall_output(true);
     if (contacts_.any()) out_.glstat->set_friction_output(true);
   }
-  // d3plot (rank 0); a restart appends to the family rewound to the checkpoint.
-  out_.plot.open(d_, restarting);
   run_.nelem = static_cast<std::size_t>(comm_.sum(static_cast<std::int64_t>(d_.element_count())));
   const Real endtim = c.endtim;
   run_.glstat_dt = c.glstat_dt > 0 ? c.glstat_dt : endtim / 100.0;
-  run_.plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : endtim / 20.0;
+  if (opt_.write_histories)
+    out_.hist = std::make_unique<HistoryOutput>(model_, d_, rwalls_.state, comm_, opt_.outdir,
+                                                run_.glstat_dt, restarting);
+  // d3plot (rank 0); a restart appends to the family rewound to the checkpoint. Its per-part
+  // records are the histories' sums (one recorder).
+  out_.plot.open(d_, restarting, out_.hist ? &out_.hist->recorder() : nullptr);
+  // Plot states at the deck's interval (*DATABASE_BINARY_D3PLOT DT or ENDTIM / NPLTC); a deck
+  // that asks for none gets the initial and the final state (write what the deck asks).
+  run_.plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : std::numeric_limits<Real>::infinity();
+  if (!(c.d3plot_dt > 0) && log && (opt_.write_d3plot || opt_.write_vtk))
+    *log << "  plot states      the deck sets no *DATABASE_BINARY_D3PLOT interval: the initial "
+            "and the final state only\n";
   LoopVars& lv = run_.lv;
   GlobalStats& st = run_.st;
   st = stats(0, 0.0, dt);
@@ -145,11 +154,7 @@ void Integrator::setup() {
     if (out_.glstat) out_.glstat->write(st);
     out_.plot.write(d_, 0.0, st);
   }
-  if (opt_.write_histories) {
-    out_.hist = std::make_unique<HistoryOutput>(model_, d_, rwalls_.state, comm_, opt_.outdir,
-                                                run_.glstat_dt, restarting);
-    if (!restarting) out_.hist->write(d_, rwalls_.state, 0, 0.0, &st);
-  }
+  if (out_.hist && !restarting) out_.hist->write(d_, rwalls_.state, 0, 0.0, &st);
   lv.next_glstat = run_.glstat_dt;
   lv.next_plot = run_.plot_dt;
 

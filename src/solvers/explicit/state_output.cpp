@@ -9,6 +9,7 @@
 #include <ostream>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -27,9 +28,9 @@ static_assert(sizeof(NodeRecord) == 10 * sizeof(Real), "NodeRecord is gathered a
 static_assert(sizeof(ElementRecord) == 43 * sizeof(Real), "ElementRecord is gathered as Reals");
 
 /// Records gathered on rank 0 (in rank order; empty elsewhere). Records are plain arrays of
-/// Reals, so they travel as Reals.
-template <class Rec>
-std::vector<Rec> gather_records(const par::Comm& comm, const std::vector<Rec>& mine) {
+/// Reals, so they travel as Reals. One rank: the records themselves (no copy).
+template <class Rec> std::vector<Rec> gather_records(const par::Comm& comm, std::vector<Rec> mine) {
+  if (comm.size() == 1) return mine;
   constexpr std::size_t kWords = sizeof(Rec) / sizeof(Real);
   std::vector<Real> flat(kWords * mine.size());
   if (!mine.empty()) std::memcpy(flat.data(), mine.data(), flat.size() * sizeof(Real));
@@ -41,9 +42,38 @@ std::vector<Rec> gather_records(const par::Comm& comm, const std::vector<Rec>& m
   return out;
 }
 
-/// The owned nodes' records (positions x - dt v with previous_positions).
-std::vector<NodeRecord> node_records(const Domain& d, bool previous_positions, Real dt) {
-  std::vector<NodeRecord> out;
+/// Records travel to rank 0 in chunks of this many per rank: a plot state never holds more
+/// than one chunk of every rank's records at once (a 1 M-element model's records whole would
+/// be 344 MB a copy).
+constexpr std::size_t kRecordChunk = std::size_t{1} << 13;
+
+/// Gathers records on rank 0 chunk by chunk (collective). visit(emit) calls emit(record) for
+/// each of this rank's count records; sink(records) runs on rank 0 for every gathered chunk
+/// (records of every rank, in rank order within a chunk).
+template <class Rec, class Visit, class Sink>
+void gather_in_chunks(const par::Comm& comm, std::size_t count, Visit&& visit, Sink&& sink) {
+  const auto mine = static_cast<std::int64_t>((count + kRecordChunk - 1) / kRecordChunk);
+  const std::int64_t rounds = comm.size() > 1 ? comm.max(mine) : mine;
+  std::vector<Rec> buf;
+  buf.reserve(std::min(count, kRecordChunk));
+  std::int64_t done = 0;
+  auto flush = [&] {
+    std::vector<Rec> all = gather_records(comm, std::move(buf));
+    if (comm.rank() == 0) sink(std::as_const(all));
+    buf.clear();
+    ++done;
+  };
+  visit([&](const Rec& r) {
+    buf.push_back(r);
+    if (buf.size() == kRecordChunk) flush();
+  });
+  if (!buf.empty()) flush();
+  while (done < rounds) flush(); // this rank is done; the others still send
+}
+
+/// The owned nodes' records (positions x - dt v with previous_positions), one by one to emit.
+template <class Emit>
+void visit_node_records(const Domain& d, bool previous_positions, Real dt, Emit&& emit) {
   for (std::size_t n = 0; n < d.nnode; ++n) {
     if (!d.owned[n]) continue;
     NodeRecord r;
@@ -52,9 +82,14 @@ std::vector<NodeRecord> node_records(const Domain& d, bool previous_positions, R
       r.x[i] = d.x[3 * n + i] - (previous_positions ? dt * d.v[3 * n + i] : 0.0);
     for (int i = 0; i < 3; ++i) r.v[i] = d.v[3 * n + i];
     for (int i = 0; i < 3; ++i) r.a[i] = reported_acceleration(d, n, i);
-    out.push_back(r);
+    emit(r);
   }
-  return out;
+}
+
+std::size_t owned_node_count(const Domain& d) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < d.nnode; ++i) n += d.owned[i] ? 1 : 0;
+  return n;
 }
 
 /// A shell's record: stress and plastic strain of its points, resultants, thickness, energy.
@@ -195,9 +230,10 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   return rec;
 }
 
-/// The output records of one part's elements (solid family), appended to out.
-void append_part_records(const Domain& /*d*/, const SolidPart& sp, bool /*previous_positions*/,
-                         Real /*dt*/, std::vector<ElementRecord>& out) {
+/// The output records of one part's elements (solid family), one by one to emit.
+template <class Emit>
+void visit_part_records(const Domain& /*d*/, const SolidPart& sp, bool /*previous_positions*/,
+                        Real /*dt*/, Emit&& emit) {
   for (std::size_t k = 0; k < sp.blk.size(); ++k) {
     ElementRecord rec;
     rec.shell = 0;
@@ -207,23 +243,25 @@ void append_part_records(const Domain& /*d*/, const SolidPart& sp, bool /*previo
     rec.active = sp.blk.failed.empty() || !sp.blk.failed[k] ? 1.0 : 0.0;
     rec.e_int = sp.blk.e_int[k];
     rec.e_hg = sp.blk.e_hg[k];
-    out.push_back(rec);
+    emit(rec);
   }
 }
 
-/// The output records of one part's elements (shell family), appended to out.
-void append_part_records(const Domain& d, const ShellPart& sp, bool previous_positions, Real dt,
-                         std::vector<ElementRecord>& out) {
+/// The output records of one part's elements (shell family), one by one to emit.
+template <class Emit>
+void visit_part_records(const Domain& d, const ShellPart& sp, bool previous_positions, Real dt,
+                        Emit&& emit) {
   const int nip = sp.opt.nip;
   std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
   shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
   for (std::size_t k = 0; k < sp.blk.size(); ++k)
-    out.push_back(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
+    emit(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
 }
 
 /// The output records of one part's elements (truss family): axial stress and force.
-void append_part_records(const Domain& /*d*/, const TrussPart& tp, bool /*previous_positions*/,
-                         Real /*dt*/, std::vector<ElementRecord>& out) {
+template <class Emit>
+void visit_part_records(const Domain& /*d*/, const TrussPart& tp, bool /*previous_positions*/,
+                        Real /*dt*/, Emit&& emit) {
   for (std::size_t k = 0; k < tp.blk.size(); ++k) {
     ElementRecord rec;
     rec.shell = 2;
@@ -232,15 +270,16 @@ void append_part_records(const Domain& /*d*/, const TrussPart& tp, bool /*previo
     rec.eps_p = tp.blk.eps_p[k];
     rec.e_int = tp.blk.e_int[k];
     rec.resultants[0] = tp.blk.force[k];
-    out.push_back(rec);
+    emit(rec);
   }
 }
 
 /// The output records of one part's elements (integrated beams): the mean axial and shear
 /// stresses, the largest plastic strain of the points, the six resultants (N, Q_s, Q_t, M_s,
 /// M_t, T).
-void append_part_records(const Domain& /*d*/, const BeamPart& bp, bool /*previous_positions*/,
-                         Real /*dt*/, std::vector<ElementRecord>& out) {
+template <class Emit>
+void visit_part_records(const Domain& /*d*/, const BeamPart& bp, bool /*previous_positions*/,
+                        Real /*dt*/, Emit&& emit) {
   const auto np = static_cast<std::size_t>(bp.blk.nip);
   const Real area = bp.blk.sec.rule.area;
   for (std::size_t k = 0; k < bp.blk.size(); ++k) {
@@ -254,28 +293,49 @@ void append_part_records(const Domain& /*d*/, const BeamPart& bp, bool /*previou
     for (std::size_t p = 0; p < np; ++p) rec.eps_p = std::max(rec.eps_p, bp.blk.eps_p[np * k + p]);
     rec.e_int = bp.blk.e_int[k];
     for (int i = 0; i < 6; ++i) rec.resultants[i] = r[i];
-    out.push_back(rec);
+    emit(rec);
   }
 }
 
 /// VTK cell type of a two-node line.
 constexpr std::uint8_t kVtkLine = 3;
 
-} // namespace
-
-/// Every element's record, family after family (fem/element_family.hpp), parts in domain order.
-std::vector<ElementRecord> element_records(const Domain& d, bool previous_positions, Real dt) {
-  std::vector<ElementRecord> out;
+/// Every element's record, family after family (fem/element_family.hpp), parts in domain order,
+/// one by one to emit.
+template <class Emit>
+void visit_element_records(const Domain& d, bool previous_positions, Real dt, Emit&& emit) {
   for_each_element_family([&](auto family) {
     for (const auto& sp : parts_of(d, family))
-      append_part_records(d, sp, previous_positions, dt, out);
+      visit_part_records(d, sp, previous_positions, dt, emit);
   });
+}
+
+std::size_t element_record_count(const Domain& d) {
+  std::size_t n = 0;
+  for_each_element_family([&](auto family) {
+    for (const auto& sp : parts_of(d, family)) n += sp.blk.size();
+  });
+  return n;
+}
+
+} // namespace
+
+std::vector<ElementRecord> element_records(const Domain& d, bool previous_positions, Real dt) {
+  std::vector<ElementRecord> out;
+  out.reserve(element_record_count(d));
+  visit_element_records(d, previous_positions, dt,
+                        [&](const ElementRecord& r) { out.push_back(r); });
   return out;
 }
 
-void StateOutput::open(const Domain& d, bool restarting) {
+void StateOutput::open(const Domain& d, bool restarting, const HistoryRecorder* parts) {
   if (opt_.write_d3plot && comm_.rank() == 0) open_d3plot(restarting);
-  if (opt_.write_d3plot) plot_parts_ = std::make_unique<HistoryRecorder>(model_, d, comm_);
+  if (!opt_.write_d3plot) return;
+  plot_parts_ = parts;
+  if (plot_parts_ == nullptr) {
+    own_parts_ = std::make_unique<HistoryRecorder>(model_, d, comm_);
+    plot_parts_ = own_parts_.get();
+  }
 }
 
 void StateOutput::close() {
@@ -302,40 +362,58 @@ void StateOutput::write(const Domain& d, Real t, const GlobalStats& now, bool pr
   if (!opt_.write_vtk && !opt_.write_d3plot) return;
   // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
   // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK). The d3plot
-  // and the one-rank .vtu need the whole model on rank 0.
+  // and the one-rank .vtu need the whole model on rank 0: its records travel there in chunks
+  // and go straight into the state's arrays.
   const bool pieces = opt_.write_vtk && comm_.size() > 1;
-  const bool gather = opt_.write_d3plot || (opt_.write_vtk && !pieces);
-  std::vector<NodeRecord> nodes_local;
-  if (gather) nodes_local = node_records(d, previous_positions, dt);
-  const std::vector<ElementRecord> elems_local = element_records(d, previous_positions, dt);
+  const bool vtu = opt_.write_vtk && !pieces;
+  const bool gather = opt_.write_d3plot || vtu;
   if (opt_.write_vtk) {
     const std::size_t index = states_.size();
     states_.emplace_back(t, fmt::format("states/state_{:05d}.{}", index, pieces ? "pvtu" : "vtu"));
     fs::create_directories(fs::path(opt_.outdir) / "states");
   }
-  if (pieces) write_vtk_piece(d, previous_positions, dt, elems_local);
+  if (pieces)
+    write_vtk_piece(d, previous_positions, dt, element_records(d, previous_positions, dt));
   if (!gather) return;
-  const std::vector<NodeRecord> nodes_all = gather_records(comm_, nodes_local);
-  const std::vector<ElementRecord> elems_all = gather_records(comm_, elems_local);
+  const bool root = comm_.rank() == 0;
+  D3plotState ds;
+  WholeVtuState vs;
+  if (root && d3plot_) start_d3plot_state(ds, t, now);
+  if (root && vtu) start_vtu_state(vs);
+  gather_in_chunks<NodeRecord>(
+      comm_, owned_node_count(d),
+      [&](auto&& emit) { visit_node_records(d, previous_positions, dt, emit); },
+      [&](const std::vector<NodeRecord>& recs) {
+        if (d3plot_) add_d3plot_nodes(ds, recs);
+        if (vtu) add_vtu_nodes(vs, recs);
+      });
+  gather_in_chunks<ElementRecord>(
+      comm_, element_record_count(d),
+      [&](auto&& emit) { visit_element_records(d, previous_positions, dt, emit); },
+      [&](const std::vector<ElementRecord>& recs) {
+        if (d3plot_) add_d3plot_elements(ds, recs);
+        if (vtu) add_vtu_elements(vs, recs);
+      });
   // Per-part energies, mass and velocity as matsum has them (exact sums: rank-independent).
   std::vector<PartSummary> part_sums;
   if (opt_.write_d3plot && plot_parts_) part_sums = plot_parts_->parts(d);
-  if (comm_.rank() != 0) return;
-  if (d3plot_) write_d3plot(t, now, nodes_all, elems_all, part_sums);
-  if (opt_.write_vtk && !pieces) write_whole_vtu(t, nodes_all, elems_all);
+  if (!root) return;
+  if (d3plot_) {
+    add_d3plot_parts(ds, part_sums);
+    d3plot_->write_state(ds);
+  }
+  if (vtu) write_whole_vtu(t, std::move(vs));
 }
 
-void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector<NodeRecord>& nodes,
-                               const std::vector<ElementRecord>& elems,
-                               const std::vector<PartSummary>& parts) {
+void StateOutput::start_d3plot_state(D3plotState& ds, Real t, const GlobalStats& now) const {
   const std::size_t nn = model_.nodes.size(), ns = model_.solids.size();
-  const std::size_t nsh = model_.shells.size(), np = model_.parts.size();
-  D3plotState ds;
+  const std::size_t nsh = model_.shells.size();
   ds.time = t;
   ds.kinetic = now.kinetic;
   ds.internal = now.internal;
   ds.total = now.total;
   ds.velocity = {now.vx, now.vy, now.vz};
+  // Nodes no rank owns a record of (none today) keep their initial position.
   ds.x.resize(3 * nn);
   ds.v.assign(3 * nn, 0.0);
   ds.a.assign(3 * nn, 0.0);
@@ -343,32 +421,6 @@ void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector
     ds.x[3 * n] = model_.nodes.x[n];
     ds.x[3 * n + 1] = model_.nodes.y[n];
     ds.x[3 * n + 2] = model_.nodes.z[n];
-  }
-  for (const NodeRecord& r : nodes) {
-    const auto n = static_cast<std::size_t>(r.index);
-    for (int i = 0; i < 3; ++i) {
-      ds.x[3 * n + i] = r.x[i];
-      ds.v[3 * n + i] = r.v[i];
-      ds.a[3 * n + i] = r.a[i];
-    }
-  }
-  std::map<GlobalId, std::size_t> part_index;
-  for (std::size_t p = 0; p < np; ++p) part_index[model_.parts[p].id] = p;
-  ds.part_internal.assign(np, 0.0);
-  ds.part_hourglass.assign(np, 0.0);
-  ds.part_kinetic.assign(np, 0.0);
-  ds.part_mass.assign(np, 0.0);
-  ds.part_velocity.assign(3 * np, 0.0);
-  for (const PartSummary& ps : parts) {
-    const auto it = part_index.find(ps.id);
-    if (it == part_index.end()) continue;
-    const std::size_t p = it->second;
-    ds.part_internal[p] = ps.internal;
-    ds.part_hourglass[p] = ps.hourglass;
-    ds.part_kinetic[p] = ps.kinetic;
-    ds.part_mass[p] = ps.mass;
-    for (int i = 0; i < 3; ++i)
-      ds.part_velocity[3 * p + i] = ps.mass > 0 ? ps.momentum[i] / ps.mass : 0.0;
   }
   ds.solid_sig.assign(6 * ns, 0.0);
   ds.solid_epsp.assign(ns, 0.0);
@@ -381,6 +433,20 @@ void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector
   ds.shell_active.assign(nsh, 1);
   ds.beam_force.assign(model_.beams.size(), 0.0);
   ds.beam_resultants.assign(5 * model_.beams.size(), 0.0);
+}
+
+void StateOutput::add_d3plot_nodes(D3plotState& ds, const std::vector<NodeRecord>& nodes) {
+  for (const NodeRecord& r : nodes) {
+    const auto n = static_cast<std::size_t>(r.index);
+    for (int i = 0; i < 3; ++i) {
+      ds.x[3 * n + i] = r.x[i];
+      ds.v[3 * n + i] = r.v[i];
+      ds.a[3 * n + i] = r.a[i];
+    }
+  }
+}
+
+void StateOutput::add_d3plot_elements(D3plotState& ds, const std::vector<ElementRecord>& elems) {
   for (const ElementRecord& r : elems) {
     const auto e = static_cast<std::size_t>(r.index);
     if (r.shell == 2) {
@@ -402,41 +468,80 @@ void StateOutput::write_d3plot(Real t, const GlobalStats& now, const std::vector
     ds.shell_energy[e] = r.energy_density;
     ds.shell_active[e] = r.active != 0 ? 1 : 0;
   }
-  d3plot_->write_state(ds);
 }
 
-void StateOutput::write_whole_vtu(Real t, const std::vector<NodeRecord>& nodes,
-                                  const std::vector<ElementRecord>& elems) {
-  const std::size_t nn = model_.nodes.size();
-  std::vector<Real> pts(3 * nn), vel(3 * nn), disp(3 * nn);
-  for (std::size_t n = 0; n < nn; ++n) {
-    pts[3 * n] = model_.nodes.x[n];
-    pts[3 * n + 1] = model_.nodes.y[n];
-    pts[3 * n + 2] = model_.nodes.z[n];
+void StateOutput::add_d3plot_parts(D3plotState& ds, const std::vector<PartSummary>& parts) const {
+  const std::size_t np = model_.parts.size();
+  std::map<GlobalId, std::size_t> part_index;
+  for (std::size_t p = 0; p < np; ++p) part_index[model_.parts[p].id] = p;
+  ds.part_internal.assign(np, 0.0);
+  ds.part_hourglass.assign(np, 0.0);
+  ds.part_kinetic.assign(np, 0.0);
+  ds.part_mass.assign(np, 0.0);
+  ds.part_velocity.assign(3 * np, 0.0);
+  for (const PartSummary& ps : parts) {
+    const auto it = part_index.find(ps.id);
+    if (it == part_index.end()) continue;
+    const std::size_t p = it->second;
+    ds.part_internal[p] = ps.internal;
+    ds.part_hourglass[p] = ps.hourglass;
+    ds.part_kinetic[p] = ps.kinetic;
+    ds.part_mass[p] = ps.mass;
+    for (int i = 0; i < 3; ++i)
+      ds.part_velocity[3 * p + i] = ps.mass > 0 ? ps.momentum[i] / ps.mass : 0.0;
   }
+}
+
+void StateOutput::start_vtu_state(WholeVtuState& vs) const {
+  const std::size_t nn = model_.nodes.size();
+  const std::size_t ne = model_.solids.size() + model_.shells.size() + model_.beams.size();
+  vs.pts.resize(3 * nn);
+  vs.vel.assign(3 * nn, 0.0);
+  for (std::size_t n = 0; n < nn; ++n) {
+    vs.pts[3 * n] = model_.nodes.x[n];
+    vs.pts[3 * n + 1] = model_.nodes.y[n];
+    vs.pts[3 * n + 2] = model_.nodes.z[n];
+  }
+  vs.stress.assign(6 * ne, 0.0);
+  vs.epsp.assign(ne, 0.0);
+}
+
+void StateOutput::add_vtu_nodes(WholeVtuState& vs, const std::vector<NodeRecord>& nodes) {
   for (const NodeRecord& r : nodes) {
     const auto n = static_cast<std::size_t>(r.index);
     for (int i = 0; i < 3; ++i) {
-      pts[3 * n + i] = r.x[i];
-      vel[3 * n + i] = r.v[i];
+      vs.pts[3 * n + i] = r.x[i];
+      vs.vel[3 * n + i] = r.v[i];
     }
   }
-  for (std::size_t n = 0; n < nn; ++n) {
-    disp[3 * n] = pts[3 * n] - model_.nodes.x[n];
-    disp[3 * n + 1] = pts[3 * n + 1] - model_.nodes.y[n];
-    disp[3 * n + 2] = pts[3 * n + 2] - model_.nodes.z[n];
-  }
+}
+
+void StateOutput::add_vtu_elements(WholeVtuState& vs,
+                                   const std::vector<ElementRecord>& elems) const {
   const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
-  const std::size_t nb = model_.beams.size();
-  std::vector<Real> stress(6 * (ns + nsh + nb), 0.0), epsp(ns + nsh + nb, 0.0), pid, eid;
   for (const ElementRecord& r : elems) {
     const std::size_t e =
         static_cast<std::size_t>(r.index) + (r.shell == 2 ? ns + nsh : (r.shell != 0 ? ns : 0));
-    for (int i = 0; i < 6; ++i) stress[6 * e + i] = r.sig[i];
-    epsp[e] = r.eps_p;
+    for (int i = 0; i < 6; ++i) vs.stress[6 * e + i] = r.sig[i];
+    vs.epsp[e] = r.eps_p;
   }
+}
+
+void StateOutput::write_whole_vtu(Real t, WholeVtuState vs) {
+  const std::size_t nn = model_.nodes.size();
+  std::vector<Real> disp(3 * nn);
+  for (std::size_t n = 0; n < nn; ++n) {
+    disp[3 * n] = vs.pts[3 * n] - model_.nodes.x[n];
+    disp[3 * n + 1] = vs.pts[3 * n + 1] - model_.nodes.y[n];
+    disp[3 * n + 2] = vs.pts[3 * n + 2] - model_.nodes.z[n];
+  }
+  const std::size_t ns = model_.solids.size(), nsh = model_.shells.size();
+  const std::size_t nb = model_.beams.size();
+  std::vector<Real> pid, eid;
+  pid.reserve(ns + nsh + nb);
+  eid.reserve(ns + nsh + nb);
   VtkGrid g;
-  g.points = pts;
+  g.points = std::move(vs.pts);
   for (std::size_t e = 0; e < ns; ++e) {
     for (LocalId n : model_.solids.nodes[e]) g.connectivity.push_back(n);
     g.offsets.push_back(static_cast<std::int64_t>(g.connectivity.size()));
@@ -461,9 +566,9 @@ void StateOutput::write_whole_vtu(Real t, const std::vector<NodeRecord>& nodes,
     eid.push_back(static_cast<Real>(model_.beams.id[e]));
   }
   g.point_data.push_back({"displacement", 3, std::move(disp)});
-  g.point_data.push_back({"velocity", 3, std::move(vel)});
-  g.cell_data.push_back({"stress", 6, std::move(stress)});
-  g.cell_data.push_back({"effective_plastic_strain", 1, std::move(epsp)});
+  g.point_data.push_back({"velocity", 3, std::move(vs.vel)});
+  g.cell_data.push_back({"stress", 6, std::move(vs.stress)});
+  g.cell_data.push_back({"effective_plastic_strain", 1, std::move(vs.epsp)});
   g.cell_data.push_back({"part_id", 1, std::move(pid)});
   g.cell_data.push_back({"element_id", 1, std::move(eid)});
   write_vtu((fs::path(opt_.outdir) / states_.back().second).string(), g, t);
@@ -626,6 +731,12 @@ void StateOutput::open_d3plot(bool append) {
     part_index[p.id] = static_cast<std::int32_t>(g.parts.size());
     g.parts.push_back({p.id, p.title});
   }
+  g.solid_nodes.reserve(model_.solids.size());
+  g.solid_part.reserve(model_.solids.size());
+  g.shell_nodes.reserve(model_.shells.size());
+  g.shell_part.reserve(model_.shells.size());
+  g.beam_nodes.reserve(model_.beams.size());
+  g.beam_part.reserve(model_.beams.size());
   auto index_of = [&](GlobalId pid) {
     const auto it = part_index.find(pid);
     if (it == part_index.end())

@@ -53,8 +53,9 @@ public:
       : model_(model), opt_(opt), comm_(comm) {}
 
   /// Opens the d3plot family (rank 0; restarting: continue the family rewound to the checkpoint)
-  /// and the per-part sums of the d3plot global record (collective).
-  void open(const Domain& d, bool restarting);
+  /// and the per-part sums of the d3plot global record (collective): those of parts when given
+  /// (the run's histories; it must outlive this object), else its own.
+  void open(const Domain& d, bool restarting, const HistoryRecorder* parts = nullptr);
   /// One plot state at time t (collective). now: the global energies of this state;
   /// previous_positions: write x - dt v (the last good state of a run that went unstable).
   void write(const Domain& d, Real t, const GlobalStats& now, bool previous_positions = false,
@@ -67,11 +68,20 @@ public:
   void rewrite_pvd() const;
 
 private:
+  /// The one-rank .vtu's arrays, filled on rank 0 as the records arrive.
+  struct WholeVtuState {
+    std::vector<Real> pts, vel, stress, epsp;
+  };
   void open_d3plot(bool append);
-  void write_d3plot(Real t, const GlobalStats& now, const std::vector<NodeRecord>& nodes,
-                    const std::vector<ElementRecord>& elems, const std::vector<PartSummary>& parts);
-  void write_whole_vtu(Real t, const std::vector<NodeRecord>& nodes,
-                       const std::vector<ElementRecord>& elems);
+  // Rank 0 builds a plot state from the records as they arrive, chunk by chunk.
+  void start_d3plot_state(D3plotState& ds, Real t, const GlobalStats& now) const;
+  static void add_d3plot_nodes(D3plotState& ds, const std::vector<NodeRecord>& nodes);
+  static void add_d3plot_elements(D3plotState& ds, const std::vector<ElementRecord>& elems);
+  void add_d3plot_parts(D3plotState& ds, const std::vector<PartSummary>& parts) const;
+  void start_vtu_state(WholeVtuState& vs) const;
+  static void add_vtu_nodes(WholeVtuState& vs, const std::vector<NodeRecord>& nodes);
+  void add_vtu_elements(WholeVtuState& vs, const std::vector<ElementRecord>& elems) const;
+  void write_whole_vtu(Real t, WholeVtuState vs);
   void write_vtk_piece(const Domain& d, bool previous_positions, Real dt,
                        const std::vector<ElementRecord>& elems);
 
@@ -80,7 +90,8 @@ private:
   const par::Comm& comm_;
   std::vector<std::pair<Real, std::string>> states_; ///< VTK series: time, file
   std::unique_ptr<D3plotWriter> d3plot_;             ///< rank 0, when opt_.write_d3plot
-  std::unique_ptr<HistoryRecorder> plot_parts_;      ///< d3plot per-part energies, mass, velocity
+  const HistoryRecorder* plot_parts_ = nullptr;      ///< d3plot per-part energies, mass, velocity
+  std::unique_ptr<HistoryRecorder> own_parts_;       ///< plot_parts_ when the run has no histories
 };
 
 /// The element records of this rank's elements (solids then shells, in domain order).

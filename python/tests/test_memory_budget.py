@@ -1,0 +1,24 @@
+"""Memory budget (issue 30): a 1 M-hexahedron block run with the outputs its deck asks for
+(glstat, a d3plot state every few cycles) must stay within 1 KiB per element all-in, the run
+summary's peak resident memory over the element count. 3,028 bytes per element on the build of
+2026-11-28 (the plot state gathered whole, twice copied); 990 after the fix. Fails, with the
+figure, when a change passes the budget.
+"""
+import os
+import pathlib
+
+import pytest
+
+from parcae_tools import memory_bench
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+BIN = pathlib.Path(os.environ.get("PARCAE_BIN", ROOT / "build" / "release" / "bin" / "parcae"))
+
+
+@pytest.mark.skipif(not BIN.exists(), reason="parcae binary not built")
+def test_million_hexahedra_within_one_kib_per_element(tmp_path):
+    r = memory_bench.measure(str(BIN), 100, 10, 1, tmp_path)
+    assert r["elements"] == 1_000_000
+    # the deck's d3plot was written (the budget includes the outputs the deck asks for)
+    assert r["d3plot_states_bytes"] > 0
+    assert r["bytes_per_element"] <= memory_bench.DEFAULT_BUDGET, r
