@@ -23,7 +23,7 @@ def deck(endtim=ENDTIM, glstat=1.0e-3, d3plot=1.0e-2, header=True):
         out += [
             "$ A block sliding to rest on a fixed plate: Coulomb friction in penalty contact.",
             "$",
-            "$ Run:    build/release/bin/parcae run examples/contact_sliding/contact_sliding.k -o runs/contact_sliding",
+            "$ Run:    build/release/bin/parcae run examples/contact_sliding/contact_sliding.k -o runs/contact_sliding --vtk",
             "$         (add --np 2 for two MPI ranks: the outputs are bitwise identical)",
             "$ Units:  t, mm, s, N, MPa.",
             f"$ Case:   a {BX:g} x {BY:g} x {BZ:g} mm block ({NBX}x{NBY}x{NBZ} hexahedra, part 1) rests on a "

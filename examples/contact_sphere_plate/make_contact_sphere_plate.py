@@ -40,7 +40,7 @@ def deck(endtim=ENDTIM, glstat=1.0e-7, d3plot=1.0e-5, header=True):
         out += [
             "$ An elastic steel ball dropped on a clamped steel plate (solid-shell penalty contact).",
             "$",
-            "$ Run:    build/release/bin/parcae run examples/contact_sphere_plate/contact_sphere_plate.k -o runs/contact_sphere_plate",
+            "$ Run:    build/release/bin/parcae run examples/contact_sphere_plate/contact_sphere_plate.k -o runs/contact_sphere_plate --vtk",
             "$         (add --np 2 for two MPI ranks: the outputs are bitwise identical)",
             "$ Units:  t, mm, s, N, MPa.",
             f"$ Case:   ball of radius {R:g} mm ({NB ** 3} hexahedra, a cube mesh mapped onto the ball: see",

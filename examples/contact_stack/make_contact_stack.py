@@ -34,7 +34,7 @@ def deck(endtim=ENDTIM, glstat=2.5e-4, d3plot=2.5e-3, header=True):
         out += [
             "$ Three elastic blocks stacked on a fixed base, settling under gravity.",
             "$",
-            "$ Run:    build/release/bin/parcae run examples/contact_stack/contact_stack.k -o runs/contact_stack",
+            "$ Run:    build/release/bin/parcae run examples/contact_stack/contact_stack.k -o runs/contact_stack --vtk",
             "$         (add --np 2 for two MPI ranks: the outputs are bitwise identical)",
             "$ Units:  t, mm, s, N, MPa.",
             "$ Case:   a fixed base (part 1, 12 x 12 x 2 mm, top at z = 0) and blocks of 10, 7 and 4 mm",

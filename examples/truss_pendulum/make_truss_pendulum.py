@@ -15,7 +15,7 @@ $ A pendulum on a wire: a rigid steel block (40 mm cube, *MAT_RIGID, 0.50 kg) ha
 $ 1 m steel wire of ten trusses (*SECTION_BEAM ELFORM 3, A = 2 mm^2, *MAT_ELASTIC), released
 $ from rest at 30 degrees from the vertical under gravity (*LOAD_BODY_Z).
 $
-$ Run:    build/release/bin/parcae run examples/truss_pendulum/truss_pendulum.k -o runs/truss_pendulum
+$ Run:    build/release/bin/parcae run examples/truss_pendulum/truss_pendulum.k -o runs/truss_pendulum --vtk
 $         (add --np 2 for two MPI ranks: the outputs are bitwise identical)
 $ Units:  t, mm, s, N, MPa (g = 9810 mm/s^2).
 $ Case:   the wire (nodes 1-11, node 1 the pivot, fixed) carries the block at its lower end

@@ -6,8 +6,8 @@ outputs its deck asks for, against a budget; exits 1 when the budget is passed.
     make bench-memory
 
 The model is `parcae_tools.scaling.block_deck(n, n, n, cycles)`: an n^3 block of *MAT_003
-hexahedra (1 M elements at n = 100) thrown at a rigid wall, with glstat and a d3plot state
-every few cycles. The figure is the run summary's "bytes per element" (all ranks' peak resident
+hexahedra (1 M elements at n = 100) thrown at a rigid wall for `cycles` cycles (ENDCYC), with
+glstat and the d3plot its deck asks for (the initial and the final state). The figure is the run summary's "bytes per element" (all ranks' peak resident
 memory over the element count: model, decomposition, domain, outputs, everything). The JSON
 has the figure, the budget, the peak per rank, rank 0's resident memory at its set-up stages,
 the deck size and the machine/MPI/compiler metadata.
@@ -54,7 +54,8 @@ def measure(parcae: str, n: int, cycles: int, np_: int, work: pathlib.Path) -> D
             "peak_rss_max_mib": r.get("peak_rss_max_mib"),
             "peak_rss_sum_mib": r.get("peak_rss_sum_mib"),
             "rank0_stage_rss_mib": r.get("rank0_stage_rss_mib", {}),
-            "d3plot_states_bytes": sum(f.stat().st_size for f in (work / "out").glob("d3plot*"))}
+            "d3plot_states_bytes": sum(f.stat().st_size
+                                       for f in (work / "out").glob("d3plot[0-9]*"))}
 
 
 def main(argv=None) -> int:

@@ -27,10 +27,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <limits>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -297,6 +300,7 @@ D3plotWriter::D3plotWriter(std::string base, D3plotGeometry geometry, D3plotOpti
   geom_ = D3plotGeometry{};
   if (opt_.append) {
     resume();
+    std::vector<unsigned char>().swap(buf_); // the geometry's words (compared) are done with
     return;
   }
   // Members of an earlier family in the same place would be read as states of this one.
@@ -449,62 +453,74 @@ void D3plotWriter::write_state(const D3plotState& s) {
                64);
   const std::int64_t words_before = words_in_file_;
   streaming_ = true;
-  put_real(s.time);
-  put_real(s.kinetic);
-  put_real(s.internal);
-  put_real(s.total);
-  for (int i = 0; i < 3; ++i) put_real(s.velocity[i]);
-  auto per_part = [&](const std::vector<Real>& v) {
-    for (std::size_t p = 0; p < np; ++p) put_real(v.empty() ? 0.0 : v[p]);
-  };
-  per_part(s.part_internal);
-  per_part(s.part_kinetic);
-  for (std::size_t p = 0; p < 3 * np; ++p)
-    put_real(s.part_velocity.empty() ? 0.0 : s.part_velocity[p]);
-  per_part(s.part_mass);
-  per_part(s.part_hourglass);
-  for (Real c : s.x) put_real(c);
-  if (opt_.velocities)
-    for (Real c : s.v) put_real(c);
-  if (opt_.accelerations)
-    for (Real c : s.a) put_real(c);
-  for (std::size_t e = 0; e < ns; ++e) {
-    for (int i = 0; i < 6; ++i) put_real(s.solid_sig[6 * e + i]);
-    put_real(s.solid_epsp[e]);
-  }
-  for (std::size_t e = 0; e < nb; ++e) {
-    put_real(s.beam_force.empty() ? 0.0 : s.beam_force[e]);
-    for (int i = 0; i < 5; ++i)
-      put_real(s.beam_resultants.empty() ? 0.0 : s.beam_resultants[5 * e + i]);
-  }
-  for (std::size_t e = 0; e < nsh; ++e) {
-    for (std::size_t k = 0; k < L; ++k) {
-      const std::size_t l = L == 3 ? (k == 0 ? 1 : (k == 1 ? 0 : 2)) : k; // middle, bottom, top
-      if (opt_.shell_stress)
-        for (int i = 0; i < 6; ++i) put_real(s.shell_sig[(e * L + l) * 6 + i]);
-      if (opt_.shell_plastic_strain) put_real(s.shell_epsp[e * L + l]);
+  try {
+    put_real(s.time);
+    put_real(s.kinetic);
+    put_real(s.internal);
+    put_real(s.total);
+    for (int i = 0; i < 3; ++i) put_real(s.velocity[i]);
+    auto per_part = [&](const std::vector<Real>& v) {
+      for (std::size_t p = 0; p < np; ++p) put_real(v.empty() ? 0.0 : v[p]);
+    };
+    per_part(s.part_internal);
+    per_part(s.part_kinetic);
+    for (std::size_t p = 0; p < 3 * np; ++p)
+      put_real(s.part_velocity.empty() ? 0.0 : s.part_velocity[p]);
+    per_part(s.part_mass);
+    per_part(s.part_hourglass);
+    for (Real c : s.x) put_real(c);
+    if (opt_.velocities)
+      for (Real c : s.v) put_real(c);
+    if (opt_.accelerations)
+      for (Real c : s.a) put_real(c);
+    for (std::size_t e = 0; e < ns; ++e) {
+      for (int i = 0; i < 6; ++i) put_real(s.solid_sig[6 * e + i]);
+      put_real(s.solid_epsp[e]);
     }
-    if (opt_.shell_resultants)
-      for (int i = 0; i < 8; ++i) put_real(s.shell_resultants[8 * e + i]);
-    if (opt_.shell_thickness_energy) {
-      put_real(s.shell_thickness[e]);
-      put_real(0.0); // element-dependent variables
-      put_real(0.0);
-      put_real(s.shell_energy.empty() ? 0.0 : s.shell_energy[e]);
+    for (std::size_t e = 0; e < nb; ++e) {
+      put_real(s.beam_force.empty() ? 0.0 : s.beam_force[e]);
+      for (int i = 0; i < 5; ++i)
+        put_real(s.beam_resultants.empty() ? 0.0 : s.beam_resultants[5 * e + i]);
     }
+    for (std::size_t e = 0; e < nsh; ++e) {
+      for (std::size_t k = 0; k < L; ++k) {
+        const std::size_t l = L == 3 ? (k == 0 ? 1 : (k == 1 ? 0 : 2)) : k; // middle, bottom, top
+        if (opt_.shell_stress)
+          for (int i = 0; i < 6; ++i) put_real(s.shell_sig[(e * L + l) * 6 + i]);
+        if (opt_.shell_plastic_strain) put_real(s.shell_epsp[e * L + l]);
+      }
+      if (opt_.shell_resultants)
+        for (int i = 0; i < 8; ++i) put_real(s.shell_resultants[8 * e + i]);
+      if (opt_.shell_thickness_energy) {
+        put_real(s.shell_thickness[e]);
+        put_real(0.0); // element-dependent variables
+        put_real(0.0);
+        put_real(s.shell_energy.empty() ? 0.0 : s.shell_energy[e]);
+      }
+    }
+    if (opt_.deletion_flags) {
+      for (std::size_t e = 0; e < ns; ++e)
+        put_real(s.solid_active.empty() || s.solid_active[e] ? 1.0 : 0.0);
+      for (std::size_t e = 0; e < nsh; ++e)
+        put_real(s.shell_active.empty() || s.shell_active[e] ? 1.0 : 0.0);
+      for (std::size_t e = 0; e < nb; ++e) put_real(1.0); // trusses are not eroded
+    }
+    streaming_ = false;
+    flush_buffer("state");
+    if (words_in_file_ - words_before != state_words_)
+      fail(fmt::format("internal error: state of {} words, expected {}",
+                       words_in_file_ - words_before, state_words_));
+  } catch (...) {
+    // Part of the state may be in the file already: cut the member back to its last complete
+    // state, so that close() ends a valid family and a restart can append to it.
+    streaming_ = false;
+    buf_.clear();
+    if (fp_ && std::fflush(fp_) == 0 &&
+        ::ftruncate(::fileno(fp_), static_cast<off_t>(words_before * opt_.word_bytes)) == 0 &&
+        std::fseek(fp_, 0, SEEK_END) == 0)
+      words_in_file_ = words_before;
+    throw;
   }
-  if (opt_.deletion_flags) {
-    for (std::size_t e = 0; e < ns; ++e)
-      put_real(s.solid_active.empty() || s.solid_active[e] ? 1.0 : 0.0);
-    for (std::size_t e = 0; e < nsh; ++e)
-      put_real(s.shell_active.empty() || s.shell_active[e] ? 1.0 : 0.0);
-    for (std::size_t e = 0; e < nb; ++e) put_real(1.0); // trusses are not eroded
-  }
-  streaming_ = false;
-  flush_buffer("state");
-  if (words_in_file_ - words_before != state_words_)
-    fail(fmt::format("internal error: state of {} words, expected {}",
-                     words_in_file_ - words_before, state_words_));
   if (std::fflush(fp_) != 0)
     fail(fmt::format("cannot write '{}': {}", files_.back(), std::strerror(errno)));
   ++states_;

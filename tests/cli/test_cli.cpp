@@ -150,6 +150,46 @@ TEST(Cli, PlotStatesAreWhatTheDeckAsksFor) {
   const auto without_bytes = fs::file_size(dir / "without" / "d3plot01") - 4;
   EXPECT_EQ(with_bytes % 11, 0u);
   EXPECT_EQ(with_bytes / 11 * 2, without_bytes);
+  // A run that stops before ENDTIM (--end-cycle) ends with a state too: initial + final.
+  r = run_command(parcae_exe() + " run " + (dir / "without.k").string() + " -o " +
+                      (dir / "endcyc").string() + " --vtk --end-cycle 25",
+                  300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(files_in(dir / "endcyc" / "states", ".vtu").size(), 2u);
+  // LCDT: the interval as a curve of time (2e-5 throughout: states at 0, 2, 4, 6, 8 e-5).
+  std::string lcdt = deck;
+  lcdt.replace(lcdt.find("*END"), 4,
+               "*DATABASE_BINARY_D3PLOT\n       0.0       777\n*DEFINE_CURVE\n       777\n"
+               "                 0.0              2.0e-5\n                 1.0              "
+               "2.0e-5\n*END");
+  write_file(dir / "lcdt.k", lcdt);
+  r = run_command(parcae_exe() + " run " + (dir / "lcdt.k").string() + " -o " +
+                      (dir / "lcdt").string() + " --vtk",
+                  300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(files_in(dir / "lcdt" / "states", ".vtu").size(), 5u);
+}
+
+TEST(Cli, RestartWithOtherElementStateIsRefused) {
+  // Hexahedra keep hourglass forces only for the stiffness forms (IHQ 4-5): a checkpoint written
+  // with IHQ 1 must not be loaded into a run of IHQ 4 (its arrays would be short); the restart
+  // stops with a message naming the array and the part.
+  const auto dir = make_temp_dir("restart_ihq");
+  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
+                dir / "taylor_bar_mesh.k");
+  write_file(dir / "deck.k", deck);
+  auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
+                           (dir / "out").string() + " --checkpoint-every 20 --end-cycle 40",
+                       300);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  deck.replace(deck.find("*END"), 4, "*CONTROL_HOURGLASS\n         4\n*END");
+  write_file(dir / "deck.k", deck);
+  r = run_command(parcae_exe() + " run --restart " +
+                      (dir / "out" / "checkpoints" / "cycle-000000020").string(),
+                  300);
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("'hourglass forces' for part 1"), std::string::npos) << r.output;
 }
 
 TEST(Cli, CheckListsKeywords) {

@@ -21,9 +21,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 6; // 2: contact search schedule; 3: trusses; 4: beams
+constexpr std::uint64_t kFormatVersion = 7; // 2: contact search schedule; 3: trusses; 4: beams
                                             // 5: masses and scale factors (mass scaling)
                                             // 6: 2-D solid stresses and steps
+                                            // 7: the time of the last plot state
 constexpr std::size_t kHeaderBytes = 32;    // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {
@@ -143,6 +144,8 @@ void StateArchive::raw(void* p, std::size_t n) {
                                      source_, pos_ + n - buf_.size(), pos_));
     std::memcpy(p, buf_.data() + pos_, n);
     pos_ += n;
+  } else if (sizing_) {
+    counted_ += n;
   } else {
     const auto* c = static_cast<const char*>(p);
     buf_.insert(buf_.end(), c, c + n);
@@ -179,19 +182,33 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
                   &d.corner_m_shell, &d.corner_f_truss, &d.corner_f_beam, &d.corner_m_beam, &d.mass,
                   &d.inertia}) // masses: mass scaling during the run changes them
     ar.vec(*v);
+  // Element state arrays keep the sizes this model's blocks have (some are empty when the
+  // element's settings need no such state, e.g. hgq for IHQ 1-3): a checkpoint written with
+  // other settings is refused, not loaded into arrays the kernels would overrun.
+  auto fixed = [&ar](auto& v, const char* what, GlobalId pid) {
+    const std::size_t want = v.size();
+    ar.vec(v);
+    if (ar.loading() && v.size() != want)
+      throw RuntimeError(fmt::format("checkpoint holds {} values of '{}' for part {}, this model "
+                                     "{} (written with other element or material settings)",
+                                     v.size(), what, pid, want));
+  };
   for (auto& p : d.solids) {
     auto& b = p.blk;
-    for (auto* v :
-         {&b.sig, &b.back, &b.eps_p, &b.hgq, &b.vol, &b.e_int, &b.e_hg, &b.dt, &b.density_scale})
-      ar.vec(*v);
-    ar.vec(b.failed);
+    fixed(b.sig, "stress", p.pid);
+    fixed(b.back, "back stress", p.pid);
+    fixed(b.eps_p, "plastic strain", p.pid);
+    fixed(b.hgq, "hourglass forces", p.pid);
+    for (auto* v : {&b.vol, &b.e_int, &b.e_hg, &b.dt, &b.density_scale})
+      fixed(*v, "element state", p.pid);
+    fixed(b.failed, "failure flags", p.pid);
   }
   for (auto& p : d.shells) {
     auto& b = p.blk;
     for (auto* v : {&b.t, &b.sig, &b.back, &b.eps_p, &b.hg, &b.e_int, &b.e_hg, &b.density_scale,
                     &b.sig2d, &b.back2d, &b.dt2d})
-      ar.vec(*v);
-    ar.vec(b.failed);
+      fixed(*v, "shell state", p.pid);
+    fixed(b.failed, "failure flags", p.pid);
   }
   for (auto& p : d.trusses) {
     auto& b = p.blk;

@@ -34,6 +34,19 @@ public:
   /// An archive to load from; source names the file in error messages.
   StateArchive(std::vector<char> bytes, std::string source);
 
+  /// An archive that only counts the bytes a save would hold (a first pass, so that the real
+  /// one reserves its buffer once instead of growing it: a checkpoint of 300 MB a rank would
+  /// otherwise hold up to twice that while it grows).
+  static StateArchive sizing() {
+    StateArchive a;
+    a.sizing_ = true;
+    return a;
+  }
+  /// Saving: room for this many bytes (the size a sizing() pass counted).
+  void reserve(std::size_t bytes) { buf_.reserve(bytes); }
+  /// The bytes saved so far (counted, for a sizing archive).
+  [[nodiscard]] std::size_t size() const { return sizing_ ? counted_ : buf_.size(); }
+
   [[nodiscard]] bool loading() const { return loading_; }
   [[nodiscard]] const std::vector<char>& bytes() const { return buf_; }
 
@@ -59,6 +72,8 @@ private:
   void raw(void* p, std::size_t n);
   void check_size(std::uint64_t count, std::size_t elem) const;
   bool loading_ = false;
+  bool sizing_ = false;
+  std::size_t counted_ = 0;
   std::vector<char> buf_;
   std::size_t pos_ = 0;
   std::string source_;

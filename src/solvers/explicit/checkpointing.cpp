@@ -120,8 +120,13 @@ void Integrator::visit_state(StateArchive& ar, LoopVars& lv) {
 
 std::string Integrator::write_checkpoint_now(const LoopVars& lv) {
   namespace fs = std::filesystem;
-  StateArchive ar;
+  // Two passes: count the bytes, then save into a buffer reserved once.
+  StateArchive sizing = StateArchive::sizing();
   LoopVars copy = lv;
+  visit_state(sizing, copy);
+  StateArchive ar;
+  ar.reserve(sizing.size());
+  copy = lv;
   visit_state(ar, copy);
   CheckpointInfo info;
   info.cycle = lv.cycle;

@@ -95,7 +95,8 @@ struct RunState {
   Real dt0 = 0;   ///< the first step
   Real e0 = 0;    ///< initial total energy
   Real glstat_dt = 0, plot_dt = 0, dtmin_abs = 0;
-  std::size_t nelem = 0; ///< elements over all ranks
+  const Curve* plot_curve = nullptr; ///< *DATABASE_BINARY_D3PLOT LCDT (interval over time)
+  std::size_t nelem = 0;             ///< elements over all ranks
   clock::time_point t_start, last_checkpoint;
   long cycle_sleep_us = 0;         ///< test hook PARCAE_TEST_CYCLE_SLEEP_US
   std::filesystem::path stop_file; ///< <outdir>/d3kil: LS-DYNA's "sw1" stop request
@@ -296,9 +297,9 @@ struct MassScaling {
 struct OutputFiles {
   OutputFiles(const Model& model, const RunOptions& opt, const par::Comm& comm)
       : plot(model, opt, comm) {}
+  std::unique_ptr<HistoryOutput> hist; ///< before plot: plot uses its recorder (outlives it)
   StateOutput plot;
   std::unique_ptr<GlstatWriter> glstat;
-  std::unique_ptr<HistoryOutput> hist;
 };
 
 /// The cycle's communication: the split-phase halo exchange of nodal forces (none on one rank
@@ -327,6 +328,8 @@ private:
   /// The end of the loop (end time, cycle limit, on_cycle): last finiteness check. Throws
   /// Unstable.
   void conclude();
+  /// The time of the plot state after one written at t (DT steps, or t + LCDT(t)).
+  [[nodiscard]] Real next_plot_time(Real t) const;
   void print_progress(int cycle, Real t, Real dtc, const GlobalStats& s) const;
   void take_checkpoint(); ///< collective: write_checkpoint_now and log it
   void write_contact_histories(Real t);

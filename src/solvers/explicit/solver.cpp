@@ -124,12 +124,19 @@ void Integrator::setup() {
   // d3plot (rank 0); a restart appends to the family rewound to the checkpoint. Its per-part
   // records are the histories' sums (one recorder).
   out_.plot.open(d_, restarting, out_.hist ? &out_.hist->recorder() : nullptr);
-  // Plot states at the deck's interval (*DATABASE_BINARY_D3PLOT DT or ENDTIM / NPLTC); a deck
-  // that asks for none gets the initial and the final state (write what the deck asks).
+  // Plot states at the deck's interval (*DATABASE_BINARY_D3PLOT DT or ENDTIM / NPLTC, or the
+  // LCDT curve of the interval over time); a deck that asks for none gets the initial and the
+  // final state (write what the deck asks).
   run_.plot_dt = c.d3plot_dt > 0 ? c.d3plot_dt : std::numeric_limits<Real>::infinity();
-  if (!(c.d3plot_dt > 0) && log && (opt_.write_d3plot || opt_.write_vtk))
+  if (c.d3plot_lcdt != 0) {
+    run_.plot_curve = model_.find_curve(c.d3plot_lcdt);
+    if (run_.plot_curve == nullptr)
+      throw RuntimeError(
+          fmt::format("*DATABASE_BINARY_D3PLOT: LCDT curve {} is not defined", c.d3plot_lcdt));
+  } else if (!(c.d3plot_dt > 0) && log && (opt_.write_d3plot || opt_.write_vtk)) {
     *log << "  plot states      the deck sets no *DATABASE_BINARY_D3PLOT interval: the initial "
             "and the final state only\n";
+  }
   LoopVars& lv = run_.lv;
   GlobalStats& st = run_.st;
   st = stats(0, 0.0, dt);
@@ -156,7 +163,7 @@ void Integrator::setup() {
   }
   if (out_.hist && !restarting) out_.hist->write(d_, rwalls_.state, 0, 0.0, &st);
   lv.next_glstat = run_.glstat_dt;
-  lv.next_plot = run_.plot_dt;
+  lv.next_plot = next_plot_time(0.0);
 
   run_.t_start = RunState::clock::now();
   lv.next_print_time = 0.1 * endtim;
@@ -359,12 +366,30 @@ void Integrator::take_checkpoint() {
               << std::flush;
 }
 
+Real Integrator::next_plot_time(Real t) const {
+  if (run_.plot_curve != nullptr) {
+    const Real interval = run_.plot_curve->eval(t);
+    return interval > 0 ? t + interval : std::numeric_limits<Real>::infinity();
+  }
+  Real next = run_.lv.next_plot; // DT: the next multiple of DT after t
+  while (next <= t * (1 + 1e-9)) next += run_.plot_dt;
+  return next;
+}
+
 void Integrator::conclude() {
   check_finite(run_.lv.cycle);
   if (comm_.any(!local_error_.empty()))
     throw Unstable{local_error_.empty() ? "another rank found NaN/infinite values" : local_error_};
   run_.sum.normal_termination = !run_.sum.interrupted;
   run_.finished = true;
+  // A run that ends before ENDTIM (ENDCYC, --end-cycle, ENDMAS, a caller's stop) ends with a
+  // plot state too, as LS-DYNA's does: the final state of "initial and final" when the deck asks
+  // for no interval. (A stop request does not: its checkpoint continues the series.)
+  if (!run_.sum.interrupted && out_.plot.last_time() < run_.lv.t) {
+    PhaseScope output_phase(phases().output);
+    GlobalStats s = global_stats();
+    out_.plot.write(d_, run_.lv.t, s);
+  }
 }
 
 bool Integrator::advance() {
@@ -474,7 +499,7 @@ bool Integrator::advance() {
         out_.hist->write(d_, rwalls_.state, cycle, t, want_glstat ? &st : nullptr);
       if (want_plot) {
         out_.plot.write(d_, t, st);
-        while (next_plot <= t * (1 + 1e-9)) next_plot += run_.plot_dt;
+        next_plot = next_plot_time(t);
       }
       if (want_print) {
         if (log) print_progress(cycle, t, dt_new, st);

@@ -343,6 +343,7 @@ void StateOutput::close() {
 }
 
 void StateOutput::visit_state(StateArchive& ar) {
+  ar.pod(last_time_);
   std::uint64_t nstates = states_.size();
   ar.pod(nstates);
   if (ar.loading()) states_.resize(nstates);
@@ -353,13 +354,16 @@ void StateOutput::visit_state(StateArchive& ar) {
 }
 
 void StateOutput::rewrite_pvd() const {
-  if (comm_.rank() == 0 && !states_.empty() && opt_.write_vtk)
+  // Also without --vtk: a series restored from the checkpoint stays consistent with the
+  // rewound outputs (no entries past the checkpoint), even if this run adds no states.
+  if (comm_.rank() == 0 && !states_.empty())
     write_pvd((fs::path(opt_.outdir) / "parcae.pvd").string(), states_);
 }
 
 void StateOutput::write(const Domain& d, Real t, const GlobalStats& now, bool previous_positions,
                         Real dt) {
   if (!opt_.write_vtk && !opt_.write_d3plot) return;
+  last_time_ = t;
   // VTK: one .vtu of the whole model from rank 0 in a one-rank run; in MPP every rank writes
   // its own piece and rank 0 the .pvtu that joins them (nothing gathered for VTK). The d3plot
   // and the one-rank .vtu need the whole model on rank 0: its records travel there in chunks

@@ -2,6 +2,7 @@
 // Plot states of the explicit solver: the d3plot family (rank 0, from the whole model gathered
 // there) and VTK (one .vtu in a one-rank run; in MPP one piece per rank joined by a .pvtu),
 // both written from the typed per-node and per-element records below.
+#include <limits>
 #include <memory>
 #include <string>
 #include <utility>
@@ -60,6 +61,8 @@ public:
   /// previous_positions: write x - dt v (the last good state of a run that went unstable).
   void write(const Domain& d, Real t, const GlobalStats& now, bool previous_positions = false,
              Real dt = 0);
+  /// Time of the last state written by this object (-infinity before the first).
+  [[nodiscard]] Real last_time() const { return last_time_; }
   /// Closes the d3plot family.
   void close();
   /// The VTK series written so far (checkpoints restore it; parcae.pvd is rewritten from it).
@@ -90,8 +93,9 @@ private:
   const par::Comm& comm_;
   std::vector<std::pair<Real, std::string>> states_; ///< VTK series: time, file
   std::unique_ptr<D3plotWriter> d3plot_;             ///< rank 0, when opt_.write_d3plot
-  const HistoryRecorder* plot_parts_ = nullptr;      ///< d3plot per-part energies, mass, velocity
-  std::unique_ptr<HistoryRecorder> own_parts_;       ///< plot_parts_ when the run has no histories
+  Real last_time_ = -std::numeric_limits<Real>::infinity();
+  const HistoryRecorder* plot_parts_ = nullptr; ///< d3plot per-part energies, mass, velocity
+  std::unique_ptr<HistoryRecorder> own_parts_;  ///< plot_parts_ when the run has no histories
 };
 
 /// The element records of this rank's elements (solids then shells, in domain order).
