@@ -281,10 +281,114 @@ void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
   for (int k = 0; k < 6; ++k) bstore(b.sig[k], act ? s[k] : bload(b.sig[k]));
 }
 
+namespace {
+
+/// The direct plane-stress return of plane_stress_return.inc for tabulated hardening (LCSS), one
+/// segment of the curve at a time: on the segment [x_i, x_i+1] the yield radius is linear in the
+/// plastic strain, R = S (y_i + h_i (eps_p - x_i)), i.e. the linear-hardening problem with the
+/// yield stress y at the step's eps_p (the segment's line, extrapolated back) and the slope h_i.
+/// The yield condition is monotone in the increment d (hardening: h_i >= 0), so if the root on
+/// the segment of eps_p lies beyond the segment's end, the true root lies beyond it too: solve
+/// again on the next segment, until the root lies on the segment solved (the last one extends
+/// to infinity; below the first point the curve is constant). Returns false, leaving the inputs
+/// untouched, where the curve softens or its extrapolated line is not positive (the iterated
+/// return handles those).
+bool tabulated_plane_stress_return(const MaterialParams& m, const Real deps[5], Real dt,
+                                   Real sig[5], Real& eps_p, Real& deps_zz, Real& dep) {
+  const std::vector<Real>& x = m.hard_x;
+  const std::vector<Real>& y = m.hard_y;
+  const std::size_t n = x.size();
+  shell_ps::PlaneStressConsts k = shell_ps::plane_stress_consts(m);
+  k.hk = 0;
+  const Real scale = shell_yield_scale(m, deps, dt);
+  // segment: -1 below the first point (constant y[0]); i: [x_i, x_i+1]; the last is open.
+  std::ptrdiff_t seg =
+      (n == 1 || eps_p < x.front()) ? -1 : static_cast<std::ptrdiff_t>(segment(x, eps_p));
+  for (;;) {
+    Real y_at = 0, h = 0, x_end = std::numeric_limits<Real>::infinity();
+    if (seg < 0) {
+      y_at = y.front();
+      if (n > 1) x_end = x.front();
+    } else {
+      const auto i = static_cast<std::size_t>(seg);
+      h = (y[i + 1] - y[i]) / (x[i + 1] - x[i]);
+      y_at = y[i] + h * (eps_p - x[i]);
+      if (i + 2 < n) x_end = x[i + 1];
+    }
+    if (!(h >= 0) || !(y_at > 0)) return false;
+    k.sigy = y_at;
+    k.hiso = h;
+    shell_ps::PlaneStressPoints<Real, 1> P;
+    P.d0[0] = deps[0];
+    P.d1[0] = deps[1];
+    P.d2[0] = deps[2];
+    P.scale[0] = scale;
+    P.s0[0] = sig[0];
+    P.s1[0] = sig[1];
+    P.s2[0] = sig[2];
+    P.b0[0] = P.b1[0] = P.b2[0] = 0.0;
+    P.ep[0] = 0.0; // the yield stress is at eps_p already
+    shell_ps::plane_stress_return(k, 1, P);
+    const bool last = seg >= 0 && static_cast<std::size_t>(seg) + 2 >= n;
+    if (last || !(eps_p + P.dep[0] > x_end)) {
+      sig[0] = P.s0[0];
+      sig[1] = P.s1[0];
+      sig[2] = P.s2[0];
+      dep = P.dep[0];
+      eps_p += dep;
+      deps_zz = P.dzz[0];
+      return true;
+    }
+    ++seg; // the root lies further along the curve
+  }
+}
+
+/// Tabulated hardening that tabulated_plane_stress_return handles: one LCSS curve (no table, no
+/// law's own function, no saturation), isotropic, rate effects only as a factor fixed over the
+/// step (VP = 0).
+bool tabulated_direct(const MaterialParams& m) {
+  return m.plastic() && !m.hard_x.empty() && m.hard_x.size() == m.hard_y.size() &&
+         m.hardening_fn == nullptr && m.table_rate.empty() &&
+         !(m.sigsat < std::numeric_limits<Real>::infinity()) &&
+         !(viscoplastic(m) && rate_dependent(m)) && (1.0 - m.beta) * m.ep == 0 && m.hill_r == 0 &&
+         !m.hyperelastic() && !m.law().oriented;
+}
+
+} // namespace
+
 Real update_j2_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
                      Real back[3], Real& eps_p, Real& deps_zz) {
-  if (!shell_direct_return(m))
+  if (!shell_direct_return(m)) {
+    if (tabulated_direct(m)) {
+      // Elastic steps (most of them) first, with the arithmetic of update_stress_shell_iterated's
+      // elastic branch (the same results to the bit).
+      const Real c = m.e / (1.0 - m.nu * m.nu);
+      const Real t0 = sig[0] + c * (deps[0] + m.nu * deps[1]);
+      const Real t1 = sig[1] + c * (deps[1] + m.nu * deps[0]);
+      const Real t2 = sig[2] + m.g * deps[2];
+      Real slope = 0;
+      const Real sy = shell_yield_scale(m, deps, dt) * tabulated(m.hard_x, m.hard_y, eps_p, slope);
+      if (t0 * t0 - t0 * t1 + t1 * t1 + 3.0 * t2 * t2 <= sy * sy) {
+        sig[0] = t0;
+        sig[1] = t1;
+        sig[2] = t2;
+        sig[3] += m.g * deps[3];
+        sig[4] += m.g * deps[4];
+        deps_zz = -m.nu / (1.0 - m.nu) * (deps[0] + deps[1]);
+        return 0;
+      }
+      // transverse shear: elastic
+      Real s[5] = {sig[0], sig[1], sig[2], sig[3] + m.g * deps[3], sig[4] + m.g * deps[4]};
+      Real ep = eps_p, dzz = 0, dep = 0;
+      if (tabulated_plane_stress_return(m, deps, dt, s, ep, dzz, dep)) {
+        for (int i = 0; i < 5; ++i) sig[i] = s[i];
+        eps_p = ep;
+        deps_zz = dzz;
+        return dep;
+      }
+    }
     return update_stress_shell_iterated(m, deps, dt, sig, back, eps_p, deps_zz);
+  }
   sig[3] += m.g * deps[3];
   sig[4] += m.g * deps[4];
   const shell_ps::PlaneStressConsts k = shell_ps::plane_stress_consts(m);

@@ -39,6 +39,7 @@ MaterialParams make_material_params(const Material& mat, const Model& model) {
   m.nu = mat.pr;
   m.law_data = mat.law_card;
   const MaterialLaw& law = material_law(mat.kind);
+  m.law_row = &law;
   if (!(mat.ro > 0) && law.discrete_force == nullptr)
     fail_card(mat, fmt::format("density RO must be positive (got {})", mat.ro));
   law.prepare(mat, model, m);

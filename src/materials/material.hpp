@@ -84,7 +84,12 @@ struct MaterialParams {
   }
 
   /// The law's row in the material catalogue.
-  [[nodiscard]] const MaterialLaw& law() const { return material_law(kind); }
+  [[nodiscard]] const MaterialLaw& law() const {
+    return law_row != nullptr && law_row->kind == kind ? *law_row : material_law(kind);
+  }
+  /// The catalogue row of kind, kept by make_material_params: law() is asked several times per
+  /// integration point, and the catalogue lookup is a call into another translation unit.
+  const MaterialLaw* law_row = nullptr;
   /// Hydrodynamic law: deviatoric stress from the law, pressure from the part's EOS.
   [[nodiscard]] bool hydro() const { return law().hydrodynamic; }
   /// Von Mises plasticity on the shared radial return (effective plastic strain, back stress).

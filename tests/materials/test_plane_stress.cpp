@@ -7,6 +7,7 @@
 // converged to ~1e-14).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -281,10 +282,14 @@ TEST(PlaneStressDirect, MatchesIteratedReturnOnRandomStates) {
   Material cs024 = mat024_card();
   cs024.src = 100;
   cs024.srp = 4;
-  const MaterialParams cases[] = {params(mat003_card(1.0)), params(mat003_card(0.0)),
-                                  params(mat003_card(0.3)), params(mat003_card(1.0, kSigy, 0.0)),
-                                  params(cs),               params(mat024_card()),
-                                  params(cs024),            params(elastic_card())};
+  const MaterialParams cases[] = {params(mat003_card(1.0)),
+                                  params(mat003_card(0.0)),
+                                  params(mat003_card(0.3)),
+                                  params(mat003_card(1.0, kSigy, 0.0)),
+                                  params(cs),
+                                  params(mat024_card()),
+                                  params(cs024),
+                                  params(elastic_card())};
   std::mt19937 gen(2024);
   int plastic = 0, n = 0;
   Real worst_s = 0, worst_ep = 0, worst_z = 0;
@@ -454,4 +459,72 @@ TEST(PlaneStressDirect, UniaxialStressStepsHandFormula) {
     ASSERT_NEAR(dzz, dyy, 1e-11 * std::abs(dyy)) << i;
   }
   EXPECT_GT(ep, 0.01);
+}
+
+TEST(PlaneStressDirect, TabulatedHardeningMatchesIteratedReturn) {
+  // *MAT_024 with an LCSS curve (the crash steels): update_stress_shell takes the direct return
+  // one curve segment at a time (j2_return.cpp, tabulated_plane_stress_return); it must agree
+  // with the iterated return to the tolerances above, also for increments that cross several
+  // segments (mag up to 5e-2 against segments of 0.02-0.1), below the curve's first point
+  // (constant yield stress), beyond its last (extrapolated), and with a Cowper-Symonds factor.
+  Model model;
+  model.curves.push_back(
+      make_curve(5, {0.01, 0.03, 0.05, 0.08, 0.12, 0.2},
+                 {kSigy, 1.3 * kSigy, 1.45 * kSigy, 1.6 * kSigy, 1.7 * kSigy, 1.75 * kSigy}));
+  Material lcss = mat024_card();
+  lcss.lcss = 5;
+  Material lcss_cs = lcss;
+  lcss_cs.src = 100;
+  lcss_cs.srp = 4;
+  const MaterialParams cases[] = {params(lcss, model), params(lcss_cs, model)};
+  std::mt19937 gen(77);
+  int plastic = 0, n = 0, crossed = 0;
+  Real worst_s = 0;
+  for (const MaterialParams& m : cases) {
+    for (Real mag : {1e-5, 1e-4, 1e-3, 1e-2, 5e-2}) {
+      for (int k = 0; k < 400; ++k) {
+        RandomPoint r = random_point(m, gen, mag, false);
+        if (k % 4 == 0) r.eps_p *= 0.1; // below the first point: eps_p < 0.01
+        if (k % 4 == 1) r.eps_p += 0.2; // beyond the last point
+        Real sa[5], sb[5], ba[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
+        for (int i = 0; i < 5; ++i) sa[i] = sb[i] = r.sig[i];
+        Real ea = r.eps_p, eb = r.eps_p, za = 0, zb = 0;
+        const Real dt = 1e-6;
+        const Real da = update_stress_shell(m, r.d, dt, sa, ba, ea, za);
+        const Real db = update_stress_shell_iterated(m, r.d, dt, sb, bb, eb, zb);
+        ++n;
+        if (db > 0) ++plastic;
+        const auto seg = [&](Real e) {
+          return std::upper_bound(m.hard_x.begin(), m.hard_x.end(), e) - m.hard_x.begin();
+        };
+        if (db > 0 && r.eps_p > m.hard_x.front() && seg(r.eps_p + db) != seg(r.eps_p)) ++crossed;
+        const Real sscale = kSigy + std::abs(r.sig[0]) + std::abs(r.sig[1]) + std::abs(r.sig[2]) +
+                            kE * (std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]));
+        const Real dscale = std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]);
+        for (int i = 0; i < 5; ++i) {
+          ASSERT_NEAR(sa[i], sb[i], 1e-10 * sscale) << i << " mag " << mag << " k " << k;
+          worst_s = std::max(worst_s, std::abs(sa[i] - sb[i]) / sscale);
+        }
+        ASSERT_NEAR(da, db, 1e-10 * dscale) << " mag " << mag << " k " << k;
+        ASSERT_NEAR(ea, eb, 1e-10 * dscale);
+        ASSERT_EQ(ea, r.eps_p + da);
+        ASSERT_NEAR(za, zb, 1e-10 * dscale);
+        // on the surface after a plastic step
+        if (da > 0) {
+          // the rate of the step: the effective rate of the increment with deps_zz from
+          // plastic incompressibility (j2_return.cpp's header)
+          const Real e0 = r.d[0], e1 = r.d[1], ez = -(r.d[0] + r.d[1]);
+          const Real tr = (e0 + e1 + ez) / 3.0;
+          const Real ee = (e0 - tr) * (e0 - tr) + (e1 - tr) * (e1 - tr) + (ez - tr) * (ez - tr) +
+                          0.5 * (r.d[2] * r.d[2] + r.d[3] * r.d[3] + r.d[4] * r.d[4]);
+          const Real rate = std::sqrt(2.0 / 3.0 * ee) / dt;
+          const Real sy = yield_stress(m, ea, rate);
+          ASSERT_NEAR(mises_ps(sa, ba), sy, 1e-11 * sy) << " mag " << mag << " k " << k;
+        }
+      }
+    }
+  }
+  EXPECT_GT(plastic, n / 4);
+  EXPECT_GT(crossed, 50); // increments that end on another segment than they start
+  EXPECT_LT(worst_s, 1e-12);
 }
