@@ -242,8 +242,10 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
       Real sold[5];
       for (int k = 0; k < 5; ++k) sold[k] = s[k];
       Real dz = 0.0;
-      update_stress_shell_oriented(mat, dmat, dt, s, &blk.back[3 * ip], blk.eps_p[ip], dz,
-                                   opt.axis[static_cast<std::size_t>(p)]);
+      Real back_none[3] = {0, 0, 0}; // a block without back stress (drop_back_stress)
+      update_stress_shell_oriented(mat, dmat, dt, s,
+                                   blk.back.empty() ? back_none : &blk.back[3 * ip], blk.eps_p[ip],
+                                   dz, opt.axis[static_cast<std::size_t>(p)]);
       const Real tw = wt[p] * t / 2; // dz weight of this point
       for (int k = 0; k < 5; ++k) eint += tw * g.area * (0.5 * (sold[k] + s[k])) * dkin[k];
       for (int k = 0; k < 3; ++k) {

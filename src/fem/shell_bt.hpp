@@ -75,6 +75,9 @@ struct ShellBlock {
   /// Resize and zero state for n elements with nip points. conn and t0 keep the entries they
   /// already have (new ones are zero), t is set to t0: fill conn and t0 before calling.
   void init(std::size_t n, int nip);
+  /// The material needs no back stress (shell_keeps_back_stress false): leave back empty (the
+  /// kernels then read zeros and store nothing). Call after init.
+  void drop_back_stress() { std::vector<Real>().swap(back); }
   /// The same, with every element's t0 = t = thickness.
   void init(std::size_t n, int nip, Real thickness);
   [[nodiscard]] std::size_t size() const { return conn.size(); }

@@ -253,6 +253,7 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
   VMask all_failed = VMask{} - (K.check_fail ? 1 : 0);
   Real* const sig_all = blk.sig.data();
   Real* const back_all = blk.back.data();
+  const bool has_back = !blk.back.empty(); // else zero (drop_back_stress)
   Real* const epsp_all = blk.eps_p.data();
   // gather the points' state; strain increments
   shell_ps::PlaneStressPoints<VReal, kMaxNip> P;
@@ -264,15 +265,19 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
   }
   for (int p = 0; p < nip; ++p) {
     const Real* const sg = sig_all + 5 * p;
-    const Real* const bk = back_all + 3 * p;
+    const Real* const bk = has_back ? back_all + 3 * p : nullptr;
     P.s0[p] = gather4(sg + 0, sofs);
     P.s1[p] = gather4(sg + 1, sofs);
     P.s2[p] = gather4(sg + 2, sofs);
     s3[p] = gather4(sg + 3, sofs);
     s4[p] = gather4(sg + 4, sofs);
-    P.b0[p] = gather4(bk + 0, bofs);
-    P.b1[p] = gather4(bk + 1, bofs);
-    P.b2[p] = gather4(bk + 2, bofs);
+    if (has_back) {
+      P.b0[p] = gather4(bk + 0, bofs);
+      P.b1[p] = gather4(bk + 1, bofs);
+      P.b2[p] = gather4(bk + 2, bofs);
+    } else {
+      P.b0[p] = P.b1[p] = P.b2[p] = VReal{};
+    }
   }
   {
     std::size_t eofs[L];
@@ -331,7 +336,7 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
   for (int l = 0; l < cnt; ++l) {
     const std::size_t ip0 = idx[l] * static_cast<std::size_t>(nip);
     Real* const sg = sig_all + 5 * ip0;
-    Real* const bk = back_all + 3 * ip0;
+    Real* const bk = has_back ? back_all + 3 * ip0 : nullptr;
     Real* const eq = epsp_all + ip0;
     for (int p = 0; p < nip; ++p) {
       sg[5 * p + 0] = P.s0[p][l];
@@ -339,9 +344,11 @@ void shell_batch(const KernelSetup& K, const MaterialParams& mat, ShellBlock& bl
       sg[5 * p + 2] = P.s2[p][l];
       sg[5 * p + 3] = s3[p][l];
       sg[5 * p + 4] = s4[p][l];
-      bk[3 * p + 0] = P.b0[p][l];
-      bk[3 * p + 1] = P.b1[p][l];
-      bk[3 * p + 2] = P.b2[p][l];
+      if (has_back) {
+        bk[3 * p + 0] = P.b0[p][l];
+        bk[3 * p + 1] = P.b1[p][l];
+        bk[3 * p + 2] = P.b2[p][l];
+      }
       eq[p] = P.ep[p][l];
     }
   }

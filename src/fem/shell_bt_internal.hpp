@@ -108,7 +108,7 @@ inline void check_arguments(const ShellOptions& opt, const ShellBlock& blk, std:
     throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(kMaxNip) + ", got " +
                                 std::to_string(opt.nip));
   if (end > blk.conn.size() || blk.t.size() < end || blk.sig.size() < end * nip * 5 ||
-      blk.back.size() < end * nip * 3 || blk.eps_p.size() < end * nip || blk.hg.size() < end * 5 ||
+      (!blk.back.empty() && blk.back.size() < end * nip * 3) || blk.eps_p.size() < end * nip || blk.hg.size() < end * 5 ||
       blk.e_int.size() < end || blk.e_hg.size() < end || blk.failed.size() < end)
     throw std::invalid_argument("shell: block state not initialised for this NIP / range");
   if (fe.size() < 12 * end || me.size() < 12 * end)

@@ -522,6 +522,10 @@ Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], R
 
 // Shell helpers (update_stress_shell's dispatch and rate factor).
 
+bool shell_keeps_back_stress(const MaterialParams& m) {
+  return !(m.law().update_shell == &update_j2_shell && (1.0 - m.beta) * m.ep == 0);
+}
+
 bool shell_direct_return(const MaterialParams& m) {
   if (m.hyperelastic()) return false; // *MAT_027: its own membrane law, through update_shell
   if (m.law().oriented) return false; // material axes (*MAT_FABRIC): its own law

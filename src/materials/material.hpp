@@ -239,6 +239,12 @@ Real update_stress_shell_iterated(const MaterialParams& m, const Real deps[5], R
 /// *MAT_003 / *MAT_024 with linear hardening (no LCSS), rate effects only with VP = 0.
 bool shell_direct_return(const MaterialParams& m);
 
+/// True when a shell point of this material needs its back stress array: every law except the
+/// von Mises laws of update_j2_shell without a kinematic modulus ((1 - BETA) Ep = 0), whose back
+/// stress stays zero (*MAT_024, *MAT_003 with BETA = 1, elastic, ...; the shell blocks of those
+/// keep none).
+bool shell_keeps_back_stress(const MaterialParams& m);
+
 /// Rate factor on the yield radius of a shell point for the increment deps over dt (VP = 0:
 /// Cowper-Symonds or LCSR at the effective strain rate, see material.cpp); 1 without rate
 /// effect and for VP = 1.

@@ -26,6 +26,14 @@ std::vector<fs::path> files_in(const fs::path& dir, const std::string& ext) {
   return out;
 }
 
+/// The Taylor bar example's deck text, with its mesh include copied into dir (edit the text,
+/// write it into dir, run it there).
+std::string taylor_bar_in(const fs::path& dir) {
+  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
+                dir / "taylor_bar_mesh.k");
+  return read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+}
+
 } // namespace
 
 TEST(Cli, EveryExampleRunsToNormalTermination) {
@@ -97,9 +105,7 @@ TEST(Cli, EveryMalformedDeckFailsWithFileLineAndNoCrash) {
 
 TEST(Cli, UnsupportedKeywordsAreListedTogetherOrIgnoredOnRequest) {
   const auto dir = make_temp_dir("unsupported");
-  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
-  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
-                dir / "taylor_bar_mesh.k");
+  std::string deck = taylor_bar_in(dir);
   deck.replace(deck.find("*END"), 4,
                "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET\n         1\n*AIRBAG_HYBRID\n"
                "         1\n*DATABASE_MATSUM\n    1.0e-6\n*CONTROL_TERMINATION\n    1.0e-6\n"
@@ -123,9 +129,7 @@ TEST(Cli, PlotStatesAreWhatTheDeckAsksFor) {
   // 8e-5 gives 11 states; without the card the initial and the final state only (no invented
   // interval). --vtk writes the VTK series at the same times; without it there is none.
   const auto dir = make_temp_dir("plot_states");
-  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
-  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
-                dir / "taylor_bar_mesh.k");
+  std::string deck = taylor_bar_in(dir);
   write_file(dir / "with.k", deck);
   const std::string card = "*DATABASE_BINARY_D3PLOT\n    8.0e-6\n";
   ASSERT_NE(deck.find(card), std::string::npos);
@@ -175,9 +179,7 @@ TEST(Cli, RestartWithOtherElementStateIsRefused) {
   // with IHQ 1 must not be loaded into a run of IHQ 4 (its arrays would be short); the restart
   // stops with a message naming the array and the part.
   const auto dir = make_temp_dir("restart_ihq");
-  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
-  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
-                dir / "taylor_bar_mesh.k");
+  std::string deck = taylor_bar_in(dir);
   write_file(dir / "deck.k", deck);
   auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
                            (dir / "out").string() + " --checkpoint-every 20 --end-cycle 40",
@@ -236,12 +238,10 @@ TEST(Cli, TimeStepCollapseStopsTheRunNamingTheElement) {
   // *CONTROL_TERMINATION DTMIN = 0.5 (stop below half the initial step) the run must stop with
   // a message naming the controlling element and part, exit 2, and keep its last good state.
   const auto dir = make_temp_dir("collapse");
-  std::string deck = read_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar.k");
+  std::string deck = taylor_bar_in(dir);
   const std::string endtim = "    8.0e-5\n";
   deck.replace(deck.find(endtim), endtim.size(), "    8.0e-5                 0.5\n");
   write_file(dir / "deck.k", deck);
-  fs::copy_file(source_dir() / "examples" / "taylor_bar" / "taylor_bar_mesh.k",
-                dir / "taylor_bar_mesh.k");
   const auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
                                  (dir / "out").string() + " --vtk",
                              120);

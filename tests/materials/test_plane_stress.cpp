@@ -245,6 +245,41 @@ RandomPoint random_point(const MaterialParams& m, std::mt19937& gen, Real mag, b
   return r;
 }
 
+/// update_stress_shell against update_stress_shell_iterated from the random point r: stress,
+/// back stress, plastic and thickness strain increments agree to 1e-10 of their scales; the
+/// worst relative differences are kept in worst; sa, ba, ea, da: the direct update's result.
+struct Agreement {
+  Real worst_s = 0, worst_ep = 0, worst_z = 0;
+  int n = 0, plastic = 0;
+};
+
+void compare_with_iterated(const MaterialParams& m, const RandomPoint& r, Real dt, Agreement& a,
+                           Real sa[5], Real ba[3], Real& ea, Real& da, Real& db) {
+  Real sb[5], bb[3];
+  for (int i = 0; i < 5; ++i) sa[i] = sb[i] = r.sig[i];
+  for (int i = 0; i < 3; ++i) ba[i] = bb[i] = r.back[i];
+  ea = r.eps_p;
+  Real eb = r.eps_p, za = 0, zb = 0;
+  da = update_stress_shell(m, r.d, dt, sa, ba, ea, za);
+  db = update_stress_shell_iterated(m, r.d, dt, sb, bb, eb, zb);
+  ++a.n;
+  if (db > 0) ++a.plastic;
+  const Real sscale = kSigy + std::abs(r.sig[0]) + std::abs(r.sig[1]) + std::abs(r.sig[2]) +
+                      kE * (std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]));
+  const Real dscale = std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]);
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_NEAR(sa[i], sb[i], 1e-10 * sscale) << i;
+    a.worst_s = std::max(a.worst_s, std::abs(sa[i] - sb[i]) / sscale);
+  }
+  for (int i = 0; i < 3; ++i) ASSERT_NEAR(ba[i], bb[i], 1e-10 * sscale) << i;
+  ASSERT_NEAR(da, db, 1e-10 * dscale);
+  ASSERT_NEAR(ea, eb, 1e-10 * dscale);
+  ASSERT_EQ(ea, r.eps_p + da);
+  ASSERT_NEAR(za, zb, 1e-10 * dscale);
+  a.worst_ep = std::max(a.worst_ep, std::abs(da - db) / dscale);
+  a.worst_z = std::max(a.worst_z, std::abs(za - zb) / dscale);
+}
+
 } // namespace
 
 TEST(PlaneStressDirect, DispatchCoversLinearHardeningOnly) {
@@ -291,39 +326,21 @@ TEST(PlaneStressDirect, MatchesIteratedReturnOnRandomStates) {
                                   params(cs024),
                                   params(elastic_card())};
   std::mt19937 gen(2024);
-  int plastic = 0, n = 0;
-  Real worst_s = 0, worst_ep = 0, worst_z = 0;
+  Agreement agree;
   for (const MaterialParams& m : cases) {
     const bool kin = m.kind == MaterialKind::PlasticKinematic && m.beta < 1;
     for (Real mag : {1e-5, 1e-4, 1e-3, 1e-2}) {
       for (int k = 0; k < 400; ++k) {
         const RandomPoint r = random_point(m, gen, mag, kin);
-        Real sa[5], sb[5], ba[3], bb[3];
-        for (int i = 0; i < 5; ++i) sa[i] = sb[i] = r.sig[i];
-        for (int i = 0; i < 3; ++i) ba[i] = bb[i] = r.back[i];
-        Real ea = r.eps_p, eb = r.eps_p, za = 0, zb = 0;
-        const Real dt = 1e-6;
-        const Real da = update_stress_shell(m, r.d, dt, sa, ba, ea, za);
-        const Real db = update_stress_shell_iterated(m, r.d, dt, sb, bb, eb, zb);
-        ++n;
-        if (db > 0) ++plastic;
-        const Real sscale = kSigy + std::abs(r.sig[0]) + std::abs(r.sig[1]) + std::abs(r.sig[2]) +
-                            kE * (std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]));
-        const Real dscale = std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]);
-        for (int i = 0; i < 5; ++i) {
-          ASSERT_NEAR(sa[i], sb[i], 1e-10 * sscale) << i << " mag " << mag << " k " << k;
-          worst_s = std::max(worst_s, std::abs(sa[i] - sb[i]) / sscale);
-        }
-        for (int i = 0; i < 3; ++i) ASSERT_NEAR(ba[i], bb[i], 1e-10 * sscale) << i;
-        ASSERT_NEAR(da, db, 1e-10 * dscale);
-        ASSERT_NEAR(ea, eb, 1e-10 * dscale);
-        ASSERT_EQ(ea, r.eps_p + da);
-        ASSERT_NEAR(za, zb, 1e-10 * dscale);
-        worst_ep = std::max(worst_ep, std::abs(da - db) / dscale);
-        worst_z = std::max(worst_z, std::abs(za - zb) / dscale);
+        Real sa[5], ba[3], ea = 0, da = 0, db = 0;
+        SCOPED_TRACE(testing::Message() << "mag " << mag << " k " << k);
+        compare_with_iterated(m, r, 1e-6, agree, sa, ba, ea, da, db);
+        if (testing::Test::HasFatalFailure()) return;
       }
     }
   }
+  const int plastic = agree.plastic, n = agree.n;
+  const Real worst_s = agree.worst_s, worst_ep = agree.worst_ep, worst_z = agree.worst_z;
   EXPECT_GT(plastic, n / 4);
   // Both are converged far below the test tolerance: the stresses agree to ~1e-13 of the
   // stress scale. The plastic increment's difference, ~R * (yield residual) / 3G absolute
@@ -478,37 +495,23 @@ TEST(PlaneStressDirect, TabulatedHardeningMatchesIteratedReturn) {
   lcss_cs.srp = 4;
   const MaterialParams cases[] = {params(lcss, model), params(lcss_cs, model)};
   std::mt19937 gen(77);
-  int plastic = 0, n = 0, crossed = 0;
-  Real worst_s = 0;
+  Agreement agree;
+  int crossed = 0;
   for (const MaterialParams& m : cases) {
     for (Real mag : {1e-5, 1e-4, 1e-3, 1e-2, 5e-2}) {
       for (int k = 0; k < 400; ++k) {
         RandomPoint r = random_point(m, gen, mag, false);
         if (k % 4 == 0) r.eps_p *= 0.1; // below the first point: eps_p < 0.01
         if (k % 4 == 1) r.eps_p += 0.2; // beyond the last point
-        Real sa[5], sb[5], ba[3] = {0, 0, 0}, bb[3] = {0, 0, 0};
-        for (int i = 0; i < 5; ++i) sa[i] = sb[i] = r.sig[i];
-        Real ea = r.eps_p, eb = r.eps_p, za = 0, zb = 0;
         const Real dt = 1e-6;
-        const Real da = update_stress_shell(m, r.d, dt, sa, ba, ea, za);
-        const Real db = update_stress_shell_iterated(m, r.d, dt, sb, bb, eb, zb);
-        ++n;
-        if (db > 0) ++plastic;
+        Real sa[5], ba[3], ea = 0, da = 0, db = 0;
+        SCOPED_TRACE(testing::Message() << "mag " << mag << " k " << k);
+        compare_with_iterated(m, r, dt, agree, sa, ba, ea, da, db);
+        if (testing::Test::HasFatalFailure()) return;
         const auto seg = [&](Real e) {
           return std::upper_bound(m.hard_x.begin(), m.hard_x.end(), e) - m.hard_x.begin();
         };
         if (db > 0 && r.eps_p > m.hard_x.front() && seg(r.eps_p + db) != seg(r.eps_p)) ++crossed;
-        const Real sscale = kSigy + std::abs(r.sig[0]) + std::abs(r.sig[1]) + std::abs(r.sig[2]) +
-                            kE * (std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]));
-        const Real dscale = std::abs(r.d[0]) + std::abs(r.d[1]) + std::abs(r.d[2]);
-        for (int i = 0; i < 5; ++i) {
-          ASSERT_NEAR(sa[i], sb[i], 1e-10 * sscale) << i << " mag " << mag << " k " << k;
-          worst_s = std::max(worst_s, std::abs(sa[i] - sb[i]) / sscale);
-        }
-        ASSERT_NEAR(da, db, 1e-10 * dscale) << " mag " << mag << " k " << k;
-        ASSERT_NEAR(ea, eb, 1e-10 * dscale);
-        ASSERT_EQ(ea, r.eps_p + da);
-        ASSERT_NEAR(za, zb, 1e-10 * dscale);
         // on the surface after a plastic step
         if (da > 0) {
           // the rate of the step: the effective rate of the increment with deps_zz from
@@ -519,11 +522,13 @@ TEST(PlaneStressDirect, TabulatedHardeningMatchesIteratedReturn) {
                           0.5 * (r.d[2] * r.d[2] + r.d[3] * r.d[3] + r.d[4] * r.d[4]);
           const Real rate = std::sqrt(2.0 / 3.0 * ee) / dt;
           const Real sy = yield_stress(m, ea, rate);
-          ASSERT_NEAR(mises_ps(sa, ba), sy, 1e-11 * sy) << " mag " << mag << " k " << k;
+          ASSERT_NEAR(mises_ps(sa, ba), sy, 1e-11 * sy);
         }
       }
     }
   }
+  const int plastic = agree.plastic, n = agree.n;
+  const Real worst_s = agree.worst_s;
   EXPECT_GT(plastic, n / 4);
   EXPECT_GT(crossed, 50); // increments that end on another segment than they start
   EXPECT_LT(worst_s, 1e-12);

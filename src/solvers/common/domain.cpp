@@ -516,6 +516,7 @@ Domain build_domain(const Model& model) {
     hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
+    if (!shell_keeps_back_stress(mp)) sp.blk.drop_back_stress();
     sp.blk.isdo = model.control.isdo;
     sp.elem_id.reserve(elems.size());
     sp.model_index.reserve(elems.size());
