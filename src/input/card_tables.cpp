@@ -543,8 +543,9 @@ std::vector<KeywordSpec> control_keywords() {
                 {"Card 2", {I("IOOPT")}, "", true}},
        .ignore_extra = true,
        .summary = "Plot state interval (model.control.d3plot_dt); NPLTC > 0 sets it to "
-                  "ENDTIM/NPLTC. LCDT, BEAM, NPLTC, PSETID and IOOPT are stored "
-                  "(model.control.d3plot_*) for the plot writer.",
+                  "ENDTIM/NPLTC; LCDT: a curve of the interval over time. A deck that sets "
+                  "none gets the initial and the final state. BEAM, PSETID and IOOPT are "
+                  "stored (model.control.d3plot_*).",
        .apply = apply_database_d3plot},
       {.name = "*DATABASE_MATSUM",
        .head = {{"Card 1", kAsciiOutputCard}},
