@@ -11,7 +11,8 @@ times np x threads), the profile's phases (set-up; element forces, nodal update,
 search and forces, time step, output, halo exchange) with the contact ratio (contact search +
 forces over element forces + nodal update), the peak resident memory of the largest rank and
 the bytes per element all-in (all ranks' peaks over the elements), and the deck-read rate
-(deck bytes over the time to the "deck read" memory mark).
+(deck bytes over the wall time of `parcae check main.k`, median of 3: reading, resolving and
+checking the deck, process start included).
 """
 from __future__ import annotations
 
@@ -93,6 +94,20 @@ def run(parcae: str, deck: pathlib.Path, out: pathlib.Path, np_: int, threads: i
     return r
 
 
+def deck_read_rate(parcae: str, deck: pathlib.Path, deck_bytes: int) -> Dict[str, float]:
+    """`parcae check DECK` wall time (median of 3) and deck MB/s over it."""
+    times = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        p = subprocess.run([parcae, "check", str(deck)], capture_output=True, text=True,
+                           timeout=3600)
+        times.append(time.perf_counter() - t0)
+        if p.returncode != 0:
+            raise RuntimeError(f"parcae check {deck} failed:\n{p.stdout[-2000:]}{p.stderr[-2000:]}")
+    t = sorted(times)[1]
+    return {"check_s": t, "deck_read_mb_per_s": deck_bytes / 1e6 / t}
+
+
 def derive(r: Dict[str, object], elements: int) -> None:
     """Per element-cycle figures (the run loop: the log's elapsed time, set-up excluded), the
     contact ratio, and the set-up's share of a 1,000-cycle run."""
@@ -136,8 +151,10 @@ def main(argv=None) -> int:
                  "generate_command": f"parcae generate crash --class {cls} --seed {args.seed}"
                  + (f" --elements {args.elements}" if args.elements else "") + f" -o {cls}",
                  "runs": []}
+        entry.update(deck_read_rate(args.parcae, pathlib.Path(paths["main"]), deck_bytes))
         print(f"{cls}: {s['elements']} elements, {deck_bytes / 1e6:.1f} MB, generated in "
-              f"{gen_s:.1f} s", flush=True)
+              f"{gen_s:.1f} s, read and checked at {entry['deck_read_mb_per_s']:.0f} MB/s",
+              flush=True)
         runs: List[Dict[str, object]] = []
         for np_, threads in configs:
             r = run(args.parcae, pathlib.Path(paths["main"]), work / cls / f"run_{np_}x{threads}",
@@ -164,6 +181,7 @@ def main(argv=None) -> int:
                         "value": r.get("bytes_per_element"), "unit": "B"}
                        for cls, e in classes.items() for r in e["runs"]],
            "goals": {"bytes_per_element": 1024, "setup_share_of_1000_cycles": 0.10,
+                     "deck_read_mb_per_s": 100,
                      "us_per_element_cycle_per_core": 0.07}}
     path = pathlib.Path(args.json)
     path.parent.mkdir(parents=True, exist_ok=True)

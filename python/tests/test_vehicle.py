@@ -252,3 +252,22 @@ def test_same_results_at_np_1_2_and_4_threads_1_2(tmp_path):
         else:
             for k, v in ref.items():
                 assert g[k] == v, (np_, threads, k)
+
+
+@pytest.mark.skipif(not BIN.exists(), reason="parcae binary not built")
+def test_vehicle_bench_writes_its_figures(tmp_path):
+    # make bench-vehicle's module on a small car: the JSON has the deck-read rate, the run's
+    # per element-cycle time, memory and phases, with the goals beside them.
+    import json
+    from parcae_tools import vehicle_bench
+    out = tmp_path / "v.json"
+    assert vehicle_bench.main(["--parcae", str(BIN), "--classes", "neon", "--elements", "6000",
+                               "--configs", "1x1", "--cycles", "20", "--workdir",
+                               str(tmp_path / "w"), "--json", str(out)]) == 0
+    d = json.loads(out.read_text())
+    neon = d["classes"]["neon"]
+    assert neon["deck_read_mb_per_s"] > 0 and neon["check_s"] > 0
+    run = neon["runs"][0]
+    assert run["cycles"] == 20 and run["bytes_per_element"] > 0
+    assert run["us_per_element_cycle_per_core"] > 0 and "element_forces" in run["phases_s"]
+    assert d["goals"]["deck_read_mb_per_s"] == 100
