@@ -263,6 +263,7 @@ struct Pass {
   // segment e's nodes are current on this rank (others are skipped: the solver guarantees that
   // every segment a node of this rank can be in contact with is available)
   std::vector<std::uint8_t> mine;
+  std::vector<LocalId> mine_list; ///< MPP: the k with mine[k] != 0, ascending (loops over them)
   std::vector<std::uint8_t> seg_avail;
   [[nodiscard]] bool is_mine(std::size_t k) const { return mine.empty() || mine[k] != 0; }
   [[nodiscard]] bool available(LocalId e) const {

@@ -96,9 +96,11 @@ MppContact::MppContact(const par::Comm& comm, const ContactModel& model,
     for (Pass& ps : st.passes) {
       ps.set_stale();
       ps.mine.assign(ps.nodes.size(), 0);
+      ps.mine_list.clear();
       for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
         ps.mine[k] = owned_[sz(ps.nodes[k])];
         evaluated_ += ps.mine[k];
+        if (ps.mine[k]) ps.mine_list.push_back(static_cast<LocalId>(k));
       }
       // The box search needs every segment to be whole on some rank (its extent is then known
       // there): true for faces of elements; a *SET_SEGMENT segment spanning ranks is not.
@@ -248,8 +250,8 @@ void MppContact::plan() {
     tracked_checked_[i].clear();
     for (const Pass& ps : st.passes) {
       const auto& seg = surface_of(ifc, ps).seg;
-      for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
-        if (!ps.mine[k]) continue;
+      for (const LocalId kk : ps.mine_list) { // this rank's nodes (every other is skipped)
+        const auto k = sz(kk);
         touch[sz(ps.nodes[k])] = 1;
         for (auto j = ps.cand_start[k]; j < ps.cand_start[k + 1]; ++j)
           mark(seg[sz(ps.cand_seg[static_cast<std::size_t>(j)])]);
@@ -433,9 +435,10 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
     for (std::size_t pi = 0; pi < st.passes.size(); ++pi) {
       const Pass& ps = st.passes[pi];
       const auto& seg = surface_of(ifc, ps).seg;
-      for (std::size_t k = 0; k < ps.nodes.size(); ++k) {
+      for (const LocalId kk : ps.mine_list) { // ascending: the order of a scan over all
+        const auto k = sz(kk);
         const LocalId e = ps.seg_of[k];
-        if (!ps.mine[k] || e == kInvalidLocal) continue;
+        if (e == kInvalidLocal) continue;
         const Real* fk = &ps.fn[3 * k];
         auto emit = [&](LocalId target, int a, Real w, const Real* f) {
           for (auto j = hold_start_[sz(target)]; j < hold_start_[sz(target) + 1]; ++j) {
@@ -516,9 +519,10 @@ void MppContact::finish_cycle(std::span<const contact::ContactStatus> local,
     for (std::size_t pi = 0; pi < st.passes.size() && !replan_local_; ++pi) {
       const Pass& ps = st.passes[pi];
       auto& checked = tracked_checked_[i][pi];
-      for (std::size_t k = 0; k < ps.nodes.size() && !replan_local_; ++k) {
+      for (std::size_t m = 0; m < ps.mine_list.size() && !replan_local_; ++m) {
+        const auto k = sz(ps.mine_list[m]);
         const LocalId tr = ps.tracked[k];
-        if (!ps.mine[k] || tr == kInvalidLocal || tr == checked[k]) continue;
+        if (tr == kInvalidLocal || tr == checked[k]) continue;
         bool ok = ps.available(tr);
         for (auto a = ps.adj_start[sz(tr)]; ok && a < ps.adj_start[sz(tr) + 1]; ++a) {
           const LocalId e1 = ps.adj_seg[static_cast<std::size_t>(a)];
@@ -552,8 +556,8 @@ std::vector<MppContact::InterfaceEnergies> MppContact::gather_for_output() {
   for (std::size_t i = 0; i < ni; ++i)
     for (std::size_t pi = 0; pi < states_[i].passes.size(); ++pi) {
       const Pass& ps = states_[i].passes[pi];
-      for (std::size_t k = 0; k < ps.nodes.size(); ++k)
-        if (ps.mine[k] && ps.seg_of[k] != kInvalidLocal)
+      for (const LocalId kk : ps.mine_list)
+        if (const auto k = sz(kk); ps.seg_of[k] != kInvalidLocal)
           rec.insert(rec.end(),
                      {static_cast<double>(i), static_cast<double>(pi), static_cast<double>(k),
                       ps.fn[3 * k], ps.fn[3 * k + 1], ps.fn[3 * k + 2]});
