@@ -212,7 +212,8 @@ Real update_j2_solid(const MaterialParams& m, const Real deps[6], Real dt, Real 
 
 bool solid_batch_closed_form(const MaterialParams& m) {
   if (m.hydro()) return false;
-  if (!m.plastic()) return true;
+  // the elastic kinds; another law with its own update (*MAT_063) is updated point by point
+  if (!m.plastic()) return m.law().update_solid == &update_elastic_solid;
   return linear_hardening(m) && !rate_dependent(m) && !viscoplastic(m);
 }
 

@@ -66,6 +66,50 @@ DiscreteCurve discrete_curve(const Material& mat, const Model& model, GlobalId l
   return c;
 }
 
+void symmetric_eigen(const Real s[6], Real lam[3], Real v[3][3]) {
+  Real a[3][3] = {{s[0], s[3], s[5]}, {s[3], s[1], s[4]}, {s[5], s[4], s[2]}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) v[i][j] = i == j ? 1.0 : 0.0;
+  const Real scale = std::abs(a[0][0]) + std::abs(a[1][1]) + std::abs(a[2][2]) +
+                     2 * (std::abs(a[0][1]) + std::abs(a[1][2]) + std::abs(a[0][2]));
+  for (int sweep = 0; sweep < 50 && scale > 0; ++sweep) {
+    const Real off = std::abs(a[0][1]) + std::abs(a[1][2]) + std::abs(a[0][2]);
+    if (off <= 1e-17 * scale) break;
+    for (int p = 0; p < 2; ++p)
+      for (int q = p + 1; q < 3; ++q) {
+        if (a[p][q] == 0) continue;
+        // rotation in the p-q plane that zeroes a[p][q] (the stable tangent of Golub-Van Loan)
+        const Real theta = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+        const Real t = std::copysign(1.0, theta) / (std::abs(theta) + std::sqrt(theta * theta + 1));
+        const Real c = 1 / std::sqrt(t * t + 1), sn = t * c;
+        for (int k = 0; k < 3; ++k) { // A <- A J
+          const Real akp = a[k][p], akq = a[k][q];
+          a[k][p] = c * akp - sn * akq;
+          a[k][q] = sn * akp + c * akq;
+        }
+        for (int k = 0; k < 3; ++k) { // A <- J^T A
+          const Real apk = a[p][k], aqk = a[q][k];
+          a[p][k] = c * apk - sn * aqk;
+          a[q][k] = sn * apk + c * aqk;
+        }
+        for (int k = 0; k < 3; ++k) { // V <- V J
+          const Real vkp = v[k][p], vkq = v[k][q];
+          v[k][p] = c * vkp - sn * vkq;
+          v[k][q] = sn * vkp + c * vkq;
+        }
+      }
+  }
+  int order[3] = {0, 1, 2};
+  std::sort(order, order + 3, [&](int x, int y) { return a[x][x] < a[y][y]; });
+  Real w[3][3];
+  for (int k = 0; k < 3; ++k) {
+    lam[k] = a[order[k]][order[k]];
+    for (int i = 0; i < 3; ++i) w[i][k] = v[i][order[k]];
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) v[i][k] = w[i][k];
+}
+
 void prepare_from_card(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
 
 io::CardSpec discrete_card(std::vector<io::FieldSpec> fields) {

@@ -58,6 +58,10 @@ Real bar_wave_speed(const MaterialParams& m);
 /// field (positive moduli, a positive definite plane-stress stiffness).
 OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id);
 
+/// Eigenvalues lam (ascending) and unit eigenvectors (columns: v[.][k] belongs to lam[k]) of
+/// the symmetric 3x3 matrix s = [xx yy zz xy yz zx] (cyclic Jacobi rotations to round-off).
+void symmetric_eigen(const Real s[6], Real lam[3], Real v[3][3]);
+
 /// A prepare function for laws whose constants are their card's (law_data = the card's struct).
 void prepare_from_card(const Material& mat, const Model& model, MaterialParams& m);
 
