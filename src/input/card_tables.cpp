@@ -125,7 +125,8 @@ std::vector<KeywordSpec> structure_keywords() {
        .summary = "Reads the named file here; a relative path is relative to the including "
                   "file's directory. Missing files, cycles and nesting deeper than 32 are errors. "
                   "An *INCLUDE without a file name (its lines commented out) includes nothing "
-                  "(warning).",
+                  "(warning). A name line ending in \" +\" goes on in the next line (long names, "
+                  "as LS-DYNA reads them; also for *INCLUDE_PATH).",
        .apply = apply_include},
       {.name = "*INCLUDE_PATH",
        .rows = {{"Directory", {Line("PATH")}}},

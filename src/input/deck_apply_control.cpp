@@ -37,17 +37,43 @@ void apply_end(const Block&, DeckBuilder& d) {
   d.end_of_file = true;
 }
 
+namespace {
+
+/// The names of a file-name card's lines: a line ending in " +" (a space and a plus) goes on
+/// in the next one (LS-DYNA's way of writing a name longer than a line), the " +" dropped; each
+/// name with the place of its first line.
+std::vector<std::pair<std::string, SourceLoc>> continued_names(const Block& b,
+                                                               std::string_view field) {
+  std::vector<std::pair<std::string, SourceLoc>> out;
+  bool open = false;
+  for (const Fields& row : b.rows) {
+    std::string part = row.text(field);
+    while (!part.empty() && (part.back() == ' ' || part.back() == '\t' || part.back() == '\r'))
+      part.pop_back();
+    const bool goes_on = part.size() >= 2 && part.compare(part.size() - 2, 2, " +") == 0;
+    if (goes_on) part.resize(part.size() - 2);
+    if (open)
+      out.back().first += part;
+    else
+      out.emplace_back(part, row.loc(field));
+    open = goes_on;
+  }
+  return out;
+}
+
+} // namespace
+
 void apply_include(const Block& b, DeckBuilder& d) {
   // LS-DYNA reads an *INCLUDE whose file name lines are all commented out as nothing.
   if (b.rows.empty() && !d.parameter_pass)
     d.model.notes.push_back({b.loc.card, b.loc, false, "no file name given: nothing included"});
-  for (const Fields& row : b.rows) d.include(row.text("FILENAME"), row.loc("FILENAME"));
+  for (const auto& [name, loc] : continued_names(b, "FILENAME")) d.include(name, loc);
 }
 
 void apply_include_path(const Block& b, DeckBuilder& d) {
   const bool relative = b.spec->name == "*INCLUDE_PATH_RELATIVE";
-  for (const Fields& row : b.rows) {
-    std::string dir = row.text("PATH");
+  for (const auto& [name, loc] : continued_names(b, "PATH")) {
+    std::string dir = name;
     while (!dir.empty() && (dir.back() == ' ' || dir.back() == '\t')) dir.pop_back();
     while (!dir.empty() && (dir.front() == ' ' || dir.front() == '\t')) dir.erase(0, 1);
     if (dir.empty()) continue;

@@ -43,31 +43,49 @@ Real johnson_cook_yield(const MaterialParams& m, Real eps_p, Real rate, Real tem
 namespace {
 
 /// Radial return of the deviatoric trial stress s (in/out, tensor shear components) on the
-/// Johnson-Cook yield stress at eps_p + d (rate and temperature fixed over the step): solves
-/// q_tr - 3G d = sy(eps_p + d) by bisection-safeguarded Newton. Returns d (0: elastic).
-Real jc_return(const MaterialParams& m, Real s[6], Real eps_p, Real rate, Real temperature) {
+/// Johnson-Cook yield stress at eps_p + d: solves q_tr - 3G d = sy(eps_p + d) by
+/// bisection-safeguarded Newton. VP = 0 (dt <= 0 here): the rate factor at the step's total
+/// effective strain rate `rate`, fixed over the step. VP = 1 (viscoplastic, dt > 0): the rate
+/// factor at the plastic strain rate d / dt, (1 + C ln max(d / (dt EPSO), 1)), so the stress
+/// lies on the surface of the rate it flows at. Both yield stresses increase with d, so
+/// q_tr - 3G d - sy(d) decreases and has one root in [0, q_tr / 3G]. The temperature is fixed
+/// over the step. Returns d (0: elastic).
+Real jc_return(const MaterialParams& m, Real s[6], Real eps_p, Real rate, Real temperature,
+               Real viscoplastic_dt) {
   const Real ss =
       s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + 2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
   const Real q_tr = std::sqrt(1.5 * ss);
-  const Real scale = jc_factor(m, rate, temperature);
+  const bool vp = viscoplastic_dt > 0;
+  const Real scale = jc_factor(m, vp ? 0.0 : rate, temperature); // VP = 1: the thermal factor
   const Real sy0 = scale * jc_hardening(m, eps_p);
   if (q_tr <= sy0 || q_tr <= 0) return 0;
   const Real g3 = 3.0 * m.g;
+  const Real rate_floor = m.jc_epso * viscoplastic_dt; // d below this: no rate term
+  // sy(d) and its slope
+  auto yield = [&](Real d, Real& slope) {
+    const Real e = eps_p + d;
+    const Real h = jc_hardening(m, e);
+    const Real dh = m.jc_b > 0 && e > 0 ? m.jc_b * m.jc_n * std::pow(e, m.jc_n - 1.0) : 0.0;
+    Real fr = 1, dfr = 0;
+    if (vp && d > rate_floor && m.jc_c != 0) {
+      fr = 1.0 + m.jc_c * std::log(d / rate_floor);
+      dfr = m.jc_c / d;
+    }
+    slope = scale * (dh * fr + h * dfr);
+    return scale * h * fr;
+  };
   Real lo = 0, hi = q_tr / g3;
   Real d = (q_tr - sy0) / g3;
   const Real tol = 1e-14 * q_tr;
   for (int it = 0; it < 200; ++it) {
-    const Real sy = scale * jc_hardening(m, eps_p + d);
-    const Real gval = q_tr - g3 * d - sy;
+    Real slope = 0;
+    const Real gval = q_tr - g3 * d - yield(d, slope);
     if (std::abs(gval) <= tol) break;
     if (gval > 0)
       lo = d;
     else
       hi = d;
     if (hi - lo <= 1e-15 * hi) break;
-    const Real e = eps_p + d;
-    const Real slope =
-        m.jc_b > 0 && e > 0 ? scale * m.jc_b * m.jc_n * std::pow(e, m.jc_n - 1.0) : 0.0;
     Real dn = d + gval / (g3 + slope);
     if (!(dn > lo && dn < hi)) dn = 0.5 * (lo + hi);
     d = dn;
@@ -104,6 +122,7 @@ void prepare_johnson_cook(const Material& mat, const Model& model, MaterialParam
   m.jc_tr = mat.jc_tr;
   m.jc_epso = mat.jc_epso;
   m.jc_cp = mat.jc_cp;
+  m.vp = mat.vp;
   m.sigy = mat.jc_a;
 }
 
@@ -112,8 +131,9 @@ Real update_johnson_cook_deviator(const MaterialParams& m, const Real deps[6], R
   if (!(dt > 0)) return 0;
   add_deviatoric_increment(m, deps, s);
   const Real temperature = m.jc_cp > 0 ? m.jc_tr + hist[0] / (m.ro * m.jc_cp) : m.jc_tr;
-  const Real rate = m.jc_c != 0 ? j2::effective_rate(deps, dt) : 0.0;
-  const Real dep = jc_return(m, s, eps_p, rate, temperature);
+  const bool vp = m.vp == 1;
+  const Real rate = m.jc_c != 0 && !vp ? j2::effective_rate(deps, dt) : 0.0;
+  const Real dep = jc_return(m, s, eps_p, rate, temperature, vp ? dt : 0.0);
   if (dep > 0) {
     const Real sy = std::sqrt(1.5 * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2] +
                                      2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5])));
@@ -129,10 +149,11 @@ void read_johnson_cook_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
   read_pressure_cutoff(h, m);
   read_shear_modulus(h, m);
-  if (h.real("VP") != 0)
-    fail(h.loc("VP"), fmt::format("material {}: VP = {}: the viscoplastic formulation is not "
-                                  "supported (0)",
+  if (h.real("VP") != 0 && h.real("VP") != 1)
+    fail(h.loc("VP"), fmt::format("material {}: VP = {} must be 0 (the rate term at the total "
+                                  "strain rate) or 1 (viscoplastic: at the plastic strain rate)",
                                   m.id, h.real("VP")));
+  m.vp = h.real("VP");
   if (h.real("RATEOP") != 0)
     fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
                                       "Johnson-Cook rate term (0) is supported",
@@ -205,11 +226,13 @@ const MaterialLaw& law_johnson_cook() {
            .summary =
                "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
                "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the effective "
-               "total strain rate, T* = (T - TR)/(TM - TR) and the adiabatic temperature T = TR "
+               "total strain rate (VP = 0) or the plastic strain rate (VP = 1, viscoplastic: "
+               "the return solves for the plastic increment on the surface of its own rate), T* = "
+               "(T - TR)/(TM - TR) and the adiabatic temperature T = TR "
                "+ plastic work / (RO CP) (thermal softening when CP > 0 and TM > TR); accurate "
                "radial return always (IT ignored). Pressure from the EOS limited to p >= PC (PC "
                "= 0: no limit); SPALL 2 and 3 (spall failure) need element erosion and act as "
-               "SPALL 1 (warning). VP = 0 and RATEOP = 0 only; A < 0 (load curve) is not "
+               "SPALL 1 (warning). RATEOP = 0 only; A < 0 (load curve) is not "
                "supported. The damage model (D1-D5) and erosion fields are ignored (warning when "
                "set); E, PR and DTF (shells) are ignored."},
       .read = read_johnson_cook_card,

@@ -112,8 +112,13 @@ TEST(HydroCards, EosidRules) {
 
 TEST(HydroCards, RefusedFieldsAreNamed) {
   auto err = [&](const std::string& mat_and_eos) { return read_error(hydro_cube(mat_and_eos)); };
-  EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000,0,0,0,1\n90\n" + kGruneisen).find("VP = 1"),
+  EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000,0,0,0,2\n90\n" + kGruneisen).find("VP = 2"),
             std::string::npos);
+  // VP = 1 (viscoplastic) is read
+  EXPECT_EQ(read_text(hydro_cube("*MAT_015\n1,8.93e-9,46000,0,0,0,1\n90\n" + kGruneisen))
+                .materials.at(0)
+                .vp,
+            1.0);
   EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000,0,0,0,0,3\n90\n" + kGruneisen).find("RATEOP = 3"),
             std::string::npos);
   EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000\n-5\n" + kGruneisen).find("A = -5"), std::string::npos);

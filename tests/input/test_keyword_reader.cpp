@@ -142,6 +142,29 @@ TEST(KeywordReader, IncludeRelativeToIncludingFile) {
   EXPECT_EQ(m.parts[0].loc.file, (dir / "sub" / "mesh.k").string());
 }
 
+// A file name longer than a line goes on in the next line after " +" (LS-DYNA's continuation):
+// "sub/me +" then "sh.k" names sub/mesh.k; two names in one *INCLUDE stay two files; a name that
+// does not end in " +" ("a+" without the space) is a name of its own.
+TEST(KeywordReader, IncludeNameContinuedOnTheNextLine) {
+  const auto dir = make_temp_dir("include_cont");
+  write_file(dir / "main.k", "*KEYWORD\n*INCLUDE_PATH\nli +\nb\n*INCLUDE\nsub/me +  \nsh.k\n"
+                             "mat.k\n" +
+                                 termination() + "*END\n");
+  write_file(dir / "sub" / "mesh.k", cube_mesh());
+  write_file(dir / "lib" / "mat.k", "*MAT_RIGID\n2,7.85e-9,2.1e5,0.3\n");
+  const Model m = read_deck((dir / "main.k").string());
+  EXPECT_EQ(m.nodes.size(), 8u);
+  EXPECT_EQ(m.materials.size(), 2u);
+  write_file(dir / "plus.k", "*KEYWORD\n*INCLUDE\nsub/mesh.k+\n*END\n");
+  try {
+    (void)read_deck((dir / "plus.k").string());
+    ADD_FAILURE() << "\"sub/mesh.k+\" was read as sub/mesh.k";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("\"sub/mesh.k+\" not found"), std::string::npos)
+        << e.what();
+  }
+}
+
 // *INCLUDE_PATH_RELATIVE (a directory relative to the main deck's) and *INCLUDE_PATH: an
 // included file not beside its including file is looked for there, in order; when it is found
 // nowhere the message lists every place looked at.
