@@ -110,6 +110,14 @@ private:
       fail(p.loc, fmt::format("part {}: EOSID = {}: equations of state apply to *MAT_NULL, "
                               "*MAT_ELASTIC_PLASTIC_HYDRO and *MAT_JOHNSON_COOK only (material {})",
                               p.id, p.eosid, mat->id));
+    // beams and trusses do not erode: a material with its own failure criteria is refused there
+    const MaterialLaw& law = material_law(mat->kind);
+    if (sec != nullptr && sec->kind == SectionKind::Beam && law.may_fail != nullptr &&
+        law.may_fail(*mat))
+      fail(mat->loc, fmt::format("{} {}: its failure criteria are set, and beam elements (part "
+                                 "{}) do not erode in parcae; failure of spot welds is supported "
+                                 "on solid welds",
+                                 law.card, mat->id, p.id));
     if (hydro && sec != nullptr && sec->kind == SectionKind::Shell)
       fail(p.loc, fmt::format("part {}: material {} (with an equation of state) is supported for "
                               "solids only, and section {} is a shell section",

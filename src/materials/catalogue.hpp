@@ -104,6 +104,16 @@ struct MaterialLaw {
                           Real hist[6], Real& eps_p) = nullptr;
   /// Dilatational wave speed of the reference state (solid time step).
   Real (*wave_speed)(const MaterialParams& m) = nullptr;
+  // --- element failure beyond the plastic strain FS (null: none) ---
+  /// Whether solids of this material (the deck's card) may fail by solid_fails: the explicit
+  /// solver then runs its erosion pass; beam and truss parts of it are refused (they do not
+  /// erode).
+  bool (*may_fail)(const Material& mat) = nullptr;
+  /// Whether a solid element (one-point stress sig, corners x[a][i] in the current geometry,
+  /// nodes in *ELEMENT_SOLID order) fails at time t: the law's own criterion (*MAT_100's spot
+  /// weld force or stress criteria, TFAIL), checked by the erosion pass after each force pass.
+  bool (*solid_fails)(const MaterialParams& m, const Real sig[6], const Real x[8][3],
+                      Real t) = nullptr;
   // --- discrete elements (*SECTION_DISCRETE springs and dampers; null for the other laws) ---
   /// The axial force of a discrete element for its elongation (current length - initial length
   /// + OFFSET) and elongation rate (over the step); hist (2 values, zero at the start) is the

@@ -1,9 +1,28 @@
-// *MAT_SPOTWELD (100): elastic (E, PR), von Mises plasticity with the yield stress
-// SIGY + EH eps_p (EH: the plastic hardening modulus, as the manual defines it), isotropic. On
-// integrated beams the beam kernel returns the axial and transverse shear stresses
-// (fem/beam.cpp); solid welds use the shared J2 update (update_j2_solid). The failure fields are
-// read by the reader, which refuses nonzero ones (not implemented); DT (mass scaling of the weld)
-// likewise.
+// *MAT_SPOTWELD (100), also with the DAMAGE-FAILURE option: elastic (E, PR), von Mises
+// plasticity with the yield stress SIGY + EH eps_p (EH: the plastic hardening modulus, as the
+// manual defines it), isotropic. On integrated beams the beam kernel returns the axial and
+// transverse shear stresses (fem/beam.cpp); solid welds use the shared J2 update
+// (update_j2_solid).
+//
+// Failure (solid welds; beams and trusses do not erode in parcae, so a weld material with
+// failure on them is refused at set-up). The weld axis r of a hexahedron runs from the centroid
+// of its face N1-N4 to that of N5-N8 (the through-sheet direction of weld meshes); s is the edge
+// N1-N2 made normal to r, t = r x s; A = V / h is the mean cross-section (h the length of the
+// axis). With one point the weld carries no moments, so MRR MSS MTT play no part. An element
+// fails (erodes) when
+//  - EFAIL > 0: its effective plastic strain reaches EFAIL;
+//  - TFAIL > 0: the time reaches TFAIL;
+//  - OPT 0 (and the plain keyword): the force resultants N = A sigma on the weld plane,
+//    (max(N_rr, 0) / NRR)^2 + (N_rs / NRS)^2 + (N_rt / NRT)^2 >= 1 (a term with a zero limit
+//    left out);
+//  - OPT 1 (stress based, DAMAGE-FAILURE): (max(sigma_rr, 0) / SIG_AX)^2 + (tau / SIG_TAU)^2
+//    >= 1, tau = sqrt(sigma_rs^2 + sigma_rt^2) (card 2's second and third fields).
+// A compressive normal force does not open a weld. Refused at their field: DT (weld mass
+// scaling), RS (damage), OPT other than 0 and 1, negative limits (curves of the strain rate),
+// TRUE_T, BETA, DMGOPT; NF (filtering) and FVAL are read and not applied (a note when set).
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -23,9 +42,19 @@ void prepare_spotweld(const Material& mat, const Model& /*model*/, MaterialParam
   m.ep = mat.eh;
   m.etan = mat.e * mat.eh / (mat.e + mat.eh);
   m.beta = 1; // isotropic
+  m.fail = mat.fs;
 }
 
 namespace {
+
+/// The failure constants of the card (Material::law_card).
+struct SpotweldFailure {
+  Real efail = 0, tfail = 0;
+  int opt = 0;             ///< 0: force resultants, 1: stresses
+  Real lim[3] = {0, 0, 0}; ///< OPT 0: NRR NRS NRT; OPT 1: SIG_AX SIG_TAU (lim[2] unused)
+  [[nodiscard]] bool criterion() const { return lim[0] > 0 || lim[1] > 0 || lim[2] > 0; }
+  [[nodiscard]] bool any() const { return efail > 0 || tfail > 0 || criterion(); }
+};
 
 void read_spotweld_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
@@ -38,12 +67,124 @@ void read_spotweld_card(const io::Fields& h, LawReader& r) {
   if (!(m.eh >= 0))
     fail(h.loc("EH"),
          fmt::format("material {}: hardening modulus EH = {} must not be negative", m.id, m.eh));
-  for (std::string_view f :
-       {"DT", "TFAIL", "EFAIL", "NRR", "NRS", "NRT", "MRR", "MSS", "MTT", "NF"})
-    if (h.real(f) != 0)
-      fail(h.loc(f), fmt::format("material {}: {} = {}: the spot weld's {} is not implemented "
-                                 "(leave it blank)",
-                                 m.id, f, h.real(f), f == "DT" ? "mass scaling" : "failure"));
+  if (h.real("DT") != 0)
+    fail(h.loc("DT"), fmt::format("material {}: DT = {}: the spot weld's mass scaling is not "
+                                  "implemented (leave it blank)",
+                                  m.id, h.real("DT")));
+  auto f = std::make_shared<SpotweldFailure>();
+  const bool damage = r.has_option("DAMAGE-FAILURE");
+  if (damage) {
+    f->opt = static_cast<int>(h.real("OPT"));
+    if (h.real("OPT") != 0 && h.real("OPT") != 1)
+      fail(h.loc("OPT"), fmt::format("material {}: OPT = {}: only the force-resultant (0) and "
+                                     "stress (1) failure criteria are supported",
+                                     m.id, h.real("OPT")));
+    for (std::string_view k : {"RS", "TRUE_T", "BETA"})
+      if (h.real(k) != 0)
+        fail(h.loc(k), fmt::format("material {}: {} = {} is not supported ({})", m.id, k, h.real(k),
+                                   k == "RS"       ? "damage after failure starts"
+                                   : k == "TRUE_T" ? "the true weld thickness of single hexahedra"
+                                                   : "the damping of the failure criterion"));
+    if (h.integer("DMGOPT") != 0)
+      fail(h.loc("DMGOPT"),
+           fmt::format("material {}: DMGOPT = {} is not supported", m.id, h.integer("DMGOPT")));
+    r.note_ignored(h, "FVAL", "not used by OPT 0 and 1");
+    r.note_ignored(h, "ASFF", "parcae's welds are single elements (no weld assemblies)");
+  }
+  f->efail = h.real("EFAIL");
+  f->tfail = h.real("TFAIL");
+  const char* names[3] = {"NRR", "NRS", "NRT"};
+  const char* shown_1[3] = {"SIG_AX", "SIG_TAU", "NRT"};
+  for (int i = 0; i < 3; ++i) {
+    f->lim[i] = h.real(names[i]);
+    const char* shown = f->opt == 1 ? shown_1[i] : names[i];
+    if (!(f->lim[i] >= 0))
+      fail(h.loc(names[i]), fmt::format("material {}: {} = {}: a curve of the strain rate "
+                                        "(negative) is not supported",
+                                        m.id, shown, f->lim[i]));
+  }
+  if (f->opt == 1 && f->lim[2] != 0)
+    r.note_ignored(h, "NRT", "OPT 1 reads the axial and shear stress limits only");
+  for (std::string_view k : {"MRR", "MSS", "MTT"})
+    r.note_ignored(h, k, "a one-point solid weld carries no moments");
+  if (!(f->efail >= 0))
+    fail(h.loc("EFAIL"),
+         fmt::format("material {}: EFAIL = {} must not be negative", m.id, f->efail));
+  if (!(f->tfail >= 0))
+    fail(h.loc("TFAIL"),
+         fmt::format("material {}: TFAIL = {} must not be negative", m.id, f->tfail));
+  r.note_ignored(h, "NF", "the failure function is not filtered");
+  m.fs = f->efail; // the kernels' plastic-strain erosion
+  m.law_card = std::move(f);
+}
+
+/// Volume of the trilinear hexahedron: det J integrated by 2 x 2 x 2 Gauss points (exact: det J
+/// is of degree 2 at most in each natural coordinate).
+Real hex_volume(const Real x[8][3]) {
+  constexpr Real xi[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                             {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
+  const Real g = 1.0 / std::sqrt(3.0);
+  Real v = 0;
+  for (int q = 0; q < 8; ++q) {
+    const Real p[3] = {g * xi[q][0], g * xi[q][1], g * xi[q][2]};
+    Real j[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; // j[i][k] = dx_i / dxi_k
+    for (int a = 0; a < 8; ++a) {
+      const Real n[3] = {1 + xi[a][0] * p[0], 1 + xi[a][1] * p[1], 1 + xi[a][2] * p[2]};
+      const Real dn[3] = {xi[a][0] * n[1] * n[2] / 8, xi[a][1] * n[0] * n[2] / 8,
+                          xi[a][2] * n[0] * n[1] / 8};
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) j[i][k] += x[a][i] * dn[k];
+    }
+    v += j[0][0] * (j[1][1] * j[2][2] - j[1][2] * j[2][1]) -
+         j[0][1] * (j[1][0] * j[2][2] - j[1][2] * j[2][0]) +
+         j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
+  }
+  return v; // weights 1 each
+}
+
+bool may_fail(const Material& mat) {
+  return mat.law_card != nullptr && mat.card<SpotweldFailure>().any();
+}
+
+bool solid_fails(const MaterialParams& m, const Real sig[6], const Real x[8][3], Real t) {
+  const SpotweldFailure& f = m.law_params<SpotweldFailure>();
+  if (f.tfail > 0 && t >= f.tfail) return true;
+  if (!f.criterion()) return false;
+  // the weld axes
+  Real r[3], s[3], tt[3];
+  for (int i = 0; i < 3; ++i) {
+    r[i] = 0.25 * (x[4][i] + x[5][i] + x[6][i] + x[7][i] - x[0][i] - x[1][i] - x[2][i] - x[3][i]);
+    s[i] = x[1][i] - x[0][i];
+  }
+  const Real h = std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+  if (!(h > 0)) return false;
+  for (Real& c : r) c /= h;
+  const Real sr = s[0] * r[0] + s[1] * r[1] + s[2] * r[2];
+  for (int i = 0; i < 3; ++i) s[i] -= sr * r[i];
+  const Real sn = std::sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+  if (!(sn > 0)) return false;
+  for (Real& c : s) c /= sn;
+  tt[0] = r[1] * s[2] - r[2] * s[1];
+  tt[1] = r[2] * s[0] - r[0] * s[2];
+  tt[2] = r[0] * s[1] - r[1] * s[0];
+  // the traction on the weld plane: T = sigma r, and its components
+  const Real S[3][3] = {
+      {sig[0], sig[3], sig[5]}, {sig[3], sig[1], sig[4]}, {sig[5], sig[4], sig[2]}};
+  Real tr[3];
+  for (int i = 0; i < 3; ++i) tr[i] = S[i][0] * r[0] + S[i][1] * r[1] + S[i][2] * r[2];
+  const Real s_rr = tr[0] * r[0] + tr[1] * r[1] + tr[2] * r[2];
+  const Real s_rs = tr[0] * s[0] + tr[1] * s[1] + tr[2] * s[2];
+  const Real s_rt = tr[0] * tt[0] + tr[1] * tt[1] + tr[2] * tt[2];
+  auto term = [](Real v, Real lim) { return lim > 0 ? (v / lim) * (v / lim) : 0.0; };
+  if (f.opt == 1)
+    return term(std::max<Real>(s_rr, 0), f.lim[0]) +
+               term(std::sqrt(s_rs * s_rs + s_rt * s_rt), f.lim[1]) >=
+           1;
+  // OPT 0: forces on the mean cross-section A = V / h
+  const Real area = hex_volume(x) / h;
+  return term(std::max<Real>(s_rr, 0) * area, f.lim[0]) + term(s_rs * area, f.lim[1]) +
+             term(s_rt * area, f.lim[2]) >=
+         1;
 }
 
 } // namespace
@@ -64,7 +205,7 @@ const MaterialLaw& law_spotweld() {
       .rigid = false,
       .keyword = {.name = "*MAT_SPOTWELD",
                   .aliases = {"*MAT_100"},
-                  .options = {"TITLE"},
+                  .options = {"TITLE", "DAMAGE-FAILURE"},
                   .head = {title_card(),
                            {"Card 1",
                             join(mid_ro_e_pr_fields(), {R("SIGY"), R("EH"), R("DT"), R("TFAIL")})},
@@ -72,20 +213,33 @@ const MaterialLaw& law_spotweld() {
                             {R("EFAIL"), R("NRR"), R("NRS"), R("NRT"), R("MRR"), R("MSS"), R("MTT"),
                              R("NF")},
                             "",
+                            true},
+                           {"Card 3 (DAMAGE-FAILURE)",
+                            {R("RS"), R("OPT"), R("FVAL"), R("TRUE_T"), I("ASFF"), R("BETA"),
+                             S("UNUSED"), I("DMGOPT")},
+                            "DAMAGE-FAILURE",
                             true}},
                   .summary =
                       "Spot weld material on beams (integrated ELFORM 1, 9: von Mises plasticity "
                       "on the axial and shear stresses; trusses) and solids (the J2 update): "
                       "elastic E PR, yield stress SIGY + EH eps_p (isotropic hardening); shells "
-                      "are refused. The failure fields (TFAIL, EFAIL, NRR NRS NRT MRR MSS MTT, NF) "
-                      "and DT (weld mass scaling) are not implemented: a nonzero value is "
-                      "refused."},
+                      "are refused. Failure of solid welds (erosion): EFAIL (plastic strain), "
+                      "TFAIL (time), and OPT 0 (the plain keyword too) the force resultants on "
+                      "the weld plane against NRR NRS NRT, or OPT 1 (DAMAGE-FAILURE) the normal "
+                      "and shear stress against SIG_AX SIG_TAU (card 2's second and third "
+                      "fields); the weld axis runs from face N1-N4 to face N5-N8. Beams and "
+                      "trusses with failure are refused (they do not erode). Refused: DT (weld "
+                      "mass scaling), RS, OPT other than 0 and 1, negative limits (rate curves), "
+                      "TRUE_T, BETA, DMGOPT; MRR MSS MTT (no moments on one point), NF, FVAL, ASFF "
+                      "are read and not applied (a note when set)."},
       .read = read_spotweld_card,
       .prepare = prepare_spotweld,
       .update_solid = update_j2_solid,
       .update_shell = nullptr,
       .update_deviator = nullptr,
-      .wave_speed = reference_wave_speed};
+      .wave_speed = reference_wave_speed,
+      .may_fail = may_fail,
+      .solid_fails = solid_fails};
   return law;
 }
 } // namespace parcae

@@ -270,6 +270,17 @@ void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int
   }
 }
 
+/// Beams and trusses do not erode: a material whose own failure criteria are set (*MAT_100
+/// EFAIL, TFAIL, NRR ...) is refused on them rather than run without its failure.
+void refuse_failure_on_beams(const MaterialParams& mp, const Material& mat, GlobalId pid) {
+  const MaterialLaw& law = mp.law();
+  if (law.may_fail != nullptr && law.may_fail(mat))
+    throw InputError(mat.loc, fmt::format("{} {}: its failure criteria are set, and beam "
+                                          "elements (part {}) do not erode in parcae; failure of "
+                                          "spot welds is supported on solid welds",
+                                          law.card, mat.id, pid));
+}
+
 } // namespace
 
 /// Integrated beams (*SECTION_BEAM ELFORM 1, 9) of part pid: section rule, frames, lengths;
@@ -293,6 +304,7 @@ static void add_integrated_beams(const Model& model, const PartSetup& s, GlobalI
     mp.nu = s.mat->pr;
   } else {
     mp = make_material_params(*s.mat, model);
+    refuse_failure_on_beams(mp, *s.mat, pid);
     const MaterialKind k = mp.kind;
     if (!mp.law().rigid && k != MaterialKind::Elastic && k != MaterialKind::PlasticKinematic &&
         k != MaterialKind::PiecewiseLinear && k != MaterialKind::Spotweld)
@@ -561,6 +573,7 @@ Domain build_domain(const Model& model) {
       continue;
     }
     MaterialParams mp = make_material_params(*s.mat, model);
+    refuse_failure_on_beams(mp, *s.mat, pid);
     TrussPart tp;
     tp.pid = pid;
     tp.title = s.part->title;

@@ -41,7 +41,9 @@ void Integrator::init_erosion() {
     const bool volume = m->terod > 0 || m->cerod > 0; // *MAT_NULL TEROD / CEROD
     bool add = false;
     for (const auto& a : model_.add_erosions) add |= a.mid == m->id;
-    erosion_.on |= fails || tdel || add || volume;
+    const MaterialLaw& law = material_law(m->kind);
+    const bool own = law.may_fail != nullptr && law.may_fail(*m); // the law's own criterion
+    erosion_.on |= fails || tdel || add || volume || own;
   }
   // *DEFINE_ELEMENT_DEATH_*: the elements named may be deleted
   erosion_.on |= !model_.element_deaths.empty();
@@ -96,6 +98,7 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
   auto& gone = erosion_.solid_gone[p];
   const ErosionRule& rule = erosion_.solid_rule[p];
   const Real tssfac = model_.control.tssfac;
+  const auto solid_fails = sp.mat.law().solid_fails;
   bool any = false;
   for (std::size_t k = b; k < e; ++k) {
     if (gone[k]) continue;
@@ -104,6 +107,13 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
       f = death_due(model_.solid_death[sp.model_index[k]], sp.blk.conn[k].data(), 8);
     if (!f && rule.tdel > 0 && sp.blk.dt[k] * tssfac < rule.tdel) f = true;
     if (!f && erosion_.tsmin > 0 && sp.blk.dt[k] * tssfac < erosion_.tsmin) f = true;
+    if (!f && solid_fails != nullptr) { // the law's own criterion (*MAT_100 spot welds)
+      Real xc[8][3];
+      for (int a = 0; a < 8; ++a)
+        for (int i = 0; i < 3; ++i)
+          xc[a][i] = d_.x[3 * static_cast<std::size_t>(sp.blk.conn[k][a]) + i];
+      f = solid_fails(sp.mat, &sp.blk.sig[6 * k], xc, erosion_.t_pass);
+    }
     if (!f && rule.by_volume()) {
       const Real rv = sp.blk.vol[k] / erosion_.solid_v0[p][k];
       f = (rule.terod > 0 && rv > rule.terod) || (rule.cerod > 0 && rv < rule.cerod);
