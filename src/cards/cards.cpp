@@ -68,8 +68,18 @@ std::string CardSpec::field_list() const {
 // Fields, Block
 
 const Value* Fields::find(std::string_view name) const {
-  for (const Value& v : values_)
-    if (v.spec->name == name) return &v;
+  // from the hint on, then from the start (the same field as a plain scan: names are unique
+  // within one Fields)
+  const std::size_t n = values_.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t j = hint_ + k;
+    if (j >= n) j -= n;
+    const std::string_view have = values_[j].spec->name;
+    if (have.size() == name.size() && have.front() == name.front() && have == name) {
+      hint_ = j + 1 < n ? j + 1 : 0;
+      return &values_[j];
+    }
+  }
   return nullptr;
 }
 

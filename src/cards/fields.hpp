@@ -38,6 +38,7 @@ public:
   explicit Fields(std::shared_ptr<const Origin> origin) : origin_(std::move(origin)) {}
 
   void add(Value v) { values_.push_back(std::move(v)); }
+  void reserve(std::size_t n) { values_.reserve(n); }
   [[nodiscard]] const std::vector<Value>& values() const { return values_; }
 
   [[nodiscard]] std::int64_t id(std::string_view name) const { return get(name).i; }
@@ -64,6 +65,8 @@ private:
   std::shared_ptr<const Origin> origin_;
   int line_ = 0;
   std::vector<Value> values_;
+  /// Where the next lookup starts: apply functions mostly ask for the fields in card order.
+  mutable std::size_t hint_ = 0;
 };
 
 /// A parsed keyword: head fields and row groups.

@@ -35,10 +35,9 @@ int rest_of_line_column(const CardSpec& card, LineFormat format) {
 /// of 0.0 and a SOLVER of MECH; "12353.5355339059327" is an 8-column NID and a 16-column X). A
 /// value wider than its field cannot be told apart from two touching values, so none is
 /// guessed at.
-std::vector<std::string_view> split_fixed(const CardSpec& card, std::string_view line,
-                                          LineFormat format) {
-  std::vector<std::string_view> out;
-  out.reserve(card.fields.size());
+void split_fixed(const CardSpec& card, std::string_view line, LineFormat format,
+                 std::vector<std::string_view>& out) {
+  out.clear();
   int col = 0;
   const int n = static_cast<int>(line.size());
   for (const FieldSpec& f : card.fields) {
@@ -51,12 +50,11 @@ std::vector<std::string_view> split_fixed(const CardSpec& card, std::string_view
                           : std::string_view{});
     col += w;
   }
-  return out;
 }
 
-std::vector<std::string_view> split_free(const CardSpec& card, std::string_view line,
-                                         const SourceLoc& loc) {
-  std::vector<std::string_view> out;
+void split_free(const CardSpec& card, std::string_view line, const SourceLoc& loc,
+                std::vector<std::string_view>& out) {
+  out.clear();
   const std::size_t nfields = card.fields.size();
   const bool rest = card.fields.back().width == 0;
   std::size_t start = 0;
@@ -76,7 +74,6 @@ std::vector<std::string_view> split_free(const CardSpec& card, std::string_view 
                                       "fields of this card ({})",
                                       out.size(), nfields, card.field_list()));
   out.resize(nfields);
-  return out;
 }
 
 } // namespace
@@ -88,11 +85,19 @@ bool is_free_format(const CardSpec& card, std::string_view line, LineFormat form
   return rest_col < 0 || static_cast<int>(comma) < rest_col;
 }
 
+void split_card_line(const CardSpec& card, std::string_view line, LineFormat format,
+                     const SourceLoc& loc, bool free, std::vector<std::string_view>& out) {
+  if (free)
+    split_free(card, line, loc, out);
+  else
+    split_fixed(card, line, format, out);
+}
+
 std::vector<std::string_view> split_card_line(const CardSpec& card, std::string_view line,
                                               LineFormat format, const SourceLoc& loc) {
-  if (is_free_format(card, line, format)) return split_free(card, line, loc);
-  (void)loc;
-  return split_fixed(card, line, format);
+  std::vector<std::string_view> out;
+  split_card_line(card, line, format, loc, is_free_format(card, line, format), out);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,16 +228,20 @@ BlockParser::BlockParser(const KeywordMatch& m, const RawBlock& raw, const Param
   for (const CardSpec& card : spec_.head)
     if (card.active(block_.options)) read_head_card(card);
   for (const CardSpec& c : use_alt_rows() ? spec_.alt_rows : spec_.rows)
-    if (c.active(block_.options)) rows_.push_back(&c);
+    if (c.active(block_.options)) {
+      rows_.push_back(&c);
+      row_fields_ += c.fields.size();
+    }
 }
 
 void BlockParser::read_card(const CardSpec& card, const DataLine& line, Fields& into) {
   loc_.line = line.line;
-  const auto texts = split_card_line(card, line.text, raw_.format, loc_);
+  const bool fixed = !is_free_format(card, line.text, raw_.format);
+  split_card_line(card, line.text, raw_.format, loc_, !fixed, texts_);
+  const std::vector<std::string_view>& texts = texts_;
   for (std::size_t k = 0; k < card.fields.size(); ++k) {
     const FieldSpec& f = card.fields[k];
     const std::string_view t = trim(texts[k]);
-    const bool fixed = !is_free_format(card, line.text, raw_.format);
     const bool blanks = f.type != FieldType::String &&
                         t.find_first_of(" \t") != std::string_view::npos && t.front() != '&' &&
                         !(t.size() > 1 && t[0] == '-' && t[1] == '&') && fixed;
@@ -324,6 +333,7 @@ bool BlockParser::read_rows(std::size_t max_groups) {
   while (block_.rows.size() < max_groups && !only_blank_lines_left()) {
     if (!titled) skip_blank_lines();
     Fields group(origin_);
+    group.reserve(row_fields_);
     const int first_line = raw_.lines[pos_].line;
     group.set_line(first_line);
     for (const CardSpec* card : rows_) {

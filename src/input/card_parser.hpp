@@ -52,7 +52,9 @@ private:
   std::shared_ptr<const Fields::Origin> origin_;
   SourceLoc loc_; ///< reused for every card (only the line changes)
   Block block_;
-  std::vector<const CardSpec*> rows_; ///< the repeated cards (pointers into the spec)
+  std::vector<const CardSpec*> rows_;   ///< the repeated cards (pointers into the spec)
+  std::vector<std::string_view> texts_; ///< the field texts of the line being read (reused)
+  std::size_t row_fields_ = 0;          ///< fields of one row group (all its cards)
   std::size_t pos_ = 0;
   std::size_t row_count_ = 0;
 
@@ -71,6 +73,10 @@ Block parse_block(const KeywordMatch& match, const RawBlock& raw, const Paramete
 /// tests. Fixed format is read by columns; throws InputError on too many free-format values.
 std::vector<std::string_view> split_card_line(const CardSpec& card, std::string_view line,
                                               LineFormat format, const SourceLoc& loc);
+/// The same into out (reused: no allocation once it has grown); free: whether the line is in
+/// free format (is_free_format, known to the caller).
+void split_card_line(const CardSpec& card, std::string_view line, LineFormat format,
+                     const SourceLoc& loc, bool free, std::vector<std::string_view>& out);
 
 /// Whether a line is in comma-separated free format for this card.
 bool is_free_format(const CardSpec& card, std::string_view line, LineFormat format);

@@ -28,8 +28,49 @@ void DeckBuilder::claim_id(std::string_view kind, GlobalId id, const SourceLoc& 
   claim_id(kind, id, ref(where), where.card);
 }
 
+bool DeckBuilder::bulk_kind(std::string_view kind) {
+  return kind == "node" || kind == "shell element" || kind == "solid element";
+}
+
+void DeckBuilder::sort_bulk(BulkIds& b) const {
+  if (b.sorted == b.id.size()) return;
+  b.order.resize(b.id.size());
+  for (std::size_t k = 0; k < b.id.size(); ++k) b.order[k] = static_cast<std::uint32_t>(k);
+  std::sort(b.order.begin(), b.order.end(), [&](std::uint32_t x, std::uint32_t y) {
+    return b.id[x] != b.id[y] ? b.id[x] < b.id[y] : x < y;
+  });
+  b.sorted = b.id.size();
+}
+
+void DeckBuilder::check_bulk_ids() {
+  for (auto& [kind, b] : bulk_) {
+    sort_bulk(b);
+    // the repeated definition read first: the smallest position that follows an equal id
+    std::size_t worst = b.id.size(), first = 0;
+    for (std::size_t k = 1; k < b.order.size(); ++k)
+      if (b.id[b.order[k]] == b.id[b.order[k - 1]] && b.order[k] < worst) {
+        worst = b.order[k];
+        std::size_t f = k - 1;
+        while (f > 0 && b.id[b.order[f - 1]] == b.id[b.order[k]]) --f;
+        first = b.order[f];
+      }
+    if (worst < b.id.size())
+      fail(loc(b.src[worst], b.card), fmt::format("duplicate {} id {} (first defined at {})", kind,
+                                                  b.id[worst], loc(b.src[first]).str()));
+  }
+}
+
 void DeckBuilder::claim_id(std::string_view kind, GlobalId id, SrcRef where,
                            std::string_view card) {
+  if (bulk_kind(kind)) {
+    auto bit = bulk_.find(kind);
+    if (bit == bulk_.end()) bit = bulk_.emplace(std::string(kind), BulkIds{}).first;
+    BulkIds& b = bit->second;
+    if (b.card.empty()) b.card = std::string(card);
+    b.id.push_back(id);
+    b.src.push_back(where);
+    return;
+  }
   auto it = ids_.find(kind);
   if (it == ids_.end())
     it = ids_.emplace(std::string(kind), std::unordered_map<GlobalId, SrcRef>{}).first;
@@ -40,6 +81,15 @@ void DeckBuilder::claim_id(std::string_view kind, GlobalId id, SrcRef where,
 }
 
 const SrcRef* DeckBuilder::defined(std::string_view kind, GlobalId id) const {
+  if (bulk_kind(kind)) {
+    const auto bit = bulk_.find(kind);
+    if (bit == bulk_.end()) return nullptr;
+    auto& b = const_cast<BulkIds&>(bit->second); // the sorted order is a cache
+    sort_bulk(b);
+    const auto pos = std::lower_bound(b.order.begin(), b.order.end(), id,
+                                      [&](std::uint32_t k, GlobalId v) { return b.id[k] < v; });
+    return pos == b.order.end() || b.id[*pos] != id ? nullptr : &b.src[*pos];
+  }
   const auto it = ids_.find(kind);
   if (it == ids_.end()) return nullptr;
   const auto pos = it->second.find(id);

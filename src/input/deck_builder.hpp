@@ -195,6 +195,25 @@ private:
   std::unordered_map<std::string, int> file_index_;
   int last_file_ = -1; ///< cache: most files' lines come in runs
   std::map<std::string, std::unordered_map<GlobalId, SrcRef>, std::less<>> ids_;
+  /// The kinds a deck has hundreds of thousands of (nodes, shell and solid elements): their ids
+  /// are kept in reading order and checked for duplicates once, by sorting
+  /// (check_bulk_ids), instead of one hash-map node per id.
+  struct BulkIds {
+    std::string card; ///< the keyword that claims them (messages)
+    std::vector<GlobalId> id;
+    std::vector<SrcRef> src;
+    std::vector<std::uint32_t> order; ///< reading positions sorted by (id, position)
+    std::size_t sorted = 0;           ///< ids covered by order
+  };
+  std::map<std::string, BulkIds, std::less<>> bulk_;
+  static bool bulk_kind(std::string_view kind);
+  /// Sorts kind's ids read so far; throws on the duplicate whose second definition comes first.
+  void sort_bulk(BulkIds& b) const;
+
+public:
+  /// Checks the bulk kinds' ids for duplicates (end of reading): the error names the second
+  /// definition that comes first in reading order and where the id was first defined.
+  void check_bulk_ids();
 };
 
 /// Check every cross reference, resolve connectivity and sets, expand constraints. Throws

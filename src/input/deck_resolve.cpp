@@ -590,6 +590,7 @@ private:
 } // namespace
 
 void resolve_model(DeckBuilder& d) {
+  d.check_bulk_ids();
   Resolver(d).run();
 }
 

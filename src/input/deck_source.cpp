@@ -52,9 +52,22 @@ std::string load_deck_text(const std::string& path, const SourceLoc& from) {
   if (!f)
     throw InputError(from, from.line > 0 ? fmt::format("cannot open file \"{}\"", path)
                                          : std::string("cannot open the deck file"));
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
+  // one read into a string of the file's size (a stream copy would copy it twice); what has
+  // no size (a pipe) is copied from the stream
+  std::string text;
+  f.seekg(0, std::ios::end);
+  const std::streamoff size = f.tellg();
+  f.seekg(0, std::ios::beg);
+  if (size >= 0 && f) {
+    text.resize(static_cast<std::size_t>(size));
+    f.read(text.data(), size);
+    text.resize(static_cast<std::size_t>(f.gcount()));
+  } else {
+    f.clear();
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    text = ss.str();
+  }
   check_text(text, path);
   return text;
 }

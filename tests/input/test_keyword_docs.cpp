@@ -1,9 +1,12 @@
 // docs/keywords.md must be the text generated from the card tables.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <cstdlib>
 #include <filesystem>
 
+#include "input/card_spec.hpp"
 #include "input/keyword_reader.hpp"
 #include "test_support.hpp"
 
@@ -36,3 +39,21 @@ TEST(KeywordDocs, ListsEveryKeywordWithDefaults) {
 
 } // namespace
 } // namespace parcae::test
+
+// Field names are unique within a keyword's head cards and within its row group (the cards of
+// one row, either layout): Fields looks a name up from where the last lookup ended, which finds
+// the same field as a scan from the start only when names do not repeat.
+TEST(KeywordDocs, FieldNamesAreUniqueWithinHeadAndRows) {
+  for (const parcae::io::KeywordSpec& k : parcae::io::keyword_table()) {
+    auto check = [&](const std::vector<parcae::io::CardSpec>& cards, const char* what) {
+      std::set<std::string_view> seen;
+      for (const parcae::io::CardSpec& c : cards)
+        for (const parcae::io::FieldSpec& f : c.fields)
+          EXPECT_TRUE(seen.insert(f.name).second)
+              << k.name << " " << what << ": field " << f.name << " twice";
+    };
+    check(k.head, "head");
+    check(k.rows, "rows");
+    check(k.alt_rows, "alternative rows");
+  }
+}
