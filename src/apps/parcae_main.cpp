@@ -389,19 +389,12 @@ int main(int argc, char** argv) {
   // and from the other MPI ranks (measured on the 51,200-hexahedron scaling deck with 2
   // threads: 2.84 s spinning, 0.76 s passive). The runtime reads the policy when it loads, so
   // set it and start again, unless the user chose one.
-  // OpenBLAS (under PETSc and MUMPS) starts a pool of threads when it loads, which spin on
-  // sched_yield and take the cores from the ranks and the OpenMP threads (measured: 9 % of a
-  // `parcae check` of the neon class deck); an MPI rank uses one BLAS thread, as PETSc
-  // recommends. Set both before the runtimes load, unless the user chose.
   // `check` and `keywords` run no threads: they skip the second start (loading the libraries
   // again costs about 40 ms).
   const bool serial = argc >= 2 && (std::string_view(argv[1]) == "check" ||
                                     std::string_view(argv[1]) == "keywords");
-  const bool set_omp = std::getenv("OMP_WAIT_POLICY") == nullptr;
-  const bool set_blas = std::getenv("OPENBLAS_NUM_THREADS") == nullptr;
-  if ((set_omp || set_blas) && !serial) {
-    if (set_omp) ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
-    if (set_blas) ::setenv("OPENBLAS_NUM_THREADS", "1", 1);
+  if (!std::getenv("OMP_WAIT_POLICY") && !serial) {
+    ::setenv("OMP_WAIT_POLICY", "PASSIVE", 1);
     ::execv("/proc/self/exe", argv);
   }
   // `parcae profile ...` starts other programs; it never initialises MPI itself.
