@@ -16,7 +16,7 @@
 namespace parcae {
 
 struct HexOptions {
-  int ihq = 1;    ///< 1..3 viscous, 4..5 stiffness
+  int ihq = 1;    ///< 1..3 viscous, 4..5 stiffness, 6 assumed-strain stiffness (corotational)
   Real qm = 0.1;  ///< hourglass coefficient
   Real q1 = 0.06; ///< linear bulk viscosity coefficient
   Real q2 = 1.5;  ///< quadratic bulk viscosity coefficient

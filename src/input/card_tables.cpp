@@ -314,7 +314,11 @@ std::vector<KeywordSpec> mesh_keywords() {
                  {I("HGID").req(), I("IHQ"), R("QM", "0.1"), I("IBQ"), R("Q1", "1.5"),
                   R("Q2", "0.06"), R("QB/VDC"), R("QW")}}},
        .min_rows = 1,
-       .summary = "Hourglass control sets. IHQ 0 takes *CONTROL_HOURGLASS IHQ. Q1 (quadratic) "
+       .summary = "Hourglass control sets. IHQ 0 takes *CONTROL_HOURGLASS IHQ. IHQ 1-3: viscous "
+                  "(Flanagan-Belytschko), 4-5: stiffness (Flanagan-Belytschko), 6: assumed-strain "
+                  "stiffness in the element's corotational frame for solids (Belytschko-Bindeman: "
+                  "with QM = 1 a rectangular element bends exactly, so one element through the "
+                  "thickness carries beam bending; shells take type 4), 8: type 4. Q1 (quadratic) "
                   "and Q2 (linear) go to bulk_quadratic / bulk_linear; QB and QW are stored as "
                   "given (0 means QM in LS-DYNA).",
        .apply = apply_hourglass},
@@ -459,7 +463,8 @@ std::vector<KeywordSpec> control_keywords() {
        .apply = apply_control_timestep},
       {.name = "*CONTROL_HOURGLASS",
        .head = {{"Card 1", {I("IHQ", "1"), R("QH", "0.1")}}},
-       .summary = "Default hourglass type and coefficient. IHQ 8 (warping stiffness of the fully "
+       .summary = "Default hourglass type and coefficient (types as for *HOURGLASS; IHQ 6, the "
+                  "assumed-strain form, on solids). IHQ 8 (warping stiffness of the fully "
                   "integrated shell, which runs as ELFORM 2) is the stiffness form IHQ 4.",
        .apply = apply_control_hourglass},
       {.name = "*CONTROL_BULK_VISCOSITY",

@@ -53,7 +53,8 @@ PartSetup resolve_part(const Model& model, GlobalId pid) {
   return s;
 }
 
-void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm) {
+void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm,
+                        bool solid = false) {
   ihq = model.control.ihq;
   qm = model.control.qh;
   if (s.hg) {
@@ -64,10 +65,13 @@ void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& 
   // IHQ 8 (LS-DYNA: warping stiffness of the fully integrated shell ELFORM 16, which parcae runs
   // as the Belytschko-Tsay shell) is the stiffness form, type 4, for every element.
   if (ihq == 8) ihq = 4;
-  if (ihq < 1 || ihq > 5) {
+  // IHQ 6 (assumed strain, Belytschko-Bindeman) is a form for solids; shells take the
+  // stiffness form of their own kernel, type 4, as for 5.
+  if (ihq == 6 && !solid) ihq = 4;
+  if (ihq < 1 || ihq > 6) {
     const SourceLoc loc = s.hg ? s.hg->loc : model.control.hourglass_loc;
     throw InputError(loc,
-                     fmt::format("hourglass type IHQ={} is not supported (1-5 and 8 are)", ihq));
+                     fmt::format("hourglass type IHQ={} is not supported (1-6 and 8 are)", ihq));
   }
 }
 
@@ -469,7 +473,7 @@ Domain build_domain(const Model& model) {
     sp.pid = pid;
     sp.title = s.part->title;
     sp.mat = std::move(mp);
-    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
+    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm, true);
     sp.opt.tetrahedra = s.sec->elform == 10;
     if (sp.opt.tetrahedra) sp.opt.qm = 0;
     sp.opt.q1 = model.control.q1;
