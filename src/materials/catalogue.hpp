@@ -114,6 +114,12 @@ struct MaterialLaw {
   /// weld force or stress criteria, TFAIL), checked by the erosion pass after each force pass.
   bool (*solid_fails)(const MaterialParams& m, const Real sig[6], const Real x[8][3],
                       Real t) = nullptr;
+  // --- hyperelastic laws (hyperelastic: stress from the deformation gradient) ---
+  /// Cauchy stress [xx yy zz xy yz zx] for the displacement gradient h = F - 1; returns J = det
+  /// F (<= 0: invalid, sig unchanged). Called through hyperelastic_stress (material.hpp).
+  Real (*hyper_stress)(const MaterialParams& m, const Real h[3][3], Real sig[6]) = nullptr;
+  /// Stored energy per unit reference volume for h (hyperelastic_energy).
+  Real (*hyper_energy)(const MaterialParams& m, const Real h[3][3]) = nullptr;
   // --- discrete elements (*SECTION_DISCRETE springs and dampers; null for the other laws) ---
   /// The axial force of a discrete element for its elongation (current length - initial length
   /// + OFFSET) and elongation rate (over the step); hist (2 values, zero at the start) is the

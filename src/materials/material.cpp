@@ -21,6 +21,22 @@ Real reference_wave_speed(const MaterialParams& m) {
   return std::sqrt((m.k + 4.0 * m.g / 3.0) / m.ro);
 }
 
+Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
+  const MaterialLaw& law = m.law();
+  if (law.hyper_stress == nullptr)
+    throw std::logic_error(
+        fmt::format("hyperelastic_stress: {} {} is not hyperelastic", law.card, m.id));
+  return law.hyper_stress(m, h, sig);
+}
+
+Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]) {
+  const MaterialLaw& law = m.law();
+  if (law.hyper_energy == nullptr)
+    throw std::logic_error(
+        fmt::format("hyperelastic_energy: {} {} is not hyperelastic", law.card, m.id));
+  return law.hyper_energy(m, h);
+}
+
 Real MaterialParams::wave_speed_solid() const {
   return law().wave_speed(*this);
 }

@@ -74,6 +74,9 @@ struct MaterialParams {
   /// Laws with material axes (MaterialLaw::oriented): the material's own angle (radians, its
   /// BETA) added to every shell point's angle (*SECTION_SHELL ICOMP = 1).
   Real shell_angle = 0;
+  /// Whether the element's bulk viscosity (*CONTROL_BULK_VISCOSITY, *HOURGLASS Q1 Q2) applies:
+  /// a law may switch it off (*MAT_057 BVFLAG = 0, LS-DYNA's default for that foam).
+  bool bulk_viscosity = true;
   /// The law's own constants (its file's struct; Material::law_card unless its prepare
   /// replaces it). The named constants above are those shared by several laws and kernels.
   std::shared_ptr<const void> law_data;
@@ -116,7 +119,8 @@ MaterialParams make_material_params(const Material& mat, const Model& model);
 /// non-plastic kinds.
 Real yield_stress(const MaterialParams& m, Real eps_p, Real rate);
 
-/// Cauchy stress [xx yy zz xy yz zx] of a hyperelastic material (*MAT_027) for the deformation
+/// Cauchy stress [xx yy zz xy yz zx] of a hyperelastic material (the law's hyper_stress; *MAT_027
+/// shown here, *MAT_057 in its file) for the deformation
 /// gradient F = I + h, h[i][j] = du_i/dX_j (displacement gradient; passing h rather than F keeps
 /// small strains accurate). Returns J = det F; for J <= 0 (or NaN) sig is left unchanged.
 /// Mooney-Rivlin, with C = dW/dC, b = F F^T, III = J^2:

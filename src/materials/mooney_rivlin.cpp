@@ -67,7 +67,7 @@ HyperKinematics hyper_kinematics(const Real h[3][3]) {
 
 } // namespace
 
-Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
+static Real mooney_rivlin_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   const HyperKinematics k = hyper_kinematics(h);
   if (!(k.j > 0)) return k.j;
   // With b = 1 + e, I1 = 3 + tr e and A + 2B = 2C:
@@ -89,7 +89,7 @@ Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6
   return k.j;
 }
 
-Real hyperelastic_energy(const MaterialParams& m, const Real h[3][3]) {
+static Real mooney_rivlin_energy(const MaterialParams& m, const Real h[3][3]) {
   const HyperKinematics k = hyper_kinematics(h);
   // C - 1 = h + h^T + h^T h; I1 - 3 = tr(C - 1) = tr e; I2 - 3 = 2 tr(C-1) + I2(C - 1).
   Real c[3][3];
@@ -223,7 +223,9 @@ const MaterialLaw& law_mooney_rivlin() {
       .update_solid = nullptr,
       .update_shell = update_mooney_rivlin_shell,
       .update_deviator = nullptr,
-      .wave_speed = reference_wave_speed};
+      .wave_speed = reference_wave_speed,
+      .hyper_stress = mooney_rivlin_stress,
+      .hyper_energy = mooney_rivlin_energy};
   return law;
 }
 } // namespace parcae

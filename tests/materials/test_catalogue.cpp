@@ -70,6 +70,9 @@ TEST(MaterialCatalogue, NamesAndBehaviourAreConsistent) {
     if (law.hydrodynamic) EXPECT_EQ(law.update_shell, nullptr); // solids only
     // hyperelastic laws on shells (*MAT_027: an incompressible membrane) keep their own update
     if (law.hyperelastic) EXPECT_EQ(law.update_solid, nullptr);
+    // their stress and energy from the deformation gradient, and only theirs
+    EXPECT_EQ(law.hyper_stress != nullptr, law.hyperelastic) << law.card;
+    EXPECT_EQ(law.hyper_energy != nullptr, law.hyperelastic) << law.card;
   }
   EXPECT_STREQ(material_law(MaterialKind::PlasticKinematic).card, "*MAT_PLASTIC_KINEMATIC");
   EXPECT_STREQ(material_law(MaterialKind::PlasticKinematic).number, "003");

@@ -482,6 +482,7 @@ Domain build_domain(const Model& model) {
       sp.opt.q1 = s.hg->bulk_linear;
       sp.opt.q2 = s.hg->bulk_quadratic;
     }
+    if (!sp.mat.bulk_viscosity) sp.opt.q1 = sp.opt.q2 = 0; // the law's (*MAT_057 BVFLAG 0)
     // State only where the kernels use it (hex8.hpp: the optimised kernel reads the back stress
     // when BETA < 1, the hydrodynamic path always).
     sp.blk.init(elems.size(), sp.opt.ihq >= 4, sp.mat.beta < 1 || sp.mat.hydro());
