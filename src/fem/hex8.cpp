@@ -1,4 +1,5 @@
 #include "fem/hex8.hpp"
+#include "fem/hex8_hourglass.hpp"
 #include "fem/hex8_length.hpp"
 
 #include <algorithm>
@@ -157,89 +158,6 @@ Real hex_initial_volume(std::span<const Real> x0s, const std::array<LocalId, 8>&
     pz[a] = x0s[n + 2] - x0s[n0 + 2];
   }
   return hex_volume_gradient(px, py, pz, bx, by, bz);
-}
-
-/// IHQ 6: assumed-strain stiffness stabilisation in the element's corotational frame (after
-/// Belytschko & Bindeman 1993). The frame e_1 e_2 e_3 is the centre Jacobian's columns
-/// dx/dxi, dx/deta (orthonormalised) and their cross product; a_k = |dx/dxi_k| are the element's
-/// half-lengths. The hourglass velocities of mode m (eta zeta, zeta xi, xi eta, xi eta zeta) in
-/// direction i are q_im = e_i . sum_a v_a gamma_ma, i.e. 8 times the rate of the amplitude A of
-/// the displacement field A h_m(xi, eta, zeta). The generalised forces Q_im (kept in the frame,
-/// so rigid rotation leaves them alone) grow by QM K_im / 64 q_im dt, K_im the stiffness of that
-/// field's energy W = K A^2 / 2 on a rectangular element without its parasitic shear strains:
-///  - bending (direction i is one of the mode's two coordinates, j the other, k the third):
-///    u_i = A x_i x_j / (a_i a_j) strains the element as a beam, eps_ii = A x_j / (a_i a_j) at
-///    E (uniaxial stress, no volumetric locking): K = 8/3 E a_j a_k / a_i;
-///  - warping (i not among the mode's coordinates p, r): the shears of u_i = A x_p x_r /
-///    (a_p a_r) at G: K = 8/3 G a_i (a_p^2 + a_r^2) / (a_p a_r);
-///  - the twist mode xi eta zeta: its normal strain at E and its two shears at G:
-///    K = 8/9 (E a_j a_k / a_i + G (a_i a_k / a_j + a_i a_j / a_k)).
-/// With QM = 1 a rectangular element bends exactly as the beam it represents, so a single
-/// element through the thickness carries Euler-Bernoulli bending (the one-point stress carries
-/// none). Adds the forces to f (24, node-major) and returns the hourglass work of the step.
-Real assumed_strain_hourglass(const MaterialParams& mat, Real qm, const Real x[8], const Real y[8],
-                              const Real z[8], const Real gam[4][8], const Real qd[3][4], Real dt,
-                              Real hq[12], Real* f) {
-  Real g[3][3] = {}; // g[k] = dx / dxi_k at the centre
-  for (int a = 0; a < 8; ++a) {
-    const Real n[3] = {kXi[a] / 8, kEta[a] / 8, kZeta[a] / 8};
-    for (int k = 0; k < 3; ++k) {
-      g[k][0] += n[k] * x[a];
-      g[k][1] += n[k] * y[a];
-      g[k][2] += n[k] * z[a];
-    }
-  }
-  auto norm = [](const Real v[3]) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); };
-  const Real al[3] = {norm(g[0]), norm(g[1]), norm(g[2])};
-  if (!(al[0] > 0 && al[1] > 0 && al[2] > 0)) return 0;
-  Real e[3][3];
-  for (int c = 0; c < 3; ++c) e[0][c] = g[0][c] / al[0];
-  const Real d01 = e[0][0] * g[1][0] + e[0][1] * g[1][1] + e[0][2] * g[1][2];
-  for (int c = 0; c < 3; ++c) e[1][c] = g[1][c] - d01 * e[0][c];
-  const Real n1 = norm(e[1]);
-  if (!(n1 > 0)) return 0;
-  for (int c = 0; c < 3; ++c) e[1][c] /= n1;
-  e[2][0] = e[0][1] * e[1][2] - e[0][2] * e[1][1];
-  e[2][1] = e[0][2] * e[1][0] - e[0][0] * e[1][2];
-  e[2][2] = e[0][0] * e[1][1] - e[0][1] * e[1][0];
-  // Young's and shear moduli (from K and G: also the hydrodynamic laws')
-  const Real gm = mat.g;
-  const Real ym = mat.k > 0 && gm > 0 ? 9 * mat.k * gm / (3 * mat.k + gm) : mat.e;
-  // the coordinates of modes 0-2 (eta zeta, zeta xi, xi eta)
-  constexpr int pair[3][2] = {{1, 2}, {2, 0}, {0, 1}};
-  Real dehg = 0;
-  Real qf[3][4];
-  for (int i = 0; i < 3; ++i) {
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
-    for (int m = 0; m < 4; ++m) {
-      Real kk;
-      if (m == 3) {
-        kk = 8.0 / 9.0 *
-             (ym * al[j] * al[k] / al[i] + gm * (al[i] * al[k] / al[j] + al[i] * al[j] / al[k]));
-      } else {
-        const int p = pair[m][0], r = pair[m][1];
-        if (i == p || i == r) {
-          const int other = i == p ? r : p;
-          const int third = 3 - i - other;
-          kk = 8.0 / 3.0 * ym * al[other] * al[third] / al[i];
-        } else {
-          kk = 8.0 / 3.0 * gm * al[i] * (al[p] * al[p] + al[r] * al[r]) / (al[p] * al[r]);
-        }
-      }
-      const Real ql = e[i][0] * qd[0][m] + e[i][1] * qd[1][m] + e[i][2] * qd[2][m];
-      const Real old = hq[4 * i + m];
-      hq[4 * i + m] = old + qm * kk / 64.0 * dt * ql;
-      qf[i][m] = hq[4 * i + m];
-      dehg += 0.5 * (old + hq[4 * i + m]) * ql * dt;
-    }
-  }
-  for (int a = 0; a < 8; ++a) {
-    Real fl[3] = {0, 0, 0}; // local force components
-    for (int i = 0; i < 3; ++i)
-      for (int m = 0; m < 4; ++m) fl[i] += qf[i][m] * gam[m][a];
-    for (int c = 0; c < 3; ++c) f[3 * a + c] += fl[0] * e[0][c] + fl[1] * e[1][c] + fl[2] * e[2][c];
-  }
-  return dehg;
 }
 
 using GradientFn = Real (*)(const Real*, const Real*, const Real*, Real*, Real*, Real*);

@@ -120,6 +120,14 @@ public:
   /// The parameter pass: only *PARAMETER..., *INCLUDE and *KEYWORD are applied. In the main
   /// pass the *PARAMETER... keywords do nothing (their values are known by then).
   bool parameter_pass = false;
+  /// Materials of laws parcae does not support, by MID: where their card is and its keyword.
+  /// LS-DYNA reads a material no part uses and ignores it; so does parcae (a warning), and a
+  /// part that uses one is refused naming the card (Resolver::check_parts).
+  struct UnsupportedMaterial {
+    SourceLoc loc;
+    std::string keyword;
+  };
+  std::map<GlobalId, UnsupportedMaterial> unsupported_materials;
   /// In a repeated parameter pass: definitions whose expressions name parameters not yet
   /// known are skipped (counted here) instead of being errors.
   bool defer_unknown_parameters = false;

@@ -81,10 +81,40 @@ private:
     for (const Section& s : m_.sections) sections_.emplace(s.id, &s);
   }
 
+  /// Unsupported materials no part uses: a warning each (LS-DYNA ignores unused materials);
+  /// *MAT_ADD_EROSION cards of them go with them. A supported material with the same id is a
+  /// duplicate.
+  void note_unused_unsupported_materials() const {
+    for (const auto& [mid, u] : d_.unsupported_materials) {
+      if (const SrcRef* other = d_.defined("material", mid))
+        fail(u.loc, fmt::format("duplicate material id {} (also defined at {})", mid,
+                                d_.loc(*other).str()));
+      m_.notes.push_back({u.keyword, u.loc, false,
+                          fmt::format("material {}: {} is not supported by parcae, and no part "
+                                      "uses it: ignored",
+                                      mid, u.keyword)});
+    }
+    auto& ae = m_.add_erosions;
+    ae.erase(std::remove_if(ae.begin(), ae.end(),
+                            [&](const MatAddErosion& a) {
+                              return d_.unsupported_materials.count(a.mid) != 0;
+                            }),
+             ae.end());
+  }
+
   void check_parts() const {
+    note_unused_unsupported_materials();
     for (const Part& p : m_.parts) {
       if (!sections_.count(p.secid)) missing(p.loc, "part", p.id, "section", p.secid);
-      if (!d_.defined("material", p.mid)) missing(p.loc, "part", p.id, "material", p.mid);
+      if (!d_.defined("material", p.mid)) {
+        if (const auto u = d_.unsupported_materials.find(p.mid);
+            u != d_.unsupported_materials.end())
+          fail(p.loc,
+               fmt::format("part {} uses material {}, a {} ({}:{}), which parcae does not "
+                           "support",
+                           p.id, p.mid, u->second.keyword, u->second.loc.file, u->second.loc.line));
+        missing(p.loc, "part", p.id, "material", p.mid);
+      }
       if (p.hgid != 0 && !d_.defined("hourglass", p.hgid))
         missing(p.loc, "part", p.id, "hourglass", p.hgid);
       const Material* mat = m_.find_material(p.mid);

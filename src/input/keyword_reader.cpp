@@ -262,9 +262,38 @@ private:
                                                   b.blanks_note, b.blanks_inside - 1)});
   }
 
+  /// The MID of an unsupported material's card (the first field of its first data line, after
+  /// the title line of _TITLE), or 0 when it cannot be read as a positive integer.
+  static GlobalId unsupported_material_id(const RawBlock& raw) {
+    std::size_t k = 0;
+    if (raw.keyword.ends_with("_TITLE")) ++k;
+    if (k >= raw.lines.size()) return 0;
+    std::string_view t = raw.lines[k].text;
+    const std::size_t comma = t.find(',');
+    const std::size_t width = raw.format == LineFormat::Long ? 20 : 10;
+    t = comma != std::string_view::npos ? t.substr(0, comma)
+                                        : t.substr(0, std::min(width, t.size()));
+    t = trim(t);
+    std::int64_t id = 0;
+    if (t.empty() || parse_int(t, id) != IntStatus::Ok || id <= 0) return 0;
+    return id;
+  }
+
   void unsupported_keyword(const RawBlock& raw) {
     const SourceLoc loc{raw.file, raw.line, raw.keyword};
     auto& notes = d_.model.notes;
+    // A material card of a law parcae does not support: refused only if a part uses it (LS-DYNA
+    // reads and ignores materials no part uses; decks written by pre-processors carry them).
+    if (raw.keyword.starts_with("*MAT_") && !raw.keyword.starts_with("*MAT_ADD_") &&
+        !raw.keyword.starts_with("*MAT_THERMAL_")) {
+      if (const GlobalId mid = unsupported_material_id(raw); mid > 0) {
+        const auto [it, fresh] = d_.unsupported_materials.try_emplace(
+            mid, DeckBuilder::UnsupportedMaterial{loc, raw.keyword});
+        if (fresh) return;
+        fail(loc, fmt::format("duplicate material id {} (first defined at {})", mid,
+                              it->second.loc.str()));
+      }
+    }
     if (raw.keyword.starts_with("*DATABASE_") || raw.keyword.starts_with("*CONTROL_")) {
       notes.push_back({raw.keyword, loc, false, "not supported by parcae; ignored"});
     } else if (raw.keyword.starts_with("*SENSOR")) {

@@ -53,28 +53,6 @@ PartSetup resolve_part(const Model& model, GlobalId pid) {
   return s;
 }
 
-void hourglass_settings(const Model& model, const PartSetup& s, int& ihq, Real& qm,
-                        bool solid = false) {
-  ihq = model.control.ihq;
-  qm = model.control.qh;
-  if (s.hg) {
-    ihq = s.hg->ihq;
-    qm = s.hg->qm;
-  }
-  if (ihq == 0) ihq = 1;
-  // IHQ 8 (LS-DYNA: warping stiffness of the fully integrated shell ELFORM 16, which parcae runs
-  // as the Belytschko-Tsay shell) is the stiffness form, type 4, for every element.
-  if (ihq == 8) ihq = 4;
-  // IHQ 6 (assumed strain, Belytschko-Bindeman) is a form for solids; shells take the
-  // stiffness form of their own kernel, type 4, as for 5.
-  if (ihq == 6 && !solid) ihq = 4;
-  if (ihq < 1 || ihq > 6) {
-    const SourceLoc loc = s.hg ? s.hg->loc : model.control.hourglass_loc;
-    throw InputError(loc,
-                     fmt::format("hourglass type IHQ={} is not supported (1-6 and 8 are)", ihq));
-  }
-}
-
 void apply_initial_velocities(const Model& model, Domain& d) {
   auto node_set = [&](GlobalId sid) -> const IdSet* {
     auto it = model.node_sets.find(sid);
@@ -274,17 +252,6 @@ void add_constraint_bodies(const Model& model, Domain& d, std::map<GlobalId, int
   }
 }
 
-/// Beams and trusses do not erode: a material whose own failure criteria are set (*MAT_100
-/// EFAIL, TFAIL, NRR ...) is refused on them rather than run without its failure.
-void refuse_failure_on_beams(const MaterialParams& mp, const Material& mat, GlobalId pid) {
-  const MaterialLaw& law = mp.law();
-  if (law.may_fail != nullptr && law.may_fail(mat))
-    throw InputError(mat.loc, fmt::format("{} {}: its failure criteria are set, and beam "
-                                          "elements (part {}) do not erode in parcae; failure of "
-                                          "spot welds is supported on solid welds",
-                                          law.card, mat.id, pid));
-}
-
 } // namespace
 
 /// Integrated beams (*SECTION_BEAM ELFORM 1, 9) of part pid: section rule, frames, lengths;
@@ -473,7 +440,7 @@ Domain build_domain(const Model& model) {
     sp.pid = pid;
     sp.title = s.part->title;
     sp.mat = std::move(mp);
-    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm, true);
+    hourglass_settings(model, s.hg, sp.opt.ihq, sp.opt.qm, true);
     sp.opt.tetrahedra = s.sec->elform == 10;
     if (sp.opt.tetrahedra) sp.opt.qm = 0;
     sp.opt.q1 = model.control.q1;
@@ -501,7 +468,7 @@ Domain build_domain(const Model& model) {
     MaterialParams mp = make_material_params(*s.mat, model);
     if (const Planar planar = planar_kind(*s.sec, pid); planar != Planar::None) {
       ShellOptions opt; // 2-D solids (planar_parts.cpp)
-      hourglass_settings(model, s, opt.ihq, opt.qm);
+      hourglass_settings(model, s.hg, opt.ihq, opt.qm);
       const int body = mp.law().rigid ? rigid_body_for(s) : -1;
       add_planar_part(model, *s.part, *s.sec, s.hg, planar, opt, std::move(mp), elems, body, d);
       continue;
@@ -530,7 +497,7 @@ Domain build_domain(const Model& model) {
     sp.pid = pid;
     sp.title = s.part->title;
     set_shell_options(model, *s.sec, mp, sp.opt, !mp.law().rigid); // shell_sections.cpp
-    hourglass_settings(model, s, sp.opt.ihq, sp.opt.qm);
+    hourglass_settings(model, s.hg, sp.opt.ihq, sp.opt.qm);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
     if (!shell_keeps_back_stress(mp)) sp.blk.drop_back_stress();

@@ -268,6 +268,15 @@ void set_discrete_steps(const Model& model, Domain& d);
 /// mass, 2 m / c without stiffness, 1e300 with neither.
 Real discrete_critical_dt(Real m1, Real m2, Real stiffness, Real damping);
 
+/// The hourglass type and coefficient of a part (part_options.cpp): its *HOURGLASS hg, else
+/// *CONTROL_HOURGLASS; IHQ 0 is 1, 8 is 4, and 6 (assumed strain) is for solids: shells and
+/// 2-D solids (solid false) take 4. InputError for the other types.
+void hourglass_settings(const Model& model, const Hourglass* hg, int& ihq, Real& qm,
+                        bool solid = false);
+/// Beams and trusses do not erode: InputError when the material's own failure criteria are set
+/// (MaterialLaw::may_fail: *MAT_100 EFAIL, TFAIL, NRR ...).
+void refuse_failure_on_beams(const MaterialParams& mp, const Material& mat, GlobalId pid);
+
 /// The options of a shell part from its section and the controls (shell_sections.cpp):
 /// points through the thickness and their rule, shear factor, thickness update, membrane
 /// (ELFORM 5 and 9) and the points' material angles (ICOMP = 1, plus the material's own angle
