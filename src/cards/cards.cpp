@@ -75,7 +75,8 @@ const Value* Fields::find(std::string_view name) const {
     std::size_t j = hint_ + k;
     if (j >= n) j -= n;
     const std::string_view have = values_[j].spec->name;
-    if (have.size() == name.size() && have.front() == name.front() && have == name) {
+    if (have.size() == name.size() && (name.empty() || have.front() == name.front()) &&
+        have == name) {
       hint_ = j + 1 < n ? j + 1 : 0;
       return &values_[j];
     }

@@ -25,7 +25,8 @@ struct Value {
   std::string_view s;
 };
 
-/// Named fields of one or more cards (a keyword's head cards, or one row group).
+/// Named fields of one or more cards (a keyword's head cards, or one row group). Not for
+/// concurrent use: a look-up remembers where it ended (the reader is serial).
 class Fields {
 public:
   /// Where the cards come from: file and keyword (shared by all Fields of a block).

@@ -285,7 +285,7 @@ private:
     // A material card of a law parcae does not support: refused only if a part uses it (LS-DYNA
     // reads and ignores materials no part uses; decks written by pre-processors carry them).
     if (raw.keyword.starts_with("*MAT_") && !raw.keyword.starts_with("*MAT_ADD_") &&
-        !raw.keyword.starts_with("*MAT_THERMAL_")) {
+        !raw.keyword.starts_with("*MAT_THERMAL_") && !raw.keyword.starts_with("*MAT_NONLOCAL")) {
       if (const GlobalId mid = unsupported_material_id(raw); mid > 0) {
         const auto [it, fresh] = d_.unsupported_materials.try_emplace(
             mid, DeckBuilder::UnsupportedMaterial{loc, raw.keyword});

@@ -14,9 +14,10 @@
 // written to the d3plot in its place, as LS-DYNA writes "the integrated volumetric strain"), is
 // the integrated volumetric strain eps_v = -sum tr(deps) = -ln V; gamma = 1 - exp(-eps_v).
 //
-// DAMP (rate sensitivity by a damping coefficient) is read and not applied: a note in the run's
-// summary says so. MODEL other than 0 (the newer formulations of R13) is refused at its field.
-// Shells, beams: not supported (solids only, as in LS-DYNA; the set-up refuses the part).
+// DAMP (rate sensitivity by a damping coefficient; LS-DYNA's default 0.1) is read and not
+// applied: a note in the run's summary says so, also for the default. MODEL other than 0 (the newer
+// formulations of R13) is refused at its field. Shells, beams: not supported (solids only, as in
+// LS-DYNA; the set-up refuses the part).
 //
 // This file is the whole law; core/material_laws.def has its one line.
 #include <algorithm>
@@ -56,7 +57,11 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("MODEL"), fmt::format("material {}: MODEL = {} is not supported: parcae runs the "
                                      "original formulation (MODEL = 0)",
                                      m.id, h.integer("MODEL")));
-  r.note_ignored(h, "DAMP", "rate damping of the crushable foam is not applied");
+  // DAMP (LS-DYNA's default 0.1 when blank) is not applied: a note whatever its value
+  if (h.real("DAMP") != 0)
+    r.note(h.loc("DAMP"), fmt::format("DAMP = {}{}: rate damping of the crushable foam is not "
+                                      "applied (ignored)",
+                                      h.real("DAMP"), h.blank("DAMP") ? " (the default)" : ""));
   m.law_card = std::move(p);
 }
 

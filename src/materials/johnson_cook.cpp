@@ -154,6 +154,11 @@ void read_johnson_cook_card(const io::Fields& h, LawReader& r) {
                                   "strain rate) or 1 (viscoplastic: at the plastic strain rate)",
                                   m.id, h.real("VP")));
   m.vp = h.real("VP");
+  if (m.vp == 1 && h.real("C") < 0)
+    fail(h.loc("C"), fmt::format("material {}: C = {} with VP = 1: the viscoplastic return needs "
+                                 "a yield stress that does not fall with the plastic rate (C >= "
+                                 "0)",
+                                 m.id, h.real("C")));
   if (h.real("RATEOP") != 0)
     fail(h.loc("RATEOP"), fmt::format("material {}: RATEOP = {}: only the log-linear "
                                       "Johnson-Cook rate term (0) is supported",

@@ -74,7 +74,10 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry is not "
                                    "supported",
                                    m.id, h.real("REF")));
-  r.note_ignored(h, "DAMP", "viscous damping of the foam is not applied");
+  if (h.real("DAMP") != 0) // LS-DYNA's default 0.05 when blank: a note for it too
+    r.note(h.loc("DAMP"), fmt::format("DAMP = {}{}: viscous damping of the foam is not applied "
+                                      "(ignored)",
+                                      h.real("DAMP"), h.blank("DAMP") ? " (the default)" : ""));
   r.note_ignored(h, "BETA", "creep on unloading is not modelled");
   r.note_ignored(h, "BETA1", "not used without ED");
   r.note_ignored(h, "KCON", "contact stiffness uses E");
@@ -153,6 +156,11 @@ void principal_stretches(const Real h[3][3], Real lam[3], Real n[3][3]) {
 
 Real stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   const LowDensityFoam& p = m.law_params<LowDensityFoam>();
+  // det F, not the product of the stretches (|det F|): an inverted element is reported
+  const Real det = (1 + h[0][0]) * ((1 + h[1][1]) * (1 + h[2][2]) - h[1][2] * h[2][1]) -
+                   h[0][1] * (h[1][0] * (1 + h[2][2]) - h[1][2] * h[2][0]) +
+                   h[0][2] * (h[1][0] * h[2][1] - (1 + h[1][1]) * h[2][0]);
+  if (!(det > 0)) return det;
   Real lam[3], n[3][3];
   principal_stretches(h, lam, n);
   const Real j = lam[0] * lam[1] * lam[2];

@@ -21,6 +21,10 @@ Real reference_wave_speed(const MaterialParams& m) {
   return std::sqrt((m.k + 4.0 * m.g / 3.0) / m.ro);
 }
 
+bool has_truss_form(const MaterialParams& m) {
+  return m.plastic() || m.law().update_solid == &update_elastic_solid;
+}
+
 Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   const MaterialLaw& law = m.law();
   if (law.hyper_stress == nullptr)

@@ -109,6 +109,10 @@ struct MaterialParams {
   [[nodiscard]] Real wave_speed_shell() const;
 };
 
+/// Whether the law has a one-dimensional (truss) form: the elastic kinds and the von Mises laws
+/// (update_stress_truss); trusses of other laws are refused at set-up.
+bool has_truss_form(const MaterialParams& m);
+
 /// Build kernel parameters from the deck's material (curves looked up in the model): the common
 /// constants, then the law's prepare function (material catalogue).
 /// Throws InputError (naming the material's card) on inconsistent data.

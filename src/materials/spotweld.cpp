@@ -52,8 +52,13 @@ struct SpotweldFailure {
   Real efail = 0, tfail = 0;
   int opt = 0;             ///< 0: force resultants, 1: stresses
   Real lim[3] = {0, 0, 0}; ///< OPT 0: NRR NRS NRT; OPT 1: SIG_AX SIG_TAU (lim[2] unused)
-  [[nodiscard]] bool criterion() const { return lim[0] > 0 || lim[1] > 0 || lim[2] > 0; }
-  [[nodiscard]] bool any() const { return efail > 0 || tfail > 0 || criterion(); }
+  bool moments = false;    ///< MRR MSS MTT given (beam welds' limits; none on a solid weld)
+  [[nodiscard]] bool criterion() const {
+    return lim[0] > 0 || lim[1] > 0 || (opt == 0 && lim[2] > 0);
+  }
+  /// Any failure field set: the material fails somewhere (beams, which do not erode, are then
+  /// refused; a solid weld has no moments, so MRR MSS MTT alone never fail it).
+  [[nodiscard]] bool any() const { return efail > 0 || tfail > 0 || criterion() || moments; }
 };
 
 void read_spotweld_card(const io::Fields& h, LawReader& r) {
@@ -105,8 +110,12 @@ void read_spotweld_card(const io::Fields& h, LawReader& r) {
   }
   if (f->opt == 1 && f->lim[2] != 0)
     r.note_ignored(h, "NRT", "OPT 1 reads the axial and shear stress limits only");
-  for (std::string_view k : {"MRR", "MSS", "MTT"})
-    r.note_ignored(h, k, "a one-point solid weld carries no moments");
+  for (std::string_view k : {"MRR", "MSS", "MTT"}) {
+    f->moments = f->moments || h.real(k) != 0;
+    r.note_ignored(h, k,
+                   "a one-point solid weld carries no moments (beam welds with failure are "
+                   "refused)");
+  }
   if (!(f->efail >= 0))
     fail(h.loc("EFAIL"),
          fmt::format("material {}: EFAIL = {} must not be negative", m.id, f->efail));
@@ -147,6 +156,7 @@ bool may_fail(const Material& mat) {
 }
 
 bool solid_fails(const MaterialParams& m, const Real sig[6], const Real x[8][3], Real t) {
+  if (m.law_data == nullptr) return false; // a material not read from a card: no failure
   const SpotweldFailure& f = m.law_params<SpotweldFailure>();
   if (f.tfail > 0 && t >= f.tfail) return true;
   if (!f.criterion()) return false;

@@ -610,7 +610,9 @@ TEST(Hex8, AssumedStrainHourglassTurnsWithTheElement) {
 }
 
 TEST(Hex8, OptimisedKernelFollowsReferenceForAllOptions) {
-  // Every hourglass form (ihq 0 here: no hourglass control, QM = 0, and no bulk viscosity),
+  // Every hourglass form (ihq 0 here: no hourglass control, QM = 0, and no bulk viscosity; ihq 6,
+  // the assumed-strain form, runs the scalar element in both kernels, which then differ only in
+  // the volume gradient, closed form against Gauss integration),
   // the closed-form and the point-by-point material paths, kinematic hardening, mass-scaled
   // elements: the SIMD kernel must follow the plain reference kernel.
   Model model;

@@ -114,6 +114,9 @@ TEST(HydroCards, RefusedFieldsAreNamed) {
   auto err = [&](const std::string& mat_and_eos) { return read_error(hydro_cube(mat_and_eos)); };
   EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000,0,0,0,2\n90\n" + kGruneisen).find("VP = 2"),
             std::string::npos);
+  // VP = 1 needs C >= 0 (a yield stress that does not fall with the plastic rate)
+  EXPECT_NE(err("*MAT_015\n1,8.93e-9,46000,0,0,0,1\n90,0,0,-0.01\n" + kGruneisen).find("C = -0.01"),
+            std::string::npos);
   // VP = 1 (viscoplastic) is read
   EXPECT_EQ(read_text(hydro_cube("*MAT_015\n1,8.93e-9,46000,0,0,0,1\n90\n" + kGruneisen))
                 .materials.at(0)

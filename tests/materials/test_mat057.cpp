@@ -82,6 +82,16 @@ TEST(Mat057, UniaxialAndHydrostaticFollowTheCurve) {
   EXPECT_NEAR(s[0], -(0.2 + 0.1 * (0.18 / 0.3)), 1e-14);
 }
 
+TEST(Mat057, InvertedDeformationIsReported) {
+  // F = diag(-0.5, 1, 1): the stretches are (0.5, 1, 1), but det F < 0 (the element turned
+  // inside out), which the element reports as a bad element
+  const MaterialParams m = foam();
+  Real h[3][3], s[6] = {7, 7, 7, 7, 7, 7};
+  diag_h(-0.5, 1, 1, h);
+  EXPECT_LE(hyperelastic_stress(m, h, s), 0.0);
+  EXPECT_EQ(s[0], 7.0); // left unchanged
+}
+
 TEST(Mat057, TensionIsLinearUpToTheCutoff) {
   const MaterialParams m = foam();
   Real h[3][3], s[6];

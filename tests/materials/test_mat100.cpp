@@ -66,6 +66,12 @@ void turned(const Real q[3][3], const Real s[6], Real out[6]) {
 
 constexpr Real kI[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
 
+/// A stress far beyond every limit of the tests.
+const Real* c_big() {
+  static const Real s[6] = {1e6, 1e6, 1e6, 1e6, 1e6, 1e6};
+  return s;
+}
+
 bool fails(const MaterialParams& m, const Real sig[6], const Real q[3][3] = kI, Real t = 0) {
   Real x[8][3], s[6];
   corners(q, x);
@@ -131,6 +137,13 @@ TEST(Mat100Failure, TimeAndPlasticStrain) {
   const Model plain = read_text(weld_deck("*MAT_SPOTWELD\n1,7.85e-9,210000,0.3,1000\n"));
   EXPECT_FALSE(material_law(MaterialKind::Spotweld).may_fail(plain.materials.at(0)));
   EXPECT_FALSE(fails(none, zero, kI, 1e9));
+  // moment limits alone: the material fails somewhere (beam welds, refused), never as a solid
+  const Model mom = read_text(weld_deck("*MAT_SPOTWELD\n1,7.85e-9,210000,0.3,1000\n0,0,0,0,5.0\n"));
+  EXPECT_TRUE(material_law(MaterialKind::Spotweld).may_fail(mom.materials.at(0)));
+  EXPECT_FALSE(fails(make_material_params(mom.materials.at(0), mom), c_big(), kI, 1e9));
+  // OPT 1 reads SIG_AX and SIG_TAU only: NRT alone is no criterion
+  const MaterialParams nrt = weld(1, 0, 0, 50.0);
+  EXPECT_FALSE(fails(nrt, c_big(), kI, 0));
 }
 
 TEST(Mat100Card, DamageFailureOptionAndRefusedFields) {

@@ -86,3 +86,20 @@ TEST(CrushableFoam, UniaxialCrushFollowsTheCurveAndUnloadsElastically) {
   EXPECT_GT(checked_tension, 20);
   EXPECT_NEAR(gamma_max, 0.6, 1e-3);
 }
+
+// The foam has no one-dimensional form: trusses of it are refused at set-up, not run as elastic.
+TEST(CrushableFoam, TrussesAreRefused) {
+  const std::string d =
+      "*KEYWORD\n*CONTROL_TERMINATION\n1.0e-3\n*PART\nrod\n1,1,1\n*SECTION_BEAM\n1,3\n1.0\n"
+      "*MAT_CRUSHABLE_FOAM\n1,3e-11,20,0,7\n*DEFINE_CURVE\n7\n0,0.2\n1,1\n*NODE\n1,0,0,0\n"
+      "2,10,0,0\n*ELEMENT_BEAM\n1,1,1,2\n*END\n";
+  Model model = read_deck_text("foam_truss", d);
+  std::string err;
+  try {
+    const RunSummary sum = run_explicit(model, quiet_run("foam_truss"));
+    err = sum.error;
+  } catch (const InputError& e) {
+    err = e.what();
+  }
+  EXPECT_NE(err.find("trusses (part 1) are not supported"), std::string::npos) << err;
+}

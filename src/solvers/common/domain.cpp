@@ -581,7 +581,7 @@ Domain build_domain(const Model& model) {
         }
       continue;
     }
-    if (mp.hydro() || mp.hyperelastic())
+    if (mp.hydro() || mp.hyperelastic() || !has_truss_form(mp))
       throw InputError(s.mat->loc, fmt::format("{} {}: trusses (part {}) are not supported "
                                                "(elastic and elastic-plastic materials are)",
                                                mp.law().card, s.mat->id, pid));
