@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -58,22 +59,17 @@ void read_card(const io::Fields& h, LawReader& r) {
   if (!(p->tc > 0))
     fail(h.loc("TC"),
          fmt::format("material {}: tension cutoff TC = {} must be positive", m.id, p->tc));
-  if (h.real("HU") != 1)
-    fail(h.loc("HU"), fmt::format("material {}: HU = {}: hysteresis on unloading (HU < 1) is "
-                                  "not supported (HU = 1: none)",
-                                  m.id, h.real("HU")));
-  if (h.real("FAIL") != 0)
-    fail(h.loc("FAIL"), fmt::format("material {}: FAIL = {}: resetting the tensile stress after "
-                                    "the cutoff is not supported (0: it stays at TC)",
-                                    m.id, h.real("FAIL")));
-  if (h.real("ED") != 0)
-    fail(h.loc("ED"), fmt::format("material {}: ED = {}: the rate effects (relaxation modulus) "
-                                  "are not supported",
-                                  m.id, h.real("ED")));
-  if (h.real("REF") != 0)
-    fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry is not "
-                                   "supported",
-                                   m.id, h.real("REF")));
+  // fields whose other values parcae does not model: refused at the field
+  auto refuse_unless = [&](std::string_view f, Real ok, std::string_view what) {
+    if (h.real(f) != ok)
+      fail(h.loc(f), fmt::format("material {}: {} = {}: {}", m.id, f, h.real(f), what));
+  };
+  refuse_unless("HU", 1, "hysteresis on unloading (HU < 1) is not supported (HU = 1: none)");
+  refuse_unless("FAIL", 0,
+                "resetting the tensile stress after the cutoff is not supported (0: it stays at "
+                "TC)");
+  refuse_unless("ED", 0, "the rate effects (relaxation modulus) are not supported");
+  refuse_unless("REF", 0, "a reference geometry is not supported");
   if (h.real("DAMP") != 0) // LS-DYNA's default 0.05 when blank: a note for it too
     r.note(h.loc("DAMP"), fmt::format("DAMP = {}{}: viscous damping of the foam is not applied "
                                       "(ignored)",
