@@ -110,9 +110,10 @@ struct MaterialLaw {
   /// erode).
   bool (*may_fail)(const Material& mat) = nullptr;
   /// Whether a solid element (one-point stress sig, corners x[a][i] in the current geometry,
-  /// nodes in *ELEMENT_SOLID order) fails at time t: the law's own criterion (*MAT_100's spot
-  /// weld force or stress criteria, TFAIL), checked by the erosion pass after each force pass.
-  bool (*solid_fails)(const MaterialParams& m, const Real sig[6], const Real x[8][3],
+  /// nodes in *ELEMENT_SOLID order, volume as its force pass computed it) fails at time t: the
+  /// law's own criterion (*MAT_100's spot weld force or stress criteria, TFAIL), checked by the
+  /// erosion pass after each force pass.
+  bool (*solid_fails)(const MaterialParams& m, const Real sig[6], const Real x[8][3], Real volume,
                       Real t) = nullptr;
   // --- hyperelastic laws (hyperelastic: stress from the deformation gradient) ---
   /// Cauchy stress [xx yy zz xy yz zx] for the displacement gradient h = F - 1; returns J = det

@@ -127,35 +127,12 @@ void read_spotweld_card(const io::Fields& h, LawReader& r) {
   m.law_card = std::move(f);
 }
 
-/// Volume of the trilinear hexahedron: det J integrated by 2 x 2 x 2 Gauss points (exact: det J
-/// is of degree 2 at most in each natural coordinate).
-Real hex_volume(const Real x[8][3]) {
-  constexpr Real xi[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
-                             {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
-  const Real g = 1.0 / std::sqrt(3.0);
-  Real v = 0;
-  for (int q = 0; q < 8; ++q) {
-    const Real p[3] = {g * xi[q][0], g * xi[q][1], g * xi[q][2]};
-    Real j[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}; // j[i][k] = dx_i / dxi_k
-    for (int a = 0; a < 8; ++a) {
-      const Real n[3] = {1 + xi[a][0] * p[0], 1 + xi[a][1] * p[1], 1 + xi[a][2] * p[2]};
-      const Real dn[3] = {xi[a][0] * n[1] * n[2] / 8, xi[a][1] * n[0] * n[2] / 8,
-                          xi[a][2] * n[0] * n[1] / 8};
-      for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) j[i][k] += x[a][i] * dn[k];
-    }
-    v += j[0][0] * (j[1][1] * j[2][2] - j[1][2] * j[2][1]) -
-         j[0][1] * (j[1][0] * j[2][2] - j[1][2] * j[2][0]) +
-         j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
-  }
-  return v; // weights 1 each
-}
-
 bool may_fail(const Material& mat) {
   return mat.law_card != nullptr && mat.card<SpotweldFailure>().any();
 }
 
-bool solid_fails(const MaterialParams& m, const Real sig[6], const Real x[8][3], Real t) {
+bool solid_fails(const MaterialParams& m, const Real sig[6], const Real x[8][3], Real volume,
+                 Real t) {
   if (m.law_data == nullptr) return false; // a material not read from a card: no failure
   const SpotweldFailure& f = m.law_params<SpotweldFailure>();
   if (f.tfail > 0 && t >= f.tfail) return true;
@@ -191,7 +168,7 @@ bool solid_fails(const MaterialParams& m, const Real sig[6], const Real x[8][3],
                term(std::sqrt(s_rs * s_rs + s_rt * s_rt), f.lim[1]) >=
            1;
   // OPT 0: forces on the mean cross-section A = V / h
-  const Real area = hex_volume(x) / h;
+  const Real area = volume / h;
   return term(std::max<Real>(s_rr, 0) * area, f.lim[0]) + term(s_rs * area, f.lim[1]) +
              term(s_rt * area, f.lim[2]) >=
          1;

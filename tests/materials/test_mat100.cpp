@@ -76,7 +76,7 @@ bool fails(const MaterialParams& m, const Real sig[6], const Real q[3][3] = kI, 
   Real x[8][3], s[6];
   corners(q, x);
   turned(q, sig, s);
-  return m.law().solid_fails(m, s, x, t);
+  return m.law().solid_fails(m, s, x, 4.0, t); // the 2 x 2 x 1 weld turned: V = 4
 }
 
 } // namespace

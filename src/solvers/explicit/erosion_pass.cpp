@@ -112,7 +112,7 @@ bool Integrator::erode_solids(std::size_t p, std::size_t b, std::size_t e,
       for (int a = 0; a < 8; ++a)
         for (int i = 0; i < 3; ++i)
           xc[a][i] = d_.x[3 * static_cast<std::size_t>(sp.blk.conn[k][a]) + i];
-      f = solid_fails(sp.mat, &sp.blk.sig[6 * k], xc, erosion_.t_pass);
+      f = solid_fails(sp.mat, &sp.blk.sig[6 * k], xc, sp.blk.vol[k], erosion_.t_pass);
     }
     if (!f && rule.by_volume()) {
       const Real rv = sp.blk.vol[k] / erosion_.solid_v0[p][k];
