@@ -205,4 +205,20 @@ struct BodyLoad {
   bool part_is_set = false;
 };
 
+/// *CONSTRAINED_INTERPOLATION (an RBE3): the dependent node moves with the weighted
+/// least-squares rigid fit of its independent nodes' motion, and the force (and moment) on it
+/// is distributed to them by the transpose of that fit, so that the pair does no work.
+struct Interpolation {
+  struct Independent {
+    GlobalId node = 0;
+    /// weights of the x, y, z translations and rotations (0: the dof is not in IDOF)
+    std::array<Real, 6> w{1, 1, 1, 1, 1, 1};
+  };
+  GlobalId id = 0;        ///< ICID
+  GlobalId node = 0;      ///< DNID, the dependent node
+  bool rotations = false; ///< DDOF holds 4, 5, 6: the node's rotations follow the fit too
+  std::vector<Independent> nodes;
+  SourceLoc loc;
+};
+
 } // namespace parcae

@@ -27,6 +27,7 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
   std::vector<Real> tie_local;
   if (!ties_.ties.empty()) tie_local = tie_sums();
   const std::size_t s_tie = ties_.ties.empty() ? 0 : r.add_owned(shared_tie_values(tie_local));
+  const std::size_t s_rbe3 = rbe3_.list.empty() ? 0 : r.add_owned(interpolation_values());
   const std::size_t s_wall = rwalls_.impulse.empty() ? 0 : r.add_exact(rwalls_.impulse);
   const std::size_t s_flags = stop_flags ? r.add_sum(*stop_flags) : 0;
   const std::size_t s_added =
@@ -76,6 +77,7 @@ std::int64_t Integrator::cycle_reduce(std::optional<std::int64_t> stop_flags) {
     merge_shared_ties(tie_local, r.owned(s_tie));
     apply_ties(tie_local);
   }
+  if (!rbe3_.list.empty()) apply_interpolations(r.owned(s_rbe3));
   return stop_flags ? r.sum(s_flags) : 0;
 }
 

@@ -61,6 +61,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   mark_memory("model domain");
   build_contacts(global);
   mark_memory("contacts");
+  init_interpolations(global);
   if (comm_.size() > 1) {
     if (!opt.ranks) throw RuntimeError("an MPP run needs a decomposition (RunOptions::ranks)");
     d_ = restrict_domain(global, *opt.ranks, comm_.size(), comm_.rank());
@@ -73,6 +74,12 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   for (std::size_t k = 0; k < ties_.nodes.size(); ++k)
     ties_.local[k] = d_.local_of_global[static_cast<std::size_t>(ties_.nodes[k])];
   classify_ties();
+  rbe3_.local.resize(rbe3_.nodes.size());
+  for (std::size_t k = 0; k < rbe3_.nodes.size(); ++k)
+    rbe3_.local[k] = d_.local_of_global.empty()
+                         ? rbe3_.nodes[k]
+                         : d_.local_of_global[static_cast<std::size_t>(rbe3_.nodes[k])];
+  if (!rbe3_.list.empty()) rbe3_.gather = std::make_unique<par::CycleReduction>(comm_);
   contacts_.local.resize(contacts_.model.node_model.size());
   for (std::size_t k = 0; k < contacts_.model.node_model.size(); ++k)
     contacts_.local[k] =

@@ -6,6 +6,8 @@
 //   contact_driver.cpp contact interfaces: set-up, forces, histories
 //   nodal_update.cpp   loads, force assembly, velocities (rigid bodies, constraints, walls)
 //   cycle_reduce.cpp   the cycle's one reduction over the ranks
+//   tie_pass.cpp       constraint-based tied contacts
+//   interpolation_pass.cpp  *CONSTRAINED_INTERPOLATION (RBE3)
 //   energy_stats.cpp   global statistics (glstat, histories)
 //   erosion_pass.cpp   element deletion
 //   checkpointing.cpp  checkpoint and restart
@@ -195,6 +197,28 @@ struct TieConstraints {
   /// their values travel in the cycle's reduction; a cluster local on one rank is owned there
   /// whole (classify_ties, at set-up).
   std::vector<std::uint32_t> shared;
+};
+
+/// *CONSTRAINED_INTERPOLATION (interpolation_pass.cpp). Every node of a constraint is in
+/// `nodes`; each cycle their positions and the dependent nodes' forces travel in the cycle's
+/// reduction (owners' values), every rank computes the same fits and adds the distributed
+/// forces to its copies of the independent nodes; after the velocity update the independent
+/// nodes' velocities travel in a second gather and the dependent nodes take the fit's velocity.
+struct InterpolationCoupling {
+  struct Constraint {
+    const Interpolation* def = nullptr;
+    std::uint32_t node = 0;             ///< the dependent node (index into nodes)
+    bool rot = false;                   ///< its rotations follow the fit
+    std::vector<std::uint32_t> ind;     ///< the independent nodes (index into nodes)
+    std::vector<std::array<Real, 6>> w; ///< their weights (rotations 0 where a node has none)
+    std::vector<std::array<Real, 3>> r; ///< x_i - x_dependent at the last force pass
+    std::array<Real, 36> a_inv{};       ///< inverse of the fit's normal matrix, same time
+  };
+  std::vector<LocalId> nodes; ///< model index, ascending
+  std::vector<char> rot;      ///< per node: it has rotational dofs
+  std::vector<LocalId> local; ///< per node: this rank's local index (kInvalidLocal: none)
+  std::vector<Constraint> list;
+  std::unique_ptr<par::CycleReduction> gather; ///< the velocities' gather
 };
 
 /// Airbags (*AIRBAG_SIMPLE_PRESSURE_VOLUME, airbag_pass.cpp): each bag's volume from the shells
@@ -514,6 +538,17 @@ private:
   /// After those constraints: the tied nodes take their segments' velocity changes, so that
   /// they keep moving with their segments (one exchange of the changed nodes over the ranks).
   void sync_tied_velocities(std::span<const Real> before);
+  InterpolationCoupling rbe3_; ///< *CONSTRAINED_INTERPOLATION
+  /// At set-up, on the global domain (after the ties): checks, the dependent nodes' masses to
+  /// their independent nodes, their initial velocities from the fit.
+  void init_interpolations(Domain& global);
+  /// The gathered values of the cycle's reduction: positions (3 per node), then per
+  /// constraint the dependent node's force and moment (owned nodes; zeros elsewhere).
+  [[nodiscard]] std::vector<Real> interpolation_values() const;
+  /// From the gathered values: the fits, the independent nodes' forces and accelerations.
+  void apply_interpolations(std::span<const Real> gathered);
+  /// After the velocity update (collective): the dependent nodes' velocities from the fits.
+  void interpolate_velocities();
   ErosionState erosion_;   ///< element deletion
   AirbagCoupling airbags_; ///< control volumes
   SegmentPressures press_; ///< segment pressures

@@ -305,6 +305,7 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
       advance_rigid_wall(wall, impulse.result(), dt_new);
   }
   if (!tie_v.empty()) sync_tied_velocities(tie_v); // tied nodes follow their segments
+  interpolate_velocities(); // *CONSTRAINED_INTERPOLATION: the dependent nodes follow the fits
   // Work of the applied loads (owned nodes; exact sum, so independent of the decomposition).
   if (loads)
     for (std::int64_t n = 0; n < nn; ++n) {

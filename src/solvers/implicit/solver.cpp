@@ -58,6 +58,9 @@ void ImplicitSolver::setup() {
   if (!model_.element_deaths.empty())
     throw InputError(model_.element_deaths.front().loc,
                      "*DEFINE_ELEMENT_DEATH is not supported by the implicit solver");
+  if (!model_.interpolations.empty())
+    throw InputError(model_.interpolations.front().loc,
+                     "*CONSTRAINED_INTERPOLATION is not supported by the implicit solver");
   if (model_.control.damping.on)
     throw InputError(model_.control.damping.loc,
                      "*DAMPING_GLOBAL is not supported by the implicit solver");
