@@ -236,7 +236,7 @@ inline void hex_element(const HexOptions& opt, const MaterialParams& mat, HexBlo
   };
   if (dt > 0 && !mat.hyperelastic()) {
     rotate(s);
-    if (mat.beta < 1) rotate(bk); // kinematic hardening (*MAT_003 BETA < 1)
+    if (mat.beta < 1 || mat.law().stress_history) rotate(bk); // kinematic hardening, 006
   }
   const Real deps[6] = {l[0][0] * dt,
                         l[1][1] * dt,
@@ -382,9 +382,9 @@ namespace {
 
 /// Per-call constants of the optimised kernel.
 struct HexConsts {
-  Real c0;         ///< dilatational wave speed without mass scaling
-  bool kin;        ///< back stress rotated and updated (*MAT_003 with beta < 1)
-  bool hyper;      ///< stress from the deformation gradient (hyperelastic_stress)
+  Real c0;    ///< dilatational wave speed without mass scaling
+  bool kin;   ///< back stress rotated and updated (*MAT_003 with beta < 1, stress_history laws)
+  bool hyper; ///< stress from the deformation gradient (hyperelastic_stress)
   const Real* x0s; ///< initial coordinates (hyperelastic materials)
   Real w;          ///< hex_length_weight (< 0: V / A_max alone)
 };
@@ -742,8 +742,8 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
       hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient, res, x0);
     return res;
   }
-  const HexConsts hc{mat.wave_speed_solid(), mat.beta < 1, mat.hyperelastic(), x0.data(),
-                     hex_length_weight(mat, opt.tetrahedra)};
+  const HexConsts hc{mat.wave_speed_solid(), mat.beta < 1 || mat.law().stress_history,
+                     mat.hyperelastic(), x0.data(), hex_length_weight(mat, opt.tetrahedra)};
   std::size_t idx[kW];
   int nb = 0;
   for (std::size_t e = begin; e < end; ++e) {

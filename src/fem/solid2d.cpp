@@ -73,7 +73,7 @@ void one_element(const ShellOptions& opt, const MaterialParams& mat, ShellBlock&
   if (dt > 0) {
     const Real spin = 0.5 * (lxy - lyx) * dt;
     rotate_in_plane(s, spin);
-    if (mat.beta < 1) rotate_in_plane(bk, spin);
+    if (mat.beta < 1 || mat.law().stress_history) rotate_in_plane(bk, spin);
   }
   const Real deps[6] = {lxx * dt, lyy * dt, lzz * dt, (lxy + lyx) * dt, 0.0, 0.0};
   const Real s_old[6] = {s[0], s[1], s[2], s[3], s[4], s[5]};

@@ -129,6 +129,9 @@ struct MaterialLaw {
   /// The largest tangent stiffness and damping coefficient of the law: they bound the
   /// element's stable step with its nodes' masses.
   void (*discrete_bounds)(const MaterialParams& m, Real& stiffness, Real& damping) = nullptr;
+  /// The law keeps a second stress-like tensor per solid point (its viscous or back stress):
+  /// the element stores it in its back-stress array, Jaumann-rotated with the stress.
+  bool stress_history = false;
 };
 
 /// The row of a law.

@@ -451,8 +451,9 @@ Domain build_domain(const Model& model) {
     }
     if (!sp.mat.bulk_viscosity) sp.opt.q1 = sp.opt.q2 = 0; // the law's (*MAT_057 BVFLAG 0)
     // State only where the kernels use it (hex8.hpp: the optimised kernel reads the back stress
-    // when BETA < 1, the hydrodynamic path always).
-    sp.blk.init(elems.size(), sp.opt.ihq >= 4, sp.mat.beta < 1 || sp.mat.hydro());
+    // when BETA < 1, the hydrodynamic path always, laws with a second stress-like tensor).
+    sp.blk.init(elems.size(), sp.opt.ihq >= 4,
+                sp.mat.beta < 1 || sp.mat.hydro() || sp.mat.law().stress_history);
     sp.elem_id.reserve(elems.size());
     sp.model_index.reserve(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {
