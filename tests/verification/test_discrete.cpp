@@ -1,4 +1,4 @@
-// Discrete springs and dampers (*ELEMENT_DISCRETE, *SECTION_DISCRETE, *MAT_S01 to *MAT_S05)
+// Discrete springs and dampers (*ELEMENT_DISCRETE, *SECTION_DISCRETE, *MAT_S01 to *MAT_S05, S08)
 // through the whole explicit solver, against closed forms:
 //   - a mass on a spring and a damper in parallel (Thomson's damped oscillator): the damped
 //     period 2 pi / (omega sqrt(1 - xi^2)) and the logarithmic decrement 2 pi xi / sqrt(1 - xi^2);
@@ -10,6 +10,7 @@
 //     bilinear force with isotropic hardening, exactly;
 //   - the nonlinear spring (S04, with its rate factor) and damper (S05) follow their curves,
 //     extrapolated linearly beyond the last point;
+//   - the inelastic spring (S08) loads along its curve on its one side, unloads along KU;
 //   - the reader's refusals name the card and the field.
 #include <gtest/gtest.h>
 
@@ -248,6 +249,52 @@ TEST(DiscreteElements, ElastoplasticSpringHardensIsotropically) {
   EXPECT_NEAR(h.f.back(), -fmax - 25 * ((umax - 2 * fmax / 100) - h.u.back()), 1e-9);
 }
 
+// *MAT_SPRING_INELASTIC (S08): LCFD through (0, 0), (0.5, 10), (1, 40) (steepest slope 60), KU
+// 100. Node 2 is driven at unit speed to u = -0.6 (compression), back to u = +0.3 and in again to
+// u = -0.8. The compression-only spring (CTF default) loads along the curve, unloads from d = 0.6
+// (F = 16) at 100 to zero at d = 0.44, carries nothing while apart, climbs the same line back and
+// the curve again to F(0.8) = 28; the tension-only one (CTF -1) pulls only while u > 0, along the
+// curve, and unloads at 100.
+TEST(DiscreteElements, InelasticSpringIsOneSided) {
+  const std::string motion =
+      "*BOUNDARY_PRESCRIBED_MOTION_NODE\n         2         1         0         7       1.0\n"
+      "*DEFINE_CURVE\n         7\n0.0,-1.0\n0.6,-1.0\n0.6000001,1.0\n1.5,1.0\n1.5000001,-1.0\n"
+      "10.0,-1.0\n*DEFINE_CURVE\n         5\n0.0,0.0\n0.5,10.0\n1.0,40.0\n";
+  auto lc = [](double d) { return d <= 0 ? 0.0 : d <= 0.5 ? 20 * d : 10 + 60 * (d - 0.5); };
+  for (const double side : {-1.0, 1.0}) { // -1: compression only (CTF 1), +1: tension (CTF -1)
+    const std::string cards = part(1, 1) + (side < 0 ? "*MAT_SPRING_INELASTIC\n1,5,100.0\n"
+                                                     : "*MAT_S08\n1,5,100.0,-1.0\n");
+    const History h = run_two_node(
+        side < 0 ? "discrete_s08c" : "discrete_s08t",
+        two_node_deck(2.6, 0.1, cards, "       1       1       1       2\n", 1.0, motion));
+    ASSERT_GT(h.u.size(), 20U);
+    double d_max = 0, worst = 0, f_peak = 0;
+    for (std::size_t i = 0; i < h.u.size(); ++i) {
+      const double d = side * h.u[i];
+      double f = 0;
+      if (d >= d_max) {
+        d_max = std::max(d, 0.0);
+        f = lc(d);
+      } else {
+        f = std::max(0.0, lc(d_max) - 100 * (d_max - d));
+      }
+      worst = std::max(worst, std::abs(h.f[i] - side * f));
+      f_peak = std::max(f_peak, std::abs(h.f[i]));
+    }
+    std::printf("inelastic spring (side %+.0f): d_max %.6f, peak force %.6f, final u %.6f F %.6f, "
+                "worst %.2e\n",
+                side, d_max, f_peak, h.u.back(), h.f.back(), worst);
+    EXPECT_LT(worst, 1e-9 * 40);
+    if (side < 0) {
+      EXPECT_NEAR(d_max, 0.8, 1e-6);
+      EXPECT_NEAR(h.f.back(), -lc(-h.u.back()), 1e-9);
+    } else {
+      EXPECT_NEAR(d_max, 0.3, 1e-6);
+      EXPECT_EQ(h.f.back(), 0.0); // pushed in: a tension-only spring carries nothing
+    }
+  }
+}
+
 // *MAT_SPRING_NONLINEAR_ELASTIC: LCD through (-1, -50), (0, 0), (0.5, 10), (1, 40), driven to
 // u = 2 at 1 unit/s: F = LCD(u), beyond u = 1 along the last segment (slope 60): F(2) = 100.
 // A second element of the same curve with the rate factor LCR (0, 1), (2, 3) doubles it at v = 1.
@@ -338,6 +385,16 @@ TEST(DiscreteElements, RefusalsNameTheCardAndField) {
   EXPECT_NE(e.find("go with *SECTION_DISCRETE"), std::string::npos) << e;
   e = error_of(two_node_deck(0.1, 0.5, part(1, 1) + "*MAT_ELASTIC\n1,7.8e-9,2e5,0.3\n", one, 1.0));
   EXPECT_NE(e.find("go with *SECTION_DISCRETE"), std::string::npos) << e;
+  // the inelastic spring: a side other than 1 or -1, no curve, a curve that pulls
+  const std::string curve = "*DEFINE_CURVE\n5\n0.0,0.0\n1.0,-3.0\n";
+  for (const auto& [card, expect] : std::vector<std::pair<std::string, std::string>>{
+           {"*MAT_S08\n1,5,10.0,0.5\n", "CTF = 0.5"},
+           {"*MAT_S08\n1,0,10.0\n", "LCFD = 0"},
+           {"*MAT_S08\n1,5,10.0\n", "must not be negative at a positive deflection"}}) {
+    e = error_of(two_node_deck(0.1, 0.5, part(1, 1) + card + curve, one, 1.0));
+    EXPECT_NE(e.find(expect), std::string::npos) << e;
+    EXPECT_NE(e.find("deck.k:"), std::string::npos) << e;
+  }
 }
 
 // Mass scaling during the run (DT2MS < 0) leaves springs alone (they have no mass to scale): a
