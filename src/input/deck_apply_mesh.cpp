@@ -299,6 +299,7 @@ void apply_material(const Block& b, DeckBuilder& d) {
                      d.claim_id(what, id, loc);
                    }};
   reader.options = b.options;
+  for (const Fields& row : b.rows) reader.rows.push_back(&row);
   law->read(h, reader);
   d.claim_id("material", m.id, m.loc);
   d.model.materials.push_back(std::move(m));

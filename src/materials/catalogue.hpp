@@ -38,6 +38,8 @@ struct LawReader {
   std::function<void(std::string_view what, GlobalId id, const SourceLoc& loc)> claim_id;
   /// The keyword's options, upper case, as given ("TITLE", "LOG_INTERPOLATION").
   std::vector<std::string> options{};
+  /// The keyword's repeated cards (KeywordSpec::rows), in deck order.
+  std::vector<const io::Fields*> rows{};
 
   /// Whether the keyword has option `name`.
   [[nodiscard]] bool has_option(std::string_view name) const;
