@@ -36,14 +36,23 @@ KeywordSpec joint_keyword(std::string_view name, std::string_view what, ApplyFn 
       "its lightest direction (stable for RPS < 16; RPS 0 means 1). Its energy is glstat's spring "
       "and damper energy. DAMP: the penalty is "
       "undamped (LS-DYNA's joint damping is not applied; a warning when DAMP is neither 0 nor "
-      "1). JID (_ID): blank or 0 is the joint's position among the joints. _LOCAL, _FAILURE "
-      "and the other joint types are not supported.");
+      "1). JID (_ID): blank or 0 is the joint's position among the joints. _LOCAL: RAID and "
+      "LST choose the system of the joint force output (jntforc), which parcae does not "
+      "write: read, with a note when RAID is set. _FAILURE: the joint fails (its penalty is "
+      "removed, and with it its stored energy) at time TFAIL (0: never); the force and moment "
+      "limits NXX-MZZ are refused when set (CID and COUPL only go with them). The other joint "
+      "types are not supported.");
   return {.name = name,
-          .options = {"ID"},
+          .options = {"ID", "LOCAL", "FAILURE"},
           .rows = {id_card("JID"),
                    {"Card 1",
                     {I("N1").req(), I("N2").req(), I("N3"), I("N4"), I("N5"), I("N6"),
-                     R("RPS", "1.0"), R("DAMP", "1.0")}}},
+                     R("RPS", "1.0"), R("DAMP", "1.0")}},
+                   {"Local (_LOCAL)", {I("RAID"), I("LST")}, "LOCAL"},
+                   {"Failure 1 (_FAILURE)", {I("CID"), R("TFAIL"), R("COUPL")}, "FAILURE"},
+                   {"Failure 2 (_FAILURE)",
+                    {R("NXX"), R("NYY"), R("NZZ"), R("MXX"), R("MYY"), R("MZZ")},
+                    "FAILURE"}},
           .summary = summaries.back(),
           .apply = apply};
 }

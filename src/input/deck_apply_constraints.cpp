@@ -137,6 +137,23 @@ void apply_joint(const Block& b, Joint::Kind kind, DeckBuilder& d) {
     if (j.rps < 0)
       fail(row.loc("RPS"), fmt::format("joint {}: RPS = {} must not be negative", j.id, j.rps));
     if (j.rps == 0) j.rps = 1;
+    if (b.has("LOCAL") && row.id("RAID") != 0)
+      note(d, b, row.loc("RAID"),
+           fmt::format("joint {}: RAID = {}: joint forces in a local system are an output "
+                       "(jntforc) parcae does not write (ignored)",
+                       j.id, row.id("RAID")));
+    if (b.has("FAILURE")) {
+      j.tfail = row.real("TFAIL");
+      if (!(j.tfail >= 0))
+        fail(row.loc("TFAIL"), fmt::format("joint {}: TFAIL = {} must not be negative (0: the "
+                                           "joint never fails)",
+                                           j.id, j.tfail));
+      for (std::string_view f : {"NXX", "NYY", "NZZ", "MXX", "MYY", "MZZ"})
+        if (row.real(f) != 0)
+          fail(row.loc(f), fmt::format("joint {}: {} = {}: failure by the joint's force and "
+                                       "moment is not supported (TFAIL, failure by time, is)",
+                                       j.id, f, row.real(f)));
+    }
     const Real damp = row.real("DAMP");
     if (damp != 0 && damp != 1)
       note(d, b, row.loc("DAMP"),

@@ -16,7 +16,8 @@ using namespace card_fields;
 /// The degrees of freedom of a DDOF / IDOF number (digits 1-6, each once): bit d-1 for digit d.
 /// Fails at the field for any other digit or a repeated one.
 unsigned dof_digits(const Fields& row, std::string_view field) {
-  const std::int64_t v = row.id(field);
+  std::int64_t v = row.id(field);
+  if (v == 0) v = 123456; // 0 as blank: every dof
   if (v <= 0)
     fail(row.loc(field), fmt::format("{} = {}: a list of degrees of freedom (digits 1-6, e.g. "
                                      "123456) is required",
@@ -86,7 +87,7 @@ void apply_interpolation(const Block& b, DeckBuilder& d) {
     for (int k = 0; k < 6; ++k) {
       const Real w = row.blank(names[k]) ? wx : row.real(names[k]);
       if (!(w >= 0))
-        fail(row.loc(names[k]), fmt::format("{} = {}: weights are not negative", names[k], w));
+        fail(row.loc(names[k]), fmt::format("{} = {}: a weight must not be negative", names[k], w));
       r.w[static_cast<std::size_t>(k)] = (idof & (1u << k)) ? w : 0.0;
     }
     ext.rows.push_back(r);
@@ -100,7 +101,7 @@ std::vector<KeywordSpec> interpolation_cards() {
        .head = {{"Card 1",
                  {I("ICID"), I("DNID").req(), I("DDOF", "123456"), I("CIDD"), I("ITYP"),
                   I("IDNSW", "1"), I("FGM")}}},
-       .rows = {{"Card 2, repeated",
+       .rows = {{"Card 2",
                  {I("INID").req(), I("IDOF", "123456"), R("TWGHTX", "1.0"), R("TWGHTY"),
                   R("TWGHTZ"), R("RWGHTX"), R("RWGHTY"), R("RWGHTZ")}}},
        .summary =
@@ -109,7 +110,9 @@ std::vector<KeywordSpec> interpolation_cards() {
            "moment on it is distributed to them by the transpose of that fit (F and the moment "
            "about DNID are carried exactly; the pair does no work). Weights: TWGHTX-Z for the "
            "translations, RWGHTX-Z for the rotations of independent nodes that have them "
-           "(shells, beams); a blank weight is TWGHTX, a dof not in IDOF weighs 0. DDOF must "
+           "(shells, beams), scaled by the mean square distance of the independent nodes from DNID "
+           "(Nastran's RBE3 convention: no dependence on the length unit); a blank weight is "
+           "TWGHTX, a dof not in IDOF weighs 0; DDOF or IDOF 0 is 123456. DDOF must "
            "hold 1, 2 and 3 (and 4, 5, 6 all or none: the rotations of a dependent shell or "
            "beam node follow the fit); CIDD must be 0. The independent nodes must determine a "
            "rigid motion (three nodes not on a line, or rotational weights); an error names "

@@ -92,6 +92,10 @@ void read_card(const io::Fields& h, LawReader& r) {
     r.note(h.loc("MU"), fmt::format("MU = {}{}: viscous damping of the rubber is not applied "
                                     "(ignored)",
                                     h.real("MU"), h.blank("MU") ? " (the default)" : ""));
+  // What the contact stiffness reads (K = E / (3 (1 - 2 PR))): KM, as LS-DYNA's manual says KM
+  // sets the contact penalty. The kernel's small-strain E and PR come from the curve (prepare).
+  m.e = 3 * p->km;
+  m.pr = 0;
   m.law_card = std::move(p);
 }
 

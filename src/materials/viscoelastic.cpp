@@ -62,6 +62,10 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("REF"), fmt::format("material {}: REF = {}: a reference geometry "
                                    "(*INITIAL_FOAM_REFERENCE_GEOMETRY) is not supported",
                                    m.id, h.real("REF")));
+  if (h.real("VFLAG") != 0)
+    fail(h.loc("VFLAG"), fmt::format("material {}: VFLAG = {}: the instantaneous-elastic "
+                                     "formulation is not supported (0: the standard one)",
+                                     m.id, h.real("VFLAG")));
   // the short-time response's E and PR (contact stiffness, summaries)
   m.e = 9 * p->bulk * p->g0 / (3 * p->bulk + p->g0);
   m.pr = (3 * p->bulk - 2 * p->g0) / (2 * (3 * p->bulk + p->g0));
@@ -126,13 +130,13 @@ const MaterialLaw& law_viscoelastic() {
                   .head = {title_card(),
                            {"Card 1",
                             {I("MID").req(), R("RO").req(), R("BULK"), R("G0"), R("GI"), R("BETA"),
-                             R("REF")}}},
+                             R("REF"), R("VFLAG")}}},
                   .summary =
                       "Viscoelastic solids: deviatoric stress 2 int G(t - tau) D'(tau) dtau "
                       "with G(t) = GI + (G0 - GI) exp(-BETA t) (exact over each step for a "
                       "constant strain rate), pressure -BULK ln V. Time step from BULK and G0. "
-                      "REF (reference geometry) other than 0 is refused; shells and beams are "
-                      "refused."},
+                      "REF (reference geometry) and VFLAG other than 0 are refused; shells and "
+                      "beams are refused."},
       .read = read_card,
       .prepare = prepare,
       .update_solid = update_solid,

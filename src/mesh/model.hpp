@@ -451,6 +451,7 @@ struct Joint {
   GlobalId id = 0;                 ///< JID (_ID) or the 1-based order of appearance
   std::array<GlobalId, 6> nodes{}; ///< N1..N6 (0: not used by this kind)
   Real rps = 1;                    ///< relative penalty stiffness
+  Real tfail = 0;                  ///< _FAILURE TFAIL: the joint is released then (0: never)
   SourceLoc loc;
   /// Node pairs used: 1 (spherical), 2 (revolute, cylindrical), 3 (translational).
   [[nodiscard]] int pairs() const {
@@ -735,7 +736,7 @@ struct Model {
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
   std::vector<Joint> joints;
-  std::vector<Interpolation> interpolations; ///< *CONSTRAINED_INTERPOLATION
+  std::vector<Interpolation> interpolations;            ///< *CONSTRAINED_INTERPOLATION
   std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order

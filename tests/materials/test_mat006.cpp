@@ -135,12 +135,13 @@ TEST(Mat006Card, FieldsAliasAndRefusedValues) {
   EXPECT_NEAR(m.wave_speed_solid(), std::sqrt((kK + 4.0 / 3.0 * kG0) / kRho), 1e-9);
   const Model alias = read_text(visco_deck("*MAT_006_TITLE\nrubber\n1,1.2e-9,2000,3,1,1000\n"));
   EXPECT_EQ(alias.materials.at(0).kind, MaterialKind::Viscoelastic);
-  for (const auto& [card, field] :
-       std::vector<std::pair<std::string, std::string>>{{"1,1.2e-9,0,3,1,1000", "BULK = 0"},
-                                                        {"1,1.2e-9,2000,0,0,1000", "G0 = 0"},
-                                                        {"1,1.2e-9,2000,3,4,1000", "GI = 4"},
-                                                        {"1,1.2e-9,2000,3,1,-1", "BETA = -1"},
-                                                        {"1,1.2e-9,2000,3,1,1000,1", "REF = 1"}}) {
+  for (const auto& [card, field] : std::vector<std::pair<std::string, std::string>>{
+           {"1,1.2e-9,0,3,1,1000", "BULK = 0"},
+           {"1,1.2e-9,2000,0,0,1000", "G0 = 0"},
+           {"1,1.2e-9,2000,3,4,1000", "GI = 4"},
+           {"1,1.2e-9,2000,3,1,-1", "BETA = -1"},
+           {"1,1.2e-9,2000,3,1,1000,1", "REF = 1"},
+           {"1,1.2e-9,2000,3,1,1000,0,1", "VFLAG = 1"}}) {
     const std::string err = read_error(visco_deck("*MAT_006\n" + card + "\n"));
     EXPECT_NE(err.find(field), std::string::npos) << card << ": " << err;
     EXPECT_NE(err.find("deck.k:"), std::string::npos) << err;

@@ -237,6 +237,7 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
   for (auto& j : d.joints) {
     ar.pod(j.k);
     ar.pod(j.dt_k);
+    ar.pod(j.failed);
   }
 }
 

@@ -116,6 +116,8 @@ struct JointState {
   /// offsets of the pair points from their body's centre at t = 0 (global frame), [pair][side]
   std::array<std::array<std::array<Real, 3>, 2>, 3> r0{};
   Real rps = 1;
+  Real tfail = 0;          ///< released at this time (0: never)
+  bool failed = false;     ///< released (no forces, no energy)
   std::array<Real, 3> k{}; ///< penalty stiffness per pair (from dt_k)
   Real dt_k = 0;           ///< the step k was set for: the largest so far
 };

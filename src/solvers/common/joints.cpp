@@ -109,6 +109,7 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
     s.id = j.id;
     s.pairs = j.pairs();
     s.rps = j.rps;
+    s.tfail = j.tfail;
     const std::string who = fmt::format("{} joint {}", kind_name(j.kind), j.id);
     for (int q = 0; q < s.pairs; ++q)
       for (int side = 0; side < 2; ++side) {
@@ -178,9 +179,17 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
   return out;
 }
 
-void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody> bodies, Real dt,
-                      std::span<std::array<Real, 3>> force, std::span<std::array<Real, 3>> moment) {
+std::vector<GlobalId> add_joint_forces(std::vector<JointState>& joints,
+                                       std::span<const RigidBody> bodies, Real t, Real dt,
+                                       std::span<std::array<Real, 3>> force,
+                                       std::span<std::array<Real, 3>> moment) {
+  std::vector<GlobalId> released;
   for (JointState& j : joints) {
+    if (!j.failed && j.tfail > 0 && t >= j.tfail) {
+      j.failed = true;
+      released.push_back(j.id);
+    }
+    if (j.failed) continue;
     const Gaps g = gaps_of(j, bodies);
     // the stiffness follows the step as it grows (as contact SOFT = 1's): never above the
     // stability bound of the current step
@@ -212,11 +221,13 @@ void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody
         moment[b][2] += r[0] * f[1] - r[1] * f[0];
       }
   }
+  return released;
 }
 
 Real joint_energy(std::span<const JointState> joints, std::span<const RigidBody> bodies) {
   Real e = 0;
   for (const JointState& j : joints) {
+    if (j.failed) continue;
     const Gaps g = gaps_of(j, bodies);
     for (int q = 0; q < j.pairs; ++q)
       e += 0.5 * j.k[q] *

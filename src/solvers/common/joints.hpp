@@ -26,10 +26,15 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d);
 
 /// Adds each joint's penalty forces to the bodies' resultants: force[b] and moment[b] (about
 /// the body's centre) from the bodies' current positions. dt: the step (sets k the first time).
-void add_joint_forces(std::vector<JointState>& joints, std::span<const RigidBody> bodies, Real dt,
-                      std::span<std::array<Real, 3>> force, std::span<std::array<Real, 3>> moment);
+/// A joint with a failure time (_FAILURE TFAIL) is released once t reaches it: returns the ids
+/// of the joints released by this call.
+std::vector<GlobalId> add_joint_forces(std::vector<JointState>& joints,
+                                       std::span<const RigidBody> bodies, Real t, Real dt,
+                                       std::span<std::array<Real, 3>> force,
+                                       std::span<std::array<Real, 3>> moment);
 
-/// Elastic energy 1/2 k |gap|^2 of the joints at the bodies' current positions.
+/// Elastic energy 1/2 k |gap|^2 of the joints at the bodies' current positions (released joints:
+/// none).
 Real joint_energy(std::span<const JointState> joints, std::span<const RigidBody> bodies);
 
 } // namespace parcae

@@ -211,6 +211,7 @@ struct InterpolationCoupling {
     bool rot = false;                   ///< its rotations follow the fit
     std::vector<std::uint32_t> ind;     ///< the independent nodes (index into nodes)
     std::vector<std::array<Real, 6>> w; ///< their weights (rotations 0 where a node has none)
+    std::vector<Real> share;            ///< their shares of the dependent node's mass
     std::vector<std::array<Real, 3>> r; ///< x_i - x_dependent at the last force pass
     std::array<Real, 36> a_inv{};       ///< inverse of the fit's normal matrix, same time
   };
@@ -543,7 +544,7 @@ private:
   /// their independent nodes, their initial velocities from the fit.
   void init_interpolations(Domain& global);
   /// The gathered values of the cycle's reduction: positions (3 per node), then per
-  /// constraint the dependent node's force and moment (owned nodes; zeros elsewhere).
+  /// constraint the dependent node's force, moment and mass (owned nodes; zeros elsewhere).
   [[nodiscard]] std::vector<Real> interpolation_values() const;
   /// From the gathered values: the fits, the independent nodes' forces and accelerations.
   void apply_interpolations(std::span<const Real> gathered);

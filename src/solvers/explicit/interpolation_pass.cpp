@@ -6,7 +6,9 @@
 // parts, translations and rotations); P takes v_P = qdot_t (and omega_P = qdot_r). The force F
 // and moment M on P go to the independent nodes by the transpose: q = A^-1 (F, M), f_i = W_i G_i
 // q, m_i = W_r,i q_r. Then sum f_i = F, sum (r_i x f_i + m_i) = M, and sum f_i . v_i = (F, M) .
-// qdot: the constraint does no work. P's mass goes to the independent nodes at set-up.
+// qdot: the constraint does no work. P's mass goes to the independent nodes at set-up (and what it
+// gains later by mass scaling, each cycle, to their accelerations). Rotational weights are scaled
+// by Lc^2, the mean square distance of the independent nodes from P (Nastran's RBE3 convention).
 #include <algorithm>
 #include <cmath>
 
@@ -187,18 +189,25 @@ void Integrator::init_interpolations(Domain& global) {
                      global.x0[3 * s + 2] - global.x0[3 * ps + 2]});
       wsum += w[0] + w[1] + w[2];
     }
+    // rotational weights in units of the translational ones: times Lc^2, the mean square
+    // distance of the independent nodes from the dependent one (Nastran's RBE3 convention), so
+    // that the fit does not depend on the length unit
+    Real lc2 = 0;
+    for (const Vec3& r : k.r) lc2 += (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) / k.r.size();
+    if (lc2 > 0)
+      for (auto& w : k.w)
+        for (std::size_t d = 3; d < 6; ++d) w[d] *= lc2;
     if (!(wsum > 0) || !invert(normal_matrix(k.r, k.w), k.a_inv))
       throw InputError(c.loc, fmt::format("*CONSTRAINED_INTERPOLATION {}: its independent nodes "
-                                          "do not determine a rigid motion of node {} (at least "
-                                          "three nodes not on a line with translational weights, "
-                                          "or nodes with rotational weights, are needed)",
+                                          "do not determine a rigid motion of node {} (three "
+                                          "nodes not on a line with translational weights are "
+                                          "needed, or fewer with rotational weights as well)",
                                           c.id, c.node));
+    for (const auto& w : k.w) k.share.push_back((w[0] + w[1] + w[2]) / wsum);
     // the dependent node's mass to its independent nodes, by their translational weights; its
     // initial velocity is the fit's
-    for (std::size_t i = 0; i < k.ind.size(); ++i) {
-      const auto s = static_cast<std::size_t>(ic.nodes[k.ind[i]]);
-      global.mass[s] += global.mass[ps] * (k.w[i][0] + k.w[i][1] + k.w[i][2]) / wsum;
-    }
+    for (std::size_t i = 0; i < k.ind.size(); ++i)
+      global.mass[static_cast<std::size_t>(ic.nodes[k.ind[i]])] += global.mass[ps] * k.share[i];
     global.mass[ps] = 0;
     if (k.rot) global.inertia[ps] = 0;
     const auto qd = times(k.a_inv, project(k, [&](std::size_t i) {
@@ -217,7 +226,7 @@ void Integrator::init_interpolations(Domain& global) {
 
 std::vector<Real> Integrator::interpolation_values() const {
   const auto& ic = rbe3_;
-  std::vector<Real> out(3 * ic.nodes.size() + 6 * ic.list.size(), 0.0);
+  std::vector<Real> out(3 * ic.nodes.size() + 7 * ic.list.size(), 0.0);
   auto owned = [&](std::uint32_t k) {
     const LocalId l = ic.local[k];
     return l != kInvalidLocal && d_.owned[static_cast<std::size_t>(l)];
@@ -232,9 +241,10 @@ std::vector<Real> Integrator::interpolation_values() const {
     if (!owned(k.node)) continue;
     const auto n = static_cast<std::size_t>(ic.local[k.node]);
     for (std::size_t d = 0; d < 3; ++d) {
-      fm[6 * c + d] = d_.f[3 * n + d];
-      if (k.rot) fm[6 * c + 3 + d] = d_.m_ext[3 * n + d];
+      fm[7 * c + d] = d_.f[3 * n + d];
+      if (k.rot) fm[7 * c + 3 + d] = d_.m_ext[3 * n + d];
     }
+    fm[7 * c + 6] = d_.mass[n]; // gained by mass scaling during the run (0 otherwise)
   }
   return out;
 }
@@ -242,6 +252,9 @@ std::vector<Real> Integrator::interpolation_values() const {
 void Integrator::apply_interpolations(std::span<const Real> g) {
   auto& ic = rbe3_;
   const Real* fm = g.data() + 3 * ic.nodes.size();
+  // mass a dependent node has gained since the set-up (mass scaling during the run): its
+  // independent nodes accelerate as if they carried it, by their shares
+  std::vector<Real> extra(ic.nodes.size(), 0.0);
   for (std::size_t c = 0; c < ic.list.size(); ++c) {
     auto& k = ic.list[c];
     const Real* xp = &g[3 * k.node];
@@ -252,7 +265,8 @@ void Integrator::apply_interpolations(std::span<const Real> g) {
                                  "determine a rigid motion (collapsed onto a line)",
                                  k.def->id);
     std::array<Real, 6> b{};
-    for (std::size_t d = 0; d < 6; ++d) b[d] = fm[6 * c + d];
+    for (std::size_t d = 0; d < 6; ++d) b[d] = fm[7 * c + d];
+    for (std::size_t i = 0; i < k.ind.size(); ++i) extra[k.ind[i]] += k.share[i] * fm[7 * c + 6];
     const auto q = times(k.a_inv, b);
     for (std::size_t i = 0; i < k.ind.size(); ++i) {
       const LocalId l = ic.local[k.ind[i]];
@@ -262,10 +276,8 @@ void Integrator::apply_interpolations(std::span<const Real> g) {
       const auto& w = k.w[i];
       const Vec3 u{q[0] + q[4] * r[2] - q[5] * r[1], q[1] + q[5] * r[0] - q[3] * r[2],
                    q[2] + q[3] * r[1] - q[4] * r[0]};
-      const Real inv_m = d_.mass[n] > 0 ? 1.0 / d_.mass[n] : 0.0;
       for (std::size_t d = 0; d < 3; ++d) {
         d_.f[3 * n + d] += w[d] * u[d];
-        d_.a[3 * n + d] = d_.f[3 * n + d] * inv_m;
         if (w[3 + d] != 0) d_.m_ext[3 * n + d] += w[3 + d] * q[3 + d];
       }
     }
@@ -278,6 +290,16 @@ void Integrator::apply_interpolations(std::span<const Real> g) {
       if (k.rot) d_.m_ext[3 * n + d] = 0;
     }
   }
+  // the independent nodes' accelerations from their new forces (as the assembly computes them)
+  for (const auto& k : ic.list)
+    for (std::uint32_t i : k.ind) {
+      const LocalId l = ic.local[i];
+      if (l == kInvalidLocal) continue;
+      const auto n = static_cast<std::size_t>(l);
+      const Real m = d_.mass[n] + extra[i];
+      const Real inv_m = m > 0 ? 1.0 / m : 0.0;
+      for (std::size_t d = 0; d < 3; ++d) d_.a[3 * n + d] = d_.f[3 * n + d] * inv_m;
+    }
 }
 
 void Integrator::interpolate_velocities() {
