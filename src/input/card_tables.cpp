@@ -1046,6 +1046,20 @@ std::vector<KeywordSpec> constraint_keywords() {
                     "turning (the pairs N1-N2, N3-N4 and N5-N6, N5 off the axis, are held "
                     "together normal to it).",
                     apply_constrained_joint_translational),
+      joint_keyword("*CONSTRAINED_JOINT_UNIVERSAL",
+                    "Universal joint (a cross): N1 (first body) and N2 (second) stay together, "
+                    "and the arms N1 -> N3 (on the first body) and N2 -> N4 (on the second, "
+                    "N3 and N4 not coincident) keep the angle they make at time 0 (at right "
+                    "angles for a cross): the bodies turn freely about both arms, not about the "
+                    "third axis. The angle is held by a penalty couple on the change of the "
+                    "arms' dot product.",
+                    apply_constrained_joint_universal),
+      joint_keyword("*CONSTRAINED_JOINT_PLANAR",
+                    "Planar joint: the bodies slide on the plane through N1 normal to N1 -> N3 "
+                    "(N2 coincident with N1, N4 with N3) and turn about its normal: the pair N1-N2 "
+                    "is held together along the normal only, and the second body's axis N2 -> "
+                    "N4 is held along the normal (a penalty couple on its part in the plane).",
+                    apply_constrained_joint_planar),
       {.name = "*CONSTRAINED_SPOTWELD",
        .options = {"ID"},
        .rows = {{"ID (_ID)", {I("WID")}, "ID"},

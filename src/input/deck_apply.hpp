@@ -137,6 +137,8 @@ void apply_constrained_joint_spherical(const Block& b, DeckBuilder& d);
 void apply_constrained_joint_revolute(const Block& b, DeckBuilder& d);
 void apply_constrained_joint_cylindrical(const Block& b, DeckBuilder& d);
 void apply_constrained_joint_translational(const Block& b, DeckBuilder& d);
+void apply_constrained_joint_universal(const Block& b, DeckBuilder& d);
+void apply_constrained_joint_planar(const Block& b, DeckBuilder& d);
 void apply_constrained_generalized_weld_spot(const Block& b, DeckBuilder& d);
 /// Checks the constraints' references once the whole deck is read: nodes, node sets and
 /// rigid parts exist, no node is in two rigid constraints (or in one and a *MAT_RIGID part),

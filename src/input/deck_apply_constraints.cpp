@@ -178,6 +178,12 @@ void apply_constrained_joint_cylindrical(const Block& b, DeckBuilder& d) {
 void apply_constrained_joint_translational(const Block& b, DeckBuilder& d) {
   apply_joint(b, Joint::Kind::Translational, d);
 }
+void apply_constrained_joint_universal(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Universal, d);
+}
+void apply_constrained_joint_planar(const Block& b, DeckBuilder& d) {
+  apply_joint(b, Joint::Kind::Planar, d);
+}
 
 void apply_constrained_spotweld(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {

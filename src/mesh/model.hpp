@@ -442,18 +442,27 @@ struct RigidMerge {
   SourceLoc loc;
 };
 
-/// *CONSTRAINED_JOINT_{SPHERICAL,REVOLUTE,CYLINDRICAL,TRANSLATIONAL}: a penalty joint between
-/// two rigid bodies at node pairs (N1, N2), (N3, N4), (N5, N6): N1, N3, N5 on the first body,
-/// N2, N4, N6 on the second, each pair coincident at time 0.
+/// *CONSTRAINED_JOINT_{SPHERICAL,REVOLUTE,CYLINDRICAL,TRANSLATIONAL,UNIVERSAL,PLANAR}: a penalty
+/// joint between two rigid bodies at node pairs (N1, N2), (N3, N4), (N5, N6): N1, N3, N5 on the
+/// first body, N2, N4, N6 on the second, each pair coincident at time 0 (universal: N3, N4 not).
 struct Joint {
-  enum class Kind : std::uint8_t { Spherical, Revolute, Cylindrical, Translational };
+  enum class Kind : std::uint8_t {
+    Spherical,
+    Revolute,
+    Cylindrical,
+    Translational,
+    Universal,
+    Planar
+  };
   Kind kind = Kind::Spherical;
   GlobalId id = 0;                 ///< JID (_ID) or the 1-based order of appearance
   std::array<GlobalId, 6> nodes{}; ///< N1..N6 (0: not used by this kind)
   Real rps = 1;                    ///< relative penalty stiffness
   Real tfail = 0;                  ///< _FAILURE TFAIL: the joint is released then (0: never)
   SourceLoc loc;
-  /// Node pairs used: 1 (spherical), 2 (revolute, cylindrical), 3 (translational).
+  /// Node pairs used: 1 (spherical), 2 (revolute, cylindrical, universal, planar), 3
+  /// (translational). A universal joint's second "pair" is N3 on the first body and N4 on the
+  /// second, not coincident: their arms from N1 and N2 keep their angle (the cross).
   [[nodiscard]] int pairs() const {
     return kind == Kind::Spherical ? 1 : kind == Kind::Translational ? 3 : 2;
   }

@@ -369,3 +369,95 @@ TEST(Joints, FailureTimeReleasesTheJoint) {
     EXPECT_NE(msg.find("deck.k:"), std::string::npos) << msg;
   }
 }
+
+// A universal joint (the cross at the origin; the fixed body's arm along x to N3, the bar's
+// along y to N4) and no gravity: the bar (along -z from the cross) started turning about x keeps
+// turning about x (1e-3), with its twist about its own axis held (under 1e-3 rad); started with a
+// twist about z alone, it is stopped: its twist stays under 2 % of the free body's turn.
+TEST(Joints, UniversalJointTurnsAboutBothArmsNotTheThird) {
+  for (const bool twist : {false, true}) {
+    const std::string joint =
+        "*CONSTRAINED_JOINT_UNIVERSAL\n      1001      1002      1003      1006\n";
+    const std::string spin = twist
+                                 ? "*INITIAL_VELOCITY_GENERATION\n         2         2      10.0\n"
+                                   "       0.0       0.0      -0.5       0.0       0.0       1.0\n"
+                                 : "*INITIAL_VELOCITY_GENERATION\n         2         2      10.0\n"
+                                   "       0.0       0.0      -0.5       1.0       0.0       0.0\n";
+    Model model = read_deck_text(
+        "joint_universal",
+        joint_deck(joint, kBar, {{0, 0, -0.5}, {1, 0, -0.5}, {0, 1, -0.5}}, spin, 0.1, 1e-5));
+    RunOptions opt = quiet_run("joint_universal");
+    double wx_err = 0, twist_max = 0, wz_max = 0;
+    opt.on_cycle = [&](const Domain& dom, const GlobalStats&) {
+      const RigidBody& b = dom.bodies.at(1);
+      // the twist: rot[3] (the y component of the body's x axis), which a turn about x leaves
+      // 0 and a turn about z makes the sine of its angle
+      twist_max = std::max(twist_max, std::abs(b.rot[3]));
+      wx_err = std::max(wx_err, std::abs(b.omega[0] - (twist ? 0.0 : 10.0)));
+      wz_max = std::max(wz_max, std::abs(b.omega[2]));
+      return true;
+    };
+    const RunSummary sum = run_explicit(model, opt);
+    ASSERT_TRUE(sum.normal_termination) << sum.error;
+    std::printf("universal (%s): omega_x error %.2e, twist up to %.2e rad, omega_z up to %.2e, "
+                "energy error %.1e\n",
+                twist ? "twist" : "turn about x", wx_err, twist_max, wz_max, sum.energy_error);
+    if (!twist) {
+      EXPECT_LT(wx_err, 1e-3 * 10.0);
+      EXPECT_LT(twist_max, 1e-3);
+    } else {
+      EXPECT_LT(twist_max, 0.02 * 10.0 * 0.1); // a free bar would turn 1 rad
+    }
+  }
+}
+
+// A planar joint (plane z = -0.5 through N1, normal N1 -> N3 along z): a cube under it, pulled by
+// gravity along -z and started sliding at (100, 50) mm/s while spinning at 5 rad/s about the
+// normal through its centre: it slides and spins freely (x, y to 1e-3 of the travel; omega_z to
+// 1e-3), and stays on the plane (z within 1e-3 mm, tilt under 1e-3 rad). Started spinning about
+// an axis tilted from the normal (0.1 rad, so 0.5 rad/s of tilt), its tilt is stopped: under 5 %
+// of the 1e-2 rad a free cube would tilt.
+TEST(Joints, PlanarJointSlidesAndSpinsInItsPlane) {
+  const std::string cube = hex_block_cards(1, 1, 1, 0.4, 0.4, 0.4, 2, 101, 11, -0.2, -0.2, -0.9);
+  const std::string joint = "*CONSTRAINED_JOINT_PLANAR\n      1001      1002      1003      1004\n";
+  const double tend = 0.02;
+  for (const bool tilted : {false, true}) {
+    const std::string loads =
+        std::string("*LOAD_BODY_Z\n         1    9810.0\n*INITIAL_VELOCITY_GENERATION\n"
+                    "         2         2       5.0     100.0      50.0       0.0\n") +
+        (tilted ? "       0.0       0.0      -0.7       0.1       0.0       1.0\n"
+                : "       0.0       0.0      -0.7       0.0       0.0       1.0\n");
+    Model model = read_deck_text(
+        "joint_planar", joint_deck(joint, cube, {{0, 0, -0.5}, {0, 0, 0.5}}, loads, tend, 1e-5));
+    RunOptions opt = quiet_run("joint_planar");
+    double z_dev = 0, tilt = 0, wz_err = 0, x_end = 0, y_end = 0;
+    bool first = true;
+    double z0 = 0;
+    opt.on_cycle = [&](const Domain& dom, const GlobalStats&) {
+      const RigidBody& b = dom.bodies.at(1);
+      if (first) z0 = b.xc[2];
+      first = false;
+      z_dev = std::max(z_dev, std::abs(b.xc[2] - z0));
+      tilt = std::max(tilt, std::hypot(b.rot[6], b.rot[7])); // the body's z axis off the normal
+      wz_err = std::max(wz_err, std::abs(b.omega[2] - 5.0));
+      x_end = b.xc[0];
+      y_end = b.xc[1];
+      return true;
+    };
+    const RunSummary sum = run_explicit(model, opt);
+    ASSERT_TRUE(sum.normal_termination) << sum.error;
+    std::printf("planar (%s): centre at (%.5f, %.5f) against (%.5f, %.5f), z within %.2e, tilt "
+                "%.2e, omega_z error %.2e, energy error %.1e\n",
+                tilted ? "tilted spin" : "spin", x_end, y_end, 100 * tend, 50 * tend, z_dev, tilt,
+                wz_err, sum.energy_error);
+    if (tilted) {
+      EXPECT_LT(tilt, 0.05 * 0.5 * tend);
+      continue;
+    }
+    EXPECT_NEAR(x_end, 100 * tend, 1e-3 * 100 * tend);
+    EXPECT_NEAR(y_end, 50 * tend, 1e-3 * 100 * tend);
+    EXPECT_LT(z_dev, 1e-3);
+    EXPECT_LT(tilt, 1e-3);
+    EXPECT_LT(wz_err, 1e-3 * 5.0);
+  }
+}

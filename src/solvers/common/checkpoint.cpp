@@ -238,6 +238,7 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     ar.pod(j.k);
     ar.pod(j.dt_k);
     ar.pod(j.failed);
+    ar.pod(j.k_rot);
   }
 }
 

@@ -117,6 +117,8 @@ struct JointState {
   std::array<std::array<std::array<Real, 3>, 2>, 3> r0{};
   Real rps = 1;
   Real tfail = 0;          ///< released at this time (0: never)
+  Real k_rot = 0;          ///< universal / planar: the penalty of their couple (from dt_k)
+  Real dot0 = 0;           ///< universal: the arms' dot product at time 0
   bool failed = false;     ///< released (no forces, no energy)
   std::array<Real, 3> k{}; ///< penalty stiffness per pair (from dt_k)
   Real dt_k = 0;           ///< the step k was set for: the largest so far

@@ -28,6 +28,10 @@ const char* kind_name(Joint::Kind k) {
     return "cylindrical";
   case Joint::Kind::Translational:
     return "translational";
+  case Joint::Kind::Universal:
+    return "universal";
+  case Joint::Kind::Planar:
+    return "planar";
   }
   return "";
 }
@@ -144,6 +148,7 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
       for (int side = 0; side < 2; ++side)
         for (int i = 0; i < 3; ++i) size = std::max(size, std::abs(s.r0[q][side][i]));
     for (int q = 0; q < s.pairs; ++q) {
+      if (j.kind == Joint::Kind::Universal && q == 1) continue; // the cross's arms
       const Vec3 a = point(q, 0), b = point(q, 1);
       const Real gap = std::hypot(b[0] - a[0], b[1] - a[1], b[2] - a[2]);
       if (gap > 1e-6 * size)
@@ -174,10 +179,132 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
                                             "axis)",
                                             who));
     }
+    if (j.kind == Joint::Kind::Universal || j.kind == Joint::Kind::Planar) {
+      const Vec3 p1 = point(0, 0), p2 = point(0, 1), p3 = point(1, 0), p4 = point(1, 1);
+      const Vec3 a{p3[0] - p1[0], p3[1] - p1[1], p3[2] - p1[2]};
+      const Vec3 b{p4[0] - p2[0], p4[1] - p2[1], p4[2] - p2[2]};
+      const Real lb = std::hypot(b[0], b[1], b[2]), la = std::hypot(a[0], a[1], a[2]);
+      if (!(lb > 1e-6 * size))
+        throw InputError(j.loc, fmt::format("{}: N2 and N4 coincide (N2 -> N4 is the second "
+                                            "body's axis)",
+                                            who));
+      s.dot0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+      if (j.kind == Joint::Kind::Planar) {
+        const Real c = s.dot0 / (la * lb); // N2 -> N4 along the normal N1 -> N3
+        if (!(c > 1 - 1e-9))
+          throw InputError(j.loc, fmt::format("{}: N2 -> N4 is not along the normal N1 -> N3 "
+                                              "(N4 must lie on it, with N3)",
+                                              who));
+      }
+    }
     out.push_back(s);
   }
   return out;
 }
+
+namespace {
+
+Vec3 cross3(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+Real dot3(const Vec3& a, const Vec3& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+Vec3 diff(const Vec3& a, const Vec3& b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+
+/// A bound on the angular acceleration a unit couple gives the body (the trace of its inverse
+/// inertia; a body with its rotations held: 0).
+Real inverse_inertia_bound(const RigidBody& b) {
+  if (b.fix_r[0] && b.fix_r[1] && b.fix_r[2]) return 0;
+  return b.inertia0_inv[0] + b.inertia0_inv[4] + b.inertia0_inv[8];
+}
+
+/// Universal and planar joints: their points [pair][side] and arms from the bodies' centres.
+struct Points {
+  std::array<std::array<Vec3, 2>, 2> p{}, arm{};
+};
+
+Points points_of(const JointState& j, std::span<const RigidBody> bodies) {
+  Points pt;
+  for (int q = 0; q < 2; ++q)
+    for (int s = 0; s < 2; ++s) {
+      const RigidBody& b = bodies[static_cast<std::size_t>(j.body[s])];
+      pt.arm[q][s] = rotate(b.rot, j.r0[q][s]);
+      for (int i = 0; i < 3; ++i) pt.p[q][s][i] = b.xc[i] + pt.arm[q][s][i];
+    }
+  return pt;
+}
+
+/// The spring of a universal or planar joint's first pair (whole gap; planar: along the normal
+/// n only) and its couple (universal: on the change of the arms' dot product; planar: on the
+/// part of the second body's axis in the plane): per body s the force f[s] at point at[s], the
+/// couple m[s], and the energy.
+struct CrossLoads {
+  std::array<Vec3, 2> f{}, at{}, m{};
+  Real energy = 0;
+};
+
+CrossLoads cross_loads(const JointState& j, const Points& pt) {
+  CrossLoads out;
+  const Vec3 &p1 = pt.p[0][0], &p2 = pt.p[0][1], &p3 = pt.p[1][0], &p4 = pt.p[1][1];
+  const Vec3 a = diff(p3, p1), b = diff(p4, p2), gap = diff(p2, p1);
+  if (j.kind == Joint::Kind::Universal) {
+    for (int i = 0; i < 3; ++i) {
+      out.f[0][i] = j.k[0] * gap[i];
+      out.f[1][i] = -j.k[0] * gap[i];
+    }
+    out.at = {p1, p2};
+    const Real g = dot3(a, b) - j.dot0;
+    const Vec3 axb = cross3(a, b);
+    for (int i = 0; i < 3; ++i) {
+      out.m[0][i] = -j.k_rot * g * axb[i];
+      out.m[1][i] = j.k_rot * g * axb[i];
+    }
+    out.energy = 0.5 * j.k[0] * dot3(gap, gap) + 0.5 * j.k_rot * g * g;
+    return out;
+  }
+  // planar: n the first body's normal; the pair held along n, the force on both bodies at p2
+  // (the gradient of 1/2 k ((p2 - p1) . n)^2 with n turning with the first body)
+  const Real la = std::sqrt(dot3(a, a));
+  const Vec3 n{a[0] / la, a[1] / la, a[2] / la};
+  const Real gn = dot3(gap, n);
+  for (int i = 0; i < 3; ++i) {
+    out.f[0][i] = j.k[0] * gn * n[i];
+    out.f[1][i] = -j.k[0] * gn * n[i];
+  }
+  out.at = {p2, p2};
+  // the second body's axis b kept along n: energy 1/2 k |d|^2, d = b - (b . n) n
+  const Real bn = dot3(b, n);
+  const Vec3 d{b[0] - bn * n[0], b[1] - bn * n[1], b[2] - bn * n[2]};
+  const Vec3 bxd = cross3(b, d), nxd = cross3(n, d);
+  for (int i = 0; i < 3; ++i) {
+    out.m[0][i] = j.k_rot * bn * nxd[i];
+    out.m[1][i] = -j.k_rot * bxd[i];
+  }
+  out.energy = 0.5 * j.k[0] * gn * gn + 0.5 * j.k_rot * dot3(d, d);
+  return out;
+}
+
+/// Sets a universal or planar joint's penalties for step dt: each of its two parts (the pair's
+/// spring, the couple) keeps omega dt <= sqrt(RPS) / 2 on its half, as the n pairs of the other
+/// joints share it.
+void set_cross_penalties(JointState& j, std::span<const RigidBody> bodies, const Points& pt,
+                         Real dt) {
+  const RigidBody& ba = bodies[static_cast<std::size_t>(j.body[0])];
+  const RigidBody& bb = bodies[static_cast<std::size_t>(j.body[1])];
+  const Vec3 at = j.kind == Joint::Kind::Planar ? pt.p[0][1] : pt.p[0][0];
+  const Real inv_m = inverse_mass_bound(ba, diff(at, ba.xc)) + inverse_mass_bound(bb, pt.arm[0][1]);
+  j.k[0] = inv_m > 0 ? j.rps * 0.25 / (inv_m * dt * dt * 2) : 0;
+  const Real inv_i = inverse_inertia_bound(ba) + inverse_inertia_bound(bb);
+  const Vec3 a = diff(pt.p[1][0], pt.p[0][0]), b = diff(pt.p[1][1], pt.p[0][1]);
+  // the couple's rotational stiffness: universal k_rot |a|^2 |b|^2, planar k_rot |b|^2
+  const Real arm2 = j.kind == Joint::Kind::Universal ? dot3(a, a) * dot3(b, b) : dot3(b, b);
+  j.k_rot = inv_i > 0 ? j.rps * 0.25 / (inv_i * dt * dt * 2 * arm2) : 0;
+}
+
+} // namespace
 
 std::vector<GlobalId> add_joint_forces(std::vector<JointState>& joints,
                                        std::span<const RigidBody> bodies, Real t, Real dt,
@@ -190,6 +317,23 @@ std::vector<GlobalId> add_joint_forces(std::vector<JointState>& joints,
       released.push_back(j.id);
     }
     if (j.failed) continue;
+    if (j.kind == Joint::Kind::Universal || j.kind == Joint::Kind::Planar) {
+      const Points pt = points_of(j, bodies);
+      if (j.dt_k <= 0 || dt > j.dt_k) {
+        j.dt_k = dt;
+        set_cross_penalties(j, bodies, pt, dt);
+      }
+      const CrossLoads l = cross_loads(j, pt);
+      for (int s = 0; s < 2; ++s) {
+        const auto bi = static_cast<std::size_t>(j.body[s]);
+        const Vec3 rf = cross3(diff(l.at[s], bodies[bi].xc), l.f[s]);
+        for (int i = 0; i < 3; ++i) {
+          force[bi][i] += l.f[s][i];
+          moment[bi][i] += rf[i] + l.m[s][i];
+        }
+      }
+      continue;
+    }
     const Gaps g = gaps_of(j, bodies);
     // the stiffness follows the step as it grows (as contact SOFT = 1's): never above the
     // stability bound of the current step
@@ -228,6 +372,10 @@ Real joint_energy(std::span<const JointState> joints, std::span<const RigidBody>
   Real e = 0;
   for (const JointState& j : joints) {
     if (j.failed) continue;
+    if (j.kind == Joint::Kind::Universal || j.kind == Joint::Kind::Planar) {
+      e += cross_loads(j, points_of(j, bodies)).energy;
+      continue;
+    }
     const Gaps g = gaps_of(j, bodies);
     for (int q = 0; q < j.pairs; ++q)
       e += 0.5 * j.k[q] *
