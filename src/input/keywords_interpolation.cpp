@@ -121,7 +121,9 @@ std::vector<KeywordSpec> interpolation_cards() {
            "the fit) is dropped. The dependent node may not be constrained otherwise (rigid "
            "body, SPC, tie, another interpolation), nor may an independent node be a rigid "
            "body's or a constraint-based tie's. IDNSW (node deletion: parcae deletes no "
-           "nodes) and FGM (implicit only) are read and not used. Explicit solver only.",
+           "nodes) and FGM (implicit only) are read and not used. A rigid wall does not stop the "
+           "dependent node (it follows the fit; forces on it, contact included, go to the "
+           "independent nodes). Explicit solver only.",
        .apply = apply_interpolation},
   };
 }
