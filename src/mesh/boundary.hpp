@@ -221,4 +221,21 @@ struct Interpolation {
   SourceLoc loc;
 };
 
+/// *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED: moments between two rigid bodies from their relative
+/// rotation (phi, theta, psi: the components of the rotation vector of body B's system relative
+/// to body A's, in A's axes): per component the curve LC(angle), the damping curve DLC(rate), an
+/// elastic-plastic friction spring (stiffness ES, limit FM) and elastic stops (ES beyond the stop
+/// angles), each opposing the rotation.
+struct JointStiffness {
+  GlobalId id = 0; ///< JSID
+  GlobalId pida = 0, pidb = 0;
+  GlobalId cida = 0, cidb = 0;
+  std::array<GlobalId, 3> lc{}, dlc{};         ///< LCIDPH LCIDT LCIDPS, DLCIDPH DLCIDT DLCIDPS
+  std::array<Real, 3> es{}, fm{};              ///< ESPH EST ESPS, FMPH FMT FMPS
+  std::array<Real, 3> nsa{}, psa{};            ///< stop angles in radians (0: no stop)
+  std::array<std::array<Real, 3>, 3> axes_a{}; ///< CIDA's axes at time 0 (resolved)
+  std::array<std::array<Real, 3>, 3> axes_b{}; ///< CIDB's (CIDA's when CIDB = 0)
+  SourceLoc loc;
+};
+
 } // namespace parcae

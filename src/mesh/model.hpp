@@ -745,7 +745,8 @@ struct Model {
   std::vector<RigidMerge> rigid_merges;
   std::vector<SpotWeld> spot_welds;
   std::vector<Joint> joints;
-  std::vector<Interpolation> interpolations;            ///< *CONSTRAINED_INTERPOLATION
+  std::vector<JointStiffness> joint_stiffnesses; ///< *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED
+  std::vector<Interpolation> interpolations;     ///< *CONSTRAINED_INTERPOLATION
   std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order

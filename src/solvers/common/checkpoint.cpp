@@ -240,6 +240,12 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     ar.pod(j.failed);
     ar.pod(j.k_rot);
   }
+  for (auto& j : d.joint_stiffness) {
+    ar.pod(j.slip);
+    ar.pod(j.last);
+    ar.pod(j.last_m);
+    ar.pod(j.work);
+  }
 }
 
 std::uint64_t domain_fingerprint(const Domain& d) {

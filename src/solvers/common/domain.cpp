@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "solvers/common/joint_stiffness.hpp"
 #include "solvers/common/joints.hpp"
 #include "solvers/common/rigid_body.hpp"
 
@@ -760,6 +761,7 @@ Domain build_domain(const Model& model) {
   }
   apply_rigid_body_velocities(model, d);
   d.joints = make_joints(model, d);
+  d.joint_stiffness = make_joint_stiffnesses(model, d);
   set_discrete_steps(model, d);
   Real total = 0;
   for (Real m : d.mass) total += m;

@@ -124,6 +124,18 @@ struct JointState {
   Real dt_k = 0;           ///< the step k was set for: the largest so far
 };
 
+/// *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED between two rigid bodies (joint_stiffness.cpp).
+struct JointStiffnessState {
+  const JointStiffness* def = nullptr;
+  std::array<int, 2> body{-1, -1};
+  std::array<const Curve*, 3> lc{}, dlc{};
+  std::array<Real, 3> angle0{}; ///< the rotation vector at time 0 (subtracted)
+  std::array<Real, 3> slip{};   ///< the friction springs' slipped angles
+  std::array<Real, 3> last{};   ///< the angles and moments of the last call (the work)
+  std::array<Real, 3> last_m{};
+  Real work = 0; ///< the energy the moments took from the bodies (glstat's spring energy)
+};
+
 struct Domain {
   // --- nodes (3 values per node, interleaved x y z) ---
   std::size_t nnode = 0;
@@ -151,6 +163,8 @@ struct Domain {
   std::vector<BeamPart> beams; ///< integrated beams (ELFORM 1, 9)
   std::vector<RigidBody> bodies;
   std::vector<JointState> joints; ///< penalty joints between bodies (replicated)
+  /// *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED (replicated)
+  std::vector<JointStiffnessState> joint_stiffness;
   std::size_t n_solid_corners = 0, n_shell_corners = 0;
   std::vector<Real> corner_f_solid; ///< 3 per solid corner
   std::vector<Real> corner_f_shell; ///< 3 per shell corner

@@ -100,6 +100,7 @@ GlobalStats Integrator::stats(int cycle, Real t, Real dt) const {
   // energy" leaves them out).
   // joints: elastic energy of their penalty springs (replicated bodies: the same on every rank)
   s.spring_damper = d_.joints.empty() ? 0.0 : joint_energy(d_.joints, d_.bodies);
+  for (const JointStiffnessState& js : d_.joint_stiffness) s.spring_damper += js.work;
   s.total = s.kinetic + s.internal + s.spring_damper + s.hourglass + s.damping + s.rigidwall +
             s.sliding + s.eroded_kinetic + s.eroded_internal + s.eroded_hourglass;
   const Real mass = acc[kMass].result();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/common/joint_stiffness.hpp"
 #include "solvers/common/joints.hpp"
 #include "solvers/explicit/integrator.hpp"
 
@@ -322,9 +323,10 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
   // by cycle_reduce) and the joints' penalty forces (from the replicated body states), then the
   // motion. Failed welds (inactive) are skipped.
   std::vector<std::array<Real, 3>> joint_f, joint_m;
-  if (!d_.joints.empty()) {
+  if (!d_.joints.empty() || !d_.joint_stiffness.empty()) {
     joint_f.assign(d_.bodies.size(), {0, 0, 0});
     joint_m.assign(d_.bodies.size(), {0, 0, 0});
+    add_joint_stiffness_moments(d_.joint_stiffness, d_.bodies, joint_m);
     for (GlobalId id : add_joint_forces(d_.joints, d_.bodies, t, dt_new, joint_f, joint_m))
       if (opt_.log) *opt_.log << fmt::format("  joint {} released at time {:.6e} (TFAIL)\n", id, t);
   }

@@ -58,6 +58,10 @@ void ImplicitSolver::setup() {
   if (!model_.element_deaths.empty())
     throw InputError(model_.element_deaths.front().loc,
                      "*DEFINE_ELEMENT_DEATH is not supported by the implicit solver");
+  if (!model_.joint_stiffnesses.empty())
+    throw InputError(model_.joint_stiffnesses.front().loc,
+                     "*CONSTRAINED_JOINT_STIFFNESS_GENERALIZED is not supported by the implicit "
+                     "solver");
   if (!model_.interpolations.empty())
     throw InputError(model_.interpolations.front().loc,
                      "*CONSTRAINED_INTERPOLATION is not supported by the implicit solver");
