@@ -30,7 +30,8 @@ KeywordSpec joint_keyword(std::string_view name, std::string_view what, ApplyFn 
       std::string(what) +
       " Penalty joint between two rigid bodies (*MAT_RIGID parts, nodes added with "
       "*CONSTRAINED_EXTRA_NODES): N1, N3, N5 on one body, N2, N4, N6 on the other, each pair "
-      "coincident at time 0; a spring k (gap) pulls each pair together, k = RPS/4 m_eff / (n "
+      "coincident at time 0 (the universal joint's N3 and N4 excepted); a spring k (gap) pulls "
+      "each pair together, k = RPS/4 m_eff / (n "
       "dt^2) for each of the n pairs, dt the largest step so far and m_eff the pair's effective "
       "mass in "
       "its lightest direction (stable for RPS < 16; RPS 0 means 1). Its energy is glstat's spring "

@@ -46,10 +46,16 @@ void apply_joint_stiffness(const Block& b, DeckBuilder& d) {
              fmt::format("joint stiffness {}: {} = {} must not be negative", j.id, es[k], j.es[k]));
       j.nsa[k] = -std::abs(row.real(nsa[k])) * deg; // a magnitude or a negative angle
       j.psa[k] = std::abs(row.real(psa[k])) * deg;
-      if ((j.fm[k] > 0 || j.nsa[k] != 0 || j.psa[k] != 0) && !(j.es[k] > 0))
-        fail(row.loc(es[k]), fmt::format("joint stiffness {}: {} = 0: the friction and the stop "
-                                         "angles of this rotation need its stiffness",
-                                         j.id, es[k]));
+      if ((j.fm[k] > 0 || j.nsa[k] != 0 || j.psa[k] != 0) && !(j.es[k] > 0)) {
+        // LS-DYNA: ES = 0 makes friction and stops of this rotation inactive
+        d.model.notes.push_back(
+            {std::string(b.spec->name), row.loc(es[k]), false,
+             fmt::format("joint stiffness {}: {} = 0: the friction and the stop angles of this "
+                         "rotation are inactive (ignored)",
+                         j.id, es[k])});
+        j.fm[k] = 0;
+        j.nsa[k] = j.psa[k] = 0;
+      }
     }
     if (j.id <= 0) fail(row.loc("JSID"), fmt::format("JSID = {} must be positive", j.id));
     if (j.cida <= 0)
@@ -73,13 +79,16 @@ std::vector<KeywordSpec> joint_stiffness_cards() {
        .summary =
            "Rotational stiffness between the rigid bodies of parts PIDA and PIDB (usually "
            "joined by a *CONSTRAINED_JOINT). The angles phi, theta, psi are the components, in "
-           "the axes of CIDA (which turn with body A), of the rotation vector that takes CIDA's "
-           "axes to CIDB's (CIDB 0: CIDA's, turning with body B), less their values at time 0; "
-           "about a hinge along one of CIDA's axes that component is the hinge angle. For each: "
+           "the axes of CIDA (which turn with body A), of the rotation vector of CIDB's axes "
+           "(CIDB 0: CIDA's, turning with body B) relative to CIDA's since time 0, followed "
+           "continuously past half a turn; about a hinge along one of CIDA's axes that "
+           "component is the hinge angle. For each: "
            "a moment LC(angle) (radians) and a damping moment DLC(rate), both opposing the "
            "rotation; a friction spring of stiffness ES slipping at the moment FM (FM 0: no "
            "friction); and stops: beyond PSA and below -|NSA| (degrees; NSA as a magnitude or a "
-           "negative angle; 0: no stop) an extra moment ES times the excess. "
+           "negative angle; 0: no stop) an extra moment ES times the excess; ES 0 makes the "
+           "friction and stops of its rotation inactive (a note). The stiffness does not limit "
+           "the time step: a stop much stiffer than the bodies' step allows is unstable. "
            "Equal and opposite on the two bodies; its work is glstat's spring and damper "
            "energy. A negative FM (a curve) is refused; JID and RPS are not used. Explicit "
            "solver only.",

@@ -110,6 +110,26 @@ void symmetric_eigen(const Real s[6], Real lam[3], Real v[3][3]) {
     for (int k = 0; k < 3; ++k) v[i][k] = w[i][k];
 }
 
+Real deformation_det(const Real h[3][3]) {
+  return (1 + h[0][0]) * ((1 + h[1][1]) * (1 + h[2][2]) - h[1][2] * h[2][1]) -
+         h[0][1] * (h[1][0] * (1 + h[2][2]) - h[1][2] * h[2][0]) +
+         h[0][2] * (h[1][0] * h[2][1] - (1 + h[1][1]) * h[2][0]);
+}
+
+void principal_stretches(const Real h[3][3], Real lam[3], Real n[3][3]) {
+  Real e[6];
+  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
+  for (int v = 0; v < 6; ++v) {
+    const int i = ii[v], j = jj[v];
+    Real hh = 0;
+    for (int l = 0; l < 3; ++l) hh += h[i][l] * h[j][l];
+    e[v] = h[i][j] + h[j][i] + hh;
+  }
+  Real ev[3];
+  symmetric_eigen(e, ev, n);
+  for (int k = 0; k < 3; ++k) lam[k] = std::sqrt(std::max<Real>(1.0 + ev[k], 0.0));
+}
+
 void prepare_from_card(const Material& /*mat*/, const Model& /*model*/, MaterialParams& /*m*/) {}
 
 io::CardSpec discrete_card(std::vector<io::FieldSpec> fields) {

@@ -62,6 +62,14 @@ OrthotropicPlane read_orthotropic_plane(const io::Fields& h, GlobalId id);
 /// the symmetric 3x3 matrix s = [xx yy zz xy yz zx] (cyclic Jacobi rotations to round-off).
 void symmetric_eigen(const Real s[6], Real lam[3], Real v[3][3]);
 
+/// det F for the displacement gradient h = F - 1 (the hyperelastic laws' J; <= 0: inverted).
+Real deformation_det(const Real h[3][3]);
+
+/// The principal stretches (ascending) and directions (columns of n) of F F^T for h = F - 1:
+/// F F^T - 1 is formed from h (no cancellation at small strain), lambda_i^2 = 1 + its
+/// eigenvalues.
+void principal_stretches(const Real h[3][3], Real lam[3], Real n[3][3]);
+
 /// A prepare function for laws whose constants are their card's (law_data = the card's struct).
 void prepare_from_card(const Material& mat, const Model& model, MaterialParams& m);
 

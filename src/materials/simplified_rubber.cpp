@@ -202,30 +202,9 @@ Real dw_at(const SimplifiedRubber& p, Real lambda, Real* w) {
   return d;
 }
 
-Real det_of(const Real h[3][3]) {
-  return (1 + h[0][0]) * ((1 + h[1][1]) * (1 + h[2][2]) - h[1][2] * h[2][1]) -
-         h[0][1] * (h[1][0] * (1 + h[2][2]) - h[1][2] * h[2][0]) +
-         h[0][2] * (h[1][0] * h[2][1] - (1 + h[1][1]) * h[2][0]);
-}
-
-/// Principal stretches (of F F^T) and their directions.
-void principal_stretches(const Real h[3][3], Real lam[3], Real n[3][3]) {
-  Real e[6];
-  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
-  for (int v = 0; v < 6; ++v) {
-    const int i = ii[v], j = jj[v];
-    Real hh = 0;
-    for (int l = 0; l < 3; ++l) hh += h[i][l] * h[j][l];
-    e[v] = h[i][j] + h[j][i] + hh;
-  }
-  Real ev[3];
-  symmetric_eigen(e, ev, n);
-  for (int k = 0; k < 3; ++k) lam[k] = std::sqrt(std::max<Real>(1.0 + ev[k], 0.0));
-}
-
 Real stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   const SimplifiedRubber& p = m.law_params<SimplifiedRubber>();
-  const Real det = det_of(h);
+  const Real det = deformation_det(h);
   if (!(det > 0)) return det;
   Real lam[3], n[3][3];
   principal_stretches(h, lam, n);
@@ -247,7 +226,7 @@ Real stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
 
 Real energy(const MaterialParams& m, const Real h[3][3]) {
   const SimplifiedRubber& p = m.law_params<SimplifiedRubber>();
-  const Real det = det_of(h);
+  const Real det = deformation_det(h);
   if (!(det > 0)) return 0;
   Real lam[3], n[3][3];
   principal_stretches(h, lam, n);

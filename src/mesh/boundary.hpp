@@ -222,8 +222,8 @@ struct Interpolation {
 };
 
 /// *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED: moments between two rigid bodies from their relative
-/// rotation (phi, theta, psi: the components of the rotation vector of body B's system relative
-/// to body A's, in A's axes): per component the curve LC(angle), the damping curve DLC(rate), an
+/// rotation (phi, theta, psi: the components, in A's axes, of the rotation vector of body B's
+/// system relative to body A's since time 0): per component the curve LC(angle), the damping curve DLC(rate), an
 /// elastic-plastic friction spring (stiffness ES, limit FM) and elastic stops (ES beyond the stop
 /// angles), each opposing the rotation.
 struct JointStiffness {

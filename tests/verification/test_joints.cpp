@@ -527,3 +527,87 @@ TEST(Joints, GeneralizedStiffnessActsOnTheHingeAngle) {
     }
   }
 }
+
+// The same hinge with CIDB turned 90 degrees about z from CIDA (B's system's axes are not A's):
+// the angles count from the relative orientation at time 0, so theta is still the hinge angle and
+// the torsional period the same (to 3e-3). And a hinge spun past half a turn against a friction
+// spring (FM = 1e-6, EST = 100, no curve): the bar slows at the constant FM / I_pivot (to 1 %)
+// over 1.25 turns, the angle followed continuously (a jump of 2 pi would flip the friction and
+// take 2 pi FM from its energy), the friction's energy FM times the angle turned (1e-3).
+TEST(Joints, GeneralizedStiffnessAnglesCountFromTimeZeroAndPastHalfATurn) {
+  const std::string joint =
+      "*CONSTRAINED_JOINT_REVOLUTE\n      1001      1002      1003      1004\n"
+      "*DEFINE_COORDINATE_VECTOR\n5,1.0,0.0,0.0,0.0,1.0,0.0\n"
+      "*DEFINE_COORDINATE_VECTOR\n6,0.0,1.0,0.0,-1.0,0.0,0.0\n";
+  const double k = 0.15;
+  {
+    const std::string spin = "*INITIAL_VELOCITY_GENERATION\n"
+                             "         2         2       2.0       0.0       0.0       0.0\n"
+                             "       0.0       0.0       0.0       0.0       1.0       0.0\n";
+    const std::string stiffness =
+        "*CONSTRAINED_JOINT_STIFFNESS_GENERALIZED\n9,1,2,5,6\n0,8,0\n"
+        "0,0,0,0,0,0\n0,0,0,0,0,0\n*DEFINE_CURVE\n8\n-1.0,-0.15\n1.0,0.15\n";
+    Model model =
+        read_deck_text("joint_stiff_b", joint_deck(joint + stiffness, kPlate,
+                                                   {{0, -1, 0}, {0, 1, 0}}, spin, 0.02, 1e-5));
+    RunOptions opt = quiet_run("joint_stiff_b");
+    double i_pivot = 0, prev = 0, prev_t = 0;
+    std::vector<double> crossings;
+    opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+      const RigidBody& b = dom.bodies.at(1);
+      if (i_pivot == 0) i_pivot = b.inertia0[4] + b.mass * b.xc[2] * b.xc[2];
+      const double theta = std::asin(std::clamp(b.rot[2], -1.0, 1.0));
+      if (prev < 0 && theta >= 0 && s.time > 1e-4)
+        crossings.push_back(prev_t + (s.time - prev_t) * (-prev) / (theta - prev));
+      prev = theta;
+      prev_t = s.time;
+      return true;
+    };
+    const RunSummary sum = run_explicit(model, opt);
+    ASSERT_TRUE(sum.normal_termination) << sum.error;
+    ASSERT_GE(crossings.size(), 2u);
+    const double period = (crossings.back() - crossings.front()) / (crossings.size() - 1);
+    const double expect = 2 * std::numbers::pi * std::sqrt(i_pivot / k);
+    std::printf("joint stiffness, CIDB turned: period %.6e against %.6e (%.1e)\n", period, expect,
+                period / expect - 1);
+    EXPECT_NEAR(period, expect, 3e-3 * expect);
+  }
+  {
+    const double fm = 1e-6, w0 = 20.0, tend = 0.45;
+    const std::string spin = fmt::format("*INITIAL_VELOCITY_GENERATION\n"
+                                         "         2         2{:10.1f}       0.0       0.0       "
+                                         "0.0\n       0.0       0.0       0.0       0.0       1.0"
+                                         "       0.0\n",
+                                         w0);
+    const std::string stiffness = fmt::format("*CONSTRAINED_JOINT_STIFFNESS_GENERALIZED\n9,1,2,5\n"
+                                              "0,0,0\n0,0,100.0,{},0,0\n0,0,0,0,0,0\n",
+                                              fm);
+    Model model =
+        read_deck_text("joint_friction", joint_deck(joint + stiffness, kPlate,
+                                                    {{0, -1, 0}, {0, 1, 0}}, spin, tend, 1e-5));
+    RunOptions opt = quiet_run("joint_friction");
+    double i_pivot = 0, w_end = 0, turned = 0, last_energy = 0;
+    bool energy_drops = false;
+    opt.stats_every_cycle = true;
+    opt.on_cycle = [&](const Domain& dom, const GlobalStats& s) {
+      const RigidBody& b = dom.bodies.at(1);
+      if (i_pivot == 0) i_pivot = b.inertia0[4] + b.mass * b.xc[2] * b.xc[2];
+      w_end = b.omega[1];
+      turned += b.omega[1] * s.dt;
+      const double w = dom.joint_stiffness.at(0).work;
+      energy_drops |= w < last_energy - 1e-12 * fm;
+      last_energy = w;
+      return true;
+    };
+    const RunSummary sum = run_explicit(model, opt);
+    ASSERT_TRUE(sum.normal_termination) << sum.error;
+    const double expect = w0 - fm / i_pivot * tend;
+    std::printf("joint friction past half a turn: turned %.3f rad, omega %.5f against %.5f, "
+                "friction energy %.4e\n",
+                turned, w_end, expect, last_energy);
+    EXPECT_GT(turned, 1.2 * 2 * std::numbers::pi);
+    EXPECT_NEAR(w_end, expect, 0.01 * (w0 - expect));
+    EXPECT_FALSE(energy_drops) << "the friction's energy fell (an angle jump)";
+    EXPECT_NEAR(last_energy, fm * turned, 1e-3 * fm * turned); // FM times the angle slipped
+  }
+}

@@ -21,10 +21,11 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 7; // 2: contact search schedule; 3: trusses; 4: beams
+constexpr std::uint64_t kFormatVersion = 8; // 2: contact search schedule; 3: trusses; 4: beams
                                             // 5: masses and scale factors (mass scaling)
                                             // 6: 2-D solid stresses and steps
                                             // 7: the time of the last plot state
+                                            // 8: joint failure and couples, joint stiffnesses
 constexpr std::size_t kHeaderBytes = 32;    // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {

@@ -129,9 +129,9 @@ struct JointStiffnessState {
   const JointStiffness* def = nullptr;
   std::array<int, 2> body{-1, -1};
   std::array<const Curve*, 3> lc{}, dlc{};
-  std::array<Real, 3> angle0{}; ///< the rotation vector at time 0 (subtracted)
-  std::array<Real, 3> slip{};   ///< the friction springs' slipped angles
-  std::array<Real, 3> last{};   ///< the angles and moments of the last call (the work)
+  std::array<Real, 9> q0{};   ///< B's axes in A's at time 0 (the angles count from there)
+  std::array<Real, 3> slip{}; ///< the friction springs' slipped angles
+  std::array<Real, 3> last{}; ///< the angles (followed continuously) and moments of the last call
   std::array<Real, 3> last_m{};
   Real work = 0; ///< the energy the moments took from the bodies (glstat's spring energy)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
@@ -24,18 +25,37 @@ Real dot(const Vec3& a, const Vec3& b) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/// The rotation vector, in A's axes, of the rotation taking A's axes to B's.
-Vec3 rotation_vector(const Axes& a, const Axes& b) {
-  Real q[3][3]; // q[i][j] = a_i . b_j: B's axes in A's components (columns)
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j)
-      q[i][j] = dot(a[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]);
-  const Real c = std::clamp<Real>(0.5 * (q[0][0] + q[1][1] + q[2][2] - 1), -1, 1);
+/// q[3 i + j] = a_i . b_j: B's axes in A's components (columns).
+std::array<Real, 9> relative(const Axes& a, const Axes& b) {
+  std::array<Real, 9> q{};
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j) q[3 * i + j] = dot(a[i], b[j]);
+  return q;
+}
+
+/// The rotation vector of the rotation matrix r (row-major), its angle in [0, pi]: the axis from
+/// the antisymmetric part, and near pi (where that vanishes) from the symmetric part.
+Vec3 rotation_vector(const std::array<Real, 9>& r) {
+  const Real c = std::clamp<Real>(0.5 * (r[0] + r[4] + r[8] - 1), -1, 1);
   const Real th = std::acos(c);
-  const Vec3 w{0.5 * (q[2][1] - q[1][2]), 0.5 * (q[0][2] - q[2][0]), 0.5 * (q[1][0] - q[0][1])};
-  const Real s = std::sin(th); // |w| = sin(th)
-  const Real f = th < 1e-6 ? 1 + th * th / 6 : th / s;
-  return {f * w[0], f * w[1], f * w[2]};
+  const Vec3 w{0.5 * (r[7] - r[5]), 0.5 * (r[2] - r[6]), 0.5 * (r[3] - r[1])}; // sin(th) n
+  if (th < 3.0) {
+    const Real f = th < 1e-6 ? 1 + th * th / 6 : th / std::sin(th);
+    return {f * w[0], f * w[1], f * w[2]};
+  }
+  // near pi: (r + r^T) / 2 = c 1 + (1 - c) n n^T gives n from its largest diagonal term's
+  // column; the sign from w
+  const Real d[3] = {(r[0] - c) / (1 - c), (r[4] - c) / (1 - c), (r[8] - c) / (1 - c)};
+  const int k = d[0] >= d[1] && d[0] >= d[2] ? 0 : d[1] >= d[2] ? 1 : 2;
+  Vec3 n{0, 0, 0};
+  n[static_cast<std::size_t>(k)] = std::sqrt(std::max<Real>(d[k], 0));
+  for (int i = 0; i < 3; ++i)
+    if (i != k)
+      n[static_cast<std::size_t>(i)] =
+          0.5 * (r[3 * i + k] + r[3 * k + i]) / ((1 - c) * n[static_cast<std::size_t>(k)]);
+  const Real nn = std::sqrt(dot(n, n));
+  if (dot(n, w) < 0) n = {-n[0], -n[1], -n[2]};
+  return {th * n[0] / nn, th * n[1] / nn, th * n[2] / nn};
 }
 
 Axes current_axes(const Axes& a0, const RigidBody& b) {
@@ -68,12 +88,12 @@ std::vector<JointStiffnessState> make_joint_stiffnesses(const Model& model, cons
     }
     out.push_back(s);
   }
-  // the angles at time 0 (the bodies' orientations then)
+  // the relative orientation at time 0 (the bodies' orientations then)
   for (JointStiffnessState& s : out) {
     const Axes a0{s.def->axes_a[0], s.def->axes_a[1], s.def->axes_a[2]};
     const Axes b0{s.def->axes_b[0], s.def->axes_b[1], s.def->axes_b[2]};
-    s.angle0 = rotation_vector(current_axes(a0, d.bodies[static_cast<std::size_t>(s.body[0])]),
-                               current_axes(b0, d.bodies[static_cast<std::size_t>(s.body[1])]));
+    s.q0 = relative(current_axes(a0, d.bodies[static_cast<std::size_t>(s.body[0])]),
+                    current_axes(b0, d.bodies[static_cast<std::size_t>(s.body[1])]));
   }
   return out;
 }
@@ -82,9 +102,24 @@ std::array<Real, 3> joint_stiffness_angles(const JointStiffnessState& s,
                                            std::span<const RigidBody> bodies) {
   const Axes a0{s.def->axes_a[0], s.def->axes_a[1], s.def->axes_a[2]};
   const Axes b0{s.def->axes_b[0], s.def->axes_b[1], s.def->axes_b[2]};
-  const Vec3 r = rotation_vector(current_axes(a0, bodies[static_cast<std::size_t>(s.body[0])]),
-                                 current_axes(b0, bodies[static_cast<std::size_t>(s.body[1])]));
-  return {r[0] - s.angle0[0], r[1] - s.angle0[1], r[2] - s.angle0[2]};
+  const std::array<Real, 9> q =
+      relative(current_axes(a0, bodies[static_cast<std::size_t>(s.body[0])]),
+               current_axes(b0, bodies[static_cast<std::size_t>(s.body[1])]));
+  // the rotation since time 0 in A's axes: q q0^T
+  std::array<Real, 9> r{};
+  for (std::size_t i = 0; i < 3; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t k = 0; k < 3; ++k) r[3 * i + j] += q[3 * i + k] * s.q0[3 * j + k];
+  Vec3 v = rotation_vector(r);
+  // followed continuously past pi: of the vectors v + 2 pi m u (u = v / |v|, the same
+  // rotation), the one nearest the last angles
+  const Real len = std::sqrt(dot(v, v));
+  if (len > 0) {
+    const Vec3 u{v[0] / len, v[1] / len, v[2] / len};
+    const Real m = std::round((dot(s.last, u) - len) / (2 * std::numbers::pi));
+    for (std::size_t i = 0; i < 3; ++i) v[i] += 2 * std::numbers::pi * m * u[i];
+  }
+  return v;
 }
 
 void add_joint_stiffness_moments(std::vector<JointStiffnessState>& js,

@@ -1,12 +1,12 @@
 #pragma once
 // *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED: moments between two rigid bodies from their relative
 // rotation. The angles (phi, theta, psi) are the components, in body A's system (CIDA, turning
-// with A), of the rotation vector that takes A's system to B's (CIDB, turning with B), less their
-// values at time 0: for a hinge along one of A's axes, that component is the hinge angle and the
-// others stay zero. Per component: the curve LC(angle), the damping curve DLC(rate), a friction
-// spring (stiffness ES, slipping at FM) and stops (ES times the angle beyond them), all opposing
-// the rotation, equal and opposite on the two bodies. The bodies are replicated, so the moments
-// are the same on every rank.
+// with A), of the rotation vector of B's system's (CIDB, turning with B) rotation relative to A's
+// since time 0, followed continuously past half a turn: for a hinge along one of A's axes, that
+// component is the hinge angle and the others stay zero. Per component: the curve LC(angle), the
+// damping curve DLC(rate), a friction spring (stiffness ES, slipping at FM) and stops (ES times the
+// angle beyond them), all opposing the rotation, equal and opposite on the two bodies. The bodies
+// are replicated, so the moments are the same on every rank.
 #include <array>
 #include <span>
 #include <vector>

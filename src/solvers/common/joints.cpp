@@ -189,6 +189,15 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
                                             "body's axis)",
                                             who));
       s.dot0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+      if (j.kind == Joint::Kind::Universal) {
+        const Real cx = a[1] * b[2] - a[2] * b[1], cy = a[2] * b[0] - a[0] * b[2],
+                   cz = a[0] * b[1] - a[1] * b[0];
+        if (!(std::hypot(cx, cy, cz) > 0.1 * la * lb))
+          throw InputError(j.loc, fmt::format("{}: the arms N1 -> N3 and N2 -> N4 are (nearly) "
+                                              "parallel: the cross cannot hold the twist (they "
+                                              "should be at right angles)",
+                                              who));
+      }
       if (j.kind == Joint::Kind::Planar) {
         const Real c = s.dot0 / (la * lb); // N2 -> N4 along the normal N1 -> N3
         if (!(c > 1 - 1e-9))

@@ -414,6 +414,7 @@ Domain restrict_domain(const Domain& g, const ElementRanks& er, int nranks, int 
   // --- rigid bodies: replicated on every rank, nodes renumbered ---
   d.bodies = g.bodies;
   d.joints = g.joints;
+  d.joint_stiffness = g.joint_stiffness;
   for (auto& b : d.bodies)
     for (LocalId& n : b.nodes) n = local(n);
   (void)nranks;

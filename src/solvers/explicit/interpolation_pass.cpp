@@ -8,7 +8,7 @@
 // q, m_i = W_r,i q_r. Then sum f_i = F, sum (r_i x f_i + m_i) = M, and sum f_i . v_i = (F, M) .
 // qdot: the constraint does no work. P's mass goes to the independent nodes at set-up (and what it
 // gains later by mass scaling, each cycle, to their accelerations). Rotational weights are scaled
-// by Lc^2, the mean square distance of the independent nodes from P (Nastran's RBE3 convention).
+// by Lc^2, Lc the mean distance of the independent nodes from P (Nastran's RBE3 convention).
 #include <algorithm>
 #include <cmath>
 
@@ -189,11 +189,12 @@ void Integrator::init_interpolations(Domain& global) {
                      global.x0[3 * s + 2] - global.x0[3 * ps + 2]});
       wsum += w[0] + w[1] + w[2];
     }
-    // rotational weights in units of the translational ones: times Lc^2, the mean square
-    // distance of the independent nodes from the dependent one (Nastran's RBE3 convention), so
-    // that the fit does not depend on the length unit
-    Real lc2 = 0;
-    for (const Vec3& r : k.r) lc2 += (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) / k.r.size();
+    // rotational weights in units of the translational ones: times Lc^2, Lc the mean distance
+    // of the independent nodes from the dependent one (Nastran's RBE3 convention), so that the
+    // fit does not depend on the length unit
+    Real lc = 0;
+    for (const Vec3& r : k.r) lc += std::sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) / k.r.size();
+    const Real lc2 = lc * lc;
     if (lc2 > 0)
       for (auto& w : k.w)
         for (std::size_t d = 3; d < 6; ++d) w[d] *= lc2;

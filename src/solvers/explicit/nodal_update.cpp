@@ -327,7 +327,8 @@ void Integrator::update_velocities(Real dt_avg, Real dt_new, Real t) {
     joint_f.assign(d_.bodies.size(), {0, 0, 0});
     joint_m.assign(d_.bodies.size(), {0, 0, 0});
     add_joint_stiffness_moments(d_.joint_stiffness, d_.bodies, joint_m);
-    for (GlobalId id : add_joint_forces(d_.joints, d_.bodies, t, dt_new, joint_f, joint_m))
+    for (GlobalId id :
+         add_joint_forces(d_.joints, d_.bodies, relaxing_ ? 0.0 : t, dt_new, joint_f, joint_m))
       if (opt_.log) *opt_.log << fmt::format("  joint {} released at time {:.6e} (TFAIL)\n", id, t);
   }
   for (std::size_t b = 0; b < d_.bodies.size(); ++b) {
