@@ -8,22 +8,15 @@
 
 #include "core/error.hpp"
 #include "solvers/common/rigid_body.hpp"
+#include "solvers/common/vec3.hpp"
 
 namespace parcae {
 
 namespace {
 
-using Vec3 = std::array<Real, 3>;
+using vec3::dot;
+using vec3::Vec3;
 using Axes = std::array<Vec3, 3>; ///< three unit axes (rows)
-
-Vec3 turn(const std::array<Real, 9>& r, const Vec3& v) {
-  return {r[0] * v[0] + r[1] * v[1] + r[2] * v[2], r[3] * v[0] + r[4] * v[1] + r[5] * v[2],
-          r[6] * v[0] + r[7] * v[1] + r[8] * v[2]};
-}
-
-Real dot(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
 
 /// q[3 i + j] = a_i . b_j: B's axes in A's components (columns).
 std::array<Real, 9> relative(const Axes& a, const Axes& b) {
@@ -59,7 +52,7 @@ Vec3 rotation_vector(const std::array<Real, 9>& r) {
 }
 
 Axes current_axes(const Axes& a0, const RigidBody& b) {
-  return {turn(b.rot, a0[0]), turn(b.rot, a0[1]), turn(b.rot, a0[2])};
+  return {vec3::rotate(b.rot, a0[0]), vec3::rotate(b.rot, a0[1]), vec3::rotate(b.rot, a0[2])};
 }
 
 } // namespace
@@ -129,7 +122,8 @@ void add_joint_stiffness_moments(std::vector<JointStiffnessState>& js,
     const JointStiffness& j = *s.def;
     const RigidBody& ba = bodies[static_cast<std::size_t>(s.body[0])];
     const RigidBody& bb = bodies[static_cast<std::size_t>(s.body[1])];
-    const Axes a{turn(ba.rot, j.axes_a[0]), turn(ba.rot, j.axes_a[1]), turn(ba.rot, j.axes_a[2])};
+    const Axes a{vec3::rotate(ba.rot, j.axes_a[0]), vec3::rotate(ba.rot, j.axes_a[1]),
+                 vec3::rotate(ba.rot, j.axes_a[2])};
     const Vec3 ang = joint_stiffness_angles(s, bodies);
     const Vec3 w_rel{bb.omega[0] - ba.omega[0], bb.omega[1] - ba.omega[1],
                      bb.omega[2] - ba.omega[2]};

@@ -6,17 +6,14 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "solvers/common/vec3.hpp"
 
 namespace parcae {
 
 namespace {
 
-using Vec3 = std::array<Real, 3>;
-
-Vec3 rotate(const std::array<Real, 9>& r, const Vec3& v) {
-  return {r[0] * v[0] + r[1] * v[1] + r[2] * v[2], r[3] * v[0] + r[4] * v[1] + r[5] * v[2],
-          r[6] * v[0] + r[7] * v[1] + r[8] * v[2]};
-}
+using vec3::rotate;
+using vec3::Vec3;
 
 const char* kind_name(Joint::Kind k) {
   switch (k) {
@@ -213,15 +210,7 @@ std::vector<JointState> make_joints(const Model& model, const Domain& d) {
 
 namespace {
 
-Vec3 cross3(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-Real dot3(const Vec3& a, const Vec3& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-Vec3 diff(const Vec3& a, const Vec3& b) {
-  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
-}
+using vec3::diff;
 
 /// A bound on the angular acceleration a unit couple gives the body (the trace of its inverse
 /// inertia; a body with its rotations held: 0).
@@ -265,34 +254,34 @@ CrossLoads cross_loads(const JointState& j, const Points& pt) {
       out.f[1][i] = -j.k[0] * gap[i];
     }
     out.at = {p1, p2};
-    const Real g = dot3(a, b) - j.dot0;
-    const Vec3 axb = cross3(a, b);
+    const Real g = vec3::dot(a, b) - j.dot0;
+    const Vec3 axb = vec3::cross(a, b);
     for (int i = 0; i < 3; ++i) {
       out.m[0][i] = -j.k_rot * g * axb[i];
       out.m[1][i] = j.k_rot * g * axb[i];
     }
-    out.energy = 0.5 * j.k[0] * dot3(gap, gap) + 0.5 * j.k_rot * g * g;
+    out.energy = 0.5 * j.k[0] * vec3::dot(gap, gap) + 0.5 * j.k_rot * g * g;
     return out;
   }
   // planar: n the first body's normal; the pair held along n, the force on both bodies at p2
   // (the gradient of 1/2 k ((p2 - p1) . n)^2 with n turning with the first body)
-  const Real la = std::sqrt(dot3(a, a));
+  const Real la = std::sqrt(vec3::dot(a, a));
   const Vec3 n{a[0] / la, a[1] / la, a[2] / la};
-  const Real gn = dot3(gap, n);
+  const Real gn = vec3::dot(gap, n);
   for (int i = 0; i < 3; ++i) {
     out.f[0][i] = j.k[0] * gn * n[i];
     out.f[1][i] = -j.k[0] * gn * n[i];
   }
   out.at = {p2, p2};
   // the second body's axis b kept along n: energy 1/2 k |d|^2, d = b - (b . n) n
-  const Real bn = dot3(b, n);
+  const Real bn = vec3::dot(b, n);
   const Vec3 d{b[0] - bn * n[0], b[1] - bn * n[1], b[2] - bn * n[2]};
-  const Vec3 bxd = cross3(b, d), nxd = cross3(n, d);
+  const Vec3 bxd = vec3::cross(b, d), nxd = vec3::cross(n, d);
   for (int i = 0; i < 3; ++i) {
     out.m[0][i] = j.k_rot * bn * nxd[i];
     out.m[1][i] = -j.k_rot * bxd[i];
   }
-  out.energy = 0.5 * j.k[0] * gn * gn + 0.5 * j.k_rot * dot3(d, d);
+  out.energy = 0.5 * j.k[0] * gn * gn + 0.5 * j.k_rot * vec3::dot(d, d);
   return out;
 }
 
@@ -309,7 +298,8 @@ void set_cross_penalties(JointState& j, std::span<const RigidBody> bodies, const
   const Real inv_i = inverse_inertia_bound(ba) + inverse_inertia_bound(bb);
   const Vec3 a = diff(pt.p[1][0], pt.p[0][0]), b = diff(pt.p[1][1], pt.p[0][1]);
   // the couple's rotational stiffness: universal k_rot |a|^2 |b|^2, planar k_rot |b|^2
-  const Real arm2 = j.kind == Joint::Kind::Universal ? dot3(a, a) * dot3(b, b) : dot3(b, b);
+  const Real arm2 =
+      j.kind == Joint::Kind::Universal ? vec3::dot(a, a) * vec3::dot(b, b) : vec3::dot(b, b);
   j.k_rot = inv_i > 0 ? j.rps * 0.25 / (inv_i * dt * dt * 2 * arm2) : 0;
 }
 
@@ -335,7 +325,7 @@ std::vector<GlobalId> add_joint_forces(std::vector<JointState>& joints,
       const CrossLoads l = cross_loads(j, pt);
       for (int s = 0; s < 2; ++s) {
         const auto bi = static_cast<std::size_t>(j.body[s]);
-        const Vec3 rf = cross3(diff(l.at[s], bodies[bi].xc), l.f[s]);
+        const Vec3 rf = vec3::cross(diff(l.at[s], bodies[bi].xc), l.f[s]);
         for (int i = 0; i < 3; ++i) {
           force[bi][i] += l.f[s][i];
           moment[bi][i] += rf[i] + l.m[s][i];
