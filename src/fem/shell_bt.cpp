@@ -172,6 +172,9 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
                                                std::span<Real> me) {
   check_arguments(opt, blk, end, fe, me);
   const int nip = opt.nip;
+  const bool layered = blk.layered();
+  std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
+  if (!layered) shell_thickness_rule(nip, opt.lobatto, zeta, wt);
   for (std::size_t e = begin; e < end; ++e) {
     Real* fo = &fe[12 * e];
     Real* mo = &me[12 * e];
@@ -226,27 +229,35 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
     for (int i = 0; i < 2; ++i)
       for (int j = 0; j < 24; ++j) gs[i] += Bs[i][j] * d[j];
 
-    std::vector<Real> zeta(nip), wt(nip);
-    shell_thickness_rule(nip, opt.lobatto, zeta, wt);
     const Real t = blk.t[e];
     Real Nr[3] = {}, Mr[3] = {}, Qr[2] = {};
     Real eint = 0.0, dzz = 0.0;
-    bool all_failed = mat.fail > 0;
+    bool all_failed = true;
     for (int p = 0; p < nip; ++p) {
-      const Real z = opt.membrane ? 0.0 : zeta[p] * t / 2; // a membrane: all on the mid-surface
+      const std::size_t ip = e * nip + p;
+      // the point: the section's rule, or the element's layer (position, weight, axis, material)
+      const Real* L = layered ? &blk.layer[4 * ip] : nullptr;
+      const Real wp = layered ? L[1] : wt[p];
+      if (wp == 0) continue; // a layer the element does not have
+      const Real zp = layered ? L[0] : zeta[p];
+      const std::array<Real, 2> axis =
+          layered ? std::array<Real, 2>{L[2], L[3]} : opt.axis[static_cast<std::size_t>(p)];
+      const MaterialParams& pm =
+          layered && opt.layer_mats ? (*opt.layer_mats)[blk.layer_mat[ip]] : mat;
+      const Real z = opt.membrane ? 0.0 : zp * t / 2; // a membrane: all on the mid-surface
       const Real dkin[5] = {(em[0] + z * kb[0]) * dt, (em[1] + z * kb[1]) * dt,
                             (em[2] + z * kb[2]) * dt, gs[0] * dt, gs[1] * dt};
       const Real dmat[5] = {dkin[0], dkin[1], dkin[2], opt.shrf * dkin[3], opt.shrf * dkin[4]};
-      const std::size_t ip = e * nip + p;
       Real* s = &blk.sig[5 * ip];
       Real sold[5];
       for (int k = 0; k < 5; ++k) sold[k] = s[k];
       Real dz = 0.0;
       Real back_none[3] = {0, 0, 0}; // a block without back stress (drop_back_stress)
-      update_stress_shell_oriented(mat, dmat, dt, s,
-                                   blk.back.empty() ? back_none : &blk.back[3 * ip], blk.eps_p[ip],
-                                   dz, opt.axis[static_cast<std::size_t>(p)]);
-      const Real tw = wt[p] * t / 2; // dz weight of this point
+      update_stress_shell_oriented(
+          pm, dmat, dt, s,
+          blk.back.empty() ? back_none : &blk.back[static_cast<std::size_t>(blk.back_stride) * ip],
+          blk.eps_p[ip], dz, axis);
+      const Real tw = wp * t / 2; // dz weight of this point
       for (int k = 0; k < 5; ++k) eint += tw * g.area * (0.5 * (sold[k] + s[k])) * dkin[k];
       for (int k = 0; k < 3; ++k) {
         Nr[k] += tw * s[k];
@@ -254,8 +265,8 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
       }
       Qr[0] += tw * s[3];
       Qr[1] += tw * s[4];
-      dzz += 0.5 * wt[p] * dz;
-      if (blk.eps_p[ip] < mat.fail) all_failed = false;
+      dzz += 0.5 * wp * dz;
+      if (!pm.failed(blk.eps_p[ip])) all_failed = false;
     }
     blk.e_int[e] += eint;
     if (all_failed) {
@@ -358,7 +369,7 @@ Real shell_critical_dt(const MaterialParams& mat, const ShellBlock& blk, std::si
   }
   const Real beta = tri ? 1.0 : 0.0; // LS-DYNA's (1 + beta) A / L for triangles
   Real ls = (1.0 + beta) * g.area / lmax;
-  Real speed = mat.wave_speed_shell();
+  Real speed = blk.layered() ? blk.layer_c[e] : mat.wave_speed_shell();
   if (blk.isdo == 1 && !tri) // area / longest diagonal
     ls = g.area / std::max(dist(0, 2), dist(1, 3));
   else if (blk.isdo == 2) { // the bar wave speed, the larger of two lengths
@@ -377,8 +388,9 @@ void lumped(const MaterialParams& mat, const ShellBlock& blk, std::size_t e,
   Geom g;
   element_geometry(X, g);
   const Real t = blk.t0[e]; // the mass is the initial one (t = t0 at set-up)
-  m_elem = mat.ro * t * g.area;
-  alpha = std::max(t * t / 12.0, g.area / 8.0);
+  const bool layered = blk.layered();
+  m_elem = (layered ? blk.layer_ro[e] : mat.ro) * t * g.area;
+  alpha = std::max(t * t * (layered ? blk.layer_j[e] : 1.0 / 12.0), g.area / 8.0);
   tri = is_triangle(c);
 }
 } // namespace

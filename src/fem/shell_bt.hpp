@@ -11,6 +11,7 @@
 // the shared node; summing all four corners gives the node's force.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct ShellOptions {
     for (auto& p : a) p = {1.0, 0.0};
     return a;
   }();
+  /// Layered blocks (ShellBlock::layer): the materials of the points (ShellBlock::layer_mat
+  /// indexes them); null: every point has the part's material.
+  std::shared_ptr<const std::vector<MaterialParams>> layer_mats;
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.
@@ -71,6 +75,21 @@ struct ShellBlock {
   std::vector<Real> sig2d;  ///< 2-D solids: 6 per element, global [xx yy zz xy 0 0] (zz: hoop)
   std::vector<Real> back2d; ///< 2-D solids: 6 per element (kinematic hardening)
   std::vector<Real> dt2d;   ///< 2-D solids: critical step of the last force pass
+  /// Layered shells (*PART_COMPOSITE, *ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET, NLOC; set up by
+  /// solvers/common/shell_layup.cpp), run by the plain kernel: per element and point [zeta,
+  /// weight, cos, sin]: the point at z = zeta t / 2 from the nodes (offset included), its
+  /// weight (summing to 2 over the element's points; 0: a point the element does not have),
+  /// its material axis. Empty: the section's rule and ShellOptions::axis.
+  std::vector<Real> layer;
+  std::vector<std::uint8_t> layer_mat; ///< per element and point: ShellOptions::layer_mats index
+  /// Layered shells, per element: the thickness-averaged density, the rotary inertia factor
+  /// (int rho z^2 dz / (int rho dz t^2); 1/12 for a uniform shell on its mid-surface) and the
+  /// largest wave speed of its layers (the time step).
+  std::vector<Real> layer_ro, layer_j, layer_c;
+  /// Values per point in back (3; more for laws that keep more state there:
+  /// MaterialLaw::shell_state, layered blocks only).
+  int back_stride = 3;
+  [[nodiscard]] bool layered() const { return !layer.empty(); }
 
   /// Resize and zero state for n elements with nip points. conn and t0 keep the entries they
   /// already have (new ones are zero), t is set to t0: fill conn and t0 before calling.
@@ -82,6 +101,9 @@ struct ShellBlock {
   void init(std::size_t n, int nip, Real thickness);
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
+
+/// The most layers (points) of a layered shell (ShellBlock::layer).
+inline constexpr int kMaxShellLayers = 64;
 
 /// Through-thickness point locations in [-1, 1] and weights summing to 2.
 void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w);

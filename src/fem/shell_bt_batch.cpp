@@ -522,6 +522,8 @@ ShellPassResult compute_shell_forces(const ShellOptions& opt, const MaterialPara
                                      std::span<const Real> x, std::span<const Real> v,
                                      std::span<const Real> w, Real dt, std::span<Real> fe,
                                      std::span<Real> me) {
+  if (blk.layered()) // layered shells: the plain kernel (per-element points and materials)
+    return compute_shell_forces_reference(opt, mat, blk, begin, end, x, v, w, dt, fe, me);
   check_arguments(opt, blk, end, fe, me);
   if (end <= begin) return {};
   KernelSetup K(opt, mat);

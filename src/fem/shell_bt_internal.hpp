@@ -13,6 +13,8 @@
 namespace parcae::shell_detail {
 
 constexpr int kMaxNip = 10;
+/// Layered shells (ShellBlock::layer): points per element (layers).
+constexpr int kMaxLayers = kMaxShellLayers;
 
 inline bool is_triangle(const std::array<LocalId, 4>& c) {
   return c[2] == c[3];
@@ -104,12 +106,18 @@ inline bool hourglass_stiffness(const ShellOptions& opt) {
 inline void check_arguments(const ShellOptions& opt, const ShellBlock& blk, std::size_t end,
                             std::span<const Real> fe, std::span<const Real> me) {
   const std::size_t nip = static_cast<std::size_t>(opt.nip);
-  if (opt.nip < 1 || opt.nip > kMaxNip)
-    throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(kMaxNip) + ", got " +
+  const int max_nip = blk.layered() ? kMaxLayers : kMaxNip;
+  if (opt.nip < 1 || opt.nip > max_nip)
+    throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(max_nip) + ", got " +
                                 std::to_string(opt.nip));
+  if (blk.layered() && (blk.layer.size() < end * nip * 4 || blk.layer_mat.size() < end * nip ||
+                        blk.layer_c.size() < end))
+    throw std::invalid_argument("shell: layered block without its layers for this range");
   if (end > blk.conn.size() || blk.t.size() < end || blk.sig.size() < end * nip * 5 ||
-      (!blk.back.empty() && blk.back.size() < end * nip * 3) || blk.eps_p.size() < end * nip || blk.hg.size() < end * 5 ||
-      blk.e_int.size() < end || blk.e_hg.size() < end || blk.failed.size() < end)
+      (!blk.back.empty() &&
+       blk.back.size() < end * nip * static_cast<std::size_t>(blk.back_stride)) ||
+      blk.eps_p.size() < end * nip || blk.hg.size() < end * 5 || blk.e_int.size() < end ||
+      blk.e_hg.size() < end || blk.failed.size() < end)
     throw std::invalid_argument("shell: block state not initialised for this NIP / range");
   if (fe.size() < 12 * end || me.size() < 12 * end)
     throw std::invalid_argument("shell: fe/me need 12 values per element");

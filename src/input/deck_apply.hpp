@@ -64,6 +64,8 @@ void apply_material(const Block& b, DeckBuilder& d);
 void apply_node(const Block& b, DeckBuilder& d);
 void apply_element_solid(const Block& b, DeckBuilder& d);
 void apply_element_shell(const Block& b, DeckBuilder& d);
+/// An *ELEMENT_SHELL card (EID, PID, N1-N4; N5-N8 refused), its id claimed.
+PendingShell read_shell_card(const Fields& row, DeckBuilder& d);
 void apply_element_shell_thickness(const Block& b, DeckBuilder& d);
 void apply_part(const Block& b, DeckBuilder& d);
 /// The _INERTIA cards of *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA (node_field:

@@ -76,7 +76,9 @@ std::array<GlobalId, 8> solid_nodes(const Fields& row) {
   return n;
 }
 
-PendingShell read_shell(const Fields& row, DeckBuilder& d) {
+} // namespace
+
+PendingShell read_shell_card(const Fields& row, DeckBuilder& d) {
   PendingShell s;
   s.id = row.id("EID");
   s.pid = row.id("PID");
@@ -97,8 +99,6 @@ PendingShell read_shell(const Fields& row, DeckBuilder& d) {
   return s;
 }
 
-} // namespace
-
 void apply_element_solid(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
     check_positive_id(row, "EID", "solid element");
@@ -109,13 +109,13 @@ void apply_element_solid(const Block& b, DeckBuilder& d) {
 }
 
 void apply_element_shell(const Block& b, DeckBuilder& d) {
-  for (const Fields& row : b.rows) d.shells.push_back(read_shell(row, d));
+  for (const Fields& row : b.rows) d.shells.push_back(read_shell_card(row, d));
 }
 
 void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
   static constexpr std::string_view thic[] = {"THIC1", "THIC2", "THIC3", "THIC4"};
   for (const Fields& row : b.rows) {
-    PendingShell s = read_shell(row, d);
+    PendingShell s = read_shell_card(row, d);
     for (int k = 0; k < 4; ++k) {
       s.thickness[k] = row.real(thic[k]);
       if (s.thickness[k] < 0)

@@ -35,6 +35,7 @@ struct PendingShell {
   GlobalId id = 0, pid = 0;
   std::array<GlobalId, 4> nodes{};
   std::array<Real, 4> thickness{};
+  std::int32_t layup = -1; ///< Model::shell_layups (*ELEMENT_SHELL_BETA, _OFFSET, _COMPOSITE)
   SrcRef src;
 };
 

@@ -209,6 +209,7 @@ private:
       t.nodes.push_back(local_nodes(loc, "shell element", e.id, e.nodes));
       t.thickness.push_back(e.thickness);
       t.line.push_back(e.src.line);
+      t.layup.push_back(e.layup);
     }
   }
 

@@ -223,9 +223,9 @@ struct Interpolation {
 
 /// *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED: moments between two rigid bodies from their relative
 /// rotation (phi, theta, psi: the components, in A's axes, of the rotation vector of body B's
-/// system relative to body A's since time 0): per component the curve LC(angle), the damping curve DLC(rate), an
-/// elastic-plastic friction spring (stiffness ES, limit FM) and elastic stops (ES beyond the stop
-/// angles), each opposing the rotation.
+/// system relative to body A's since time 0): per component the curve LC(angle), the damping curve
+/// DLC(rate), an elastic-plastic friction spring (stiffness ES, limit FM) and elastic stops (ES
+/// beyond the stop angles), each opposing the rotation.
 struct JointStiffness {
   GlobalId id = 0; ///< JSID
   GlobalId pida = 0, pidb = 0;
@@ -235,6 +235,20 @@ struct JointStiffness {
   std::array<Real, 3> nsa{}, psa{};            ///< stop angles in radians (0: no stop)
   std::array<std::array<Real, 3>, 3> axes_a{}; ///< CIDA's axes at time 0 (resolved)
   std::array<std::array<Real, 3>, 3> axes_b{}; ///< CIDB's (CIDA's when CIDB = 0)
+  SourceLoc loc;
+};
+
+/// A shell's layers and reference surface beyond its section (solvers/common/shell_layup.cpp):
+/// *PART_COMPOSITE (a part's layers), *ELEMENT_SHELL_COMPOSITE (an element's), *ELEMENT_SHELL_BETA
+/// (the element's material angle), _OFFSET (its reference surface). Layers are listed bottom
+/// (most negative z) to top; each is one integration point at its middle.
+struct ShellLayup {
+  std::vector<GlobalId> mid; ///< per layer: its material (0: the part's MID)
+  std::vector<Real> thick;   ///< per layer: its thickness (> 0)
+  std::vector<Real> angle;   ///< per layer: its material angle (degrees) from the element's axes
+  bool has_beta = false;     ///< BETA given (replaces the material's own angle)
+  Real beta = 0;             ///< degrees
+  Real offset = 0;           ///< the reference surface's distance from the nodes along the normal
   SourceLoc loc;
 };
 

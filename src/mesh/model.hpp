@@ -42,6 +42,10 @@ struct ShellTable {
   /// Nodal thicknesses from *ELEMENT_SHELL_THICKNESS; all zero means "use the section's".
   std::vector<std::array<Real, 4>> thickness;
   std::vector<int> line;
+  /// Index in Model::shell_layups of the element's layers, BETA or offset (-1: none); empty when
+  /// no element has one.
+  std::vector<std::int32_t> layup;
+  [[nodiscard]] std::int32_t layup_of(std::size_t e) const { return layup.empty() ? -1 : layup[e]; }
   [[nodiscard]] std::size_t size() const { return id.size(); }
 };
 
@@ -234,6 +238,7 @@ struct Part {
   /// *CONTACT_AUTOMATIC_GENERAL.
   Real contact_optt = 0;
   std::optional<PartInertia> inertia; ///< *PART_INERTIA
+  std::int32_t layup = -1;            ///< *PART_COMPOSITE: its layers in Model::shell_layups
   SourceLoc loc;
 };
 
@@ -705,6 +710,7 @@ struct Model {
   NodeTable nodes;
   SolidTable solids;
   ShellTable shells;
+  std::vector<ShellLayup> shell_layups; ///< ShellTable::layup, Part::layup
   BeamTable beams;
   std::vector<Part> parts;
   std::vector<Section> sections;

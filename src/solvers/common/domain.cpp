@@ -500,6 +500,9 @@ Domain build_domain(const Model& model) {
     sp.title = s.part->title;
     set_shell_options(model, *s.sec, mp, sp.opt, !mp.law().rigid); // shell_sections.cpp
     hourglass_settings(model, s.hg, sp.opt.ihq, sp.opt.qm);
+    const bool layered = shell_part_layered(model, *s.part, *s.sec, elems) || // shell_layup.cpp
+                         mp.law().shell_state > 3;
+    if (layered) sp.opt.nip = shell_layer_count(model, *s.part, sp.opt, elems);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
     if (!shell_keeps_back_stress(mp)) sp.blk.drop_back_stress();
@@ -516,6 +519,7 @@ Domain build_domain(const Model& model) {
       sp.elem_id.push_back(model.shells.id[elems[k]]);
       sp.model_index.push_back(elems[k]);
     }
+    if (layered) set_shell_layers(model, *s.part, *s.sec, mp, elems, sp);
     if (mp.law().rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t k = 0; k < elems.size(); ++k) {

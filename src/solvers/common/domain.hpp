@@ -304,6 +304,22 @@ void refuse_failure_on_beams(const MaterialParams& mp, const Material& mat, Glob
 void set_shell_options(const Model& model, const Section& sec, const MaterialParams& mat,
                        ShellOptions& opt, bool check_form);
 
+/// Whether a shell part runs layered (shell_layup.cpp): *PART_COMPOSITE, an element of it with
+/// its own layers, BETA or offset (*ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET), or NLOC != 0.
+bool shell_part_layered(const Model& model, const Part& part, const Section& sec,
+                        const std::vector<std::size_t>& elems);
+/// The points of a layered part: the most layers of its elements (the section's NIP for those
+/// without). InputError past kMaxShellLayers.
+int shell_layer_count(const Model& model, const Part& part, const ShellOptions& opt,
+                      const std::vector<std::size_t>& elems);
+/// Fills a layered part's per-element points (ShellBlock::layer ...) and its layer materials
+/// (ShellOptions::layer_mats, the part's material first) once blk holds the elements and their
+/// thicknesses; the back-stress array is kept when a layer's law needs it. InputError for a
+/// layer material that shells cannot run (naming the element's or part's card).
+void set_shell_layers(const Model& model, const Part& part, const Section& sec,
+                      const MaterialParams& part_mat, const std::vector<std::size_t>& elems,
+                      ShellPart& sp);
+
 /// The 2-D solid formulation of a shell section: ELFORM 13 plane strain, 15 axisymmetric,
 /// None for the shells; InputError at the section for ELFORM 12 and 14 (planar_parts.cpp).
 Planar planar_kind(const Section& sec, GlobalId pid);

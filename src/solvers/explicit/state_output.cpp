@@ -145,11 +145,13 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   Real ep = 0;
   for (int ip = 0; ip < nip; ++ip) {
     const Real* st = &sp.blk.sig[(k * nip + ip) * 5];
-    sig[0] += st[0] / nip;
-    sig[1] += st[1] / nip;
-    sig[3] += st[2] / nip;
-    sig[4] += st[3] / nip;
-    sig[5] += st[4] / nip;
+    // layered shells: each layer by its share of the thickness (weights sum to 2)
+    const Real f = sp.blk.layered() ? 0.5 * sp.blk.layer[4 * (k * nip + ip) + 1] : 1.0 / nip;
+    sig[0] += f * st[0];
+    sig[1] += f * st[1];
+    sig[3] += f * st[2];
+    sig[4] += f * st[3];
+    sig[5] += f * st[4];
     ep = std::max(ep, sp.blk.eps_p[k * nip + ip]);
   }
   rec.shell = 1;
@@ -214,8 +216,9 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   Real Nr[3] = {0, 0, 0}, Mr[3] = {0, 0, 0}, Qr[2] = {0, 0};
   for (int ip = 0; ip < nip; ++ip) {
     const Real* sg = &sp.blk.sig[(k * nip + ip) * 5];
-    const Real tw = wt[static_cast<std::size_t>(ip)] * th / 2;
-    const Real z = sp.opt.membrane ? 0.0 : zeta[static_cast<std::size_t>(ip)] * th / 2;
+    const Real* L = sp.blk.layered() ? &sp.blk.layer[4 * (k * nip + ip)] : nullptr;
+    const Real tw = (L ? L[1] : wt[static_cast<std::size_t>(ip)]) * th / 2;
+    const Real z = sp.opt.membrane ? 0.0 : (L ? L[0] : zeta[static_cast<std::size_t>(ip)]) * th / 2;
     for (int i = 0; i < 3; ++i) {
       Nr[i] += tw * sg[i];
       Mr[i] += tw * z * sg[i];
@@ -253,7 +256,7 @@ void visit_part_records(const Domain& d, const ShellPart& sp, bool previous_posi
                         Emit&& emit) {
   const int nip = sp.opt.nip;
   std::vector<Real> zeta(static_cast<std::size_t>(nip)), wt(static_cast<std::size_t>(nip));
-  shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt);
+  if (!sp.blk.layered()) shell_thickness_rule(nip, sp.opt.lobatto, zeta, wt); // else its layers
   for (std::size_t k = 0; k < sp.blk.size(); ++k)
     emit(shell_record(d, sp, k, zeta, wt, previous_positions, dt));
 }

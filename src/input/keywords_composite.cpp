@@ -1,0 +1,253 @@
+// Layered shells and shells' own material angles and reference surfaces: *PART_COMPOSITE (a
+// part's layers), *ELEMENT_SHELL_COMPOSITE (an element's layers; _OFFSET, _BETA, _THICKNESS
+// variants), *ELEMENT_SHELL_BETA and *ELEMENT_SHELL_OFFSET. Each layer is one integration point
+// at its middle, with its own material and angle; the explicit solver runs them
+// (solvers/common/shell_layup.cpp), the implicit solver refuses them.
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "input/card_spec.hpp"
+#include "input/deck_apply.hpp"
+
+namespace parcae::io {
+
+namespace {
+
+using namespace card_fields;
+
+const std::vector<FieldSpec> kShellNodes =
+    ints({"N1", "N2", "N3", "N4", "N5", "N6", "N7", "N8"}, 8);
+
+CardSpec element_card() {
+  return {"Element", join({I("EID").req().w(8), I("PID").req().w(8)}, kShellNodes)};
+}
+CardSpec thickness_card() {
+  return {"Thickness (_THICKNESS, _BETA)", reals({"THIC1", "THIC2", "THIC3", "THIC4", "BETA"}, 16)};
+}
+CardSpec offset_card() {
+  return {"Offset (_OFFSET)", reals({"OFFSET"}, 16)};
+}
+
+/// The variant of an *ELEMENT_SHELL keyword: which of the optional cards it has.
+struct ShellVariant {
+  bool thickness = false, beta = false, offset = false, composite = false;
+};
+
+ShellVariant variant_of(const Block& b) {
+  const std::string_view n = b.spec->name;
+  auto has = [&](std::string_view w) { return n.find(w) != std::string_view::npos; };
+  return {has("_THICKNESS"), has("_BETA"), has("_OFFSET"), has("_COMPOSITE")};
+}
+
+/// The element card and the thickness / offset cards of one element, its layup started.
+PendingShell read_element(const Fields& f, const ShellVariant& v, ShellLayup& lay, DeckBuilder& d) {
+  PendingShell s = read_shell_card(f, d);
+  lay.loc = f.loc("EID");
+  if (v.thickness || v.beta) {
+    static constexpr std::string_view thic[] = {"THIC1", "THIC2", "THIC3", "THIC4"};
+    for (int k = 0; k < 4; ++k) {
+      s.thickness[k] = f.real(thic[k]);
+      if (s.thickness[k] < 0)
+        fail(f.loc(thic[k]), fmt::format("shell element {}: negative thickness {} = {}", s.id,
+                                         thic[k], s.thickness[k]));
+    }
+    if (v.beta) {
+      lay.has_beta = true;
+      lay.beta = f.real("BETA");
+    } else if (f.real("BETA") != 0 && !d.parameter_pass) {
+      d.model.notes.push_back({std::string(f.file()), f.loc("BETA"), false,
+                               fmt::format("shell element {}: BETA = {} is read with the _BETA "
+                                           "option only (ignored)",
+                                           s.id, f.real("BETA"))});
+    }
+  }
+  if (v.offset) lay.offset = f.real("OFFSET");
+  return s;
+}
+
+void apply_element_shell_extra(const Block& b, DeckBuilder& d) {
+  const ShellVariant v = variant_of(b);
+  for (const Fields& row : b.rows) {
+    ShellLayup lay;
+    PendingShell s = read_element(row, v, lay, d);
+    s.layup = static_cast<std::int32_t>(d.model.shell_layups.size());
+    d.model.shell_layups.push_back(std::move(lay));
+    d.shells.push_back(s);
+  }
+}
+
+/// Layer cards: MIDi, THICKi, Bi (and an unused or thermal field) twice per line. A layer with
+/// MID and THICK blank ends the list (a half-filled last line).
+void read_layers(const Block& b, std::string_view who, ShellLayup& lay) {
+  for (const Fields& row : b.rows)
+    for (int k = 1; k <= 2; ++k) {
+      if (const Value* u = row.find(fmt::format("UNUSED{}", k)); u && u->i != 0)
+        fail(row.loc(fmt::format("UNUSED{}", k)),
+             fmt::format("{}: the layer card has a value in its unused field {} (a second "
+                         "element card? parcae reads one element per *ELEMENT_SHELL_..."
+                         "COMPOSITE keyword, its layer cards up to the next keyword)",
+                         who, 4 * k));
+      const std::string mid = fmt::format("MID{}", k), th = fmt::format("THICK{}", k),
+                        ang = fmt::format("B{}", k);
+      if (row.id(mid) == 0 && row.real(th) == 0) continue;
+      if (row.id(mid) < 0)
+        fail(row.loc(mid), fmt::format("{}: {} = {} must be a material id", who, mid, row.id(mid)));
+      if (!(row.real(th) > 0))
+        fail(row.loc(th), fmt::format("{}: layer {} has thickness {} = {} (must be > 0)", who,
+                                      lay.thick.size() + 1, th, row.real(th)));
+      lay.mid.push_back(row.id(mid));
+      lay.thick.push_back(row.real(th));
+      lay.angle.push_back(row.real(ang));
+    }
+  if (lay.mid.empty()) fail(b.loc, fmt::format("{}: no layer (MID1, THICK1 are blank)", who));
+}
+
+void apply_element_shell_composite(const Block& b, DeckBuilder& d) {
+  const ShellVariant v = variant_of(b);
+  ShellLayup lay;
+  PendingShell s = read_element(b.head, v, lay, d);
+  read_layers(b, fmt::format("composite shell element {}", s.id), lay);
+  // the element's thickness is its layers' (nodal thicknesses, if given, are replaced)
+  const Real t = std::accumulate(lay.thick.begin(), lay.thick.end(), 0.0);
+  s.thickness = {t, t, t, t};
+  s.layup = static_cast<std::int32_t>(d.model.shell_layups.size());
+  d.model.shell_layups.push_back(std::move(lay));
+  d.shells.push_back(s);
+}
+
+void apply_part_composite(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Part p;
+  p.id = h.id("PID");
+  p.title = h.text("HEADING");
+  p.loc = h.loc("PID");
+  if (p.id <= 0)
+    fail(h.loc("PID"), fmt::format("*PART_COMPOSITE: PID = {} must be positive", p.id));
+  p.hgid = h.id("HGID");
+  ShellLayup lay;
+  lay.loc = p.loc;
+  read_layers(b, fmt::format("*PART_COMPOSITE {}", p.id), lay);
+  for (GlobalId mid : lay.mid)
+    if (mid == 0) fail(p.loc, fmt::format("*PART_COMPOSITE {}: every layer needs its MID", p.id));
+  if (h.real("MAREA") != 0)
+    fail(h.loc("MAREA"), fmt::format("*PART_COMPOSITE {}: MAREA = {} (non-structural mass) is "
+                                     "not supported",
+                                     p.id, h.real("MAREA")));
+  // The part's own section: its form, shear factor and reference surface, its thickness the
+  // layers' (negative id: never one of the deck's sections).
+  Section sec;
+  sec.id = -p.id;
+  sec.kind = SectionKind::Shell;
+  sec.title = fmt::format("*PART_COMPOSITE {}", p.id);
+  sec.elform = h.integer("ELFORM");
+  sec.shrf = h.real("SHRF");
+  sec.nip = 1; // not used: every element takes the part's layers
+  sec.nloc = h.real("NLOC");
+  const Real t = std::accumulate(lay.thick.begin(), lay.thick.end(), 0.0);
+  sec.t = {t, t, t, t};
+  sec.loc = h.loc("ELFORM");
+  sec.elform_loc = h.loc("ELFORM");
+  p.secid = sec.id;
+  p.mid = lay.mid.front();
+  p.layup = static_cast<std::int32_t>(d.model.shell_layups.size());
+  d.model.shell_layups.push_back(std::move(lay));
+  d.claim_id("part", p.id, p.loc);
+  d.model.sections.push_back(std::move(sec));
+  d.model.parts.push_back(std::move(p));
+}
+
+/// Two layers per card; the fourth field of each is TMID on *PART_COMPOSITE and unused on the
+/// elements.
+CardSpec layer_card(bool part) {
+  return {"Layers (two per card)",
+          {I("MID1"), R("THICK1"), R("B1"), I(part ? "TMID1" : "UNUSED1"), I("MID2"), R("THICK2"),
+           R("B2"), I(part ? "TMID2" : "UNUSED2")}};
+}
+
+std::string_view composite_summary() {
+  return "A shell (one element per keyword, as LS-PrePost and Workbench write them; the "
+         "layer cards run to the next keyword) whose layers are given on the element: MIDi, "
+         "THICKi, Bi two per card (a blank MID and THICK end the list). "
+         "Each layer is one through-thickness integration point at its middle, bottom to top, "
+         "with its material (laws with material axes turn by the layer's angle B from the "
+         "element's axes, node 1 to 2, plus the element's BETA or else the material's own); the "
+         "element's thickness is the sum of its layers'. _OFFSET: OFFSET moves the reference "
+         "surface from the nodes along the normal (bending and membrane couple through it). "
+         "_BETA: BETA replaces the materials' own angle. _THICKNESS's nodal thicknesses are "
+         "replaced by the layers'. The part's section gives the form (ELFORM 2, 16 run as 2), "
+         "SHRF and the hourglass control; its NIP and T1-T4 are not used. The part's MID gives "
+         "the hourglass stiffness. Explicit solver only.";
+}
+
+KeywordSpec composite_spec(std::string_view name, bool thickness, bool offset) {
+  KeywordSpec k{.name = name, .head = {element_card()}};
+  if (thickness) k.head.push_back(thickness_card());
+  if (offset) k.head.push_back(offset_card());
+  k.rows = {layer_card(false)};
+  k.min_rows = 1;
+  k.summary = composite_summary();
+  k.apply = apply_element_shell_composite;
+  return k;
+}
+
+KeywordSpec extra_spec(std::string_view name, bool thickness, bool offset,
+                       std::string_view summary) {
+  KeywordSpec k{.name = name, .rows = {element_card()}};
+  if (thickness) k.rows.push_back(thickness_card());
+  if (offset) k.rows.push_back(offset_card());
+  k.stream_rows = true;
+  k.summary = summary;
+  k.apply = apply_element_shell_extra;
+  return k;
+}
+
+std::vector<KeywordSpec> composite_cards() {
+  constexpr std::string_view beta =
+      "Shells with their own material angle: BETA (degrees) replaces the material's for the "
+      "laws with material axes (*MAT_002, 034, 054, 058), added to the section's ICOMP angles; "
+      "THIC1-THIC4 as in _THICKNESS (zero: the section's). Explicit solver only.";
+  constexpr std::string_view offset =
+      "Shells whose reference surface lies OFFSET from the nodes along the normal: the "
+      "through-thickness points move with it, so membrane and bending couple (an eccentric "
+      "stiffener or skin). Contact still sees the nodal surface. Explicit solver only.";
+  std::vector<KeywordSpec> out = {
+      extra_spec("*ELEMENT_SHELL_BETA", true, false, beta),
+      extra_spec("*ELEMENT_SHELL_BETA_OFFSET", true, true, beta),
+      extra_spec("*ELEMENT_SHELL_OFFSET", false, true, offset),
+      extra_spec("*ELEMENT_SHELL_THICKNESS_OFFSET", true, true, offset),
+      composite_spec("*ELEMENT_SHELL_COMPOSITE", false, false),
+      composite_spec("*ELEMENT_SHELL_OFFSET_COMPOSITE", false, true),
+      composite_spec("*ELEMENT_SHELL_BETA_COMPOSITE", true, false),
+      composite_spec("*ELEMENT_SHELL_BETA_OFFSET_COMPOSITE", true, true),
+      composite_spec("*ELEMENT_SHELL_THICKNESS_COMPOSITE", true, false),
+      composite_spec("*ELEMENT_SHELL_THICKNESS_OFFSET_COMPOSITE", true, true),
+      {.name = "*PART_COMPOSITE",
+       .head = {{"Heading", {Line("HEADING")}},
+                {"Card 2",
+                 {I("PID").req(), I("ELFORM", "2"), R("SHRF", "1.0"), R("NLOC"), R("MAREA"),
+                  I("HGID"), I("ADPOPT"), I("ITHELFM")}}},
+       .rows = {layer_card(true)},
+       .min_rows = 1,
+       .summary = "A shell part whose layers are given on the part (no *SECTION_SHELL): "
+                  "ELFORM (2; 16 runs as 2), SHRF, NLOC (the reference surface: 1 top, -1 "
+                  "bottom), HGID; then MIDi, THICKi, Bi two per card (TMIDi, the thermal "
+                  "material, is not used). Each layer is one through-thickness integration "
+                  "point at its middle, bottom to top, with its own material and angle (laws "
+                  "with material axes turn by Bi plus the element's BETA or else the material's "
+                  "own); the part's thickness is the sum of the layers' (elements with nodal "
+                  "thicknesses keep the layers' fractions). The first layer's material gives the "
+                  "hourglass stiffness. MAREA is refused; ADPOPT and ITHELFM are ignored. "
+                  "Explicit solver only.",
+       .apply = apply_part_composite},
+  };
+  return out;
+}
+
+} // namespace
+
+KeywordFile keywords_composite() {
+  return {composite_cards(), nullptr};
+}
+
+} // namespace parcae::io
