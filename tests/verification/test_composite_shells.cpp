@@ -294,3 +294,49 @@ TEST(CompositeShells, BadLayersAreRefusedAtTheirCard) {
   thin.replace(thin.find("       0.6      90.0"), 20, "       0.0      90.0");
   EXPECT_NE(error(thin).find("thickness"), std::string::npos) << error(thin);
 }
+
+// Progressive failure of a [0/90]s *MAT_054 laminate (*PART_COMPOSITE) stretched along x with
+// eps_y = 0: N_x = (2 t0 Q11 + 2 t90 Q22) eps until the 90-degree plies crack in the matrix at
+// Q22 eps = YT (their sigma_x drops to SLIMT2 0), then 2 t0 Q11 eps until the 0-degree plies
+// fail in the fibre at Q11 eps = XT (those layers fail), then nothing; the shell keeps its
+// cracked 90-degree layers and does not erode. A [0/0] laminate erodes when its fibres fail.
+TEST(CompositeShells, Mat054LaminateFailsPlyByPly) {
+  constexpr Real ea = 120000, eb = 9000, prba = 0.02, g = 4500, xt = 2000, yt = 50;
+  auto laminate = [&](Real outer, Real inner) {
+    std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n1.0e-3\n";
+    d += fmt::format("*PART_COMPOSITE\nply stack\n         1         2\n"
+                     "         5      0.25{:10.1f}         0         5      0.25{:10.1f}\n"
+                     "         5      0.25{:10.1f}         0         5      0.25{:10.1f}\n",
+                     outer, inner, inner, outer);
+    d += fmt::format("*MAT_ENHANCED_COMPOSITE_DAMAGE\n         5   1.5e-09{:10.1f}{:10.1f}{:10.1f}"
+                     "{:10.4f}\n{:10.1f}\n\n\n\n{:10.1f}{:10.1f}{:10.1f}{:10.1f}{:10.1f}\n",
+                     ea, eb, eb, prba, g, 1200.0, xt, 200.0, yt, 80.0);
+    d += "*NODE\n" + square(1, 0.0) +
+         "*ELEMENT_SHELL\n       1       1       1       2       3       4\n";
+    return d + "*END\n";
+  };
+  const Real den = 1 - prba * prba * ea / eb, q11 = ea / den, q22 = eb / den;
+  Domain d = build_domain(read_deck_text("mat054_plies", laminate(0, 90)));
+  ShellPart& sp = d.shells[0];
+  std::vector<Real> v, w, fe(12), me(12);
+  const Real rate = 1.0, dt = 2e-6, de = rate * dt;
+  stretch(d, sp, rate, false, v, w);
+  const Real crack = yt / q22, fibre = xt / q11;
+  for (int k = 1; k * de < 1.3 * fibre; ++k) {
+    (void)compute_shell_forces(sp.opt, sp.mat, sp.blk, 0, 1, d.x0, v, w, dt, fe, me);
+    Real nx = 0;
+    for (int a = 0; a < 4; ++a)
+      nx += fe[3 * a] * (d.x0[3 * static_cast<std::size_t>(sp.blk.conn[0][a])]);
+    const Real e = k * de;
+    if (std::abs(e - crack) < 1.5 * de || std::abs(e - fibre) < 1.5 * de) continue; // the step
+    const Real want = e < crack ? (0.5 * q11 + 0.5 * q22) * e : (e < fibre ? 0.5 * q11 * e : 0.0);
+    ASSERT_NEAR(nx, want, 1e-6 * xt) << "eps " << e;
+  }
+  EXPECT_FALSE(sp.blk.failed[0]); // the 90-degree layers are cracked, not failed
+  // [0/0]: every layer fails with its fibres: the shell erodes
+  Domain d0 = build_domain(read_deck_text("mat054_uni", laminate(0, 0)));
+  ShellPart& s0 = d0.shells[0];
+  for (int k = 1; k * de < 1.3 * fibre; ++k)
+    (void)compute_shell_forces(s0.opt, s0.mat, s0.blk, 0, 1, d0.x0, v, w, dt, fe, me);
+  EXPECT_TRUE(s0.blk.failed[0]);
+}
