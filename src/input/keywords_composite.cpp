@@ -62,7 +62,10 @@ PendingShell read_element(const Fields& f, const ShellVariant& v, ShellLayup& la
                                            s.id, f.real("BETA"))});
     }
   }
-  if (v.offset) lay.offset = f.real("OFFSET");
+  if (v.offset) {
+    lay.has_offset = true;
+    lay.offset = f.real("OFFSET");
+  }
   return s;
 }
 
@@ -79,7 +82,8 @@ void apply_element_shell_extra(const Block& b, DeckBuilder& d) {
 
 /// Layer cards: MIDi, THICKi, Bi (and an unused or thermal field) twice per line. A layer with
 /// MID and THICK blank ends the list (a half-filled last line).
-void read_layers(const Block& b, std::string_view who, ShellLayup& lay) {
+void read_layers(const Block& b, std::string_view who, bool part, ShellLayup& lay) {
+  bool ended = false; // a blank MID and THICK end the list
   for (const Fields& row : b.rows)
     for (int k = 1; k <= 2; ++k) {
       if (const Value* u = row.find(fmt::format("UNUSED{}", k)); u && u->i != 0)
@@ -90,8 +94,15 @@ void read_layers(const Block& b, std::string_view who, ShellLayup& lay) {
                          who, 4 * k));
       const std::string mid = fmt::format("MID{}", k), th = fmt::format("THICK{}", k),
                         ang = fmt::format("B{}", k);
-      if (row.id(mid) == 0 && row.real(th) == 0) continue;
-      if (row.id(mid) < 0)
+      if (row.id(mid) == 0 && row.real(th) == 0 && row.real(ang) == 0) {
+        ended = true;
+        continue;
+      }
+      if (ended)
+        fail(row.loc(mid), fmt::format("{}: a layer after a blank one (a blank MID and THICK end "
+                                       "the layers)",
+                                       who));
+      if (row.id(mid) < 0 || (part && row.id(mid) == 0))
         fail(row.loc(mid), fmt::format("{}: {} = {} must be a material id", who, mid, row.id(mid)));
       if (!(row.real(th) > 0))
         fail(row.loc(th), fmt::format("{}: layer {} has thickness {} = {} (must be > 0)", who,
@@ -107,7 +118,7 @@ void apply_element_shell_composite(const Block& b, DeckBuilder& d) {
   const ShellVariant v = variant_of(b);
   ShellLayup lay;
   PendingShell s = read_element(b.head, v, lay, d);
-  read_layers(b, fmt::format("composite shell element {}", s.id), lay);
+  read_layers(b, fmt::format("composite shell element {}", s.id), false, lay);
   // the element's thickness is its layers' (nodal thicknesses, if given, are replaced)
   const Real t = std::accumulate(lay.thick.begin(), lay.thick.end(), 0.0);
   s.thickness = {t, t, t, t};
@@ -127,9 +138,7 @@ void apply_part_composite(const Block& b, DeckBuilder& d) {
   p.hgid = h.id("HGID");
   ShellLayup lay;
   lay.loc = p.loc;
-  read_layers(b, fmt::format("*PART_COMPOSITE {}", p.id), lay);
-  for (GlobalId mid : lay.mid)
-    if (mid == 0) fail(p.loc, fmt::format("*PART_COMPOSITE {}: every layer needs its MID", p.id));
+  read_layers(b, fmt::format("*PART_COMPOSITE {}", p.id), true, lay);
   if (h.real("MAREA") != 0)
     fail(h.loc("MAREA"), fmt::format("*PART_COMPOSITE {}: MAREA = {} (non-structural mass) is "
                                      "not supported",
@@ -177,7 +186,8 @@ std::string_view composite_summary() {
          "_BETA: BETA replaces the materials' own angle. _THICKNESS's nodal thicknesses are "
          "replaced by the layers'. The part's section gives the form (ELFORM 2, 16 run as 2), "
          "SHRF and the hourglass control; its NIP and T1-T4 are not used. The part's MID gives "
-         "the hourglass stiffness. Explicit solver only.";
+         "the hourglass stiffness and the ISDO 2 Poisson ratio; with ISTUPD the offset scales with "
+         "the thickness. Explicit solver only.";
 }
 
 KeywordSpec composite_spec(std::string_view name, bool thickness, bool offset) {

@@ -15,7 +15,8 @@
 // drops to zero at once): fibre failure bounds sigma_a to [-SLIMC1 XC*, SLIMT1 XT*]; matrix
 // failure (and fibre tension failure, which also removes the matrix) bounds sigma_b to
 // [-SLIMC2 YC, SLIMT2 YT] and |tau| to SLIMS SC, and drops the Poisson coupling. The layer (its
-// integration point) fails, all its stresses zero, on fibre tension failure when DFAILT = 0, on
+// integration point) fails, all its stresses zero, on fibre tension failure when DFAILT = 0, once
+// its fibres and matrix have both failed with no residual stress left (SLIM all 0), on
 // the strain limits DFAILT, DFAILC (< 0), DFAILM, DFAILS (tensor shear) when DFAILT > 0, and on
 // the effective strain EFS (sqrt(4/3 (ea^2 + eb^2 + ea eb + eab^2))); the shell erodes when all
 // its layers have failed. A blank strength never fails its mode.
@@ -150,6 +151,12 @@ void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   m.fail = kLayer; // the kernel erodes a shell once every layer has this flag
 }
 
+/// A layer fails on its fibres (XT given, DFAILT 0) or its strain limits: the shells erode.
+bool may_fail(const Material& mat) {
+  const Ply& p = mat.card<Ply>();
+  return (p.xt > 0 && p.dfailt == 0) || p.dfailt > 0 || p.efs > 0;
+}
+
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5], Real back[3],
                   Real& eps_p, Real& deps_zz) {
   const Ply& p = m.law_params<Ply>();
@@ -189,8 +196,12 @@ Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real si
     }
     if (fails) f |= sb >= 0 ? kMatrixT : kMatrixC;
   }
-  // the layer
+  // the layer: fibre tension failure (DFAILT 0), or nothing left to carry (fibres and matrix
+  // failed with no residual stress: every in-plane stress is held at zero)
   bool layer = (f & kFibreT) && p.dfailt == 0;
+  if ((f & (kFibreT | kFibreC)) && (f & (kFibreT | kMatrixT | kMatrixC)) && p.slimt1 == 0 &&
+      p.slimc1 == 0 && p.slimt2 == 0 && p.slimc2 == 0 && p.slims == 0)
+    layer = true;
   if (p.dfailt > 0)
     layer = layer || back[0] >= p.dfailt || back[0] <= p.dfailc ||
             (p.dfailm > 0 && std::abs(back[1]) >= p.dfailm) ||
@@ -258,7 +269,9 @@ const MaterialLaw& law_enhanced_composite_damage() {
                "YCFAC reducing the fibre strengths after matrix compression failure. A failed "
                "mode keeps at most its residual stress SLIMT1 ... SLIMS times its strength "
                "(default 0: it drops to zero at once; NCYRED is not used); matrix failure also "
-               "removes the Poisson coupling. A layer fails on fibre tension (DFAILT = 0) or on "
+               "removes the Poisson coupling. A layer fails on fibre tension (DFAILT = 0), when "
+               "its fibres "
+               "and matrix have both failed with every SLIM 0 (nothing left to carry), or on "
                "the strain limits DFAILT, DFAILC, DFAILM, DFAILS, and on EFS; the shell erodes "
                "when all its layers have failed. Axes AOPT = 0: the element's (node 1 to 2) "
                "turned by MANGLE (or the element's BETA), the section's ICOMP angles or the "
@@ -270,7 +283,8 @@ const MaterialLaw& law_enhanced_composite_damage() {
       .read = read_card,
       .prepare = prepare,
       .update_shell = update_shell,
-      .wave_speed = bar_wave_speed};
+      .wave_speed = bar_wave_speed,
+      .may_fail = may_fail};
   return law;
 }
 

@@ -163,6 +163,11 @@ void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   m.fail = 1; // a failed layer; the kernel erodes a shell once every layer has failed
 }
 
+/// A layer fails at ERODS: the shells erode.
+bool may_fail(const Material& mat) {
+  return mat.card<Fabric058>().erods > 0;
+}
+
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5], Real back[3],
                   Real& eps_p, Real& deps_zz) {
   const Fabric058& p = m.law_params<Fabric058>();
@@ -252,6 +257,7 @@ const MaterialLaw& law_laminated_composite_fabric() {
       .prepare = prepare,
       .update_shell = update_shell,
       .wave_speed = bar_wave_speed,
+      .may_fail = may_fail,
       .shell_state = 6};
   return law;
 }

@@ -248,6 +248,7 @@ struct ShellLayup {
   std::vector<Real> angle;   ///< per layer: its material angle (degrees) from the element's axes
   bool has_beta = false;     ///< BETA given (replaces the material's own angle)
   Real beta = 0;             ///< degrees
+  bool has_offset = false;   ///< _OFFSET given (replaces the section's NLOC)
   Real offset = 0;           ///< the reference surface's distance from the nodes along the normal
   SourceLoc loc;
 };

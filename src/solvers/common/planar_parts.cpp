@@ -41,6 +41,12 @@ void add_planar_part(const Model& model, const Part& part, const Section& sec, c
   sp.blk.planar = planar;
   const bool axi = planar == Planar::Axisymmetric;
   const char* what = axi ? "axisymmetric solids (ELFORM 15)" : "plane-strain solids (ELFORM 13)";
+  for (std::size_t e : elems)
+    if (part.layup >= 0 || model.shells.layup_of(e) >= 0)
+      throw InputError(sec.loc, fmt::format("part {}: {} take no layers, BETA or offset "
+                                            "(*PART_COMPOSITE, *ELEMENT_SHELL_COMPOSITE, _BETA, "
+                                            "_OFFSET; shell element {})",
+                                            part.id, what, model.shells.id[e]));
   if (!mp.law().rigid && (mp.hydro() || mp.hyperelastic() || mp.law().update_solid == nullptr))
     throw InputError(model.find_material(mp.id) ? model.find_material(mp.id)->loc : sec.loc,
                      fmt::format("{} {}: {} (part {}) are not supported for this law; they run "

@@ -112,8 +112,8 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
     const ShellLayup* lay = layers_of(model, part, e);
     const ShellLayup* own = extras_of(model, e);
     const Real t = blk.t0[k];
-    // the mid-surface's distance from the nodes: the element's OFFSET and the section's NLOC
-    const Real mid_z = (own ? own->offset : 0.0) - sec.nloc * t / 2;
+    // the mid-surface's distance from the nodes: the element's OFFSET, else the section's NLOC
+    const Real mid_z = own && own->has_offset ? own->offset : -sec.nloc * t / 2;
     const bool has_beta = own && own->has_beta;
     const Real beta = has_beta ? own->beta * std::numbers::pi / 180.0 : 0.0;
     const SourceLoc& loc = own ? own->loc : (lay ? lay->loc : sec.loc);

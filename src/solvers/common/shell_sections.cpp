@@ -12,15 +12,17 @@ namespace parcae {
 void set_shell_options(const Model& model, const Section& sec, const MaterialParams& mat,
                        ShellOptions& opt, bool check_form) {
   const int e = sec.elform;
+  // a *PART_COMPOSITE's own section has the part's id, negated
+  const std::string who = sec.id < 0 ? fmt::format("*PART_COMPOSITE {}", -sec.id)
+                                     : fmt::format("*SECTION_SHELL {}", sec.id);
   if (check_form && e != 0 && e != 2 && e != 16 && e != 5 && e != 9)
-    throw InputError(sec.loc, fmt::format("*SECTION_SHELL {}: ELFORM {} is not supported (0 and "
-                                          "2, Belytschko-Tsay, are; 16 runs as 2; 5 and 9 run "
-                                          "as its membrane)",
-                                          sec.id, e));
+    throw InputError(sec.loc, fmt::format("{}: ELFORM {} is not supported (0 and 2, "
+                                          "Belytschko-Tsay, are; 16 runs as 2; 5 and 9 run as its "
+                                          "membrane)",
+                                          who, e));
   opt.nip = sec.nip == 0 ? 2 : sec.nip;
   if (opt.nip < 1 || opt.nip > 10)
-    throw InputError(sec.loc,
-                     fmt::format("*SECTION_SHELL {}: NIP = {} (must be 1..10)", sec.id, opt.nip));
+    throw InputError(sec.loc, fmt::format("{}: NIP = {} (must be 1..10)", who, opt.nip));
   opt.lobatto = model.control.shell_intgrd == 1;
   opt.shrf = sec.shrf == 0 ? 1.0 : sec.shrf;
   opt.thickness_update = model.control.shell_istupd != 0;

@@ -30,11 +30,21 @@ void Integrator::init_erosion() {
     const Material* m = model_.find_material(sp.mat.id);
     erosion_.shell_rule.push_back(m ? make_erosion_rule(model_, *m, true, sp.opt.nip, sp.pid)
                                     : ErosionRule{});
+    if (sp.blk.layered() &&
+        (erosion_.shell_rule.back().add || erosion_.shell_rule.back().fail_points > 0))
+      throw InputError(m->loc, fmt::format("part {}: *MAT_ADD_EROSION or NUMINT on layered shells "
+                                           "(composite layers, BETA or an offset) is not "
+                                           "supported",
+                                           sp.pid));
     erosion_.shell_gone.emplace_back(sp.blk.size(), 0);
   }
-  // Whether the model can erode at all, from the model alone (every rank decides the same).
-  for (const auto& p : model_.parts) {
-    const Material* m = model_.find_material(p.mid);
+  // Whether the model can erode at all, from the model alone (every rank decides the same): the
+  // parts' materials and the layers' of composite shells.
+  std::vector<GlobalId> mids;
+  for (const auto& p : model_.parts) mids.push_back(p.mid);
+  for (const auto& l : model_.shell_layups) mids.insert(mids.end(), l.mid.begin(), l.mid.end());
+  for (const GlobalId mid : mids) {
+    const Material* m = model_.find_material(mid);
     if (!m) continue;
     const bool fails = m->fs > 0;  // the plastic laws' failure strain (FS, FAIL, EPSF)
     const bool tdel = m->tdel > 0; // *MAT_024 TDEL

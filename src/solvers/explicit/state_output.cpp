@@ -187,14 +187,19 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   R[1][0] = R[2][1] * R[0][2] - R[2][2] * R[0][1];
   R[1][1] = R[2][2] * R[0][0] - R[2][0] * R[0][2];
   R[1][2] = R[2][0] * R[0][1] - R[2][1] * R[0][0];
-  // Points written: lowest, middle, highest.
+  // Points written: lowest, middle, highest (of a layered shell: of the layers it has, the
+  // block's later points being weightless padding).
+  int np = nip;
+  if (sp.blk.layered())
+    while (np > 1 && sp.blk.layer[4 * (k * nip + static_cast<std::size_t>(np - 1)) + 1] == 0) --np;
   auto point = [&](int which, Real out[5], Real& eps) {
     const auto at = [&](int ip) { return &sp.blk.sig[(k * nip + ip) * 5]; };
     const auto ep_at = [&](int ip) { return sp.blk.eps_p[k * nip + ip]; };
-    int p0 = which == 0 ? 0 : (which == 2 ? nip - 1 : (nip - 1) / 2);
-    int p1 = which == 1 && nip % 2 == 0 ? nip / 2 : p0;
+    int p0 = which == 0 ? 0 : (which == 2 ? np - 1 : (np - 1) / 2);
+    int p1 = which == 1 && np % 2 == 0 ? np / 2 : p0;
     for (int i = 0; i < 5; ++i) out[i] = 0.5 * (at(p0)[i] + at(p1)[i]);
-    eps = 0.5 * (ep_at(p0) + ep_at(p1));
+    // layered shells: the larger (composite laws keep their failure flags there)
+    eps = sp.blk.layered() ? std::max(ep_at(p0), ep_at(p1)) : 0.5 * (ep_at(p0) + ep_at(p1));
   };
   for (int which = 0; which < 3; ++which) {
     Real l[5];

@@ -175,11 +175,14 @@ void ImplicitSolver::setup() {
                                            "the implicit solver",
                                            where()));
     if (p->layup >= 0 || model_.shells.layup_of(e) >= 0)
-      throw InputError(p->layup >= 0 ? p->loc : s->loc,
-                       fmt::format("shell element {} (part {}): layers, BETA or an offset "
-                                   "(*PART_COMPOSITE, *ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET) "
-                                   "are not supported by the implicit solver",
-                                   model_.shells.id[e], p->id));
+      throw InputError(
+          p->layup >= 0
+              ? p->loc
+              : model_.shell_layups[static_cast<std::size_t>(model_.shells.layup_of(e))].loc,
+          fmt::format("shell element {} (part {}): layers, BETA or an offset "
+                      "(*PART_COMPOSITE, *ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET) "
+                      "are not supported by the implicit solver",
+                      model_.shells.id[e], p->id));
     if (s->nloc != 0)
       throw InputError(s->loc, fmt::format("{}: NLOC = {} (an offset reference surface) is not "
                                            "supported by the implicit solver (NLOC = 0)",
