@@ -232,7 +232,7 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
     const Real t = blk.t[e];
     Real Nr[3] = {}, Mr[3] = {}, Qr[2] = {};
     Real eint = 0.0, dzz = 0.0;
-    bool all_failed = true;
+    bool all_failed = true, any_can_fail = false;
     for (int p = 0; p < nip; ++p) {
       const std::size_t ip = e * nip + p;
       // the point: the section's rule, or the element's layer (position, weight, axis, material)
@@ -266,8 +266,11 @@ ShellPassResult compute_shell_forces_reference(const ShellOptions& opt, const Ma
       Qr[0] += tw * s[3];
       Qr[1] += tw * s[4];
       dzz += 0.5 * wp * dz;
-      if (!pm.failed(blk.eps_p[ip])) all_failed = false;
+      any_can_fail = any_can_fail || pm.fail > 0;
+      if (!pm.failed(blk.eps_p[ip]) && !(opt.failopt_failing_only && !(pm.fail > 0)))
+        all_failed = false;
     }
+    all_failed = all_failed && any_can_fail;
     blk.e_int[e] += eint;
     if (all_failed) {
       blk.failed[e] = 1;

@@ -50,6 +50,9 @@ struct ShellOptions {
   /// Layered blocks (ShellBlock::layer): the materials of the points (ShellBlock::layer_mat
   /// indexes them); null: every point has the part's material.
   std::shared_ptr<const std::vector<MaterialParams>> layer_mats;
+  /// Layered blocks (*INTEGRATION_SHELL FAILOPT 0): a shell erodes once its points whose laws
+  /// can fail have failed (false: once every point has).
+  bool failopt_failing_only = false;
 };
 
 /// All shells of one part (same material, section, hourglass), struct-of-arrays.
@@ -101,9 +104,6 @@ struct ShellBlock {
   void init(std::size_t n, int nip, Real thickness);
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
-
-/// The most layers (points) of a layered shell (ShellBlock::layer).
-inline constexpr int kMaxShellLayers = 64;
 
 /// Through-thickness point locations in [-1, 1] and weights summing to 2.
 void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w);

@@ -303,7 +303,10 @@ std::vector<KeywordSpec> mesh_keywords() {
                 shell_angle_card("Card 4 (ICOMP = 1, NIP > 8)", {"B9", "B10"}, icomp_nip9)},
        .min_rows = 1,
        .summary = "Shell sections. NIP 0 means 2; NIP must be 1-10. T2-T4 of 0 take T1. "
-                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored. ICOMP = 1: the material angle "
+                  "PROPT, SETYP, MAREA, IDOF, EDGSET are ignored. QR/IRID: 0 Gauss (Lobatto with "
+                  "*CONTROL_SHELL INTGRD 1), 1 trapezoidal (points on both surfaces), < 0 the "
+                  "*INTEGRATION_SHELL -QR/IRID. NLOC moves the reference surface (1 top, -1 "
+                  "bottom; the nodes lie on it). ICOMP = 1: the material angle "
                   "B1..B<NIP> (degrees) of each through-thickness point, added to the material's "
                   "own axes (laws with material axes: *MAT_FABRIC; isotropic laws do not depend "
                   "on it). ELFORM 0 and "

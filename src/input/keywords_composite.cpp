@@ -3,6 +3,7 @@
 // variants), *ELEMENT_SHELL_BETA and *ELEMENT_SHELL_OFFSET. Each layer is one integration point
 // at its middle, with its own material and angle; the explicit solver runs them
 // (solvers/common/shell_layup.cpp), the implicit solver refuses them.
+#include <cmath>
 #include <numeric>
 
 #include <fmt/format.h>
@@ -168,6 +169,70 @@ void apply_part_composite(const Block& b, DeckBuilder& d) {
 
 /// Two layers per card; the fourth field of each is TMID on *PART_COMPOSITE and unused on the
 /// elements.
+void apply_integration_shell(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  IntegrationShell r;
+  r.id = h.id("IRID");
+  r.loc = h.loc("IRID");
+  if (r.id <= 0)
+    fail(h.loc("IRID"), fmt::format("*INTEGRATION_SHELL: IRID = {} must be positive", r.id));
+  const int nip = h.integer("NIP");
+  if (nip < 1 || nip > kMaxShellLayers)
+    fail(h.loc("NIP"), fmt::format("*INTEGRATION_SHELL {}: NIP = {} must be 1-{}", r.id, nip,
+                                   kMaxShellLayers));
+  const int esop = h.integer("ESOP");
+  if (esop != 0 && esop != 1)
+    fail(h.loc("ESOP"), fmt::format("*INTEGRATION_SHELL {}: ESOP = {} must be 0 (points given) or "
+                                    "1 (equally spaced)",
+                                    r.id, esop));
+  r.failopt = h.integer("FAILOPT");
+  if (r.failopt != 0 && r.failopt != 1)
+    fail(h.loc("FAILOPT"), fmt::format("*INTEGRATION_SHELL {}: FAILOPT = {} must be 0 or 1", r.id,
+                                       r.failopt));
+  if (esop == 1) { // NIP layers of equal thickness, each point at its middle
+    if (!b.rows.empty())
+      fail(b.rows.front().loc("S"), fmt::format("*INTEGRATION_SHELL {}: ESOP = 1 takes no point "
+                                                "cards",
+                                                r.id));
+    for (int i = 0; i < nip; ++i) {
+      r.s.push_back(-1.0 + (2.0 * i + 1.0) / nip);
+      r.wf.push_back(1.0 / nip);
+      r.pid.push_back(0);
+    }
+  } else {
+    if (static_cast<int>(b.rows.size()) != nip)
+      fail(b.loc, fmt::format("*INTEGRATION_SHELL {}: NIP = {} but {} point cards are given",
+                              r.id, nip, b.rows.size()));
+    Real sum = 0;
+    for (const Fields& row : b.rows) {
+      const Real s = row.real("S"), wf = row.real("WF");
+      if (s < -1 || s > 1)
+        fail(row.loc("S"), fmt::format("*INTEGRATION_SHELL {}: S = {} must lie in [-1, 1]", r.id,
+                                       s));
+      if (!(wf > 0))
+        fail(row.loc("WF"), fmt::format("*INTEGRATION_SHELL {}: WF = {} must be positive", r.id,
+                                        wf));
+      if (row.id("PID") < 0)
+        fail(row.loc("PID"), fmt::format("*INTEGRATION_SHELL {}: PID = {} must not be negative",
+                                         r.id, row.id("PID")));
+      r.s.push_back(s);
+      r.wf.push_back(wf);
+      r.pid.push_back(row.id("PID"));
+      sum += wf;
+    }
+    if (std::abs(sum - 1) > 1e-3 && !d.parameter_pass)
+      d.model.notes.push_back({"*INTEGRATION_SHELL", r.loc, false,
+                               fmt::format("*INTEGRATION_SHELL {}: the weights WF sum to {} (the "
+                                           "shares of the thickness normally sum to 1)",
+                                           r.id, sum)});
+  }
+  for (const auto& o : d.model.integration_shells)
+    if (o.id == r.id)
+      fail(r.loc, fmt::format("*INTEGRATION_SHELL {} is defined twice (first at {}:{})", r.id,
+                              o.loc.file, o.loc.line));
+  d.model.integration_shells.push_back(std::move(r));
+}
+
 CardSpec layer_card(bool part) {
   return {"Layers (two per card)",
           {I("MID1"), R("THICK1"), R("B1"), I(part ? "TMID1" : "UNUSED1"), I("MID2"), R("THICK2"),
@@ -232,6 +297,18 @@ std::vector<KeywordSpec> composite_cards() {
       composite_spec("*ELEMENT_SHELL_BETA_OFFSET_COMPOSITE", true, true),
       composite_spec("*ELEMENT_SHELL_THICKNESS_COMPOSITE", true, false),
       composite_spec("*ELEMENT_SHELL_THICKNESS_OFFSET_COMPOSITE", true, true),
+      {.name = "*INTEGRATION_SHELL",
+       .head = {{"Card 1", {I("IRID").req(), I("NIP").req(), I("ESOP"), I("FAILOPT")}}},
+       .rows = {{"Point (ESOP = 0)", {R("S"), R("WF"), I("PID")}}},
+       .summary = "A user through-thickness rule for *SECTION_SHELL QR/IRID = -IRID: NIP points "
+                  "(up to 64) at S in [-1, 1] (bottom to top) with weights WF, their shares of "
+                  "the thickness (a note when they do not sum to 1), and each its part PID "
+                  "whose material it takes (0: the element's; the element's section and angles "
+                  "otherwise); ESOP = 1: NIP layers of equal thickness, each point at its "
+                  "middle. The shell's density is the points' weighted average. FAILOPT 0: the "
+                  "shell erodes when its points whose laws can fail have failed; 1: when all "
+                  "have. Explicit solver only.",
+       .apply = apply_integration_shell},
       {.name = "*PART_COMPOSITE",
        .head = {{"Heading", {Line("HEADING")}},
                 {"Card 2",

@@ -238,6 +238,9 @@ struct JointStiffness {
   SourceLoc loc;
 };
 
+/// The most layers (points) of a layered shell (fem/shell_bt.hpp ShellBlock::layer).
+inline constexpr int kMaxShellLayers = 64;
+
 /// A shell's layers and reference surface beyond its section (solvers/common/shell_layup.cpp):
 /// *PART_COMPOSITE (a part's layers), *ELEMENT_SHELL_COMPOSITE (an element's), *ELEMENT_SHELL_BETA
 /// (the element's material angle), _OFFSET (its reference surface). Layers are listed bottom
@@ -250,6 +253,17 @@ struct ShellLayup {
   Real beta = 0;             ///< degrees
   bool has_offset = false;   ///< _OFFSET given (replaces the section's NLOC)
   Real offset = 0;           ///< the reference surface's distance from the nodes along the normal
+  SourceLoc loc;
+};
+
+/// *INTEGRATION_SHELL: a user through-thickness rule (*SECTION_SHELL QR/IRID = -IRID): per
+/// point its position S in [-1, 1], its weight WF (its share of the thickness) and the part
+/// whose material it has (0: the element's).
+struct IntegrationShell {
+  GlobalId id = 0;
+  int failopt = 0; ///< 0: the shell erodes when its points that can fail have; 1: all points
+  std::vector<Real> s, wf;
+  std::vector<GlobalId> pid;
   SourceLoc loc;
 };
 

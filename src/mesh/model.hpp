@@ -711,6 +711,7 @@ struct Model {
   SolidTable solids;
   ShellTable shells;
   std::vector<ShellLayup> shell_layups; ///< ShellTable::layup, Part::layup
+  std::vector<IntegrationShell> integration_shells;
   BeamTable beams;
   std::vector<Part> parts;
   std::vector<Section> sections;

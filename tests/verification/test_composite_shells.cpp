@@ -395,3 +395,83 @@ TEST(CompositeShells, FailedCompositeShellsAreDeletedInARun) {
   EXPECT_TRUE(failed);
   EXPECT_GT(sum.final_stats.eroded_internal, 0);
 }
+
+namespace {
+
+/// One element of part 1 whose *SECTION_SHELL 1 (thickness 1) has QR/IRID = qr; `extra` adds
+/// cards (rules, parts that only lend their material).
+std::string rule_deck(int qr, int nip, const std::string& extra, GlobalId mid = 2) {
+  std::string d = "*KEYWORD\n*CONTROL_TERMINATION\n1.0e-3\n";
+  d += fmt::format("*PART\nplate\n         1         1{:10d}\n", mid);
+  d += fmt::format("*SECTION_SHELL\n         1         2    0.8333{:10d}{:10.1f}{:10d}\n"
+                   "       1.0       1.0       1.0       1.0\n",
+                   nip, 1.0, qr);
+  d += materials() + extra + "*NODE\n" + square(1, 0.0);
+  d += "*ELEMENT_SHELL\n       1       1       1       2       3       4\n";
+  return d + "*END\n";
+}
+
+} // namespace
+
+// *INTEGRATION_SHELL: three points of equal weight at -2/3, 0, 2/3, the middle one taking part
+// 10's material (MAT 3), is the *PART_COMPOSITE of three equal layers MAT 2 / MAT 3 / MAT 2;
+// ESOP = 1 places the same points. Stretch and bend: the same N and M as laminate theory's.
+TEST(CompositeShells, IntegrationShellRulesAreLayups) {
+  const std::string part10 = "*PART\nlender\n        10         1         3\n";
+  const std::string points = fmt::format("{:.17g},{:.17g},0\n0,{:.17g},10\n{:.17g},{:.17g},0\n",
+                                         -2.0 / 3, 1.0 / 3, 1.0 / 3, 2.0 / 3, 1.0 / 3);
+  Domain user = build_domain(read_deck_text(
+      "irid", rule_deck(-7, 3, part10 + "*INTEGRATION_SHELL\n         7         3\n" + points)));
+  ASSERT_TRUE(user.shells[0].blk.layered());
+  const Real third = 1.0 / 3;
+  const std::vector<Layer> layers{{true, third, 0}, {false, third, 0}, {true, third, 0}};
+  check_membrane(user, 0, layers, 0.0);
+  // ESOP = 1 with every point the element's material: equal layers of MAT 2
+  Domain eq = build_domain(read_deck_text(
+      "esop", rule_deck(-8, 3, "*INTEGRATION_SHELL\n         8         3         1\n")));
+  check_membrane(eq, 0, {{true, third, 0}, {true, third, 0}, {true, third, 0}}, 0.0);
+  // an undefined IRID is refused at the section
+  try {
+    (void)build_domain(read_deck_text("irid_missing", rule_deck(-9, 3, "")));
+    ADD_FAILURE() << "an undefined IRID was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("*INTEGRATION_SHELL 9"), std::string::npos) << e.what();
+  }
+}
+
+// QR/IRID = 1, the trapezoidal rule: NIP 3 puts points on both surfaces and the middle with
+// weights 1/2, 1, 1/2: bending gives M = Q kappa t^3 / 8 (the exact plate gives t^3 / 12).
+TEST(CompositeShells, TrapezoidalRuleBendsAsItsPointsSay) {
+  Domain d = build_domain(read_deck_text("trapezoid", rule_deck(1, 3, "", 3)));
+  ASSERT_TRUE(d.shells[0].blk.layered());
+  std::vector<Real> v, w;
+  const Real rate = 1e-3, dt = 1e-3;
+  stretch(d, d.shells[0], rate, true, v, w);
+  const Resultants r = one_step(d, 0, v, w, dt);
+  const Real q = kE1 / (1 - kNu1 * kNu1);
+  EXPECT_NEAR(r.m[0], q * rate * dt / 8, 1e-10 * q * rate * dt);
+}
+
+// FAILOPT: a rule whose bottom point is a *MAT_054 ply along x and whose other points are
+// *MAT_001: stretched past the ply's XT, the shell erodes with FAILOPT 0 (its only point that can
+// fail has) and not with FAILOPT 1.
+TEST(CompositeShells, FailoptDecidesWhetherTheFailingPointsErodeTheShell) {
+  const std::string ply = "*PART\nply\n        20         1         5\n"
+                          "*MAT_ENHANCED_COMPOSITE_DAMAGE\n         5   1.5e-09  120000.0    9000.0"
+                          "    9000.0    0.0200\n    4500.0\n\n\n\n    1200.0    2000.0     200.0"
+                          "      50.0      80.0\n";
+  for (int failopt : {0, 1}) {
+    const std::string rule =
+        fmt::format("*INTEGRATION_SHELL\n         4         3         0{:10d}\n", failopt) +
+        fmt::format("{:10.4f}{:10.4f}{:10d}\n{:10.4f}{:10.4f}{:10d}\n{:10.4f}{:10.4f}{:10d}\n",
+                    -0.75, 0.25, 20, 0.0, 0.5, 0, 0.75, 0.25, 0);
+    Domain d = build_domain(read_deck_text("failopt", rule_deck(-4, 3, ply + rule, 3)));
+    ShellPart& sp = d.shells[0];
+    std::vector<Real> v, w, fe(12), me(12);
+    stretch(d, sp, 1.0, false, v, w);
+    for (int k = 0; k < 15000; ++k) // to eps 0.03, past XT / Q11
+      (void)compute_shell_forces(sp.opt, sp.mat, sp.blk, 0, 1, d.x0, v, w, 2e-6, fe, me);
+    EXPECT_TRUE(sp.blk.eps_p[0] >= 16) << "the ply failed";
+    EXPECT_EQ(sp.blk.failed[0] != 0, failopt == 0) << "FAILOPT " << failopt;
+  }
+}

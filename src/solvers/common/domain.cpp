@@ -502,7 +502,7 @@ Domain build_domain(const Model& model) {
     hourglass_settings(model, s.hg, sp.opt.ihq, sp.opt.qm);
     const bool layered = shell_part_layered(model, *s.part, *s.sec, elems) || // shell_layup.cpp
                          mp.law().shell_state > 3;
-    if (layered) sp.opt.nip = shell_layer_count(model, *s.part, sp.opt, elems);
+    if (layered) sp.opt.nip = shell_layer_count(model, *s.part, *s.sec, sp.opt, elems);
     sp.blk.conn.resize(elems.size());
     sp.blk.init(elems.size(), sp.opt.nip);
     if (!shell_keeps_back_stress(mp)) sp.blk.drop_back_stress();

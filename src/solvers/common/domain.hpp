@@ -305,13 +305,14 @@ void set_shell_options(const Model& model, const Section& sec, const MaterialPar
                        ShellOptions& opt, bool check_form);
 
 /// Whether a shell part runs layered (shell_layup.cpp): *PART_COMPOSITE, an element of it with
-/// its own layers, BETA or offset (*ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET), or NLOC != 0.
+/// its own layers, BETA or offset (*ELEMENT_SHELL_COMPOSITE, _BETA, _OFFSET), NLOC != 0 or a
+/// section rule other than Gauss / Lobatto (QR/IRID 1, trapezoidal; < 0, *INTEGRATION_SHELL).
 bool shell_part_layered(const Model& model, const Part& part, const Section& sec,
                         const std::vector<std::size_t>& elems);
 /// The points of a layered part: the most layers of its elements (the section's NIP for those
 /// without). InputError past kMaxShellLayers.
-int shell_layer_count(const Model& model, const Part& part, const ShellOptions& opt,
-                      const std::vector<std::size_t>& elems);
+int shell_layer_count(const Model& model, const Part& part, const Section& sec,
+                      const ShellOptions& opt, const std::vector<std::size_t>& elems);
 /// Fills a layered part's per-element points (ShellBlock::layer ...) and its layer materials
 /// (ShellOptions::layer_mats, the part's material first) once blk holds the elements and their
 /// thicknesses; the back-stress array is kept when a layer's law needs it. InputError for a

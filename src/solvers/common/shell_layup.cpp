@@ -34,21 +34,38 @@ const ShellLayup* extras_of(const Model& model, std::size_t e) {
   return k >= 0 ? &model.shell_layups[static_cast<std::size_t>(k)] : nullptr;
 }
 
+/// The section's user rule (QR/IRID < 0: *INTEGRATION_SHELL -QR/IRID; nullptr otherwise).
+const IntegrationShell* user_rule(const Model& model, const Section& sec) {
+  if (sec.qr_irid >= 0) return nullptr;
+  for (const auto& r : model.integration_shells)
+    if (r.id == -sec.qr_irid) return &r;
+  throw InputError(sec.loc, fmt::format("*SECTION_SHELL {}: QR/IRID = {} names *INTEGRATION_SHELL "
+                                        "{}, which is not defined",
+                                        sec.id, sec.qr_irid, -sec.qr_irid));
+}
+
+/// Points of the section's rule for an element without layers.
+int rule_points(const Model& model, const Section& sec, int nip) {
+  const IntegrationShell* r = user_rule(model, sec);
+  return r ? static_cast<int>(r->s.size()) : nip;
+}
+
 } // namespace
 
 bool shell_part_layered(const Model& model, const Part& part, const Section& sec,
                         const std::vector<std::size_t>& elems) {
-  if (part.layup >= 0 || sec.nloc != 0) return true;
+  if (part.layup >= 0 || sec.nloc != 0 || sec.qr_irid != 0) return true;
   return std::any_of(elems.begin(), elems.end(),
                      [&](std::size_t e) { return model.shells.layup_of(e) >= 0; });
 }
 
-int shell_layer_count(const Model& model, const Part& part, const ShellOptions& opt,
-                      const std::vector<std::size_t>& elems) {
+int shell_layer_count(const Model& model, const Part& part, const Section& sec,
+                      const ShellOptions& opt, const std::vector<std::size_t>& elems) {
   int n = 0;
+  const int own = rule_points(model, sec, opt.nip);
   for (std::size_t e : elems) {
     const ShellLayup* l = layers_of(model, part, e);
-    const int k = l ? static_cast<int>(l->mid.size()) : opt.nip;
+    const int k = l ? static_cast<int>(l->mid.size()) : own;
     if (k > kMaxShellLayers)
       throw InputError(l->loc, fmt::format("shell element {} (part {}) has {} layers: at most {} "
                                            "are supported",
@@ -100,11 +117,39 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
     return k;
   };
 
-  // the section's rule for elements without layers
-  const int sec_nip = sec.nip == 0 ? 2 : sec.nip;
+  // the section's rule for elements without layers: Gauss or Lobatto (QR 0), trapezoidal (QR 1)
+  // or the user's (*INTEGRATION_SHELL, QR < 0) with its points' materials
+  const IntegrationShell* rule = user_rule(model, sec);
+  int sec_nip = sec.nip == 0 ? 2 : sec.nip;
   std::vector<Real> zeta_rule(10), w_rule(10);
-  if (sec_nip >= 1 && sec_nip <= 10)
+  std::vector<std::uint8_t> mat_rule;
+  if (rule) {
+    sec_nip = static_cast<int>(rule->s.size());
+    zeta_rule = rule->s;
+    w_rule.assign(rule->wf.size(), 0.0);
+    for (std::size_t p = 0; p < rule->s.size(); ++p) {
+      w_rule[p] = 2.0 * rule->wf[p];
+      GlobalId mid = 0;
+      if (rule->pid[p] != 0) {
+        const Part* other = model.find_part(rule->pid[p]);
+        if (!other)
+          throw InputError(rule->loc, fmt::format("*INTEGRATION_SHELL {}: point {} names part {}, "
+                                                  "which is not defined",
+                                                  rule->id, p + 1, rule->pid[p]));
+        mid = other->mid;
+      }
+      mat_rule.push_back(material_index(mid, rule->loc, model.shells.id[elems.front()]));
+    }
+    sp.opt.failopt_failing_only = rule->failopt == 0;
+  } else if (sec.qr_irid == 1) { // trapezoidal: the surfaces and equal intervals, ends halved
+    for (int p = 0; p < sec_nip; ++p) {
+      zeta_rule[static_cast<std::size_t>(p)] = sec_nip == 1 ? 0.0 : -1.0 + 2.0 * p / (sec_nip - 1);
+      w_rule[static_cast<std::size_t>(p)] =
+          sec_nip == 1 ? 2.0 : (p == 0 || p == sec_nip - 1 ? 1.0 : 2.0) / (sec_nip - 1);
+    }
+  } else if (sec_nip >= 1 && sec_nip <= 10) {
     shell_thickness_rule(sec_nip, sp.opt.lobatto, zeta_rule, w_rule);
+  }
 
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t e = elems[k];
@@ -135,6 +180,7 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
       } else {
         zeta = zeta_rule[static_cast<std::size_t>(p)];
         w = w_rule[static_cast<std::size_t>(p)];
+        if (rule) mi = mat_rule[static_cast<std::size_t>(p)];
         const Real b = static_cast<std::size_t>(p) < sec.angles.size()
                            ? sec.angles[static_cast<std::size_t>(p)]
                            : 0.0;

@@ -20,6 +20,10 @@ void set_shell_options(const Model& model, const Section& sec, const MaterialPar
                                           "Belytschko-Tsay, are; 16 runs as 2; 5 and 9 run as its "
                                           "membrane)",
                                           who, e));
+  if (sec.qr_irid > 1)
+    throw InputError(sec.loc, fmt::format("{}: QR/IRID = {} is not a shell rule (0 Gauss or "
+                                          "Lobatto, 1 trapezoidal, < 0 an *INTEGRATION_SHELL)",
+                                          who, sec.qr_irid));
   opt.nip = sec.nip == 0 ? 2 : sec.nip;
   if (opt.nip < 1 || opt.nip > 10)
     throw InputError(sec.loc, fmt::format("{}: NIP = {} (must be 1..10)", who, opt.nip));
