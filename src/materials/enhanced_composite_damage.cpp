@@ -240,7 +240,7 @@ const MaterialLaw& law_enhanced_composite_damage() {
       .oriented = true,
       .keyword =
           {.name = "*MAT_ENHANCED_COMPOSITE_DAMAGE",
-           .aliases = {"*MAT_054", "*MAT_055", "*MAT_054-055"},
+           .aliases = {"*MAT_054", "*MAT_055", "*MAT_054-055", "*MAT_54_55"},
            .options = {"TITLE"},
            .head = {title_card(),
                     {"Card 1",

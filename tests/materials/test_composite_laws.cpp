@@ -315,3 +315,71 @@ TEST(Mat058, NoPeakIsRaisedWithANoteAndErodsFailsTheLayer) {
   mesh.replace(mesh.find("*MAT_ELASTIC"), std::string::npos, card058(0));
   EXPECT_NE(read_error(deck(mesh + termination())).find("FS = 0"), std::string::npos);
 }
+
+namespace {
+
+constexpr Real kAlph = 1e-7; // MPa^-3: a visibly nonlinear shear below SC = 80
+
+std::string card022(Real alph) {
+  std::string c = fmt::format("*MAT_COMPOSITE_DAMAGE\n{:10d}{:10.3e}{:10.1f}{:10.1f}{:10.1f}"
+                              "{:10.4f}\n{:10.1f}\n\n\n",
+                              1, 1.5e-9, kEa, kEb, kEb, kPrba, kGab);
+  c += fmt::format("{:10.1f}{:10.1f}{:10.1f}{:10.1f}{:10.3e}\n", kSc, kXt, kYt, kYc, alph);
+  return c;
+}
+
+} // namespace
+
+// *MAT_022: the shear follows gamma = tau / G + ALPH tau^3; fibre
+// breakage with shear fails the layer where (sigma_a / XT)^2 + tau_bar = 1; matrix cracking in
+// tension at YT; Chang-Chang's compression criterion; the flags and the lost stiffnesses.
+TEST(Mat022, NonlinearShearAndTheThreeModes) {
+  const MaterialParams m = params_of(card022(kAlph));
+  Point s;
+  for (int k = 1; k <= 400; ++k) {
+    s.step(m, 0, 0, 1e-5);
+    const Real tau = s.sig[2], g = k * 1e-5;
+    ASSERT_NEAR(tau / kGab + kAlph * tau * tau * tau, g, 1e-12) << "gamma " << g;
+  }
+  EXPECT_LT(s.sig[2], kGab * 4e-3 * 0.99); // softer than linear
+  // fibre breakage on (eps_a, 0, gamma = 2 eps_a), linear shear (ALPH 0): closed form
+  const MaterialParams lin = params_of(card022(0));
+  const Real h = 1e-7;
+  const Real ef = 1 / std::hypot(q11() / kXt, kGab * 2 / kSc);
+  Point f;
+  Real at = -1;
+  for (Real e = h; e < 0.05; e += h) {
+    f.step(lin, h, 0, 2 * h);
+    if (lin.failed(f.eps_p)) {
+      at = e;
+      break;
+    }
+  }
+  // (eps_b = 0: sigma_a = Q11 eps_a, tau = G gamma)
+  EXPECT_NEAR(at, ef, 1.01 * h);
+  for (Real v : f.sig) EXPECT_EQ(v, 0);
+  // matrix cracking in tension: at Q22 eps_b = YT; then sigma_b and tau are held at zero
+  Point c;
+  int steps = 0;
+  while (!(static_cast<int>(c.eps_p) & 2) && steps < 1000000) {
+    c.step(lin, 0, h, 0);
+    ++steps;
+  }
+  EXPECT_NEAR(steps * h, kYt / q22(), 1.01 * h);
+  c.step(lin, 0, 1e-4, 1e-4);
+  EXPECT_EQ(c.sig[1], 0);
+  EXPECT_EQ(c.sig[2], 0);
+  // compression with shear (gamma = |eps_b|): the 054 CRIT 54 compression criterion
+  const Real a = std::pow(q22() / (2 * kSc), 2) + std::pow(kGab / kSc, 2);
+  const Real b = -(std::pow(kYc / (2 * kSc), 2) - 1) * q22() / kYc;
+  const Real ec = (-b + std::sqrt(b * b + 4 * a)) / (2 * a);
+  Point q;
+  steps = 0;
+  while (!(static_cast<int>(q.eps_p) & 4) && steps < 1000000) {
+    q.step(lin, 0, -h, h);
+    ++steps;
+  }
+  EXPECT_NEAR(steps * h, ec, 1.01 * h);
+  EXPECT_EQ(q.sig[1], 0);
+  EXPECT_GT(q.sig[2], 0); // the shear modulus stays
+}
