@@ -139,7 +139,43 @@ void apply_part_composite(const Block& b, DeckBuilder& d) {
   p.hgid = h.id("HGID");
   ShellLayup lay;
   lay.loc = p.loc;
-  read_layers(b, fmt::format("*PART_COMPOSITE {}", p.id), true, lay);
+  const std::string who = fmt::format("*PART_COMPOSITE {}", p.id);
+  if (b.spec->name == "*PART_COMPOSITE_LONG") { // one layer per card, with its ply id
+    bool ended = false;
+    for (const Fields& row : b.rows) {
+      if (row.id("MID") == 0 && row.real("THICK") == 0) {
+        ended = true;
+        continue;
+      }
+      if (ended) fail(row.loc("MID"), fmt::format("{}: a layer after a blank one", who));
+      if (row.id("MID") <= 0)
+        fail(row.loc("MID"), fmt::format("{}: MID = {} must be a material id", who, row.id("MID")));
+      if (!(row.real("THICK") > 0))
+        fail(row.loc("THICK"),
+             fmt::format("{}: THICK = {} must be positive", who, row.real("THICK")));
+      if (row.real("SHRFAC") != 0 && row.real("SHRFAC") != 1)
+        fail(row.loc("SHRFAC"), fmt::format("{}: SHRFAC = {} (a layer's transverse shear "
+                                            "factor) is not supported",
+                                            who, row.real("SHRFAC")));
+      lay.mid.push_back(row.id("MID"));
+      lay.thick.push_back(row.real("THICK"));
+      lay.angle.push_back(row.real("B"));
+    }
+    if (lay.mid.empty()) fail(b.loc, fmt::format("{}: no layer", who));
+  } else {
+    read_layers(b, who, true, lay);
+  }
+  if (b.has("CONTACT")) { // as *PART_CONTACT: OPTT is used, the *CONTACT cards' values for the rest
+    p.contact_optt = h.real("OPTT");
+    if (p.contact_optt < 0)
+      fail(h.loc("OPTT"), fmt::format("{}: OPTT = {} must not be negative", who, p.contact_optt));
+    for (std::string_view f : {"FS", "FD", "DC", "VC", "SFT", "SSF", "CPARM8"})
+      if (h.real(f) != 0 && !d.parameter_pass)
+        d.model.notes.push_back({std::string(b.spec->name), h.loc(f), false,
+                                 fmt::format("{}: _CONTACT {} = {} ignored (the *CONTACT "
+                                             "values are used)",
+                                             who, f, h.real(f))});
+  }
   if (h.real("MAREA") != 0)
     fail(h.loc("MAREA"), fmt::format("*PART_COMPOSITE {}: MAREA = {} (non-structural mass) is "
                                      "not supported",
@@ -178,8 +214,8 @@ void apply_integration_shell(const Block& b, DeckBuilder& d) {
     fail(h.loc("IRID"), fmt::format("*INTEGRATION_SHELL: IRID = {} must be positive", r.id));
   const int nip = h.integer("NIP");
   if (nip < 1 || nip > kMaxShellLayers)
-    fail(h.loc("NIP"), fmt::format("*INTEGRATION_SHELL {}: NIP = {} must be 1-{}", r.id, nip,
-                                   kMaxShellLayers));
+    fail(h.loc("NIP"),
+         fmt::format("*INTEGRATION_SHELL {}: NIP = {} must be 1-{}", r.id, nip, kMaxShellLayers));
   const int esop = h.integer("ESOP");
   if (esop != 0 && esop != 1)
     fail(h.loc("ESOP"), fmt::format("*INTEGRATION_SHELL {}: ESOP = {} must be 0 (points given) or "
@@ -187,8 +223,8 @@ void apply_integration_shell(const Block& b, DeckBuilder& d) {
                                     r.id, esop));
   r.failopt = h.integer("FAILOPT");
   if (r.failopt != 0 && r.failopt != 1)
-    fail(h.loc("FAILOPT"), fmt::format("*INTEGRATION_SHELL {}: FAILOPT = {} must be 0 or 1", r.id,
-                                       r.failopt));
+    fail(h.loc("FAILOPT"),
+         fmt::format("*INTEGRATION_SHELL {}: FAILOPT = {} must be 0 or 1", r.id, r.failopt));
   if (esop == 1) { // NIP layers of equal thickness, each point at its middle
     if (!b.rows.empty())
       fail(b.rows.front().loc("S"), fmt::format("*INTEGRATION_SHELL {}: ESOP = 1 takes no point "
@@ -201,17 +237,17 @@ void apply_integration_shell(const Block& b, DeckBuilder& d) {
     }
   } else {
     if (static_cast<int>(b.rows.size()) != nip)
-      fail(b.loc, fmt::format("*INTEGRATION_SHELL {}: NIP = {} but {} point cards are given",
-                              r.id, nip, b.rows.size()));
+      fail(b.loc, fmt::format("*INTEGRATION_SHELL {}: NIP = {} but {} point cards are given", r.id,
+                              nip, b.rows.size()));
     Real sum = 0;
     for (const Fields& row : b.rows) {
       const Real s = row.real("S"), wf = row.real("WF");
       if (s < -1 || s > 1)
-        fail(row.loc("S"), fmt::format("*INTEGRATION_SHELL {}: S = {} must lie in [-1, 1]", r.id,
-                                       s));
+        fail(row.loc("S"),
+             fmt::format("*INTEGRATION_SHELL {}: S = {} must lie in [-1, 1]", r.id, s));
       if (!(wf > 0))
-        fail(row.loc("WF"), fmt::format("*INTEGRATION_SHELL {}: WF = {} must be positive", r.id,
-                                        wf));
+        fail(row.loc("WF"),
+             fmt::format("*INTEGRATION_SHELL {}: WF = {} must be positive", r.id, wf));
       if (row.id("PID") < 0)
         fail(row.loc("PID"), fmt::format("*INTEGRATION_SHELL {}: PID = {} must not be negative",
                                          r.id, row.id("PID")));
@@ -277,6 +313,40 @@ KeywordSpec extra_spec(std::string_view name, bool thickness, bool offset,
   return k;
 }
 
+KeywordSpec part_composite_spec(bool long_layers) {
+  KeywordSpec k{
+      .name = long_layers ? "*PART_COMPOSITE_LONG" : "*PART_COMPOSITE",
+      .options = {"CONTACT"},
+      .head = {{"Heading", {Line("HEADING")}},
+               {"Card 2",
+                {I("PID").req(), I("ELFORM", "2"), R("SHRF", "1.0"), R("NLOC"), R("MAREA"),
+                 I("HGID"), I("ADPOPT"), I("THSHEL")}},
+               {"Contact (_CONTACT)",
+                {R("FS"), R("FD"), R("DC"), R("VC"), R("OPTT"), R("SFT"), R("SSF"), R("CPARM8")},
+                "CONTACT"}},
+      .min_rows = 1,
+      .apply = apply_part_composite};
+  k.rows = {long_layers
+                ? CardSpec{"Layer (one per card)",
+                           {I("MID"), R("THICK"), R("B"), I("TMID"), I("PLYID"), R("SHRFAC")}}
+                : layer_card(true)};
+  k.summary =
+      long_layers
+          ? "*PART_COMPOSITE with one layer per card: MID, THICK, B as there; TMID and PLYID (a "
+            "ply id for output) are not used; SHRFAC other than 0 and 1 is refused."
+          : "A shell part whose layers are given on the part (no *SECTION_SHELL): ELFORM (2; 16 "
+            "runs as 2), SHRF, NLOC (the reference surface: 1 top, -1 bottom), HGID; then MIDi, "
+            "THICKi, Bi two per card (TMIDi, the thermal material, is not used; a blank MID and "
+            "THICK end the list). Each layer is one through-thickness integration point at its "
+            "middle, bottom to top, with its own material and angle (laws with material axes turn "
+            "by Bi plus the element's BETA or else the material's own); the part's thickness is "
+            "the sum of the layers' (elements with nodal thicknesses keep the layers' fractions). "
+            "The first layer's material gives the hourglass stiffness. `_CONTACT`: OPTT is used "
+            "as *PART_CONTACT's, the other fields are noted and ignored. MAREA is refused; ADPOPT "
+            "and THSHEL are ignored. Explicit solver only.";
+  return k;
+}
+
 std::vector<KeywordSpec> composite_cards() {
   constexpr std::string_view beta =
       "Shells with their own material angle: BETA (degrees) replaces the material's for the "
@@ -309,24 +379,8 @@ std::vector<KeywordSpec> composite_cards() {
                   "shell erodes when its points whose laws can fail have failed; 1: when all "
                   "have. Explicit solver only.",
        .apply = apply_integration_shell},
-      {.name = "*PART_COMPOSITE",
-       .head = {{"Heading", {Line("HEADING")}},
-                {"Card 2",
-                 {I("PID").req(), I("ELFORM", "2"), R("SHRF", "1.0"), R("NLOC"), R("MAREA"),
-                  I("HGID"), I("ADPOPT"), I("ITHELFM")}}},
-       .rows = {layer_card(true)},
-       .min_rows = 1,
-       .summary = "A shell part whose layers are given on the part (no *SECTION_SHELL): "
-                  "ELFORM (2; 16 runs as 2), SHRF, NLOC (the reference surface: 1 top, -1 "
-                  "bottom), HGID; then MIDi, THICKi, Bi two per card (TMIDi, the thermal "
-                  "material, is not used). Each layer is one through-thickness integration "
-                  "point at its middle, bottom to top, with its own material and angle (laws "
-                  "with material axes turn by Bi plus the element's BETA or else the material's "
-                  "own); the part's thickness is the sum of the layers' (elements with nodal "
-                  "thicknesses keep the layers' fractions). The first layer's material gives the "
-                  "hourglass stiffness. MAREA is refused; ADPOPT and ITHELFM are ignored. "
-                  "Explicit solver only.",
-       .apply = apply_part_composite},
+      part_composite_spec(false),
+      part_composite_spec(true),
   };
   return out;
 }

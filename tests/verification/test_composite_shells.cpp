@@ -475,3 +475,24 @@ TEST(CompositeShells, FailoptDecidesWhetherTheFailingPointsErodeTheShell) {
     EXPECT_EQ(sp.blk.failed[0] != 0, failopt == 0) << "FAILOPT " << failopt;
   }
 }
+
+// *PART_COMPOSITE_LONG (one layer per card) is the same laminate; _CONTACT's OPTT is read.
+TEST(CompositeShells, LongAndContactForms) {
+  std::string d = laminate_deck();
+  const std::string two_per_card =
+      "*PART_COMPOSITE\nlaminate\n         1         2    0.8333\n"
+      "         2       0.3      30.0         0         3       0.5       0.0         0\n"
+      "         2       0.2     -45.0         0\n";
+  const auto at = d.find(two_per_card);
+  ASSERT_NE(at, std::string::npos);
+  d.replace(at, two_per_card.size(),
+            "*PART_COMPOSITE_LONG_CONTACT\nlaminate\n         1         2    0.8333\n"
+            "       0.2       0.1                           0.7\n"
+            "         2       0.3      30.0         0        11\n"
+            "         3       0.5       0.0         0        12\n"
+            "         2       0.2     -45.0         0        13\n");
+  const Model model = read_deck_text("composite_long", d);
+  EXPECT_DOUBLE_EQ(model.find_part(1)->contact_optt, 0.7);
+  Domain dom = build_domain(model);
+  check_membrane(dom, 0, {{true, 0.3, 30}, {false, 0.5, 0}, {true, 0.2, -45}}, 0.0);
+}
