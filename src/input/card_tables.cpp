@@ -920,19 +920,27 @@ std::vector<KeywordSpec> boundary_keywords() {
                   "the airbag id.",
        .apply = apply_airbag_simple_pressure_volume},
       {.name = "*RIGIDWALL_PLANAR",
-       .options = {"ID", "FINITE", "MOVING", "FORCES", "DISPLAY"},
+       .options = {"ID", "ORTHO", "FINITE", "MOVING", "FORCES", "DISPLAY"},
        .head = {id_card("RWID"),
                 {"Card 1",
                  {I("NSID"), I("NSIDEX"), I("BOXID"), R("OFFSET"), R("BIRTH"),
                   R("DEATH", "1.0E+20"), R("RWKSF", "1.0")}},
                 {"Card 2", wall_normal_card(true)},
+                {"Card 2.1 (_ORTHO)",
+                 reals({"SFRICA", "SFRICB", "DFRICA", "DFRICB", "DECAYA", "DECAYB"}), "ORTHO"},
+                {"Card 2.2 (_ORTHO)", {I("NODE1"), I("NODE2"), R("D1"), R("D2"), R("D3")}, "ORTHO"},
                 {"Card 3 (_FINITE)", reals({"XHEV", "YHEV", "ZHEV", "LENL", "LENM"}), "FINITE"},
                 {"Card 4 (_MOVING)", {R("MASS"), R("V0")}, "MOVING"},
                 {"Card 5 (_FORCES)",
                  {I("SOFT"), I("SSID"), I("N1"), I("N2"), I("N3"), I("N4")},
                  "FORCES"},
                 {"Card 6 (_DISPLAY)", {I("PID"), R("RO"), R("E"), R("PR")}, "DISPLAY"}},
-       .summary = "Planar rigid wall; NSID 0 means all nodes. BOXID: only those of the nodes "
+       .summary = "Planar rigid wall; NSID 0 means all nodes. _ORTHO: orthotropic Coulomb "
+                  "friction in place of FRIC, coefficient mu = DFRIC + (SFRIC - DFRIC) "
+                  "exp(-DECAY v) along the wall's a axis (NODE1 -> NODE2 at time 0, else D1-D3, "
+                  "projected on the wall) and b = n x a, the tangential velocity change bounded "
+                  "by the ellipse of semi-axes mu_a and mu_b times the normal one. BOXID: only "
+                  "those of the nodes "
                   "inside the *DEFINE_BOX at time 0. RWKSF is ignored. _FORCES: SOFT must be 0 "
                   "(the soft release of the wall force is not modelled); the force-distribution "
                   "output of SSID and N1-N4 is not written (one warning; the wall's total force "

@@ -291,6 +291,30 @@ RigidWall new_wall(const Block& b, DeckBuilder& d) {
   w.head = vec3(h, "XH", "YH", "ZH");
   w.fric = h.real("FRIC");
   w.loc = h.loc("NSID");
+  if (b.has("ORTHO")) {
+    w.ortho = true;
+    static constexpr std::string_view kF[] = {"SFRICA", "SFRICB", "DFRICA",
+                                              "DFRICB", "DECAYA", "DECAYB"};
+    for (std::size_t i = 0; i < 6; ++i) {
+      w.ortho_fric[i] = h.real(kF[i]);
+      if (w.ortho_fric[i] < 0)
+        fail(h.loc(kF[i]), fmt::format("rigid wall {}: {} = {} must not be negative", w.id, kF[i],
+                                       w.ortho_fric[i]));
+    }
+    w.ortho_node1 = h.id("NODE1");
+    w.ortho_node2 = h.id("NODE2");
+    w.ortho_dir = vec3(h, "D1", "D2", "D3");
+    if ((w.ortho_node1 == 0 || w.ortho_node2 == 0) && w.ortho_dir == std::array<Real, 3>{0, 0, 0})
+      fail(h.loc("NODE1"), fmt::format("rigid wall {}: _ORTHO needs its a direction: NODE1 and "
+                                       "NODE2, or D1-D3",
+                                       w.id));
+    if (w.fric != 0 && !d.parameter_pass)
+      d.model.notes.push_back({"*RIGIDWALL_PLANAR", h.loc("FRIC"), false,
+                               fmt::format("rigid wall {}: FRIC = {} is replaced by the _ORTHO "
+                                           "friction",
+                                           w.id, w.fric)});
+    w.fric = 0;
+  }
   if (w.tail == w.head)
     fail(h.loc("XT"), fmt::format("rigid wall {}: head (XH, YH, ZH) equals tail (XT, YT, ZT), so "
                                   "the wall has no direction",

@@ -405,6 +405,12 @@ struct RigidWall {
   std::array<Real, 3> head{0, 0, 0}; ///< XH, YH, ZH (normal direction tail->head)
   Real fric = 0;
   Real wvel = 0; ///< critical velocity for friction (not used)
+  /// _ORTHO: friction SFRICA SFRICB DFRICA DFRICB DECAYA DECAYB along the wall's a axis (the
+  /// direction NODE1 -> NODE2 at time 0, or D, projected on the wall) and b = n x a
+  bool ortho = false;
+  std::array<Real, 6> ortho_fric{};
+  GlobalId ortho_node1 = 0, ortho_node2 = 0;
+  std::array<Real, 3> ortho_dir{};
   bool finite = false;
   std::array<Real, 3> edge_l{0, 0, 0}; ///< XHEV,YHEV,ZHEV: local l axis head for finite walls
   Real lenl = 0, lenm = 0;

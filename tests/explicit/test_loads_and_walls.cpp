@@ -263,6 +263,41 @@ TEST(RigidWall, FrictionDeceleratesASlidingBlockAtMuG) {
   EXPECT_NEAR(tr.zc.back(), 2.5, 0.01);
 }
 
+// _ORTHO: the same block on a wall whose friction is 0.3 along a = (1, 1, 0) and 0.1 along b:
+// sliding along x (45 degrees to both) the stick change is scaled back onto the ellipse along the
+// motion, so the block keeps its direction and decelerates at mu g with mu = (cos^2 / mu_a^2 +
+// sin^2 / mu_b^2)^-1/2 = 0.134; along a it decelerates at 0.3 g. The direction from two nodes.
+TEST(RigidWall, OrthotropicFrictionFollowsItsEllipse) {
+  auto slide = [](const std::string& dir_card, double vx0, double vy0) {
+    return deck("ortho",
+                "*CONTROL_TERMINATION\n    0.04\n" + kSmallStep + elastic_part() +
+                    hex_block_cards(2, 2, 1, 10, 10, 5, 1) +
+                    fmt::format("*INITIAL_VELOCITY_GENERATION\n         1         2       0.0"
+                                "{:10.1f}{:10.1f}       0.0\n       0.0       0.0       0.0"
+                                "       0.0       0.0       0.0\n",
+                                vx0, vy0) +
+                    "*LOAD_BODY_Z\n         1    9810.0\n" + kConstantCurve +
+                    "*RIGIDWALL_PLANAR_ORTHO\n         0\n       0.0       0.0       0.0       "
+                    "0.0       0.0       1.0\n       0.3       0.1       0.3       0.1\n" +
+                    dir_card);
+  };
+  const double v0 = 200.0, mu_x = 1 / std::sqrt(0.5 / 0.09 + 0.5 / 0.01);
+  const Trace tx = run(slide("         0         0       1.0       1.0       0.0\n", v0, 0));
+  int checked = 0;
+  for (std::size_t k = 0; k < tx.t.size(); k += 50) {
+    EXPECT_NEAR(tx.vx[k], v0 - mu_x * kG * tx.t[k], 0.01 * v0) << "t = " << tx.t[k];
+    ++checked;
+  }
+  EXPECT_GT(checked, 10);
+  // along a, given by nodes 1 (0, 0, 0) and 9 (10, 10, 0) of the block: 0.3 g
+  const double c = std::sqrt(0.5);
+  const Trace ta = run(slide("         1         9\n", c * v0, c * v0));
+  EXPECT_GT(ta.t.size(), 500u);
+  for (std::size_t k = 0; k < ta.t.size(); k += 50) {
+    EXPECT_NEAR(ta.vx[k], c * (v0 - 0.3 * kG * ta.t[k]), 0.01 * v0) << "t = " << ta.t[k];
+  }
+}
+
 TEST(RigidWall, CylinderStopsNodesAtItsRadius) {
   // A block falls at 5 m/s onto a cylinder of radius 20 along x through the origin
   // (*RIGIDWALL_GEOMETRIC_CYLINDER): no node may end up inside the cylinder.

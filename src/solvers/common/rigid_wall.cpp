@@ -56,6 +56,25 @@ std::vector<RigidWallState> make_rigid_walls(const Model& model, const Domain& d
       s.l = normalized(in_plane);
       s.m = cross(s.n, s.l);
     }
+    if (w.ortho) { // the friction axes: NODE1 -> NODE2 at time 0, else D, on the wall's plane
+      Vec3 dir = w.ortho_dir;
+      if (w.ortho_node1 != 0 && w.ortho_node2 != 0) {
+        const LocalId i1 = model.node_index(w.ortho_node1), i2 = model.node_index(w.ortho_node2);
+        if (i1 == kInvalidLocal || i2 == kInvalidLocal)
+          throw InputError(w.loc, fmt::format("rigid wall {}: _ORTHO node {} is not defined", w.id,
+                                              i1 == kInvalidLocal ? w.ortho_node1 : w.ortho_node2));
+        dir = {model.nodes.x[i2] - model.nodes.x[i1], model.nodes.y[i2] - model.nodes.y[i1],
+               model.nodes.z[i2] - model.nodes.z[i1]};
+      }
+      const Vec3 in_plane{dir[0] - dot(dir, s.n) * s.n[0], dir[1] - dot(dir, s.n) * s.n[1],
+                          dir[2] - dot(dir, s.n) * s.n[2]};
+      if (!(std::sqrt(dot(in_plane, in_plane)) > 1e-9 * std::sqrt(dot(dir, dir))))
+        throw InputError(w.loc, fmt::format("rigid wall {}: the _ORTHO direction is zero or along "
+                                            "the wall's normal",
+                                            w.id));
+      s.a = normalized(in_plane);
+      s.b = cross(s.n, s.a);
+    }
     s.velocity = w.moving ? w.v0 : 0.0;
     s.behind_tol = 1e-9 * extent;
     std::set<LocalId> excl;
@@ -175,7 +194,30 @@ void apply_rigid_wall(RigidWallState& w, Domain& d, const std::vector<Real>& v_o
       if (vn >= vn_min) continue;
       const Real dvn = vn_min - vn; // > 0
       Vec3 dv{dvn * nrm[0], dvn * nrm[1], dvn * nrm[2]};
-      if (w.wall.fric > 0) {
+      if (w.wall.ortho) {
+        // orthotropic Coulomb: stick removes the tangential velocity; the change is bounded by
+        // the ellipse of semi-axes mu_a dvn and mu_b dvn (scaled back along the stick change)
+        const Vec3 vt{vrel[0] - vn * nrm[0], vrel[1] - vn * nrm[1], vrel[2] - vn * nrm[2]};
+        const Real vtm = std::sqrt(dot(vt, vt));
+        const auto& f = w.wall.ortho_fric;
+        const Real mua = f[2] + (f[0] - f[2]) * std::exp(-f[4] * vtm);
+        const Real mub = f[3] + (f[1] - f[3]) * std::exp(-f[5] * vtm);
+        const Real va = dot(vt, w.a), vb = dot(vt, w.b);
+        const Real qa = mua > 0 ? va / (mua * dvn) : (va != 0 ? 1e300 : 0.0);
+        const Real qb = mub > 0 ? vb / (mub * dvn) : (vb != 0 ? 1e300 : 0.0);
+        const Real r = std::hypot(qa, qb);
+        Real ca = va, cb = vb; // the stick change
+        if (r > 1) {           // sliding: on the ellipse
+          if (mua > 0 && mub > 0) {
+            ca /= r;
+            cb /= r;
+          } else { // a frictionless direction: only the other one's limit
+            ca = mua > 0 ? std::clamp(va, -mua * dvn, mua * dvn) : 0.0;
+            cb = mub > 0 ? std::clamp(vb, -mub * dvn, mub * dvn) : 0.0;
+          }
+        }
+        for (int i = 0; i < 3; ++i) dv[i] -= ca * w.a[i] + cb * w.b[i];
+      } else if (w.wall.fric > 0) {
         // tangential velocity relative to the wall
         Vec3 vt{vrel[0] - vn * nrm[0], vrel[1] - vn * nrm[1], vrel[2] - vn * nrm[2]};
         const Real vtm = std::sqrt(dot(vt, vt));

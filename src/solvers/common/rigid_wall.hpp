@@ -18,6 +18,7 @@ struct RigidWallState {
   std::array<Real, 3> n{};        ///< unit normal (tail -> head)
   std::array<Real, 3> p{};        ///< point on the wall (tail), moves with a moving wall
   std::array<Real, 3> l{}, m{};   ///< in-plane unit axes (finite walls)
+  std::array<Real, 3> a{}, b{};   ///< _ORTHO: the friction axes in the wall's plane
   Real velocity = 0;              ///< moving wall: velocity along n
   std::array<Real, 3> motion_v{}; ///< _MOTION wall: its velocity over this step (set_wall_motion)
   Real normal_force = 0;          ///< last step's normal force on the wall (for output)
