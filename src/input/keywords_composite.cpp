@@ -225,15 +225,20 @@ void apply_integration_shell(const Block& b, DeckBuilder& d) {
   if (r.failopt != 0 && r.failopt != 1)
     fail(h.loc("FAILOPT"),
          fmt::format("*INTEGRATION_SHELL {}: FAILOPT = {} must be 0 or 1", r.id, r.failopt));
-  if (esop == 1) { // NIP layers of equal thickness, each point at its middle
-    if (!b.rows.empty())
-      fail(b.rows.front().loc("S"), fmt::format("*INTEGRATION_SHELL {}: ESOP = 1 takes no point "
-                                                "cards",
-                                                r.id));
+  if (esop == 1) { // NIP layers of equal thickness, each point at its middle; point cards,
+                   // if given, only lend their PIDs (S and WF are not read)
+    if (!b.rows.empty() && static_cast<int>(b.rows.size()) != nip)
+      fail(b.loc, fmt::format("*INTEGRATION_SHELL {}: NIP = {} but {} point cards are given (ESOP "
+                              "= 1: none, or NIP for their PIDs)",
+                              r.id, nip, b.rows.size()));
     for (int i = 0; i < nip; ++i) {
       r.s.push_back(-1.0 + (2.0 * i + 1.0) / nip);
       r.wf.push_back(1.0 / nip);
-      r.pid.push_back(0);
+      const GlobalId pid = b.rows.empty() ? 0 : b.rows[static_cast<std::size_t>(i)].id("PID");
+      if (pid < 0)
+        fail(b.rows[static_cast<std::size_t>(i)].loc("PID"),
+             fmt::format("*INTEGRATION_SHELL {}: PID = {} must not be negative", r.id, pid));
+      r.pid.push_back(pid);
     }
   } else {
     if (static_cast<int>(b.rows.size()) != nip)
@@ -375,7 +380,9 @@ std::vector<KeywordSpec> composite_cards() {
                   "the thickness (a note when they do not sum to 1), and each its part PID "
                   "whose material it takes (0: the element's; the element's section and angles "
                   "otherwise); ESOP = 1: NIP layers of equal thickness, each point at its "
-                  "middle. The shell's density is the points' weighted average. FAILOPT 0: the "
+                  "middle (point cards, if given, only lend their PIDs). The shell's density is "
+                  "the points' "
+                  "weighted average. FAILOPT 0: the "
                   "shell erodes when its points whose laws can fail have failed; 1: when all "
                   "have. Explicit solver only.",
        .apply = apply_integration_shell},

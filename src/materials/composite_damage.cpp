@@ -76,10 +76,16 @@ void read_card(const io::Fields& h, LawReader& r) {
   m.law_card = std::move(p);
 }
 
+bool may_fail(const Material& mat) {
+  return mat.card<ChangChang>().xt > 0;
+}
+
 void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   prepare_elastic_constants(mat, m);
   m.shell_angle = mat.card<ChangChang>().angle;
-  m.fail = kLayer; // the kernel erodes a shell once every layer has this flag
+  // the kernel erodes a shell once every layer has this flag (none when it cannot fail: its
+  // layers then never count as failed, FAILOPT 0 leaves them out)
+  m.fail = may_fail(mat) ? kLayer : 0;
 }
 
 /// The shear stress of the total engineering shear strain g: tau / G + ALPH tau^3 = g (Newton
@@ -102,10 +108,6 @@ Real shear_term(const ChangChang& p, Real tau) {
   const Real t2 = tau * tau, s2 = p.sc * p.sc;
   return (t2 / (2 * p.gab) + 0.75 * p.alph * t2 * t2) /
          (s2 / (2 * p.gab) + 0.75 * p.alph * s2 * s2);
-}
-
-bool may_fail(const Material& mat) {
-  return mat.card<ChangChang>().xt > 0;
 }
 
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5], Real back[3],

@@ -145,16 +145,19 @@ void read_card(const io::Fields& h, LawReader& r) {
   m.law_card = std::move(p);
 }
 
+/// A layer fails on its fibres (in tension with DFAILT 0; in compression with a failed matrix
+/// and no residual stress) or its strain limits: the shells erode.
+bool may_fail(const Material& mat) {
+  const Ply& p = mat.card<Ply>();
+  return p.xt > 0 || p.xc > 0 || p.dfailt > 0 || p.efs > 0;
+}
+
 void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   prepare_elastic_constants(mat, m);
   m.shell_angle = mat.card<Ply>().angle;
-  m.fail = kLayer; // the kernel erodes a shell once every layer has this flag
-}
-
-/// A layer fails on its fibres (XT given, DFAILT 0) or its strain limits: the shells erode.
-bool may_fail(const Material& mat) {
-  const Ply& p = mat.card<Ply>();
-  return (p.xt > 0 && p.dfailt == 0) || p.dfailt > 0 || p.efs > 0;
+  // the kernel erodes a shell once every layer has this flag (none when it cannot fail: its
+  // layers then never count as failed, FAILOPT 0 leaves them out)
+  m.fail = may_fail(mat) ? kLayer : 0;
 }
 
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5], Real back[3],

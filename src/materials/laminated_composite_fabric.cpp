@@ -157,15 +157,16 @@ Real shear_damage(const Fabric058& p, Real g) {
   return std::clamp(1.0 - p.slims * p.sc / (p.gab * g), 0.0, 1.0); // failed: SLIMS SC
 }
 
-void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
-  prepare_elastic_constants(mat, m);
-  m.shell_angle = mat.card<Fabric058>().angle;
-  m.fail = 1; // a failed layer; the kernel erodes a shell once every layer has failed
-}
-
 /// A layer fails at ERODS: the shells erode.
 bool may_fail(const Material& mat) {
   return mat.card<Fabric058>().erods > 0;
+}
+
+void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
+  prepare_elastic_constants(mat, m);
+  m.shell_angle = mat.card<Fabric058>().angle;
+  // a failed layer; the kernel erodes a shell once every layer has failed (none without ERODS)
+  m.fail = may_fail(mat) ? 1 : 0;
 }
 
 Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real sig[5], Real back[3],

@@ -430,6 +430,19 @@ TEST(CompositeShells, IntegrationShellRulesAreLayups) {
   Domain eq = build_domain(read_deck_text(
       "esop", rule_deck(-8, 3, "*INTEGRATION_SHELL\n         8         3         1\n")));
   check_membrane(eq, 0, {{true, third, 0}, {true, third, 0}, {true, third, 0}}, 0.0);
+  // unsymmetric: MAT 3 (part 10) below, MAT 2 above: the stretch's moment checks the positions
+  const std::vector<Layer> two{{false, 0.5, 0}, {true, 0.5, 0}};
+  Domain un = build_domain(read_deck_text(
+      "irid_unsym",
+      rule_deck(-11, 2,
+                part10 + "*INTEGRATION_SHELL\n        11         2\n-0.5,0.5,10\n0.5,0.5,0\n")));
+  check_membrane(un, 0, two, 0.0);
+  // ESOP 1 with point cards: their PIDs only
+  Domain es = build_domain(read_deck_text(
+      "esop_pid",
+      rule_deck(-12, 2,
+                part10 + "*INTEGRATION_SHELL\n        12         2         1\n0,0,10\n0,0,0\n")));
+  check_membrane(es, 0, two, 0.0);
   // an undefined IRID is refused at the section
   try {
     (void)build_domain(read_deck_text("irid_missing", rule_deck(-9, 3, "")));
@@ -442,14 +455,23 @@ TEST(CompositeShells, IntegrationShellRulesAreLayups) {
 // QR/IRID = 1, the trapezoidal rule: NIP 3 puts points on both surfaces and the middle with
 // weights 1/2, 1, 1/2: bending gives M = Q kappa t^3 / 8 (the exact plate gives t^3 / 12).
 TEST(CompositeShells, TrapezoidalRuleBendsAsItsPointsSay) {
-  Domain d = build_domain(read_deck_text("trapezoid", rule_deck(1, 3, "", 3)));
-  ASSERT_TRUE(d.shells[0].blk.layered());
-  std::vector<Real> v, w;
-  const Real rate = 1e-3, dt = 1e-3;
-  stretch(d, d.shells[0], rate, true, v, w);
-  const Resultants r = one_step(d, 0, v, w, dt);
-  const Real q = kE1 / (1 - kNu1 * kNu1);
-  EXPECT_NEAR(r.m[0], q * rate * dt / 8, 1e-10 * q * rate * dt);
+  for (int nip : {2, 3, 5}) {
+    Domain d = build_domain(read_deck_text("trapezoid", rule_deck(1, nip, "", 3)));
+    ASSERT_TRUE(d.shells[0].blk.layered());
+    std::vector<Real> v, w;
+    const Real rate = 1e-3, dt = 1e-3;
+    stretch(d, d.shells[0], rate, true, v, w);
+    const Resultants r = one_step(d, 0, v, w, dt);
+    // M = Q kappa (t/2)^3 sum w zeta^2 over points at -1 + k h, weights h (h/2 at the ends)
+    const Real h = 2.0 / (nip - 1);
+    Real sum = 0;
+    for (int k = 0; k < nip; ++k) {
+      const Real zeta = -1 + k * h, wt = (k == 0 || k == nip - 1) ? h / 2 : h;
+      sum += wt * zeta * zeta;
+    }
+    const Real q = kE1 / (1 - kNu1 * kNu1);
+    EXPECT_NEAR(r.m[0], q * rate * dt * 0.125 * sum, 1e-10 * q * rate * dt) << "NIP " << nip;
+  }
 }
 
 // FAILOPT: a rule whose bottom point is a *MAT_054 ply along x and whose other points are

@@ -137,6 +137,12 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
                                                   "which is not defined",
                                                   rule->id, p + 1, rule->pid[p]));
         mid = other->mid;
+        const Material* m = model.find_material(mid);
+        if (m && !part_mat.law().rigid && material_law(m->kind).update_shell == nullptr)
+          throw InputError(rule->loc, fmt::format("*INTEGRATION_SHELL {}: point {} takes part {}'s "
+                                                  "material {} ({}), which shells cannot run",
+                                                  rule->id, p + 1, rule->pid[p], mid,
+                                                  material_law(m->kind).card));
       }
       mat_rule.push_back(material_index(mid, rule->loc, model.shells.id[elems.front()]));
     }
@@ -195,8 +201,10 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
       L[2] = std::cos(angle);
       L[3] = std::sin(angle);
       blk.layer_mat[ip] = mi;
-      // mass and rotary inertia about the nodes: the point's slab [z - w/2, z + w/2] t/2
-      const Real lo = (z - 0.5 * w) * t / 2, hi = (z + 0.5 * w) * t / 2;
+      // mass and rotary inertia about the nodes: the point's slab [z - w/2, z + w/2] t/2, kept
+      // within the shell's surfaces (a trapezoidal rule's surface points)
+      const Real lo = std::max((z - 0.5 * w) * t / 2, mid_z - t / 2);
+      const Real hi = std::min((z + 0.5 * w) * t / 2, mid_z + t / 2);
       mass += pm.ro * w / 2;
       second += pm.ro * (hi * hi * hi - lo * lo * lo) / 3.0;
       if (!rigid) cmax = std::max(cmax, pm.wave_speed_shell());

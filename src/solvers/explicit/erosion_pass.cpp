@@ -32,10 +32,11 @@ void Integrator::init_erosion() {
                                     : ErosionRule{});
     if (sp.blk.layered() &&
         (erosion_.shell_rule.back().add || erosion_.shell_rule.back().fail_points > 0))
-      throw InputError(m->loc, fmt::format("part {}: *MAT_ADD_EROSION or NUMINT on layered shells "
-                                           "(composite layers, BETA or an offset) is not "
-                                           "supported",
-                                           sp.pid));
+      throw InputError(m->loc,
+                       fmt::format("part {}: *MAT_ADD_EROSION or NUMINT on layered shells "
+                                   "(composite layers, BETA, an offset or a QR/IRID rule) is not "
+                                   "supported",
+                                   sp.pid));
     erosion_.shell_gone.emplace_back(sp.blk.size(), 0);
   }
   // Whether the model can erode at all, from the model alone (every rank decides the same): the

@@ -187,8 +187,7 @@ ElementRecord shell_record(const Domain& d, const ShellPart& sp, std::size_t k,
   R[1][0] = R[2][1] * R[0][2] - R[2][2] * R[0][1];
   R[1][1] = R[2][2] * R[0][0] - R[2][0] * R[0][2];
   R[1][2] = R[2][0] * R[0][1] - R[2][1] * R[0][0];
-  // Points written: lowest, middle, highest (of a layered shell: of the layers it has, the
-  // block's later points being weightless padding).
+  // Points written: lowest, middle, highest (layered: of its layers; later points are padding)
   int np = nip;
   if (sp.blk.layered())
     while (np > 1 && sp.blk.layer[4 * (k * nip + static_cast<std::size_t>(np - 1)) + 1] == 0) --np;
