@@ -38,6 +38,9 @@ void apply_database_extent_binary(const Block& b, DeckBuilder& d);
 /// field that names the missing one (file, line, card).
 void check_history_references(const Model& m);
 void apply_define_curve(const Block& b, DeckBuilder& d);
+/// A curve keyword's LCID (positive, claimed), title (_TITLE) and SIDR (0-2), checked at their
+/// fields (*DEFINE_CURVE, *DEFINE_CURVE_SMOOTH).
+Curve read_curve_header(const Block& b, DeckBuilder& d);
 
 // deck_apply_define.cpp: boxes and local coordinate systems
 void apply_define_box(const Block& b, DeckBuilder& d);

@@ -445,7 +445,7 @@ void check_history_references(const Model& m) {
 // ---------------------------------------------------------------------------------------------
 // Curves
 
-void apply_define_curve(const Block& b, DeckBuilder& d) {
+Curve read_curve_header(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
   Curve c;
   c.id = h.id("LCID");
@@ -456,6 +456,12 @@ void apply_define_curve(const Block& b, DeckBuilder& d) {
   c.sidr = h.integer("SIDR");
   if (c.sidr < 0 || c.sidr > 2)
     fail(h.loc("SIDR"), fmt::format("curve {}: SIDR = {} must be 0, 1 or 2", c.id, c.sidr));
+  return c;
+}
+
+void apply_define_curve(const Block& b, DeckBuilder& d) {
+  const Fields& h = b.head;
+  Curve c = read_curve_header(b, d);
   // As in LS-DYNA, a scale factor of 0 means 1.
   const double sfa = h.real("SFA") == 0 ? 1.0 : h.real("SFA");
   const double sfo = h.real("SFO") == 0 ? 1.0 : h.real("SFO");

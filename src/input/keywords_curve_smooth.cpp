@@ -20,15 +20,7 @@ using namespace card_fields;
 
 void apply_define_curve_smooth(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
-  Curve c;
-  c.id = h.id("LCID");
-  c.loc = h.loc("LCID");
-  if (c.id <= 0) fail(c.loc, fmt::format("curve id LCID = {} must be positive", c.id));
-  d.claim_id("curve", c.id, c.loc);
-  if (b.has("TITLE")) c.title = h.text("TITLE");
-  c.sidr = h.integer("SIDR");
-  if (c.sidr < 0 || c.sidr > 2)
-    fail(h.loc("SIDR"), fmt::format("curve {}: SIDR = {} must be 0, 1 or 2", c.id, c.sidr));
+  Curve c = read_curve_header(b, d);
   const Real dist = h.real("DIST"), t0 = h.real("TSTART"), trise = h.real("TRISE");
   Real tend = h.real("TEND"), vmax = h.real("VMAX");
   if (!(trise > 0))

@@ -48,11 +48,7 @@ void read_card(const io::Fields& h, LawReader& r) {
   p->ea = h.real("EA");
   p->eb = h.real("EB");
   p->gab = p->el.gab;
-  auto refuse = [&](const char* f, std::string_view what) {
-    if (h.real(f) != 0)
-      fail(h.loc(f),
-           fmt::format("material {}: {} = {} is not supported ({})", id, f, h.real(f), what));
-  };
+  auto refuse = [&](const char* f, std::string_view what) { refuse_field(h, f, id, what); };
   refuse("AOPT", "the material axes are the element's, AOPT 0, turned by BETA, the element's "
                  "BETA and the layer angles");
   refuse("ATRACK", "material axes tracking");
@@ -140,10 +136,8 @@ Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real si
     return 0;
   }
   if (sb > 0 && !(f & kMatrixT) && p.yt > 0 && (sb / p.yt) * (sb / p.yt) + tb >= 1) f |= kMatrixT;
-  if (sb < 0 && !(f & kMatrixC) && p.sc > 0) {
-    const Real q = sb / (2 * p.sc), c = p.yc / (2 * p.sc);
-    if (q * q + (c * c - 1) * (p.yc > 0 ? sb / p.yc : 0.0) + tb >= 1) f |= kMatrixC;
-  }
+  if (sb < 0 && !(f & kMatrixC) && p.sc > 0 && chang_chang_compression(sb, p.yc, p.sc) + tb >= 1)
+    f |= kMatrixC;
   if (f & (kMatrixT | kMatrixC)) sig[1] = 0; // EB lost
   if (f & kMatrixT) sig[2] = 0;              // GAB lost
   eps_p = f;

@@ -69,11 +69,7 @@ void read_card(const io::Fields& h, LawReader& r) {
   p->el = read_orthotropic_plane(h, id);
   p->ea = h.real("EA");
   p->eb = h.real("EB");
-  auto refuse = [&](const char* f, std::string_view what) {
-    if (h.real(f) != 0)
-      fail(h.loc(f),
-           fmt::format("material {}: {} = {} is not supported ({})", id, f, h.real(f), what));
-  };
+  auto refuse = [&](const char* f, std::string_view what) { refuse_field(h, f, id, what); };
   refuse("AOPT", "the material axes are the element's, AOPT 0, turned by MANGLE, the element's "
                  "BETA and the layer angles");
   refuse("2WAY", "the two-way fibre formulation");
@@ -192,10 +188,7 @@ Real update_shell(const MaterialParams& m, const Real d[5], Real /*dt*/, Real si
     } else if (sb >= 0) {
       fails = (p.yt > 0 || p.sc > 0) && ratio2(sb, p.yt) + tau2 >= 1;
     } else if (p.sc > 0) {
-      const Real q = sb / (2 * p.sc);
-      fails = q * q + ((p.yc / (2 * p.sc)) * (p.yc / (2 * p.sc)) - 1) * (p.yc > 0 ? sb / p.yc : 0) +
-                  tau2 >=
-              1;
+      fails = chang_chang_compression(sb, p.yc, p.sc) + tau2 >= 1;
     }
     if (fails) f |= sb >= 0 ? kMatrixT : kMatrixC;
   }

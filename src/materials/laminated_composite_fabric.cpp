@@ -69,11 +69,7 @@ void read_card(const io::Fields& h, LawReader& r) {
   p->prba = h.real("PRBA");
   p->prab = p->prba * p->ea / p->eb;
   p->gab = p->el.gab;
-  auto refuse = [&](const char* f, std::string_view what) {
-    if (h.real(f) != 0)
-      fail(h.loc(f),
-           fmt::format("material {}: {} = {} is not supported ({})", id, f, h.real(f), what));
-  };
+  auto refuse = [&](const char* f, std::string_view what) { refuse_field(h, f, id, what); };
   if (h.real("FS") != -1)
     fail(h.loc("FS"), fmt::format("material {}: FS = {} is not supported: parcae has the "
                                   "faceted failure surface, FS = -1 (the directions damage "

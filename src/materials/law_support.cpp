@@ -235,6 +235,18 @@ void OrthotropicPlane::update(const Real d[5], Real sig[5], Real& deps_zz) const
   deps_zz = ec > 0 ? -(prca * dsa + prcb * dsb) / ec : 0.0;
 }
 
+void refuse_field(const io::Fields& h, const char* field, GlobalId id, std::string_view what) {
+  if (h.real(field) != 0)
+    fail(h.loc(field),
+         fmt::format("material {}: {} = {} is not supported ({})", id, field, h.real(field), what));
+}
+
+Real chang_chang_compression(Real sigma_b, Real yc, Real sc) {
+  if (!(sc > 0)) return 0;
+  const Real q = sigma_b / (2 * sc), c = yc / (2 * sc);
+  return q * q + (c * c - 1) * (yc > 0 ? sigma_b / yc : 0.0);
+}
+
 Real bar_wave_speed(const MaterialParams& m) {
   return std::sqrt(m.e / m.ro);
 }

@@ -50,6 +50,14 @@ struct OrthotropicPlane {
   void update(const Real d[5], Real sig[5], Real& deps_zz) const;
 };
 
+/// An error at the field when it is set (nonzero): "material <id>: <field> = <v> is not supported
+/// (<what>)".
+void refuse_field(const io::Fields& h, const char* field, GlobalId id, std::string_view what);
+
+/// Chang and Chang's matrix compression criterion without its shear term (sigma_b < 0):
+/// (sigma_b / 2SC)^2 + ((YC / 2SC)^2 - 1) sigma_b / YC (*MAT_022, *MAT_054; 0 without SC).
+Real chang_chang_compression(Real sigma_b, Real yc, Real sc);
+
 /// The bar wave speed sqrt(E / rho) of a law whose E bounds its stiffness (OrthotropicPlane::
 /// bound_e): the time step of the orthotropic shell laws.
 Real bar_wave_speed(const MaterialParams& m);
