@@ -71,6 +71,10 @@ void apply_element_shell(const Block& b, DeckBuilder& d);
 PendingShell read_shell_card(const Fields& row, DeckBuilder& d);
 void apply_element_shell_thickness(const Block& b, DeckBuilder& d);
 void apply_part(const Block& b, DeckBuilder& d);
+/// The _CONTACT card of *PART / *PART_COMPOSITE: OPTT (checked) into p; the other fields, when
+/// set and `note`, noted as ignored (the *CONTACT cards' values are used). Errors name `who`.
+void read_part_contact(const Block& b, const Fields& row, std::string_view who, bool note, Part& p,
+                       DeckBuilder& d);
 /// The _INERTIA cards of *PART_INERTIA / *CONSTRAINED_NODAL_RIGID_BODY_INERTIA (node_field:
 /// the field naming the centre's node); errors name `who`.
 PartInertia read_inertia_cards(const Fields& row, std::string_view who,

@@ -170,6 +170,19 @@ PartInertia read_inertia_cards(const Fields& row, std::string_view who,
   return in;
 }
 
+void read_part_contact(const Block& b, const Fields& row, std::string_view who, bool note, Part& p,
+                       DeckBuilder& d) {
+  p.contact_optt = row.real("OPTT");
+  if (p.contact_optt < 0)
+    fail(row.loc("OPTT"), fmt::format("{}: OPTT = {} must not be negative", who, p.contact_optt));
+  for (std::string_view f : {"FS", "FD", "DC", "VC", "SFT", "SSF", "CPARM8"})
+    if (row.real(f) != 0 && note)
+      d.model.notes.push_back({std::string(b.spec->name), row.loc(f), false,
+                               fmt::format("{}: _CONTACT {} = {} ignored (the *CONTACT values "
+                                           "are used)",
+                                           who, f, row.real(f))});
+}
+
 void apply_part(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) {
     Part p;
@@ -184,19 +197,7 @@ void apply_part(const Block& b, DeckBuilder& d) {
     if (p.eosid < 0)
       fail(row.loc("EOSID"),
            fmt::format("part {}: EOSID = {} must not be negative", p.id, p.eosid));
-    if (b.has("CONTACT")) {
-      p.contact_optt = row.real("OPTT");
-      if (p.contact_optt < 0)
-        fail(row.loc("OPTT"),
-             fmt::format("part {}: OPTT = {} must not be negative", p.id, p.contact_optt));
-    }
-    if (b.has("CONTACT"))
-      for (std::string_view f : {"FS", "FD", "DC", "VC", "SFT", "SSF", "CPARM8"})
-        if (row.real(f) != 0)
-          d.model.notes.push_back({std::string(b.spec->name), row.loc(f), false,
-                                   fmt::format("part {}: _CONTACT {} = {} ignored (the *CONTACT "
-                                               "values are used)",
-                                               p.id, f, row.real(f))});
+    if (b.has("CONTACT")) read_part_contact(b, row, fmt::format("part {}", p.id), true, p, d);
     if (b.has("INERTIA"))
       p.inertia = read_inertia_cards(row, fmt::format("part {}", p.id), "NODEID");
     d.claim_id("part", p.id, p.loc);

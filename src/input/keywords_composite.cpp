@@ -165,17 +165,7 @@ void apply_part_composite(const Block& b, DeckBuilder& d) {
   } else {
     read_layers(b, who, true, lay);
   }
-  if (b.has("CONTACT")) { // as *PART_CONTACT: OPTT is used, the *CONTACT cards' values for the rest
-    p.contact_optt = h.real("OPTT");
-    if (p.contact_optt < 0)
-      fail(h.loc("OPTT"), fmt::format("{}: OPTT = {} must not be negative", who, p.contact_optt));
-    for (std::string_view f : {"FS", "FD", "DC", "VC", "SFT", "SSF", "CPARM8"})
-      if (h.real(f) != 0 && !d.parameter_pass)
-        d.model.notes.push_back({std::string(b.spec->name), h.loc(f), false,
-                                 fmt::format("{}: _CONTACT {} = {} ignored (the *CONTACT "
-                                             "values are used)",
-                                             who, f, h.real(f))});
-  }
+  if (b.has("CONTACT")) read_part_contact(b, h, who, !d.parameter_pass, p, d); // *PART_CONTACT's
   if (h.real("MAREA") != 0)
     fail(h.loc("MAREA"), fmt::format("*PART_COMPOSITE {}: MAREA = {} (non-structural mass) is "
                                      "not supported",
@@ -203,8 +193,6 @@ void apply_part_composite(const Block& b, DeckBuilder& d) {
   d.model.parts.push_back(std::move(p));
 }
 
-/// Two layers per card; the fourth field of each is TMID on *PART_COMPOSITE and unused on the
-/// elements.
 void apply_integration_shell(const Block& b, DeckBuilder& d) {
   const Fields& h = b.head;
   IntegrationShell r;
@@ -274,6 +262,8 @@ void apply_integration_shell(const Block& b, DeckBuilder& d) {
   d.model.integration_shells.push_back(std::move(r));
 }
 
+/// Two layers per card; the fourth field of each is TMID on *PART_COMPOSITE and unused on the
+/// elements.
 CardSpec layer_card(bool part) {
   return {"Layers (two per card)",
           {I("MID1"), R("THICK1"), R("B1"), I(part ? "TMID1" : "UNUSED1"), I("MID2"), R("THICK2"),

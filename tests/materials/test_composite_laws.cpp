@@ -136,10 +136,8 @@ TEST(Mat054, ResidualLimitsAndCompressiveStrengthReduction) {
   const MaterialParams y = params_of(card054("         0         0         0         0       2.0"));
   Point q;
   while (!(static_cast<int>(q.eps_p) & 4)) q.step(y, 0, -1e-6, 0);
-  Real peak = 0;
   for (int k = 0; k < 20000 && !(static_cast<int>(q.eps_p) & 1); ++k) {
     q.step(y, -1e-6, 0, 0);
-    peak = std::min(peak, q.sig[0]);
   }
   EXPECT_TRUE(static_cast<int>(q.eps_p) & 1);
   EXPECT_NEAR(q.sig[0], 0, 1e-12); // SLIMC1 0

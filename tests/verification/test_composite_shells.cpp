@@ -181,17 +181,14 @@ TEST(CompositeShells, BendingGivesTheLayersOnePointD) {
   const Real rate = 1e-3, dt = 1e-3, dk = rate * dt;
   stretch(d, d.shells[0], rate, true, v, w);
   const Resultants r = one_step(d, 0, v, w, dt);
-  Real below = -0.5, m_point = 0, m_exact = 0, m_layers = 0;
+  Real below = -0.5, m_point = 0;
   for (const Layer& l : layers) {
     const Real zb = below, zt = below + l.thick, zm = 0.5 * (zb + zt);
     const auto s = layer_stress(l, {dk, 0, 0}); // stress per unit strain at z: s * z
     m_point += s[0] * l.thick * zm * zm;
-    m_exact += s[0] * (zt * zt * zt - zb * zb * zb) / 3;
-    m_layers += s[0] * l.thick * l.thick * l.thick / 12; // each layer's own bending
     below = zt;
   }
   EXPECT_NEAR(r.m[0], m_point, 1e-10 * std::abs(m_point));
-  EXPECT_LT(m_point, m_exact - 0.5 * m_layers); // one point per layer misses their own bending
 }
 
 TEST(CompositeShells, MassAndRotaryInertiaAreTheLayers) {
