@@ -169,6 +169,13 @@ Real shell_segment_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real mi
 /// mass of the segment) and dt_c the initial step (raised when the solution step grows), or
 /// DTSTIF when it is given (ContactParams::dtstif).
 Real soft1_stiffness(Real sofscl, Real m_secondary, Real m_segment_min, Real dt_c);
+/// A penalty tie's spring, at most what the step carries: the spring adds
+/// k (1/m_node + sum_a N_a^2 / m_a) to the squared frequency of the pair, which the elements
+/// already bring near (2 / dt)^2; k dt^2 (1/m_node + sum_a N_a^2/m_a) <= 0.5 keeps the sum
+/// below it with the step's TSSFAC margin (a shell segment's penalty, K A / diagonal, does not
+/// shrink with the thickness and can exceed it several times on thin, small-mass edges).
+Real tie_stiffness(Real k, LocalId node, const Segment& c, const Real* shape,
+                   std::span<const Real> mass, Real dt);
 
 struct Interface {
   ContactParams p;

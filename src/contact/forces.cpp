@@ -315,9 +315,6 @@ Real damped_normal_force(Real vdc, Real kp, Real fnorm, LocalId node, const Segm
   return std::max<Real>(fnorm - cdamp * vn, 0);
 }
 
-} // namespace
-
-namespace {
 void refresh_live(const Interface& ifc, Pass& ps) {
   if (ps.live_valid) return;
   ps.live.clear();
@@ -495,7 +492,8 @@ ContactStatus evaluate_contacts(const Interface& ifc, ContactState& st, std::spa
             const std::array<Real, 3> nm = mean_normal(c, x);
             const std::array<Real, 3> pt = point_at(c, &ps.tie_shape[4 * k], x);
             const Real* q = &x[3 * static_cast<std::size_t>(node)];
-            const Real kp = pair_stiffness(ifc, st, ps, node, e, mass, k);
+            const Real kp = tie_stiffness(pair_stiffness(ifc, st, ps, node, e, mass, k), node, c,
+                                          &ps.tie_shape[4 * k], mass, dt);
             Real F[3];
             for (int i = 0; i < 3; ++i) F[i] = kp * (pt[i] + ps.tie_gap[k] * nm[i] - q[i]);
             tie_corner_forces(c, x, ps.tie_gap[k], kp, F, &ps.tie_shape[4 * k],

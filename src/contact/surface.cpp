@@ -73,6 +73,19 @@ Real solid_face_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real volum
 Real shell_segment_stiffness(Real slsfac, Real sf, Real bulk, Real area, Real min_diagonal) {
   return slsfac * sf * bulk * area / min_diagonal;
 }
+Real tie_stiffness(Real k, LocalId node, const Segment& c, const Real* shape,
+                   std::span<const Real> mass, Real dt) {
+  if (!(dt > 0) || mass.empty()) return k;
+  const Real mn = mass[static_cast<std::size_t>(node)];
+  if (!(mn > 0)) return k;
+  Real inv = 1 / mn;
+  for (int a = 0; a < 4; ++a) {
+    const Real ma = mass[static_cast<std::size_t>(c[a])];
+    if (shape[a] != 0 && ma > 0) inv += shape[a] * shape[a] / ma;
+  }
+  return std::min(k, 0.5 / (dt * dt * inv));
+}
+
 Real soft1_stiffness(Real sofscl, Real m_secondary, Real m_segment_min, Real dt_c) {
   const Real m = std::min(m_secondary, m_segment_min);
   return sofscl * 0.5 * m / (dt_c * dt_c);

@@ -2,6 +2,7 @@
 #include "fem/element_family.hpp"
 
 #include "fem/solid2d.hpp"
+#include "fem/tshell.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,11 @@ ElementPassResult SolidFamily::compute_forces(const Options& opt, const Material
                                               Block& blk, std::size_t begin, std::size_t end,
                                               const NodalKinematics& k, CornerSpans corners,
                                               bool reference) {
+  if (opt.thick_shell) { // one plain kernel (fem/tshell.hpp)
+    const HexPassResult t =
+        compute_tshell_forces(opt, mat, blk, begin, end, k.x, k.v, k.dt, corners.f);
+    return {t.min_dt, t.min_dt_element, t.bad_element};
+  }
   const HexPassResult r =
       reference
           ? compute_hex_forces_reference(opt, mat, blk, begin, end, k.x, k.v, k.dt, corners.f, k.x0)
@@ -53,6 +59,7 @@ ElementPassResult ShellFamily::compute_forces(const Options& opt, const Material
 
 Real SolidFamily::initial_dt(const Options& opt, const MaterialParams& mat, const Block& blk,
                              std::size_t e, std::span<const Real> x) {
+  if (opt.thick_shell) return tshell_critical_dt(mat, blk, e, x);
   Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
   gather_corners(blk, e, x, cx, cy, cz);
   const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);
@@ -85,6 +92,7 @@ Rescaled SolidFamily::rescale_for_step(const Options& opt, const MaterialParams&
   const Real s = blk.density_scale[e];
   const Real naive = s * (target / dte) * (target / dte);
   if (mat.hydro()) return {naive, dte};
+  if (opt.thick_shell) return rescale_proportionally(s, dte, target); // no bulk viscosity
   Real cx[8], cy[8], cz[8], bx[8], by[8], bz[8];
   gather_corners(blk, e, x, cx, cy, cz);
   const Real vol = hex_volume_gradient(cx, cy, cz, bx, by, bz);

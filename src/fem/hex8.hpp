@@ -25,6 +25,13 @@ struct HexOptions {
   /// kernel's mean strain is the constant-strain tetrahedron's). Mass is lumped V/4 per node and
   /// there is no hourglass control (qm = 0: a tetrahedron has no hourglass modes).
   bool tetrahedra = false;
+  /// *SECTION_TSHELL parts (fem/tshell.hpp): the thick-shell kernel, plane stress at the
+  /// through-thickness points zeta (in [-1, 1], weights w summing to 2) of the element's centre,
+  /// transverse shear scaled by shrf; hourglass control of the in-plane modes only.
+  bool thick_shell = false;
+  int nip = 0;
+  Real shrf = 1.0;
+  std::array<Real, 10> zeta{}, w{};
 };
 
 /// All solids of one part, struct-of-arrays.
@@ -44,6 +51,10 @@ struct HexBlock {
   std::vector<Real> dt;    ///< critical time step (no safety factor) from the last force pass
   std::vector<Real> density_scale; ///< mass scaling factor on density (1 = none)
   std::vector<std::uint8_t> failed;
+  /// Thick shells: the points' state, kTShellState values per point, ts_nip points per element
+  /// (fem/tshell.hpp); empty for solids.
+  int ts_nip = 0;
+  std::vector<Real> ts;
 
   /// n elements at rest; stiffness_hourglass: keep the stiffness forms' state (IHQ 4, 5);
   /// keep_back: keep the back stress (kinematic hardening, hydrodynamic history).

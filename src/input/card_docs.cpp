@@ -132,7 +132,7 @@ std::string keyword_match_table(std::string_view names) {
       out += fmt::format("{}\t{}\tread\n", line, m->spec->name);
     } else {
       // as the reader treats an unsupported keyword (keyword_reader.cpp)
-      const bool warn = upper.starts_with("*DATABASE_") || upper.starts_with("*CONTROL_");
+      const bool warn = !ignored_keyword_note(upper).empty();
       out += fmt::format("{}\t-\t{}\n", line, warn ? "warn" : "refuse");
     }
   }

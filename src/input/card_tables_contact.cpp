@@ -260,13 +260,15 @@ std::vector<KeywordSpec> contact_keywords() {
           "|MST|; otherwise max(0.6 (secondary + main shell thickness), 5 % of the segment's "
           "size)) is tied to that point of the segment, at its initial distance, for the whole "
           "run; untied nodes take no part (the run's report counts them). _OFFSET: a penalty "
-          "spring of the contact's stiffness (normal and tangential alike), as LS-DYNA's. The "
+          "spring of the contact's stiffness (normal and tangential alike), as LS-DYNA's, "
+          "capped at what the step carries (k dt^2 (1/m_node + sum N_a^2/m_a) <= 0.5: thin "
+          "shell edges with little mass would otherwise go unstable). The "
           "plain and _CONSTRAINED_OFFSET variants are constraints: the tied node's mass goes to "
           "the segment's nodes by the shape functions, its force too, and it moves with the "
           "segment's point (the plain variant keeps its initial offset instead of moving onto "
           "the surface). A node can be in one constraint-based tie only, not on a rigid body; "
           "prescribed motions of the segments' nodes are not passed on to the tied nodes. "
-          "Rotations are not tied (the _SHELL_EDGE_ variants tie them). ") +
+          "Rotations are not tied (the constraint _SHELL_EDGE_ variants tie them). ") +
       std::string(kContactCommon);
   static const std::string rotations =
       "A tied node with rotational dofs (a shell or beam node) also turns with its segment: its "
@@ -281,11 +283,14 @@ std::vector<KeywordSpec> contact_keywords() {
       "nodes' rotations are tied too. " +
       rotations + "_WITH_TORSION adds nothing (the constraint holds the torsion). " + tied;
   static const std::string shell_edge =
-      "Shell edges tied to a surface: as *CONTACT_TIED_NODES_TO_SURFACE (constraints) with the "
-      "rotations. " +
+      "Shell edges tied to a surface: the plain and _CONSTRAINED_OFFSET forms as "
+      "*CONTACT_TIED_NODES_TO_SURFACE (constraints) with the rotations. " +
       rotations +
-      "_CONSTRAINED_OFFSET is the same (the constraints keep the initial offsets); _OFFSET and "
-      "_BEAM_OFFSET (penalty) are refused. " +
+      "_CONSTRAINED_OFFSET is the same (the constraints keep the initial offsets). _OFFSET is "
+      "LS-DYNA's penalty form: the nodes are held at their initial offsets by penalty springs "
+      "of the contact's stiffness on the translations only (no moment passes: a shell edge "
+      "tied this way is a hinge; it may be tied to rigid bodies and be in other ties). "
+      "_BEAM_OFFSET (penalty with moments) is refused. " +
       tied;
   for (const auto& [name, id_name, title_name] :
        {std::array<std::string_view, 3>{"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE",
@@ -293,7 +298,10 @@ std::vector<KeywordSpec> contact_keywords() {
                                         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_TITLE"},
         {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET",
          "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_ID",
-         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"}})
+         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"},
+        {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET",
+         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET_ID",
+         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET_TITLE"}})
     add_contact(out, name, id_name, title_name, shell_edge, apply_contact_tied_shell_edge);
   for (const auto& [name, id_name, title_name] :
        {std::array<std::string_view, 3>{"*CONTACT_TIED_NODES_TO_SURFACE",

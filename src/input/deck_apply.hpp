@@ -81,6 +81,10 @@ PartInertia read_inertia_cards(const Fields& row, std::string_view who,
                                std::string_view node_field);
 void apply_section_solid(const Block& b, DeckBuilder& d);
 void apply_section_shell(const Block& b, DeckBuilder& d);
+/// *ELEMENT_TSHELL: eight-node thick shells (N1-N4 bottom, N5-N8 top), held with the solids.
+void apply_element_tshell(const Block& b, DeckBuilder& d);
+/// *SECTION_TSHELL: ELFORM, SHRF, NIP, QR (checked; ICOMP 1 and user rules refused).
+void apply_section_tshell(const Block& b, DeckBuilder& d);
 /// The airbag of an *AIRBAG_... keyword: its id (ABID of _ID, a numeric option of older decks,
 /// else its order), title and part set (SIDTYP 0 refused at the field).
 Airbag new_airbag(const Block& b, const DeckBuilder& d);

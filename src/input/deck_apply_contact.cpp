@@ -353,8 +353,13 @@ void apply_contact_smooth(const Block& b, DeckBuilder& d) {
                            "smoothed surface LS-DYNA fits to the segments is not made)"});
 }
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
-  apply_contact(b, d, Kind::NodesToSurface, false, 2);
-  d.model.contacts.back().tie_rotations = true;
+  // _OFFSET: LS-DYNA's penalty tie of the translations (no moments: _BEAM_OFFSET's beam-like
+  // springs would carry them); the plain and _CONSTRAINED_OFFSET forms: constraints with rotations
+  const std::string_view name = b.spec->name;
+  const bool penalty = name.find("_OFFSET") != std::string_view::npos &&
+                       name.find("_CONSTRAINED_OFFSET") == std::string_view::npos;
+  apply_contact(b, d, Kind::NodesToSurface, false, penalty ? 1 : 2);
+  d.model.contacts.back().tie_rotations = !penalty;
 }
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
   d.model.notes.push_back({b.loc.card, b.loc, false,

@@ -112,6 +112,23 @@ void apply_element_shell(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows) d.shells.push_back(read_shell_card(row, d));
 }
 
+void apply_element_tshell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    check_positive_id(row, "EID", "thick shell element");
+    PendingSolid s{row.id("EID"), row.id("PID"), {}, d.ref(row.file(), row.line()), true};
+    for (int k = 0; k < 8; ++k) {
+      s.nodes[k] = row.id(kNodeFields[k]);
+      if (s.nodes[k] <= 0)
+        fail(row.loc(kNodeFields[k]),
+             fmt::format("thick shell element {}: {} = {} (all eight nodes are needed: N1-N4 "
+                         "the bottom face, N5-N8 the top; repeat N3, N7 for a wedge)",
+                         s.id, kNodeFields[k], s.nodes[k]));
+    }
+    d.claim_id("solid element", s.id, s.src, "*ELEMENT_TSHELL");
+    d.solids.push_back(s);
+  }
+}
+
 void apply_element_shell_thickness(const Block& b, DeckBuilder& d) {
   static constexpr std::string_view thic[] = {"THIC1", "THIC2", "THIC3", "THIC4"};
   for (const Fields& row : b.rows) {
@@ -235,6 +252,30 @@ void read_shell_thickness(const Fields& row, Section& s) {
 void apply_section_solid(const Block& b, DeckBuilder& d) {
   for (const Fields& row : b.rows)
     d.model.sections.push_back(new_section(b, row, SectionKind::Solid, d));
+}
+
+void apply_section_tshell(const Block& b, DeckBuilder& d) {
+  for (const Fields& row : b.rows) {
+    Section s = new_section(b, row, SectionKind::TShell, d);
+    s.elform_loc = row.loc("ELFORM");
+    s.shrf = row.real("SHRF") == 0 ? 1.0 : row.real("SHRF");
+    s.nip = row.integer("NIP") == 0 ? 2 : row.integer("NIP");
+    if (s.nip < 1 || s.nip > 10)
+      fail(row.loc("NIP"), fmt::format("section {}: NIP = {} must be 1-10", s.id, s.nip));
+    s.qr_irid = row.integer("QR");
+    if (s.qr_irid != 0)
+      fail(row.loc("QR"), fmt::format("section {}: QR = {}: only Gauss points (0) are supported "
+                                      "through the thickness of thick shells",
+                                      s.id, s.qr_irid));
+    if (row.integer("ICOMP") != 0)
+      fail(row.loc("ICOMP"), fmt::format("section {}: ICOMP = {}: layered thick shells (point "
+                                         "angles) are not supported",
+                                         s.id, row.integer("ICOMP")));
+    if (s.shrf < 0)
+      fail(row.loc("SHRF"),
+           fmt::format("section {}: SHRF = {} must not be negative", s.id, s.shrf));
+    d.model.sections.push_back(std::move(s));
+  }
 }
 
 void apply_section_shell(const Block& b, DeckBuilder& d) {

@@ -29,6 +29,7 @@ struct PendingSolid {
   GlobalId id = 0, pid = 0;
   std::array<GlobalId, 8> nodes{};
   SrcRef src;
+  bool tshell = false; ///< *ELEMENT_TSHELL (its part's section must be a *SECTION_TSHELL)
 };
 
 struct PendingShell {

@@ -133,7 +133,11 @@ private:
     // *MAT_NULL beams: mass only (YM, PR for the contact stiffness), no equation of state
     const bool null_beam =
         mat->kind == MaterialKind::Null && sec != nullptr && sec->kind == SectionKind::Beam;
-    if (hydro && p.eosid == 0 && !null_beam)
+    // laws with a plane-stress form (*MAT_JOHNSON_COOK) run shells without an EOS
+    const bool shell =
+        sec != nullptr && (sec->kind == SectionKind::Shell || sec->kind == SectionKind::TShell);
+    const bool plane_stress = shell && material_law(mat->kind).update_shell != nullptr;
+    if (hydro && p.eosid == 0 && !null_beam && !plane_stress)
       fail(p.loc, fmt::format("part {}: material {} needs an equation of state: give EOSID", p.id,
                               mat->id));
     if (!hydro && p.eosid != 0)
@@ -148,7 +152,7 @@ private:
                                  "{}) do not erode in parcae; failure of spot welds is supported "
                                  "on solid welds",
                                  law.card, mat->id, p.id));
-    if (hydro && sec != nullptr && sec->kind == SectionKind::Shell)
+    if (hydro && shell && !plane_stress)
       fail(p.loc, fmt::format("part {}: material {} (with an equation of state) is supported for "
                               "solids only, and section {} is a shell section",
                               p.id, mat->id, p.secid));
@@ -160,10 +164,9 @@ private:
     const auto it = parts_.find(pid);
     if (it == parts_.end()) missing(loc, what, eid, "part", pid);
     const Section& s = *sections_.at(it->second->secid);
-    constexpr const char* kKinds[] = {"solid", "shell", "beam", "discrete"}; // SectionKind
     if (s.kind != kind)
       fail(loc, fmt::format("{} {} is in part {}, whose section {} is a {} section", what, eid, pid,
-                            s.id, kKinds[static_cast<int>(s.kind)]));
+                            s.id, section_kind_name(s.kind)));
     used_parts_.insert(pid);
     return *it->second;
   }
@@ -182,11 +185,12 @@ private:
   void resolve_solids() {
     SolidTable& t = m_.solids;
     for (const PendingSolid& e : d_.solids) {
-      const SourceLoc loc = d_.loc(e.src, "*ELEMENT_SOLID");
-      element_part(loc, "solid element", e.id, e.pid, SectionKind::Solid);
+      const SourceLoc loc = d_.loc(e.src, e.tshell ? "*ELEMENT_TSHELL" : "*ELEMENT_SOLID");
+      const std::string_view what = e.tshell ? "thick shell element" : "solid element";
+      element_part(loc, what, e.id, e.pid, e.tshell ? SectionKind::TShell : SectionKind::Solid);
       t.id.push_back(e.id);
       t.part.push_back(e.pid);
-      t.nodes.push_back(local_nodes(loc, "solid element", e.id, e.nodes));
+      t.nodes.push_back(local_nodes(loc, what, e.id, e.nodes));
       t.line.push_back(e.src.line);
     }
   }
@@ -528,6 +532,7 @@ private:
                                 "nodal-pressure tetrahedra (ELFORM 13, 16, 17) are not available",
                                 s.id, p.id, s.elform));
       if (s.kind == SectionKind::Solid && s.elform == 10) check_tetrahedra(p);
+      if (s.kind == SectionKind::TShell) check_thick_shell(s, p);
       if (s.kind == SectionKind::Shell && (s.elform == 16 || s.elform == 9))
         note_substituted_shell(s, p);
       else if (s.kind == SectionKind::Shell && s.elform != 0 && s.elform != 2 && s.elform != 5 &&
@@ -541,10 +546,38 @@ private:
     }
   }
 
+  /// *SECTION_TSHELL: ELFORM 1 (2 runs as 1, with a note); a law with a shell form and no
+  /// material axes.
+  void check_thick_shell(const Section& s, const Part& p) const {
+    if (s.elform == 2)
+      m_.notes.push_back({"*SECTION_TSHELL", s.elform_loc, false,
+                          fmt::format("section {} (part {}): thick shell ELFORM 2 (fully "
+                                      "integrated in the plane) runs as ELFORM 1 (one point, "
+                                      "in-plane hourglass control)",
+                                      s.id, p.id)});
+    else if (s.elform != 1 && s.elform != 0)
+      fail(s.elform_loc, fmt::format("*SECTION_TSHELL {} (part {}): ELFORM {} is not supported: "
+                                     "parcae has thick shell ELFORM 1 (plane stress, one point "
+                                     "in the plane; 2 runs as 1)",
+                                     s.id, p.id, s.elform));
+    const Material* mat = m_.find_material(p.mid);
+    if (mat == nullptr) return;
+    const MaterialLaw& law = material_law(mat->kind);
+    if (law.update_shell == nullptr || law.oriented || law.shell_state > 3 ||
+        law.discrete_force != nullptr)
+      fail(p.loc, fmt::format("part {}: {} {} on thick shells is not supported (a law with a "
+                              "shell form and without material axes is needed)",
+                              p.id, law.card, mat->id));
+  }
+
   /// The implicit solver's elements: hexahedra ELFORM 2 (fully integrated) and 18 (enhanced
   /// strain, linear statics), and ELFORM -18 of LS-DYNA's naming is not used; shells ELFORM 0,
   /// 2 and 16 (all run as the implicit solver's MITC4 shell).
   void check_implicit_formulation(const Part& p, const Section& s) const {
+    if (s.kind == SectionKind::TShell)
+      fail(s.loc, fmt::format("*SECTION_TSHELL {} (part {}): thick shells are not supported by "
+                              "the implicit solver (IMFLAG = 1)",
+                              s.id, p.id));
     if (s.kind == SectionKind::Beam || s.kind == SectionKind::Discrete)
       fail(s.loc, fmt::format("*SECTION_{} {} (part {}): {} are not supported by the implicit "
                               "solver (IMFLAG = 1): use solids with ELFORM 2 or 18, or shells",

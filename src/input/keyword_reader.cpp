@@ -294,12 +294,8 @@ private:
                               it->second.loc.str()));
       }
     }
-    if (raw.keyword.starts_with("*DATABASE_") || raw.keyword.starts_with("*CONTROL_")) {
-      notes.push_back({raw.keyword, loc, false, "not supported by parcae; ignored"});
-    } else if (raw.keyword.starts_with("*SENSOR")) {
-      notes.push_back({raw.keyword, loc, false, "sensors are not supported by parcae; ignored"});
-    } else if (raw.keyword == "*KEYWORD_ID") {
-      notes.push_back({raw.keyword, loc, false, "the deck's id card is not used; ignored"});
+    if (const std::string_view why = ignored_keyword_note(raw.keyword); !why.empty()) {
+      notes.push_back({raw.keyword, loc, false, std::string(why)});
     } else if (d_.options.ignore_unsupported) {
       notes.push_back({raw.keyword, loc, false, "unsupported keyword ignored"});
     } else {
@@ -335,6 +331,18 @@ void read_and_resolve(const std::string& path, DeckBuilder& builder) {
 
 } // namespace
 } // namespace io
+
+std::string_view ignored_keyword_note(std::string_view keyword) {
+  if (keyword.starts_with("*DATABASE_") || keyword.starts_with("*CONTROL_"))
+    return "not supported by parcae; ignored";
+  // the thermal solver's materials (*PART TMID): a structural run (*CONTROL_SOLUTION SOLN 0 or
+  // the structural part of 2, all parcae runs) does not use them, as LS-DYNA does not
+  if (keyword.starts_with("*MAT_THERMAL_"))
+    return "thermal material: not used by a structural run; ignored";
+  if (keyword.starts_with("*SENSOR")) return "sensors are not supported by parcae; ignored";
+  if (keyword == "*KEYWORD_ID") return "the deck's id card is not used; ignored";
+  return {};
+}
 
 Model read_deck(const std::string& path, const ReadOptions& options) {
   Model model;

@@ -41,9 +41,13 @@ std::string keyword_coverage_markdown();
 
 /// For each keyword name in `names` (one per line, as written in a deck: "*MAT_024_TITLE"), one
 /// tab-separated line: the name, then the card table that reads it (its canonical name) or "-"
-/// when parcae has none, then "warn" for an unsupported *DATABASE_ / *CONTROL_ keyword (read
-/// with one warning and ignored) or "refuse" (an error unless --ignore-unsupported) or "read".
+/// when parcae has none, then "warn" for an unsupported keyword read with one warning and
+/// ignored (ignored_keyword_note) or "refuse" (an error unless --ignore-unsupported) or "read".
 /// `parcae keywords --match` (scripts/keywords_vs_openradioss.py).
 std::string keyword_match_table(std::string_view names);
+
+/// The warning an unsupported keyword is read with when parcae ignores it (output and control
+/// cards, thermal materials, sensors, the deck's id card); empty when it is refused.
+std::string_view ignored_keyword_note(std::string_view keyword);
 
 } // namespace parcae

@@ -530,6 +530,7 @@ bool shell_keeps_back_stress(const MaterialParams& m) {
 bool shell_direct_return(const MaterialParams& m) {
   if (m.hyperelastic()) return false; // *MAT_027: its own membrane law, through update_shell
   if (m.law().oriented) return false; // material axes (*MAT_FABRIC): its own law
+  if (m.hydro()) return false;        // *MAT_015's plane-stress form: its own update_shell
   if (!m.plastic()) return true;
   if (m.hill_r != 0) return false; // *MAT_037: its own (Hill) return, through update_shell
   return linear_hardening(m) && !(viscoplastic(m) && rate_dependent(m));

@@ -1,9 +1,11 @@
-// *MAT_JOHNSON_COOK (015), solids only, hydrodynamic (pressure from the part's EOS): von Mises
-// plasticity on the Johnson-Cook yield stress (Johnson & Cook 1983) with strain hardening,
-// logarithmic rate term and thermal softening at the adiabatic temperature.
+// *MAT_JOHNSON_COOK (015): von Mises plasticity on the Johnson-Cook yield stress (Johnson & Cook
+// 1983) with strain hardening, logarithmic rate term and thermal softening at the adiabatic
+// temperature. Solids are hydrodynamic (pressure from the part's EOS); shells are plane stress
+// with the card's E and PR (LS-DYNA's "shells only" fields) and need no EOS.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -16,6 +18,11 @@
 namespace parcae {
 
 namespace {
+
+/// The shells' elastic constants (card 1 E and PR; absent: shells are refused).
+struct JohnsonCookShell {
+  Real e = 0, pr = 0;
+};
 
 /// Johnson-Cook rate x thermal factor (1 + C ln max(rate*, 1))(1 - T*^M).
 Real jc_factor(const MaterialParams& m, Real rate, Real temperature) {
@@ -50,7 +57,7 @@ namespace {
 /// lies on the surface of the rate it flows at. Both yield stresses increase with d, so
 /// q_tr - 3G d - sy(d) decreases and has one root in [0, q_tr / 3G]. The temperature is fixed
 /// over the step. Returns d (0: elastic).
-Real jc_return(const MaterialParams& m, Real s[6], Real eps_p, Real rate, Real temperature,
+Real jc_return(const MaterialParams& m, Real g, Real s[6], Real eps_p, Real rate, Real temperature,
                Real viscoplastic_dt) {
   const Real ss =
       s[0] * s[0] + s[1] * s[1] + s[2] * s[2] + 2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5]);
@@ -59,7 +66,7 @@ Real jc_return(const MaterialParams& m, Real s[6], Real eps_p, Real rate, Real t
   const Real scale = jc_factor(m, vp ? 0.0 : rate, temperature); // VP = 1: the thermal factor
   const Real sy0 = scale * jc_hardening(m, eps_p);
   if (q_tr <= sy0 || q_tr <= 0) return 0;
-  const Real g3 = 3.0 * m.g;
+  const Real g3 = 3.0 * g;
   const Real rate_floor = m.jc_epso * viscoplastic_dt; // d below this: no rate term
   // sy(d) and its slope
   auto yield = [&](Real d, Real& slope) {
@@ -124,7 +131,106 @@ void prepare_johnson_cook(const Material& mat, const Model& model, MaterialParam
   m.jc_cp = mat.jc_cp;
   m.vp = mat.vp;
   m.sigy = mat.jc_a;
+  if (mat.law_card) { // shells: E and PR of card 1 (the time step, hourglass and the update)
+    const JohnsonCookShell& sh = mat.card<JohnsonCookShell>();
+    m.e = sh.e;
+    m.nu = sh.pr;
+  }
 }
+
+namespace {
+
+/// Plane-stress update of a shell point: the step's 3-D strain increment
+/// [dxx, dyy, dzz, gxy, 0, 0] with the thickness strain dzz such that sigma_zz = 0, each trial
+/// returned radially onto the Johnson-Cook surface (jc_return) with the shell's moduli E, PR;
+/// transverse shear elastic. sigma_zz(dzz) increases with dzz (the tangent's zz term is at
+/// least the bulk modulus), so the root is bracketed and found by secant steps safeguarded by
+/// bisection. The rate (VP = 0: the effective total strain rate, with the plastically
+/// incompressible dzz = -(dxx + dyy)) and the temperature (TR + plastic work / (RO CP), the work
+/// kept in back[0]) are fixed over the step, as in the solid update.
+Real update_johnson_cook_shell(const MaterialParams& m, const Real deps[5], Real dt, Real sig[5],
+                               Real back[3], Real& eps_p, Real& deps_zz) {
+  const Real e = m.e, nu = m.nu;
+  const Real g = e / (2.0 * (1.0 + nu)), k = e / (3.0 * (1.0 - 2.0 * nu));
+  sig[3] += g * deps[3];
+  sig[4] += g * deps[4];
+  const Real dzz_el = -nu / (1.0 - nu) * (deps[0] + deps[1]);
+  Real work = back != nullptr ? back[0] : 0.0;
+  const Real temperature = m.jc_cp > 0 ? m.jc_tr + work / (m.ro * m.jc_cp) : m.jc_tr;
+  const bool vp = m.vp == 1;
+  Real rate = 0;
+  if (m.jc_c != 0 && !vp && dt > 0) {
+    const Real d6[6] = {deps[0], deps[1], -(deps[0] + deps[1]), deps[2], deps[3], deps[4]};
+    rate = j2::effective_rate(d6, dt);
+  }
+  const Real p0 = -(sig[0] + sig[1]) / 3.0; // start of step (sigma_zz = 0)
+  const Real s0[6] = {sig[0] + p0, sig[1] + p0, p0, sig[2], 0.0, 0.0};
+  Real out[6] = {}, dep = 0;
+  // sigma_zz after the return of the trial with thickness strain dzz (out, dep: that state)
+  auto szz = [&](Real dzz) {
+    const Real d6[6] = {deps[0], deps[1], dzz, deps[2], 0.0, 0.0};
+    const Real dv = d6[0] + d6[1] + d6[2];
+    for (int i = 0; i < 6; ++i) out[i] = s0[i];
+    for (int i = 0; i < 3; ++i) out[i] += 2.0 * g * (d6[i] - dv / 3.0);
+    out[3] += g * d6[3];
+    dep = dt > 0 ? jc_return(m, g, out, eps_p, rate, temperature, vp ? dt : 0.0) : 0.0;
+    const Real p = p0 - k * dv;
+    for (int i = 0; i < 3; ++i) out[i] -= p;
+    return out[2];
+  };
+  Real dzz = dzz_el;
+  Real f = szz(dzz);
+  if (dep > 0) {
+    const Real scale = std::abs(out[0]) + std::abs(out[1]) + std::abs(out[3]) + m.jc_a;
+    const Real tol = 1e-13 * scale;
+    // bracket the root (f increases with dzz): step away from dzz_el by the elastic tangent's
+    // estimate, doubling, until f changes sign
+    const Real c = k + 4.0 * g / 3.0;
+    Real step = std::max(std::abs(f) / c, 1e-300);
+    Real lo = dzz, flo = f, hi = dzz, fhi = f;
+    for (int it = 0; it < 200; ++it) {
+      if (f > 0) {
+        hi = lo, fhi = flo;
+        lo = hi - step;
+        flo = szz(lo);
+        if (flo <= 0) break;
+      } else {
+        lo = hi, flo = fhi;
+        hi = lo + step;
+        fhi = szz(hi);
+        if (fhi >= 0) break;
+      }
+      step *= 2.0;
+    }
+    // secant steps kept inside the bracket (bisection otherwise)
+    for (int it = 0; it < 200; ++it) {
+      dzz = fhi != flo ? hi - fhi * (hi - lo) / (fhi - flo) : 0.5 * (lo + hi);
+      if (!(dzz > lo && dzz < hi)) dzz = 0.5 * (lo + hi);
+      f = szz(dzz);
+      if (std::abs(f) <= tol || hi - lo <= 1e-15 * (std::abs(lo) + std::abs(hi))) break;
+      if (f > 0) {
+        hi = dzz;
+        fhi = f;
+      } else {
+        lo = dzz;
+        flo = f;
+      }
+    }
+  }
+  sig[0] = out[0];
+  sig[1] = out[1];
+  sig[2] = out[3];
+  deps_zz = dzz;
+  if (dep > 0 && back != nullptr) {
+    const Real q = std::sqrt(std::max<Real>(0.0, out[0] * out[0] - out[0] * out[1] +
+                                                     out[1] * out[1] + 3.0 * out[3] * out[3]));
+    back[0] = work + q * dep; // plastic work per unit volume
+  }
+  eps_p += dep;
+  return dep;
+}
+
+} // namespace
 
 Real update_johnson_cook_deviator(const MaterialParams& m, const Real deps[6], Real dt, Real r,
                                   Real s[6], Real hist[6], Real& eps_p) {
@@ -133,7 +239,7 @@ Real update_johnson_cook_deviator(const MaterialParams& m, const Real deps[6], R
   const Real temperature = m.jc_cp > 0 ? m.jc_tr + hist[0] / (m.ro * m.jc_cp) : m.jc_tr;
   const bool vp = m.vp == 1;
   const Real rate = m.jc_c != 0 && !vp ? j2::effective_rate(deps, dt) : 0.0;
-  const Real dep = jc_return(m, s, eps_p, rate, temperature, vp ? dt : 0.0);
+  const Real dep = jc_return(m, m.g, s, eps_p, rate, temperature, vp ? dt : 0.0);
   if (dep > 0) {
     const Real sy = std::sqrt(1.5 * (s[0] * s[0] + s[1] * s[1] + s[2] * s[2] +
                                      2.0 * (s[3] * s[3] + s[4] * s[4] + s[5] * s[5])));
@@ -154,6 +260,14 @@ void read_johnson_cook_card(const io::Fields& h, LawReader& r) {
                                   "strain rate) or 1 (viscoplastic: at the plastic strain rate)",
                                   m.id, h.real("VP")));
   m.vp = h.real("VP");
+  if (h.real("E") > 0) { // the shells' elastic constants (solids do not use them)
+    if (!(h.real("PR") >= 0 && h.real("PR") < 0.5))
+      fail(h.loc("PR"),
+           fmt::format("material {}: PR = {} must lie in [0, 0.5) (shells)", m.id, h.real("PR")));
+    m.law_card = std::make_shared<JohnsonCookShell>(JohnsonCookShell{h.real("E"), h.real("PR")});
+    m.e = h.real("E"); // also the contact stiffness's bulk modulus (solids: none without them)
+    m.pr = h.real("PR");
+  }
   if (m.vp == 1 && h.real("C") < 0)
     fail(h.loc("C"), fmt::format("material {}: C = {} with VP = 1: the viscoplastic return needs "
                                  "a yield stress that does not fall with the plastic rate (C >= "
@@ -205,8 +319,8 @@ const MaterialLaw& law_johnson_cook() {
       .kind = MaterialKind::JohnsonCook,
       .card = "*MAT_JOHNSON_COOK",
       .number = "015",
-      .summary = "Johnson-Cook plasticity (hardening, rate, thermal softening) + EOS pressure, "
-                 "solids only",
+      .summary = "Johnson-Cook plasticity (hardening, rate, thermal softening): solids with EOS "
+                 "pressure, shells plane stress",
       .history = 2, // effective plastic strain, plastic work (adiabatic temperature)
       .incremental = true,
       .plastic = false,
@@ -229,21 +343,24 @@ const MaterialLaw& law_johnson_cook() {
                      {R("D5"), R("C2/P/XNP/D"), R("EROD"), R("EFMIN", "1.0E-6"), R("NUMINT"),
                       R("K"), R("EPS1"), R("DMODEL")}}},
            .summary =
-               "Johnson-Cook plasticity (solids only; *PART EOSID required): shear modulus G, "
-               "yield (A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the effective "
+               "Johnson-Cook plasticity. Solids: *PART EOSID required, shear modulus G. "
+               "Shells: plane stress with E and PR (needed; no EOS: an EOSID is not used), "
+               "the thickness strain such that sigma_zz = 0, transverse shear elastic. Yield "
+               "(A + B eps_p^N)(1 + C ln max(rate/EPSO, 1))(1 - T*^M) with the effective "
                "total strain rate (VP = 0) or the plastic strain rate (VP = 1, viscoplastic: "
                "the return solves for the plastic increment on the surface of its own rate), T* = "
                "(T - TR)/(TM - TR) and the adiabatic temperature T = TR "
                "+ plastic work / (RO CP) (thermal softening when CP > 0 and TM > TR); accurate "
-               "radial return always (IT ignored). Pressure from the EOS limited to p >= PC (PC "
+               "radial return always (IT ignored). Solid pressure from the EOS limited to p >= PC "
+               "(PC "
                "= 0: no limit); SPALL 2 and 3 (spall failure) need element erosion and act as "
                "SPALL 1 (warning). RATEOP = 0 only; A < 0 (load curve) is not "
                "supported. The damage model (D1-D5) and erosion fields are ignored (warning when "
-               "set); E, PR and DTF (shells) are ignored."},
+               "set); DTF is ignored."},
       .read = read_johnson_cook_card,
       .prepare = prepare_johnson_cook,
       .update_solid = nullptr,
-      .update_shell = nullptr,
+      .update_shell = update_johnson_cook_shell,
       .update_deviator = update_johnson_cook_deviator,
       .wave_speed = reference_wave_speed};
   return law;

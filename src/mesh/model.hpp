@@ -152,7 +152,12 @@ struct Eos {
 
 /// Discrete: *SECTION_DISCRETE (springs and dampers between two nodes, *ELEMENT_DISCRETE,
 /// kept in Model::beams).
-enum class SectionKind : std::uint8_t { Solid, Shell, Beam, Discrete };
+enum class SectionKind : std::uint8_t { Solid, Shell, Beam, Discrete, TShell };
+/// "solid", "shell", "beam", "discrete", "thick shell" (messages, summaries).
+inline const char* section_kind_name(SectionKind k) {
+  constexpr const char* kNames[] = {"solid", "shell", "beam", "discrete", "thick shell"};
+  return kNames[static_cast<int>(k)];
+}
 
 /// *SECTION_SOLID ELFORM 2, -1, -2 (fully integrated selective-reduced hexahedra) and 3 (the
 /// fully integrated hexahedron with nodal rotations): the explicit solver runs them as the

@@ -5,9 +5,11 @@
 // node's on the upper segment, whose reaction it takes), so in quasi-static equilibrium each
 // tie carries F/2 over the node's share of the area (25 mm^2): sigma_n = F / 50.
 //  - OPTION 2, NFLS = SFLS = 1 MPa: F = 30 N (sigma_n = 0.6 NFLS) stays tied with the spring
-//    deflection F / (2 k) (~1e-4 mm, k ~ 1.2e5 N/mm): separation < 1e-3 mm; F = 80 N (1.6
-//    NFLS) fails and the square flies off (> 0.5 mm at the end).
-//  - OPTION 1, NFLS = SFLS = 0 (the paperboard deck): never fails, also at F = 80 N.
+//    deflection F / (2 k), k capped at what the step carries (0.5 / (dt^2 (1/m + 1/m)), a few
+//    1e4 N/mm here): separation < 1e-3 mm; F = 80 N (1.6 NFLS) fails and the square flies off
+//    (> 0.5 mm at the end).
+//  - OPTION 1, NFLS = SFLS = 0 (the paperboard deck): never fails, also at F = 80 N (~2e-3 mm,
+//    far from letting go).
 // The ramp (2e-4 s) is ~35 periods of the tie's vibration, so the dynamic overshoot of the tie
 // force is a few percent: far from the 0.6 / 1.6 margins.
 #include <gtest/gtest.h>
@@ -85,5 +87,7 @@ TEST(TiebreakDeck, Option2HoldsBelowTheFailureStressAndLetsGoAbove) {
 }
 
 TEST(TiebreakDeck, Option1WithZeroFailureStressesNeverLetsGo) {
-  EXPECT_LT(lift_at_end(1, 0.0, 80.0), 1e-3);
+  const double lift = lift_at_end(1, 0.0, 80.0);
+  EXPECT_GT(lift, 0.0);
+  EXPECT_LT(lift, 1e-2);
 }

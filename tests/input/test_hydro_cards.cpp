@@ -105,9 +105,15 @@ TEST(HydroCards, EosidRules) {
   EXPECT_NE(elastic.find("equations of state apply to"), std::string::npos) << elastic;
   const std::string shell = read_error(
       deck("*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
-           "*ELEMENT_SHELL\n1,1,1,2,3,4\n*PART\nplate\n1,1,1,1\n*SECTION_SHELL\n1,2\n0.5\n" +
-           jc + kGruneisen + termination()));
+           "*ELEMENT_SHELL\n1,1,1,2,3,4\n*PART\nplate\n1,1,1,1\n*SECTION_SHELL\n1,2\n0.5\n"
+           "*MAT_NULL\n1,8.93e-9\n" +
+           kGruneisen + termination()));
   EXPECT_NE(shell.find("solids only"), std::string::npos) << shell;
+  // *MAT_015 has a plane-stress form for shells (E, PR; no EOS needed): read
+  read_text(deck("*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n"
+                 "*ELEMENT_SHELL\n1,1,1,2,3,4\n*PART\nplate\n1,1,1\n*SECTION_SHELL\n1,2\n0.5\n"
+                 "*MAT_015\n1,8.93e-9,46000,120000,0.34\n90,292,0.31\n" +
+                 termination()));
 }
 
 TEST(HydroCards, RefusedFieldsAreNamed) {

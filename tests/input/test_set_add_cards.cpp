@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "input/keyword_reader.hpp"
 #include "keyword_test_util.hpp"
 
 namespace parcae::test {
@@ -192,6 +193,19 @@ TEST(WarnOnly, SensorsKeywordIdAndPartContact) {
   EXPECT_EQ(m.parts[1].id, 2);
   EXPECT_TRUE(has_warning(m, "*PART", "part 2: _CONTACT FS = 0.2 ignored"));
   EXPECT_TRUE(has_warning(m, "*PART", "part 2: _CONTACT FD = 0.1 ignored"));
+}
+
+TEST(WarnOnly, ThermalMaterialsInAStructuralRun) {
+  // *MAT_THERMAL_* cards (a part's TMID) are not used by a structural run: read with one
+  // warning each, as LS-DYNA does with SOLN 0; the coverage table calls them "warn"
+  const Model m = read_text(deck(cube_mesh() + termination() +
+                                 "*MAT_THERMAL_ISOTROPIC\n101,7.85e-9\n460.0,0.05\n"
+                                 "*MAT_THERMAL_ORTHOTROPIC\n102,7.85e-9\n460.0,0.05,0.05,0.02\n"));
+  EXPECT_TRUE(has_warning(m, "*MAT_THERMAL_ISOTROPIC", "not used by a structural run"));
+  EXPECT_TRUE(has_warning(m, "*MAT_THERMAL_ORTHOTROPIC", "not used by a structural run"));
+  EXPECT_EQ(ignored_keyword_note("*MAT_THERMAL_ISOTROPIC_TD").empty(), false);
+  EXPECT_EQ(keyword_match_table("*MAT_THERMAL_ISOTROPIC\n"), "*MAT_THERMAL_ISOTROPIC\t-\twarn\n");
+  EXPECT_TRUE(ignored_keyword_note("*ELEMENT_SPH").empty());
 }
 
 } // namespace

@@ -127,6 +127,54 @@ TEST(TiedRotations, ShellEdgeTieIsTheMergedCantilever) {
   EXPECT_GT(max_abs(u_hinge), 3 * max_abs(u_merged)); // rotations free: a mechanism
 }
 
+TEST(TiedRotations, ShellEdgeOffsetTieIsAPenaltyHinge) {
+  // _OFFSET is LS-DYNA's penalty tie of the translations: the edge is a hinge (the tip falls
+  // as far as with the translational penalty tie of the nodes, and far below the merged
+  // cantilever), and the penalty springs hold the tied nodes on their points
+  const std::string a = shell_grid_cards(4, 1, 40.0, 10.0, 1, 1, 1);
+  const std::string b = shifted(shell_grid_cards(4, 1, 40.0, 10.0, 2, 101, 101), 40.0, 0.0);
+  std::string tied = cantilever_head();
+  tied += a.substr(0, a.find("*ELEMENT_SHELL")) + b.substr(0, b.find("*ELEMENT_SHELL"));
+  tied += a.substr(a.find("*ELEMENT_SHELL")) + b.substr(b.find("*ELEMENT_SHELL"));
+  tied += node_set_card(3, {101, 106});
+  auto with = [&](const std::string& kw) {
+    return tied + kw + "\n         3         1         4         3\n\n\n" +
+           cantilever_loads(6, 105, 110);
+  };
+  const auto u_edge =
+      tip_history("edge_offset", with("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET"), 105, 2);
+  const auto u_nodes =
+      tip_history("nodes_offset", with("*CONTACT_TIED_NODES_TO_SURFACE_OFFSET"), 105, 2);
+  std::string merged = cantilever_head() + shell_grid_cards(8, 1, 80.0, 10.0, 1, 1, 1);
+  merged += cantilever_loads(10, 9, 18);
+  const auto u_merged = tip_history("offset_merged", merged, 9, 2);
+  const auto u_hinge =
+      tip_history("constraint_hinge", with("*CONTACT_TIED_NODES_TO_SURFACE"), 105, 2);
+  std::printf("tip deflection: edge _OFFSET %.6e, nodes _OFFSET %.6e, constraint hinge %.6e, "
+              "merged %.6e mm\n",
+              u_edge.back(), u_nodes.back(), u_hinge.back(), u_merged.back());
+  EXPECT_EQ(relative_gap(u_edge, u_nodes), 0.0);
+  // the penalty hinge is the constraint hinge but for the springs' compliance (stable: the
+  // springs are capped at what the step carries, contact/surface.cpp tie_stiffness)
+  EXPECT_LT(relative_gap(u_edge, u_hinge), 1e-2);
+  EXPECT_GT(max_abs(u_edge), 3 * max_abs(u_merged));
+  // the tied root node 101 stays on strip A's end node 5 (penalty: within a small gap)
+  Model model =
+      read_deck_text("edge_offset_gap", with("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET"));
+  RunOptions opt = quiet_run("edge_offset_gap");
+  const auto n101 = static_cast<std::size_t>(model.node_index(101));
+  const auto n5 = static_cast<std::size_t>(model.node_index(5));
+  double worst = 0, peak = 0;
+  opt.on_cycle = [&](const Domain& d, const GlobalStats&) {
+    worst = std::max(worst, std::abs(d.x[3 * n101 + 2] - d.x[3 * n5 + 2]));
+    peak = std::max(peak, std::abs(d.x[3 * n5 + 2] - d.x0[3 * n5 + 2]));
+    return true;
+  };
+  EXPECT_TRUE(run_explicit(model, opt).normal_termination);
+  EXPECT_GT(peak, 0.05);
+  EXPECT_LT(worst, 0.02 * peak);
+}
+
 TEST(TiedRotations, BeamSpotWeldTiedToTheSheetsIsTheBeamOnTheSheets) {
   // lower sheet x 0..40 (nodes 1-45), upper sheet x 20..60 at z = 6 (nodes 101-145); the weld
   // beam from (30, 10, 0) (lower node 25) to (30, 10, 6) (upper node 121)

@@ -21,11 +21,12 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'R', 'C', 'A', 'E', 'C', 'K'};
-constexpr std::uint64_t kFormatVersion = 8; // 2: contact search schedule; 3: trusses; 4: beams
+constexpr std::uint64_t kFormatVersion = 9; // 2: contact search schedule; 3: trusses; 4: beams
                                             // 5: masses and scale factors (mass scaling)
                                             // 6: 2-D solid stresses and steps
                                             // 7: the time of the last plot state
                                             // 8: joint failure and couples, joint stiffnesses
+                                            // 9: thick shells' through-thickness points
 constexpr std::size_t kHeaderBytes = 32;    // magic, version, payload size, checksum
 
 std::string rank_file_name(int rank) {
@@ -203,6 +204,7 @@ void visit_domain_state(StateArchive& ar, Domain& d) {
     for (auto* v : {&b.vol, &b.e_int, &b.e_hg, &b.dt, &b.density_scale})
       fixed(*v, "element state", p.pid);
     fixed(b.failed, "failure flags", p.pid);
+    fixed(b.ts, "thick shell points", p.pid);
   }
   for (auto& p : d.shells) {
     auto& b = p.blk;

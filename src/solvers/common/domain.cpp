@@ -407,7 +407,8 @@ Domain build_domain(const Model& model) {
   for (const auto& [pid, elems] : solid_by_part) {
     const PartSetup s = resolve_part(model, pid);
     MaterialParams mp = make_material_params(*s.mat, model);
-    if (mp.hydro()) attach_eos(mp, *s.mat, model.find_eos(s.part->eosid));
+    if (mp.hydro() && s.sec->kind == SectionKind::Solid)
+      attach_eos(mp, *s.mat, model.find_eos(s.part->eosid));
     if (mp.law().rigid) {
       const int b = rigid_body_for(s);
       for (std::size_t e : elems) {
@@ -428,11 +429,13 @@ Domain build_domain(const Model& model) {
       }
       continue;
     }
-    if (!mp.hyperelastic() && !mp.hydro() && mp.law().update_solid == nullptr) // e.g. *MAT_037
+    if (!mp.hyperelastic() && !mp.hydro() && mp.law().update_solid == nullptr && // *MAT_037
+        s.sec->kind == SectionKind::Solid) // (thick shells run the shell form)
       throw InputError(s.mat->loc, fmt::format("{} {}: solids (part {}) are not supported; "
                                                "shells only",
                                                mp.law().card, s.mat->id, pid));
-    if (s.sec->elform != 1 && s.sec->elform != 0 && s.sec->elform != 10 &&
+    if (s.sec->kind == SectionKind::Solid && s.sec->elform != 1 && s.sec->elform != 0 &&
+        s.sec->elform != 10 &&
         !fully_integrated_hexahedron(s.sec->elform)) // 2, -1, -2, 3: run as 1
       throw InputError(s.sec->loc, fmt::format("*SECTION_SOLID {}: ELFORM {} is not supported "
                                                "(1 and 10 are; 2, -1, -2, 3 run as 1)",
@@ -462,6 +465,7 @@ Domain build_domain(const Model& model) {
       sp.elem_id.push_back(model.solids.id[elems[k]]);
       sp.model_index.push_back(elems[k]);
     }
+    if (s.sec->kind == SectionKind::TShell) setup_thick_shell(model, *s.sec, sp);
     d.solids.push_back(std::move(sp));
   }
   // --- shells ---
@@ -475,11 +479,14 @@ Domain build_domain(const Model& model) {
       add_planar_part(model, *s.part, *s.sec, s.hg, planar, opt, std::move(mp), elems, body, d);
       continue;
     }
-    if (mp.hydro())
-      throw InputError(s.mat->loc, fmt::format("material {} (hydrodynamic, with an equation of "
-                                               "state): shells (part {}) are not supported; "
-                                               "solids only",
-                                               s.mat->id, pid));
+    if (mp.hydro() && (mp.law().update_shell == nullptr || !(mp.e > 0)))
+      throw InputError(s.mat->loc,
+                       mp.law().update_shell == nullptr
+                           ? fmt::format("material {} (hydrodynamic, with an equation of state): "
+                                         "shells (part {}) are not supported; solids only",
+                                         s.mat->id, pid)
+                           : fmt::format("{} {}: shells (part {}) need E and PR (card 1)",
+                                         mp.law().card, s.mat->id, pid));
     if (mp.kind == MaterialKind::Spotweld)
       throw InputError(s.mat->loc, fmt::format("*MAT_SPOTWELD {}: shells (part {}) are not "
                                                "supported; beams (ELFORM 1, 3, 9) and solids only",

@@ -321,6 +321,13 @@ void set_shell_layers(const Model& model, const Part& part, const Section& sec,
                       const MaterialParams& part_mat, const std::vector<std::size_t>& elems,
                       ShellPart& sp);
 
+/// During build_domain: a part of thick shells (*SECTION_TSHELL, elements held with the solids;
+/// sp.blk initialised, sp.model_index set) gets the thick-shell kernel's options (the section's
+/// NIP Gauss points, SHRF) and its points' state; its connectivity is the deck's (no reordering
+/// of degenerate bricks). InputError for a law without the shell constants it needs
+/// (tshell_setup.cpp).
+void setup_thick_shell(const Model& model, const Section& sec, SolidPart& sp);
+
 /// The 2-D solid formulation of a shell section: ELFORM 13 plane strain, 15 axisymmetric,
 /// None for the shells; InputError at the section for ELFORM 12 and 14 (planar_parts.cpp).
 Planar planar_kind(const Section& sec, GlobalId pid);

@@ -3,6 +3,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "fem/tshell.hpp"
 #include "solvers/common/domain.hpp"
 
 namespace parcae {
@@ -33,6 +34,8 @@ HexBlock pick_block(const HexBlock& b, const std::vector<std::size_t>& idx) {
   o.dt = pick(b.dt, idx, 1);
   o.density_scale = pick(b.density_scale, idx, 1);
   o.failed = pick(b.failed, idx, 1);
+  o.ts_nip = b.ts_nip;
+  o.ts = pick(b.ts, idx, static_cast<std::size_t>(b.ts_nip) * kTShellState);
   return o;
 }
 

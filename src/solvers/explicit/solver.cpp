@@ -670,10 +670,9 @@ std::string model_summary(const Model& model, const Domain& d, Real dt0, const s
         m ? fmt::format("{} ({})", std::string_view(material_law(m->kind).card).substr(5),
                         material_law(m->kind).number)
           : "?";
-    constexpr const char* kKinds[] = {"solid", "shell", "beam", "discrete"}; // SectionKind
     s += fmt::format("    part {:>6} {:<24} mat {} {:<34} sec {} {}", p.id,
                      p.title.empty() ? "-" : p.title, p.mid, mat_name, p.secid,
-                     sec ? kKinds[static_cast<int>(sec->kind)] : "?");
+                     sec ? section_kind_name(sec->kind) : "?");
     s += sec && sec->kind != SectionKind::Discrete ? fmt::format(" elform {}\n", sec->elform)
                                                    : std::string("\n");
   }
