@@ -1,6 +1,6 @@
-// *DEFINE_ELEMENT_DEATH_SOLID / _SOLID_SET / _SHELL / _SHELL_SET: elements deleted at a given
-// time (optionally only inside or outside a box), card tables beside their apply and resolve
-// functions. The explicit solver deletes them in its erosion pass
+// *DEFINE_ELEMENT_DEATH_SOLID / _SOLID_SET / _SHELL / _SHELL_SET / _THICK_SHELL: elements deleted
+// at a given time (optionally only inside or outside a box), card tables beside their apply and
+// resolve functions. The explicit solver deletes them in its erosion pass
 // (solvers/explicit/erosion_pass.cpp), as eroded elements.
 #include <map>
 #include <unordered_map>
@@ -20,11 +20,12 @@ using namespace card_fields;
 /// One card before the elements are known.
 struct PendingDeath {
   bool shell = false, is_set = false;
-  GlobalId id = 0; ///< element id, or element set id when is_set
+  bool thick_shell = false; ///< _THICK_SHELL: a solid-table element whose section is a TSHELL
+  GlobalId id = 0;          ///< element id, or element set id when is_set
   std::size_t death = 0;
 };
 
-void add_death(const Block& b, bool shell, bool is_set, DeckBuilder& d) {
+void add_death(const Block& b, bool shell, bool is_set, DeckBuilder& d, bool thick_shell = false) {
   const Fields& h = b.head;
   const std::string_view field = is_set ? "SID" : "EID";
   if (h.id(field) <= 0)
@@ -50,7 +51,7 @@ void add_death(const Block& b, bool shell, bool is_set, DeckBuilder& d) {
   const Real time = h.id("BOXID") != 0 && h.real("TIME") == 0 ? 1e16 : h.real("TIME");
   d.model.element_deaths.push_back({time, h.id("BOXID"), inout, h.loc(field)});
   d.extension<std::vector<PendingDeath>>("element deaths")
-      .push_back({shell, is_set, h.id(field), d.model.element_deaths.size() - 1});
+      .push_back({shell, is_set, thick_shell, h.id(field), d.model.element_deaths.size() - 1});
 }
 
 void apply_death_solid(const Block& b, DeckBuilder& d) {
@@ -58,6 +59,9 @@ void apply_death_solid(const Block& b, DeckBuilder& d) {
 }
 void apply_death_solid_set(const Block& b, DeckBuilder& d) {
   add_death(b, false, true, d);
+}
+void apply_death_thick_shell(const Block& b, DeckBuilder& d) {
+  add_death(b, false, false, d, true);
 }
 void apply_death_shell(const Block& b, DeckBuilder& d) {
   add_death(b, true, false, d);
@@ -91,6 +95,11 @@ std::vector<KeywordSpec> element_death_cards() {
        .head = {{"Card 1", death_card("EID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SOLID for shell element EID (2-D solids too).",
        .apply = apply_death_shell},
+      {.name = "*DEFINE_ELEMENT_DEATH_THICK_SHELL",
+       .head = {{"Card 1", death_card("EID")}},
+       .summary = "As *DEFINE_ELEMENT_DEATH_SOLID for thick shell element EID (*ELEMENT_TSHELL; "
+                  "the element must be one).",
+       .apply = apply_death_thick_shell},
       {.name = "*DEFINE_ELEMENT_DEATH_SHELL_SET",
        .head = {{"Card 1", death_card("SID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SHELL for every element of shell set SID.",
@@ -113,7 +122,7 @@ void resolve_element_deaths(DeckBuilder& d) {
     if (death.boxid != 0 && m.boxes.count(death.boxid) == 0)
       fail(death.loc,
            fmt::format("*DEFINE_ELEMENT_DEATH: box BOXID = {} is not defined", death.boxid));
-    const std::string_view kind = p.shell ? "shell" : "solid";
+    const std::string_view kind = p.shell ? "shell" : p.thick_shell ? "thick shell" : "solid";
     std::vector<GlobalId> ids{p.id};
     if (p.is_set) {
       const auto& sets = p.shell ? m.shell_sets : m.solid_sets;
@@ -131,6 +140,11 @@ void resolve_element_deaths(DeckBuilder& d) {
              fmt::format("*DEFINE_ELEMENT_DEATH: {} element {} is not defined", kind, id));
       const GlobalId pid = p.shell ? m.shells.part[it->second] : m.solids.part[it->second];
       const Part* part = m.find_part(pid);
+      const Section* sec = part ? m.find_section(part->secid) : nullptr;
+      if (p.thick_shell && (sec == nullptr || sec->kind != SectionKind::TShell))
+        fail(death.loc, fmt::format("*DEFINE_ELEMENT_DEATH_THICK_SHELL: element {} is not a thick "
+                                    "shell (part {})",
+                                    id, pid));
       const Material* mat = part ? m.find_material(part->mid) : nullptr;
       if (mat != nullptr && material_law(mat->kind).rigid)
         fail(death.loc, fmt::format("*DEFINE_ELEMENT_DEATH: {} element {} belongs to rigid part "

@@ -10,6 +10,8 @@
 //  - a swung plate (tests/mpi/decks/tshell_cut.k, elastic here and as the deck has it, plastic):
 //    the energy balance holds to 1e-3 with both hourglass forms, and the hourglass energy stays
 //    below 5 % of the total (2.7 % elastic, 0.5 % plastic; the usual acceptance is 10 %);
+//  - *DEFINE_ELEMENT_DEATH_THICK_SHELL deletes its element in the cycle its time comes (and
+//    refuses a solid);
 //  - the deck: a thick shell in a part of a *SECTION_SOLID (and a solid in a *SECTION_TSHELL's),
 //    forms other than 1 and 2, and the implicit solver are refused with the card named.
 #include <gtest/gtest.h>
@@ -179,4 +181,36 @@ TEST(ThickShells, SwungPlateKeepsItsEnergyBalance) {
     EXPECT_LT(sum.energy_error, 1e-3) << name;
     EXPECT_LT(last.hourglass, 0.05 * (last.internal + last.kinetic)) << name;
   }
+}
+
+TEST(ThickShells, ElementDeathDeletesAThickShell) {
+  // *DEFINE_ELEMENT_DEATH_THICK_SHELL: element 2 of a swung strip of two is deleted at
+  // t = 1e-4 (its forces vanish, its energies move to the eroded ones); naming a solid is refused
+  std::string d = head(2e-4) + tshell_cards(2, 1, 20.0, 10.0, 2.0);
+  d += node_set_card(1, at_i(2, 1, 0));
+  d += "*BOUNDARY_SPC_SET\n         1         0         1         1         1\n";
+  d += "*SET_PART_LIST\n         1\n         1\n*INITIAL_VELOCITY_GENERATION\n         1         1"
+       "    -500.0\n       0.0       0.0       0.0       0.0       1.0       0.0\n";
+  const std::string death = "*DEFINE_ELEMENT_DEATH_THICK_SHELL\n         2    1.0e-4\n";
+  Model model = read_deck_text("tshell_death", d + death + "*END\n");
+  RunOptions opt = quiet_run("tshell_death");
+  double dead_at = -1;
+  GlobalStats last;
+  opt.on_cycle = [&](const Domain& dm, const GlobalStats& g) {
+    const auto& part = dm.solids.at(0);
+    for (std::size_t k = 0; k < part.elem_id.size(); ++k)
+      if (part.elem_id[k] == 2 && part.blk.failed[k] && dead_at < 0) dead_at = g.time;
+    last = g;
+    return true;
+  };
+  const RunSummary sum = run_explicit(model, opt);
+  ASSERT_TRUE(sum.normal_termination) << sum.error;
+  EXPECT_GE(dead_at, 1e-4);
+  EXPECT_LT(dead_at, 1.1e-4);
+  EXPECT_GT(last.eroded_internal + last.eroded_kinetic, 0.0);
+  std::string solid = d;
+  solid.replace(solid.find("*ELEMENT_TSHELL"), 15, "*ELEMENT_SOLID");
+  solid.replace(solid.find("*SECTION_TSHELL"), 15, "*SECTION_SOLID");
+  const std::string msg = read_error(solid + death + "*END\n");
+  EXPECT_NE(msg.find("element 2 is not a thick shell"), std::string::npos) << msg;
 }

@@ -94,17 +94,23 @@ std::string cantilever_loads(long root2, long tip1, long tip2) {
   return d;
 }
 
+/// Two strips of the cantilever: A at x 0..40 (nodes 1-10), B at x 40..80 (nodes 101-110), B's
+/// root nodes 101 and 106 (node set 3) on A's end nodes 5 and 10; no tie yet.
+std::string two_strips() {
+  const std::string a = shell_grid_cards(4, 1, 40.0, 10.0, 1, 1, 1);
+  const std::string b = shifted(shell_grid_cards(4, 1, 40.0, 10.0, 2, 101, 101), 40.0, 0.0);
+  std::string d = cantilever_head();
+  d += a.substr(0, a.find("*ELEMENT_SHELL")) + b.substr(0, b.find("*ELEMENT_SHELL"));
+  d += a.substr(a.find("*ELEMENT_SHELL")) + b.substr(b.find("*ELEMENT_SHELL"));
+  return d + node_set_card(3, {101, 106});
+}
+
 } // namespace
 
 TEST(TiedRotations, ShellEdgeTieIsTheMergedCantilever) {
   // strip A: x 0..40 (nodes 1-10), strip B: x 40..80 (nodes 101-110); B's nodes 101 and 106
   // sit on A's nodes 5 and 10
-  const std::string a = shell_grid_cards(4, 1, 40.0, 10.0, 1, 1, 1);
-  const std::string b = shifted(shell_grid_cards(4, 1, 40.0, 10.0, 2, 101, 101), 40.0, 0.0);
-  std::string tied = cantilever_head();
-  tied += a.substr(0, a.find("*ELEMENT_SHELL")) + b.substr(0, b.find("*ELEMENT_SHELL"));
-  tied += a.substr(a.find("*ELEMENT_SHELL")) + b.substr(b.find("*ELEMENT_SHELL"));
-  tied += node_set_card(3, {101, 106});
+  const std::string tied = two_strips();
   const std::string edge = tied +
                            "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE\n         3         1         "
                            "4         3\n\n\n" +
@@ -131,12 +137,7 @@ TEST(TiedRotations, ShellEdgeOffsetTieIsAPenaltyHinge) {
   // _OFFSET is LS-DYNA's penalty tie of the translations: the edge is a hinge (the tip falls
   // as far as with the translational penalty tie of the nodes, and far below the merged
   // cantilever), and the penalty springs hold the tied nodes on their points
-  const std::string a = shell_grid_cards(4, 1, 40.0, 10.0, 1, 1, 1);
-  const std::string b = shifted(shell_grid_cards(4, 1, 40.0, 10.0, 2, 101, 101), 40.0, 0.0);
-  std::string tied = cantilever_head();
-  tied += a.substr(0, a.find("*ELEMENT_SHELL")) + b.substr(0, b.find("*ELEMENT_SHELL"));
-  tied += a.substr(a.find("*ELEMENT_SHELL")) + b.substr(b.find("*ELEMENT_SHELL"));
-  tied += node_set_card(3, {101, 106});
+  const std::string tied = two_strips();
   auto with = [&](const std::string& kw) {
     return tied + kw + "\n         3         1         4         3\n\n\n" +
            cantilever_loads(6, 105, 110);
