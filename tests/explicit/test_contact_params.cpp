@@ -5,6 +5,8 @@
 // (SSTHK).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "../input/keyword_test_util.hpp"
@@ -184,4 +186,38 @@ TEST(ContactThickness, SingleSurfaceLimitSsthkSstAndOptt) {
 }
 
 } // namespace
+TEST(ContactStiffness, HydrodynamicSolidsTakeTheirEquationOfStatesBulkModulus) {
+  // A *MAT_NULL cube's contact faces are as stiff as an elastic cube's of the same bulk
+  // modulus (E = 2.1e5, PR = 0.3: K = 1.75e5) when its EOS gives that K: linear polynomial
+  // C1, Gruneisen RO C^2; without E or an EOS bulk modulus they would carry no load.
+  auto k0_of = [](const std::string& text) {
+    const Model m = read_text(text);
+    const ContactModel cm = build_contact_model(m);
+    EXPECT_EQ(cm.interfaces.size(), 1u);
+    return cm.interfaces.at(0).secondary.k0;
+  };
+  const std::string card = "*CONTACT_AUTOMATIC_SINGLE_SURFACE\n0,,5\n\n\n";
+  const auto elastic = k0_of(cube_deck(card));
+  std::string hydro = cube_deck(card);
+  const std::string mat = "*MAT_ELASTIC\n1,7.85e-9,210000.,0.3\n";
+  const std::string part = "*PART\ncube\n1,1,1\n";
+  hydro.replace(hydro.find(mat), mat.size(), "*MAT_NULL\n1,7.85e-9\n");
+  hydro.replace(hydro.find(part), part.size(), "*PART\ncube\n1,1,1,7\n");
+  auto with_eos = [&](const std::string& eos) {
+    std::string d = hydro;
+    return d.insert(d.rfind("*END"), eos);
+  };
+  const auto poly = k0_of(with_eos("*EOS_LINEAR_POLYNOMIAL\n7,0.0,175000.0\n"));
+  const double c = std::sqrt(175000.0 / 7.85e-9);
+  const auto grun = k0_of(with_eos(fmt::format("*EOS_GRUNEISEN\n7,{:.10g}\n", c)));
+  ASSERT_EQ(elastic.size(), 6u);
+  ASSERT_EQ(poly.size(), 6u);
+  ASSERT_EQ(grun.size(), 6u);
+  for (std::size_t k = 0; k < 6; ++k) {
+    EXPECT_GT(elastic[k], 0.0);
+    EXPECT_NEAR(poly[k], elastic[k], 1e-9 * elastic[k]);
+    EXPECT_NEAR(grun[k], elastic[k], 1e-9 * elastic[k]);
+  }
+}
+
 } // namespace parcae::test

@@ -23,10 +23,30 @@ struct SideSpec {
   std::vector<LocalId> nodes;                   ///< node set (model node indices)
 };
 
-Real bulk_modulus(const Material* m) {
+/// The bulk modulus a part's contact segments take: its material's E and PR; a hydrodynamic
+/// material without them (*MAT_NULL, *MAT_010, *MAT_015 solids) its equation of state's at the
+/// reference state (linear polynomial C1, Gruneisen RO C^2, tabulated the K of the point nearest
+/// ln V = 0 or the slope of C there), as LS-DYNA takes the element's bulk modulus.
+Real bulk_modulus(const Model& model, const Part* part) {
+  const Material* m = part ? model.find_material(part->mid) : nullptr;
   if (!m) return 0;
-  const Real nu = std::min<Real>(m->pr, 0.49);
-  return m->e / (3 * (1 - 2 * nu));
+  if (m->e > 0) {
+    const Real nu = std::min<Real>(m->pr, 0.49);
+    return m->e / (3 * (1 - 2 * nu));
+  }
+  const Eos* eos = part->eosid != 0 ? model.find_eos(part->eosid) : nullptr;
+  if (eos == nullptr) return 0;
+  if (eos->kind == EosKind::LinearPolynomial) return std::max<Real>(eos->c[1], 0);
+  if (eos->kind == EosKind::Gruneisen) return m->ro * eos->gr_c * eos->gr_c;
+  // tabulated: the K of the point nearest ln V = 0 (_COMPACTION), else the slope of C there
+  const auto& ev = eos->tab_ev;
+  if (ev.size() < 2 || eos->tab_c.size() != ev.size()) return 0;
+  std::size_t i = 0;
+  for (std::size_t j = 1; j < ev.size(); ++j)
+    if (std::abs(ev[j]) < std::abs(ev[i])) i = j;
+  if (eos->tab_k.size() == ev.size() && eos->tab_k[i] > 0) return eos->tab_k[i];
+  const std::size_t a = i + 1 < ev.size() ? i : i - 1;
+  return std::abs((eos->tab_c[a + 1] - eos->tab_c[a]) / (ev[a + 1] - ev[a]));
 }
 
 class Builder {
@@ -192,7 +212,7 @@ public:
         for (std::size_t e : s.solids) {
           std::array<LocalId, 8> h{};
           for (int a = 0; a < 8; ++a) h[a] = compact[m_.solids.nodes[e][a]];
-          const Real bulk = bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid));
+          const Real bulk = bulk_modulus(m_, parts_.at(m_.solids.part[e]));
           const contact::Surface one = contact::surface_from_hex_exterior(
               std::span<const std::array<LocalId, 8>>(&h, 1), std::span<const Real>(&bulk, 1), x);
           for (const auto& c : one.seg) {
@@ -219,7 +239,7 @@ public:
           if (const Section* sec = m_.find_section(p->secid))
             t = (sec->t[0] + sec->t[1] + sec->t[2] + sec->t[3]) / 4;
         thick.push_back(t);
-        bulk.push_back(bulk_modulus(m_.find_material(p->mid)));
+        bulk.push_back(bulk_modulus(m_, p));
         optt.push_back(p->contact_optt);
       }
       contact::Surface shells = contact::surface_from_shells(conn, thick, bulk, x);
@@ -233,7 +253,7 @@ public:
         std::array<LocalId, 8> h{};
         for (int a = 0; a < 8; ++a) h[a] = compact[m_.solids.nodes[e][a]];
         hexes.push_back(h);
-        bulk.push_back(bulk_modulus(m_.find_material(parts_.at(m_.solids.part[e])->mid)));
+        bulk.push_back(bulk_modulus(m_, parts_.at(m_.solids.part[e])));
       }
       if (all_faces) {
         for (const auto& one : solid_faces_) append(one);
@@ -249,7 +269,7 @@ public:
       std::map<LocalId, Real> node_bulk;
       auto note = [&](LocalId n, GlobalId pid) {
         Real& k = node_bulk[n];
-        k = std::max(k, bulk_modulus(m_.find_material(parts_.at(pid)->mid)));
+        k = std::max(k, bulk_modulus(m_, parts_.at(pid)));
       };
       for (std::size_t e = 0; e < m_.shells.size(); ++e)
         for (LocalId n : m_.shells.nodes[e]) note(n, m_.shells.part[e]);
