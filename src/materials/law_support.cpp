@@ -183,6 +183,11 @@ std::vector<io::FieldSpec> mid_ro_e_pr_fields() {
   return {I("MID").req(), R("RO"), R("E"), R("PR")};
 }
 
+std::vector<io::FieldSpec> mid_ro_orthotropic_fields() {
+  using namespace io::card_fields;
+  return {I("MID").req(), R("RO"), R("EA"), R("EB"), R("EC"), R("PRBA"), R("PRCA"), R("PRCB")};
+}
+
 void fail(const SourceLoc& loc, const std::string& message) {
   throw InputError(loc, message);
 }

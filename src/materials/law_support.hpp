@@ -99,6 +99,8 @@ void prepare_cowper_symonds(const Material& mat, MaterialParams& m, const char* 
 
 /// MID RO E PR: the first fields of card 1 of most laws.
 std::vector<io::FieldSpec> mid_ro_e_pr_fields();
+/// MID RO EA EB EC PRBA PRCA PRCB: card 1 of the orthotropic laws (002, 022, 034, 054).
+std::vector<io::FieldSpec> mid_ro_orthotropic_fields();
 
 /// Throws InputError at loc.
 [[noreturn]] void fail(const SourceLoc& loc, const std::string& message);
