@@ -134,6 +134,9 @@ struct MaterialLaw {
   /// The law keeps a second stress-like tensor per solid point (its viscous or back stress):
   /// the element stores it in its back-stress array, Jaumann-rotated with the stress.
   bool stress_history = false;
+  /// A plastic law whose update wraps the shared return (*MAT_081's damage): its solids are
+  /// updated point by point (not by the batched closed form), and it has no truss form.
+  bool own_plastic_update = false;
   /// Values per shell point the law keeps in the element's back-stress array (update_shell's
   /// back): 3 (a back stress, or nothing); more runs the part's shells layered
   /// (solvers/common/shell_layup.cpp), whose blocks size it per point.

@@ -214,7 +214,8 @@ bool solid_batch_closed_form(const MaterialParams& m) {
   if (m.hydro()) return false;
   // the elastic kinds; another law with its own update (*MAT_063) is updated point by point
   if (!m.plastic()) return m.law().update_solid == &update_elastic_solid;
-  return linear_hardening(m) && !rate_dependent(m) && !viscoplastic(m);
+  return !m.law().own_plastic_update && linear_hardening(m) && !rate_dependent(m) &&
+         !viscoplastic(m);
 }
 
 void update_stress_solid_batch(const MaterialParams& m, Real dt, SolidBatch& b,
@@ -531,6 +532,7 @@ bool shell_direct_return(const MaterialParams& m) {
   if (m.hyperelastic()) return false; // *MAT_027: its own membrane law, through update_shell
   if (m.law().oriented) return false; // material axes (*MAT_FABRIC): its own law
   if (m.hydro()) return false;        // *MAT_015's plane-stress form: its own update_shell
+  if (m.law().own_plastic_update) return false; // *MAT_081: damage around the return
   if (!m.plastic()) return true;
   if (m.hill_r != 0) return false; // *MAT_037: its own (Hill) return, through update_shell
   return linear_hardening(m) && !(viscoplastic(m) && rate_dependent(m));

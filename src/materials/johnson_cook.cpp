@@ -330,7 +330,7 @@ const MaterialLaw& law_johnson_cook() {
       .keyword =
           {.name = "*MAT_JOHNSON_COOK",
            .aliases = {"*MAT_015"},
-           .options = {"TITLE"},
+           .options = {"TITLE", "STOCHASTIC"},
            .head = {title_card(),
                     {"Card 1",
                      {I("MID").req(), R("RO"), R("G"), R("E"), R("PR"), R("DTF"), R("VP"),
@@ -356,7 +356,9 @@ const MaterialLaw& law_johnson_cook() {
                "= 0: no limit); SPALL 2 and 3 (spall failure) need element erosion and act as "
                "SPALL 1 (warning). RATEOP = 0 only; A < 0 (load curve) is not "
                "supported. The damage model (D1-D5) and erosion fields are ignored (warning when "
-               "set); DTF is ignored."},
+               "set); DTF is ignored."
+               " _STOCHASTIC: the same card; without *DEFINE_STOCHASTIC_VARIATION (which parcae "
+               "refuses) no element varies, so it is the law itself."},
       .read = read_johnson_cook_card,
       .prepare = prepare_johnson_cook,
       .update_solid = nullptr,

@@ -246,6 +246,64 @@ void refuse_field(const io::Fields& h, const char* field, GlobalId id, std::stri
          fmt::format("material {}: {} = {} is not supported ({})", id, field, h.real(field), what));
 }
 
+io::KeywordSpec rubber_077_keyword(std::string_view name, std::string_view alias,
+                                   std::vector<io::CardSpec> constants_cards,
+                                   std::string_view summary) {
+  using namespace io::card_fields;
+  std::vector<io::CardSpec> head = {
+      title_card(),
+      {"Card 1",
+       {I("MID").req(), R("RO"), R("PR"), I("N"), I("NV", "6"), R("G"), R("SIGF"), R("REF")}},
+      {.label = "Card 2 (PR < 0)",
+       .fields = {R("TBHYS"), R("LCBI"), R("LCPL"), R("WBI"), R("WPL"), R("D1"), R("D2"), R("D3")},
+       .read_if = [](const io::Fields& f) { return f.real("PR") < 0; }},
+      {.label = "Card 3 (N > 0: fit to test curves)",
+       .fields = {R("SGL"), R("SW"), R("ST"), I("LCID1"), R("DATA", "1.0"), I("LCID2"), R("BSTART"),
+                  R("TRAMP")},
+       .read_if = [](const io::Fields& f) { return f.id("N") > 0; }}};
+  for (io::CardSpec& c : constants_cards) {
+    c.read_if = [](const io::Fields& f) { return f.id("N") <= 0; };
+    head.push_back(std::move(c));
+  }
+  return {.name = name,
+          .aliases = {alias},
+          .options = {"TITLE"},
+          .head = std::move(head),
+          .rows = {{"Viscoelastic terms (optional), repeated", {R("GI"), R("BETAI"), I("VFLAG")}}},
+          .summary = summary};
+}
+
+void read_rubber_077_common(const io::Fields& h, LawReader& r) {
+  Material& m = r.mat;
+  const Real pr = h.real("PR");
+  if (pr < 0)
+    fail(h.loc("PR"), fmt::format("material {}: PR = {} < 0 (card 2: hysteresis table, fitting "
+                                  "weights, compliance constants D1-D3) is not supported; give "
+                                  "PR in [0, 0.5)",
+                                  m.id, pr));
+  if (!(pr < 0.5))
+    fail(h.loc("PR"), fmt::format("material {}: PR = {} must be below 0.5 (0.49 to 0.4999 for "
+                                  "rubber)",
+                                  m.id, pr));
+  if (h.id("N") > 0)
+    fail(h.loc("N"), fmt::format("material {}: N = {}: fitting the constants to test curves is "
+                                 "not supported; give them (N = 0)",
+                                 m.id, h.id("N")));
+  if (h.id("N") < 0)
+    fail(h.loc("N"), fmt::format("material {}: N = {}: temperature-dependent constants (load "
+                                 "curves) are not supported; give them (N = 0)",
+                                 m.id, h.id("N")));
+  refuse_field(h, "G", m.id, "frictional damping");
+  refuse_field(h, "SIGF", m.id, "frictional damping");
+  refuse_field(h, "REF", m.id, "a reference geometry");
+  for (const io::Fields* row : r.rows)
+    if (row->real("GI") != 0)
+      fail(row->loc("GI"), fmt::format("material {}: GI = {}: viscoelastic terms are not "
+                                       "supported",
+                                       m.id, row->real("GI")));
+  m.pr = pr;
+}
+
 Real chang_chang_compression(Real sigma_b, Real yc, Real sc) {
   if (!(sc > 0)) return 0;
   const Real q = sigma_b / (2 * sc), c = yc / (2 * sc);

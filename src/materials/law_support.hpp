@@ -118,4 +118,28 @@ void read_pressure_cutoff(const io::Fields& h, Material& m);
 /// The shear modulus G (positive).
 void read_shear_modulus(const io::Fields& h, Material& m);
 
+/// *MAT_HYPERELASTIC_RUBBER / *MAT_OGDEN_RUBBER (077_H, 077_O): their cards around the law's
+/// constants (title, card 1 MID RO PR N NV G SIGF REF, card 2 when PR < 0, the fitting card when
+/// N > 0, then constants_cards when N <= 0, and the viscoelastic rows GI BETAI VFLAG).
+io::KeywordSpec rubber_077_keyword(std::string_view name, std::string_view alias,
+                                   std::vector<io::CardSpec> constants_cards,
+                                   std::string_view summary);
+/// Checks their shared fields (what parcae refuses: the curve fit N > 0 and the thermal N = -1,
+/// card 2 (PR < 0), frictional damping G / SIGF, REF, viscoelastic terms GI); sets mat.pr.
+void read_rubber_077_common(const io::Fields& h, LawReader& r);
+
+/// The standard linear solid of *MAT_VISCOELASTIC (006) and *MAT_KELVIN-MAXWELL_VISCOELASTIC
+/// (061): relaxation modulus GI + (G0 - GI) exp(-BETA t) in shear, elastic bulk.
+struct StandardLinearSolid {
+  Real bulk = 0; ///< bulk modulus
+  Real g0 = 0;   ///< short-time shear modulus
+  Real gi = 0;   ///< long-time shear modulus
+  Real beta = 0; ///< decay constant (1 / time)
+};
+
+/// One solid step of the standard linear solid (viscoelastic.cpp): sig updated, h the decaying
+/// part of the deviatoric stress (the law's stress history).
+void update_standard_linear_solid(const StandardLinearSolid& p, const Real deps[6], Real dt,
+                                  Real sig[6], Real h[6]);
+
 } // namespace parcae

@@ -18,7 +18,13 @@ Real update_j2_shell(const MaterialParams& m, const Real deps[5], Real dt, Real 
 
 // piecewise_linear.cpp: *MAT_024's card and constants (also *MAT_123's, which adds failure
 // criteria)
-void read_piecewise_linear(const io::Fields& h, LawReader& r);
+/// The keyword's options (Material::law_card; none for a card read without options). A law that
+/// reads *MAT_024's card and keeps its own constants in law_card puts this struct first in them.
+struct PiecewiseOptions {
+  bool log_interpolation = false; ///< _LOG_INTERPOLATION: LCSS table interpolated in ln(rate)
+};
+/// Reads *MAT_024's fields; the plastic failure strain from fail_field (*MAT_081: EPPFR).
+void read_piecewise_linear(const io::Fields& h, LawReader& r, std::string_view fail_field = "FAIL");
 void prepare_piecewise_linear(const Material& mat, const Model& model, MaterialParams& m);
 /// *MAT_024's cards (title, cards 1-4), card 2 ending with these fields.
 std::vector<io::CardSpec> piecewise_linear_cards(const std::vector<io::FieldSpec>& card2_tail);

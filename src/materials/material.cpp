@@ -22,7 +22,8 @@ Real reference_wave_speed(const MaterialParams& m) {
 }
 
 bool has_truss_form(const MaterialParams& m) {
-  return m.plastic() || m.law().update_solid == &update_elastic_solid;
+  return (m.plastic() && !m.law().own_plastic_update) ||
+         m.law().update_solid == &update_elastic_solid;
 }
 
 Real hyperelastic_stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {

@@ -47,7 +47,7 @@ const MaterialLaw& law_modified_piecewise_linear() {
       .keyword =
           {.name = "*MAT_MODIFIED_PIECEWISE_LINEAR_PLASTICITY",
            .aliases = {"*MAT_123"},
-           .options = {"TITLE", "LOG_INTERPOLATION"},
+           .options = {"TITLE", "LOG_INTERPOLATION", "STOCHASTIC"},
            .head = piecewise_linear_cards({R("EPSTHIN"), R("EPSMAJ"), R("NUMINT")}),
            .summary =
                "As *MAT_PIECEWISE_LINEAR_PLASTICITY (024: the same fields, hardening, "
@@ -57,7 +57,9 @@ const MaterialLaw& law_modified_piecewise_linear() {
                "NIP: all of them; failed points keep their stress until the shell is deleted); "
                "solids when their point has. EPSTHIN and EPSMAJ "
                "(thinning and major-strain failure) are refused when nonzero. Explicit "
-               "solver and solid and shell elements."},
+               "solver and solid and shell elements."
+               " _STOCHASTIC: the same card; without *DEFINE_STOCHASTIC_VARIATION (which parcae "
+               "refuses) no element varies, so it is the law itself."},
       .read = read_card,
       .prepare = prepare_piecewise_linear,
       .update_solid = update_j2_solid,

@@ -17,11 +17,6 @@ namespace parcae {
 
 namespace {
 
-/// The keyword's options (Material::law_card; none for a card read without options).
-struct PiecewiseOptions {
-  bool log_interpolation = false; ///< _LOG_INTERPOLATION: LCSS table interpolated in ln(rate)
-};
-
 /// The EPS1-8 / ES1-8 table as a curve with id -MID (LCSS = -MID).
 void add_stress_strain_table(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
@@ -77,14 +72,14 @@ void read_card(const io::Fields& h, LawReader& r) {
 
 } // namespace
 
-void read_piecewise_linear(const io::Fields& h, LawReader& r) {
+void read_piecewise_linear(const io::Fields& h, LawReader& r, std::string_view fail_field) {
   Material& m = r.mat;
   if (r.has_option("LOG_INTERPOLATION"))
     m.law_card = std::make_shared<PiecewiseOptions>(PiecewiseOptions{.log_interpolation = true});
   read_elastic(h, m);
   m.sigy = h.real("SIGY");
   m.etan = h.real("ETAN");
-  m.fs = read_failure_strain(h, "FAIL", m.id);
+  m.fs = read_failure_strain(h, fail_field, m.id);
   m.src = h.real("C");
   m.srp = h.real("P");
   m.lcss = h.id("LCSS");
@@ -206,7 +201,7 @@ const MaterialLaw& law_piecewise_linear() {
       .keyword =
           {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
            .aliases = {"*MAT_024"},
-           .options = {"TITLE", "LOG_INTERPOLATION"},
+           .options = {"TITLE", "LOG_INTERPOLATION", "STOCHASTIC"},
            .head = piecewise_linear_cards({I("LCF")}),
            .summary =
                "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
@@ -219,7 +214,9 @@ const MaterialLaw& law_piecewise_linear() {
                "no failure (FAIL < 0, a user subroutine, is an error). TDEL > 0: an "
                "element whose time step (critical step x TSSFAC) falls below TDEL is "
                "deleted. LCF is ignored. _LOG_INTERPOLATION: the LCSS table's rates (positive) "
-               "are interpolated between their logarithms."},
+               "are interpolated between their logarithms."
+               " _STOCHASTIC: the same card; without *DEFINE_STOCHASTIC_VARIATION (which parcae "
+               "refuses) no element varies, so it is the law itself."},
       .read = read_card,
       .prepare = prepare,
       .update_solid = update_j2_solid,

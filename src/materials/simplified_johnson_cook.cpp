@@ -124,7 +124,7 @@ const MaterialLaw& law_simplified_johnson_cook() {
       .plastic = true,
       .keyword = {.name = "*MAT_SIMPLIFIED_JOHNSON_COOK",
                   .aliases = {"*MAT_098"},
-                  .options = {"TITLE"},
+                  .options = {"TITLE", "STOCHASTIC"},
                   .head = {title_card(),
                            {"Card 1", join(mid_ro_e_pr_fields(), {R("VP")})},
                            {"Card 2",
@@ -135,7 +135,9 @@ const MaterialLaw& law_simplified_johnson_cook() {
                       "stress min(SIGSAT, min(SIGMAX, A + B eps_p^N) (1 + C ln max(rate/EPSO, "
                       "1))), at the total effective strain rate (VP = 0) or the plastic strain "
                       "rate (VP = 1, viscoplastic). Elements erode at the plastic strain PSFAIL "
-                      "(1e17 or more, or 0: never). SIGMAX, SIGSAT of 1e20 or more: no cap."},
+                      "(1e17 or more, or 0: never). SIGMAX, SIGSAT of 1e20 or more: no cap."
+                      " _STOCHASTIC: the same card; without *DEFINE_STOCHASTIC_VARIATION (which "
+                      "parcae refuses) no element varies, so it is the law itself."},
       .read = read_card,
       .prepare = prepare,
       .update_solid = update_j2_solid,

@@ -29,12 +29,7 @@ namespace parcae {
 
 namespace {
 
-struct Viscoelastic {
-  Real bulk = 0; ///< BULK, elastic bulk modulus
-  Real g0 = 0;   ///< G0, short-time shear modulus
-  Real gi = 0;   ///< GI, long-time shear modulus
-  Real beta = 0; ///< BETA, decay constant (1 / time)
-};
+using Viscoelastic = StandardLinearSolid;
 
 void read_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
@@ -82,7 +77,19 @@ void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
 
 Real update_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6], Real h[6],
                   Real& /*eps_p*/) {
-  const Viscoelastic& p = m.law_params<Viscoelastic>();
+  update_standard_linear_solid(m.law_params<Viscoelastic>(), deps, dt, sig, h);
+  return 0;
+}
+
+Real wave_speed(const MaterialParams& m) {
+  const auto& p = m.law_params<Viscoelastic>();
+  return std::sqrt((p.bulk + 4.0 / 3.0 * p.g0) / m.ro);
+}
+
+} // namespace
+
+void update_standard_linear_solid(const StandardLinearSolid& p, const Real deps[6], Real dt,
+                                  Real sig[6], Real h[6]) {
   // deviatoric strain increment (tensor shears: the kernel passes engineering ones)
   const Real tr = deps[0] + deps[1] + deps[2];
   Real de[6];
@@ -100,15 +107,7 @@ Real update_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig
     h[i] = decay * h[i] + 2 * (p.g0 - p.gi) * gain * de[i];
     sig[i] = s_inf + h[i] - (i < 3 ? p_new : 0.0);
   }
-  return 0;
 }
-
-Real wave_speed(const MaterialParams& m) {
-  const auto& p = m.law_params<Viscoelastic>();
-  return std::sqrt((p.bulk + 4.0 / 3.0 * p.g0) / m.ro);
-}
-
-} // namespace
 
 const MaterialLaw& law_viscoelastic() {
   using namespace io::card_fields;
