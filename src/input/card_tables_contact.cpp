@@ -205,6 +205,21 @@ std::vector<KeywordSpec> contact_keywords() {
               "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_ID",
               "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_TITLE", smooth_one_way,
               apply_contact_smooth);
+  static const std::string mortar =
+      "Run as the automatic contact without _MORTAR (one warning): parcae's penalty contact of "
+      "nodes against segments, both ways, on the same surfaces with the same thickness offsets "
+      "and friction, not LS-DYNA's segment-to-segment mortar (whose penalty stiffness and "
+      "force distribution differ). ";
+  static const std::string mortar_single = mortar + single_auto;
+  static const std::string mortar_s2s = mortar + s2s_auto;
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR",
+              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR_ID",
+              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR_TITLE", mortar_single,
+              apply_contact_mortar);
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR_ID",
+              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR_TITLE", mortar_s2s,
+              apply_contact_mortar);
   {
     // *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE][_MPP]: the ID card first, then the MPP card, then
     // cards 1-3 and the optional cards (LS-DYNA's order).

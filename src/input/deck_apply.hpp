@@ -232,6 +232,7 @@ void apply_contact_tied(const Block& b, DeckBuilder& d);
 void apply_contact_spotweld(const Block& b, DeckBuilder& d);
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d);
 void apply_contact_smooth(const Block& b, DeckBuilder& d);
+void apply_contact_mortar(const Block& b, DeckBuilder& d);
 /// *NODE_TRANSFORM (keywords_transform.cpp): moves the node sets; true when there were any.
 bool resolve_node_transforms(DeckBuilder& d);
 void apply_contact_eroding_single(const Block& b, DeckBuilder& d);

@@ -338,8 +338,10 @@ void apply_contact_spotweld(const Block& b, DeckBuilder& d) {
   apply_contact(b, d, Kind::NodesToSurface, false, 3);
   d.model.contacts.back().tie_rotations = true;
 }
-void apply_contact_smooth(const Block& b, DeckBuilder& d) {
-  // the automatic contact of the same kind, on the facetted surface
+namespace {
+/// The automatic contact of the keyword's kind (single surface, nodes to surface / one way,
+/// surface to surface), with a note saying what the keyword's option changes.
+void apply_as_automatic_contact(const Block& b, DeckBuilder& d, std::string note) {
   const std::string_view name = b.spec->name;
   if (name.find("SINGLE_SURFACE") != std::string_view::npos)
     apply_contact_automatic_single(b, d);
@@ -348,9 +350,23 @@ void apply_contact_smooth(const Block& b, DeckBuilder& d) {
     apply_contact_automatic_nodes_to_surface(b, d);
   else
     apply_contact_automatic_surface_to_surface(b, d);
-  d.model.notes.push_back({b.loc.card, b.loc, false,
-                           "_SMOOTH: the contact runs on the facetted surface (the curved, "
-                           "smoothed surface LS-DYNA fits to the segments is not made)"});
+  d.model.notes.push_back({b.loc.card, b.loc, false, std::move(note)});
+}
+} // namespace
+
+void apply_contact_smooth(const Block& b, DeckBuilder& d) {
+  // the automatic contact of the same kind, on the facetted surface
+  apply_as_automatic_contact(b, d,
+                             "_SMOOTH: the contact runs on the facetted surface (the curved, "
+                             "smoothed surface LS-DYNA fits to the segments is not made)");
+}
+void apply_contact_mortar(const Block& b, DeckBuilder& d) {
+  apply_as_automatic_contact(
+      b, d,
+      "_MORTAR: run as parcae's automatic penalty contact of the same kind (nodes against "
+      "segments, both ways), not LS-DYNA's segment-to-segment mortar: the same surfaces, "
+      "thickness offsets and friction; the penalty stiffness and the contact forces' "
+      "distribution over the segments differ");
 }
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
   // _OFFSET: LS-DYNA's penalty tie of the translations (no moments: _BEAM_OFFSET's beam-like

@@ -609,5 +609,33 @@ TEST(ContactCards, SmoothVariantsAreTheAutomaticContactsWithAWarning) {
   EXPECT_EQ(m.contacts.at(0).id, 7);
 }
 
+// _MORTAR: the automatic contact of the same kind (node-to-segment penalty), with one warning
+// that says so; the same contact definition, field for field, as the keyword without _MORTAR.
+TEST(ContactCards, MortarVariantsAreTheAutomaticContactsWithAWarning) {
+  const std::string cards = fixed({"2", "1", "3", "3"}) + fixed({"0.2", "0.1"}) + "\n";
+  for (const auto& [name, kind] : std::vector<std::pair<std::string, ContactDef::Kind>>{
+           {"*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE", ContactDef::Kind::SurfaceToSurface},
+           {"*CONTACT_AUTOMATIC_SINGLE_SURFACE", ContactDef::Kind::SingleSurface}}) {
+    const Model mortar = read_text(plate_deck(name + "_MORTAR\n" + cards));
+    const Model plain = read_text(plate_deck(name + "\n" + cards));
+    ASSERT_EQ(mortar.contacts.size(), 1U) << name;
+    const ContactDef &a = mortar.contacts[0], &b = plain.contacts.at(0);
+    EXPECT_EQ(a.kind, kind) << name;
+    EXPECT_TRUE(a.automatic) << name;
+    EXPECT_EQ(a.ssid, b.ssid) << name;
+    EXPECT_EQ(a.sstyp, b.sstyp) << name;
+    EXPECT_EQ(a.msid, b.msid) << name;
+    EXPECT_EQ(a.mstyp, b.mstyp) << name;
+    EXPECT_EQ(a.fs, b.fs) << name;
+    EXPECT_EQ(a.fd, b.fd) << name;
+    EXPECT_EQ(a.fs, 0.2) << name;
+    EXPECT_TRUE(has_note(mortar, "_MORTAR")) << name;
+    EXPECT_FALSE(has_note(plain, "_MORTAR")) << name;
+  }
+  const Model m = read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR_TITLE\n" +
+                                       fixed({"9", "skin"}) + cards));
+  EXPECT_EQ(m.contacts.at(0).id, 9);
+}
+
 } // namespace
 } // namespace parcae::test
