@@ -384,6 +384,7 @@ namespace {
 struct HexConsts {
   Real c0;    ///< dilatational wave speed without mass scaling
   bool kin;   ///< back stress rotated and updated (*MAT_003 with beta < 1, stress_history laws)
+  bool keep;  ///< back array loaded and stored: kin, or a law's scalar history (not rotated)
   bool hyper; ///< stress from the deformation gradient (hyperelastic_stress)
   const Real* x0s; ///< initial coordinates (hyperelastic materials)
   Real w;          ///< hex_length_weight (< 0: V / A_max alone)
@@ -515,9 +516,9 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
   V bk[6]; // back stress: kinematic hardening only (zero and not stored otherwise)
   if (dt > 0) {
     if (!hc.hyper) rotate(s);
-    if (hc.kin) {
+    if (hc.keep) {
       gather6(blk.back.data(), idx, bk);
-      rotate(bk);
+      if (hc.kin) rotate(bk);
     } else {
       for (int k = 0; k < 6; ++k) bk[k] = splat(0.0);
     }
@@ -668,7 +669,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
     scatter6(blk.sig.data(), idx, s);
     vstore(&blk.vol[e0], volume);
     if (dt > 0) {
-      if (hc.kin) {
+      if (hc.keep) {
         V bk_new[6];
         for (int k = 0; k < 6; ++k) bk_new[k] = vload(mp.back[k]);
         scatter6(blk.back.data(), idx, bk_new);
@@ -708,7 +709,7 @@ void hex_batch(const HexOptions& opt, const MaterialParams& mat, const HexConsts
     }
     blk.vol[e] = volume[l];
     if (dt > 0) {
-      if (hc.kin)
+      if (hc.keep)
         for (int k = 0; k < 6; ++k) blk.back[6 * e + k] = mp.back[k][l];
       blk.eps_p[e] = mp.eps_p[l];
     }
@@ -742,7 +743,8 @@ HexPassResult compute_hex_forces(const HexOptions& opt, const MaterialParams& ma
       hex_element(opt, mat, blk, e, x, v, dt, fe.data(), &hex_volume_gradient, res, x0);
     return res;
   }
-  const HexConsts hc{mat.wave_speed_solid(), mat.beta < 1 || mat.law().stress_history,
+  const bool kin = mat.beta < 1 || mat.law().stress_history;
+  const HexConsts hc{mat.wave_speed_solid(), kin, kin || mat.law().scalar_history,
                      mat.hyperelastic(), x0.data(), hex_length_weight(mat, opt.tetrahedra)};
   std::size_t idx[kW];
   int nb = 0;

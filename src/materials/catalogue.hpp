@@ -137,6 +137,10 @@ struct MaterialLaw {
   /// A plastic law whose update wraps the shared return (*MAT_081's damage): its solids are
   /// updated point by point (not by the batched closed form), and it has no truss form.
   bool own_plastic_update = false;
+  /// Solids: the law keeps up to 6 scalars of its own per point in update_solid's back array
+  /// (stored, never rotated: not a tensor), e.g. a volumetric strain, a damage, a bulking
+  /// pressure. Solids only (shells pass a 3-value back array).
+  bool scalar_history = false;
   /// Values per shell point the law keeps in the element's back-stress array (update_shell's
   /// back): 3 (a back stress, or nothing); more runs the part's shells layered
   /// (solvers/common/shell_layup.cpp), whose blocks size it per point.

@@ -457,7 +457,8 @@ Domain build_domain(const Model& model) {
     // State only where the kernels use it (hex8.hpp: the optimised kernel reads the back stress
     // when BETA < 1, the hydrodynamic path always, laws with a second stress-like tensor).
     sp.blk.init(elems.size(), sp.opt.ihq >= 4,
-                sp.mat.beta < 1 || sp.mat.hydro() || sp.mat.law().stress_history);
+                sp.mat.beta < 1 || sp.mat.hydro() || sp.mat.law().stress_history ||
+                    sp.mat.law().scalar_history);
     sp.elem_id.reserve(elems.size());
     sp.model_index.reserve(elems.size());
     for (std::size_t k = 0; k < elems.size(); ++k) {

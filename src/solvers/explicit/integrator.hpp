@@ -510,6 +510,7 @@ private:
   BodyCoupling bodies_;
   StepControl step_;
   std::string local_error_;
+  Real model_size_ = -1; ///< diagonal of the initial nodes' box (check_finite; -1: not yet)
   ContactCoupling contacts_; ///< contact interfaces and their coupling to the nodes
   TieConstraints ties_;      ///< constraint-based tied contacts
   /// From build_contacts: the ties of interface i (a constraint-based tied contact) into ties_,

@@ -497,13 +497,41 @@ std::vector<ExactSum> Integrator::body_resultant_sums() const {
 }
 
 void Integrator::check_finite(int cycle) {
-  for (std::size_t n = 0; n < d_.nnode; ++n)
+  // The model's size: the diagonal of the box of its initial nodes (all ranks read the whole
+  // deck, so every rank finds the same).
+  if (model_size_ < 0) {
+    const NodeTable& nt = model_.nodes;
+    model_size_ = 0;
+    if (nt.size() > 0) {
+      const auto [x0, x1] = std::minmax_element(nt.x.begin(), nt.x.end());
+      const auto [y0, y1] = std::minmax_element(nt.y.begin(), nt.y.end());
+      const auto [z0, z1] = std::minmax_element(nt.z.begin(), nt.z.end());
+      model_size_ = std::hypot(*x1 - *x0, *y1 - *y0, *z1 - *z0);
+    }
+  }
+  // A node that moves farther in one step than the whole model is wide has left physics: a
+  // mode faster than the step grew without bound (a stable explicit step moves a node by less
+  // than an element). Such a state is stopped here, not passed off as a result.
+  const Real dt = run_.lv.dt_old;
+  const Real reach2 = model_size_ > 0 && dt > 0 ? std::pow(model_size_ / dt, 2) : 0.0;
+  for (std::size_t n = 0; n < d_.nnode; ++n) {
     for (int i = 0; i < 3; ++i)
       if (!std::isfinite(d_.v[3 * n + i]) || !std::isfinite(d_.x[3 * n + i])) {
         fail_local(
             fmt::format("NaN or infinite velocity at node {} in cycle {}", d_.node_id[n], cycle));
         return;
       }
+    const Real* v = &d_.v[3 * n];
+    if (const Real v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2]; reach2 > 0 && v2 > reach2) {
+      fail_local(fmt::format(
+          "node {} moves {:.3e} in one step (velocity {:.3e}) in cycle {}, farther than the "
+          "model is wide ({:.3e}): the run is numerically unstable (a mode faster than the time "
+          "step allows, or a material or contact instability; see the energies per part in "
+          "matsum)",
+          d_.node_id[n], std::sqrt(v2) * dt, std::sqrt(v2), cycle, model_size_));
+      return;
+    }
+  }
 }
 
 } // namespace parcae::explicit_detail
