@@ -201,7 +201,7 @@ const MaterialLaw& law_piecewise_linear() {
       .keyword =
           {.name = "*MAT_PIECEWISE_LINEAR_PLASTICITY",
            .aliases = {"*MAT_024"},
-           .options = {"TITLE", "LOG_INTERPOLATION", "STOCHASTIC"},
+           .options = {"TITLE", "LOG_INTERPOLATION", "STOCHASTIC", "2D"},
            .head = piecewise_linear_cards({I("LCF")}),
            .summary =
                "Tabulated plasticity. Without LCSS, a nonzero ES1-ES8 table becomes a "
@@ -216,7 +216,9 @@ const MaterialLaw& law_piecewise_linear() {
                "deleted. LCF is ignored. _LOG_INTERPOLATION: the LCSS table's rates (positive) "
                "are interpolated between their logarithms."
                " _STOCHASTIC: the same card; without *DEFINE_STOCHASTIC_VARIATION (which parcae "
-               "refuses) no element varies, so it is the law itself."},
+               "refuses) no element varies, so it is the law itself."
+               " _2D: LS-DYNA's plane-stress form of the law for shells, the same card and "
+               "the same plasticity (parcae's shells are plane stress with this law already)."},
       .read = read_card,
       .prepare = prepare,
       .update_solid = update_j2_solid,

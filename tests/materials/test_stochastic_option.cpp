@@ -1,7 +1,8 @@
-// The _STOCHASTIC option of *MAT_015, 024, 098 and 123: LS-DYNA varies the yield and failure
-// of such a material element by element only where *DEFINE_STOCHASTIC_VARIATION gives a
-// distribution; the card itself is the law's own. parcae reads the option on the law's card and
-// refuses *DEFINE_STOCHASTIC_VARIATION, so a deck that reads is one in which no element varies:
+// The _STOCHASTIC option (and *MAT_024's _2D form, last test) of *MAT_015, 024, 098 and 123:
+// LS-DYNA varies the yield and failure of such a material element by element only where
+// *DEFINE_STOCHASTIC_VARIATION gives a distribution; the card itself is the law's own. parcae reads
+// the option on the law's card and refuses *DEFINE_STOCHASTIC_VARIATION, so a deck that reads is
+// one in which no element varies:
 //  - each law read with the option (by number and by name) drives a shell point in uniaxial
 //    stress past yield to the same stresses and plastic strain, bit for bit, as the law without
 //    it;
@@ -69,4 +70,24 @@ TEST(StochasticOption, AVariationCardIsRefusedAtItsLine) {
                                                 "*DEFINE_STOCHASTIC_VARIATION\n1,1,0,0,0.0,1,0\n"));
   EXPECT_NE(err.find("*DEFINE_STOCHASTIC_VARIATION"), std::string::npos) << err;
   EXPECT_NE(err.find("deck.k:"), std::string::npos) << err;
+}
+
+// _2D (*MAT_024 only): LS-DYNA's plane-stress form of the law for shells, with the same card: a
+// shell point gives *MAT_024's stresses bit for bit, also with _LOG_INTERPOLATION_2D.
+TEST(StochasticOption, The2DFormOf024IsTheLawOnShells) {
+  const Model base = read_text(shell_with("*MAT_024\n" + kLaws[0].cards));
+  const MaterialParams pb = make_material_params(base.materials.at(0), base);
+  ShellUniaxial ref(pb);
+  ref.go(0.03, 40);
+  ASSERT_GT(ref.eps_p, 0.01);
+  for (const std::string& kw : {"*MAT_024_2D", "*MAT_PIECEWISE_LINEAR_PLASTICITY_2D",
+                                "*MAT_PIECEWISE_LINEAR_PLASTICITY_LOG_INTERPOLATION_2D"}) {
+    const Model m = read_text(shell_with(kw + "\n" + kLaws[0].cards));
+    ASSERT_EQ(m.materials.at(0).kind, MaterialKind::PiecewiseLinear) << kw;
+    const MaterialParams p = make_material_params(m.materials.at(0), m);
+    ShellUniaxial s(p);
+    s.go(0.03, 40);
+    EXPECT_EQ(s.eps_p, ref.eps_p) << kw;
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(s.sig[i], ref.sig[i]) << kw << " component " << i;
+  }
 }
