@@ -127,6 +127,11 @@ struct Surface {
   /// single-surface thickness limit); fixed_thickness: > 0, the contact thickness its part gives
   /// (*PART_CONTACT OPTT), used as it is (no SST/SFST, no limit).
   std::vector<Real> min_edge, fixed_thickness;
+  /// Optional, per segment: a solid face's element thickness behind it, the owning element's
+  /// initial volume over the face's area (> 0; 0 or empty: none). The maximum penetration of a
+  /// solid face is a share of it (LS-DYNA's "thickness of the solid element"), not of the face's
+  /// size: a thin layer of solids must not take penetrations deeper than itself.
+  std::vector<Real> depth0;
   /// Optional: 0 = segment switched off (its element eroded); empty = all active. The solver may
   /// change it at any cycle (the search keeps inactive segments, the force kernel skips them).
   std::vector<std::uint8_t> active;

@@ -259,8 +259,13 @@ Real capture_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
 Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
   const ContactParams& p = ifc.p;
   const Surface& s = surface_of(ifc, ps);
-  const Real ht = ps.seg_half_t[static_cast<std::size_t>(seg)];
-  const Real ref = ht > 0 ? 2 * ht : seg_size(s, seg);
+  const auto e = static_cast<std::size_t>(seg);
+  const Real ht = ps.seg_half_t[e];
+  // shells: their contact thickness; solid faces: the element's thickness behind the face (V /
+  // A; a cube's edge, as the face's size gives); else the face's size
+  const Real ref = ht > 0                                   ? 2 * ht
+                   : e < s.depth0.size() && s.depth0[e] > 0 ? s.depth0[e]
+                                                            : seg_size(s, seg);
   if (p.penmax > 0) return p.penmax * ref;
   return (p.automatic ? 0.4 : p.xpene) * ref;
 }

@@ -163,6 +163,7 @@ Surface surface_from_hex_exterior(std::span<const std::array<LocalId, 8>> hexes,
       s.seg.push_back(g);
       s.thickness.push_back(0.0);
       s.area0.push_back(a);
+      s.depth0.push_back(vol > 0 && a > 0 ? vol / a : 0.0);
       s.k0.push_back(vol > 0 ? solid_face_stiffness(1.0, 1.0, value_of(bulk, e), a, vol) : 0.0);
     }
   }

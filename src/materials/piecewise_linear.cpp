@@ -100,9 +100,11 @@ void check_yield_curve(const Material& mat, GlobalId lcid, const std::vector<Rea
   if (x.front() < 0)
     fail_card(mat, fmt::format("LCSS curve {}: effective plastic strain must start at 0 (got {})",
                                lcid, x.front()));
+  // Zero is allowed (LS-DYNA reads such curves: a curve from (0, 0) yields at once and hardens
+  // along its points); a negative yield stress is not.
   for (std::size_t i = 0; i < y.size(); ++i)
-    if (!(y[i] > 0))
-      fail_card(mat, fmt::format("LCSS curve {}: yield stress must be positive (point {}: {})",
+    if (!(y[i] >= 0))
+      fail_card(mat, fmt::format("LCSS curve {}: yield stress must not be negative (point {}: {})",
                                  lcid, i + 1, y[i]));
 }
 

@@ -670,6 +670,45 @@ TEST(ContactInitial, IgnoreZeroAndOne) {
   }
 }
 
+// A solid face's maximum penetration is a share (0.4, automatic) of the element's thickness
+// behind it (V / A: 0.2 for a 10 x 10 x 0.2 brick's broad faces), not of the face's size (10):
+// in a stack of thin solid layers an initially penetrating node 0.05 deep is moved onto the
+// surface, one in the layer's middle (0.1 from either face) is not taken at all. The face's depth
+// is V / A for each of the brick's faces.
+TEST(ContactInitial, ThinSolidLayerReleasesAtItsThickness) {
+  std::vector<Real> x = {0, 0, 0,   10, 0, 0,   10, 10, 0,   0, 10, 0,
+                         0, 0, 0.2, 10, 0, 0.2, 10, 10, 0.2, 0, 10, 0.2};
+  const std::array<LocalId, 8> hex{0, 1, 2, 3, 4, 5, 6, 7};
+  const std::vector<Real> bulk{1000.0};
+  const Surface s = surface_from_hex_exterior(std::span(&hex, 1), bulk, x);
+  ASSERT_EQ(s.depth0.size(), 6u);
+  for (std::size_t e = 0; e < 6; ++e) {
+    const Real expect = 20.0 / s.area0[e]; // V / A
+    EXPECT_NEAR(s.depth0[e], expect, 1e-12 * expect) << e;
+  }
+  for (const auto& [depth, moved] :
+       std::vector<std::pair<Real, bool>>{{0.05, true}, {0.1, false}}) {
+    std::vector<Real> xs = x;
+    const auto node = static_cast<LocalId>(xs.size() / 3);
+    xs.insert(xs.end(), {4.0, 6.0, 0.2 - depth}); // under the top face, inside the layer
+    Interface ifc;
+    ifc.p.automatic = true;
+    ifc.p.slsfac = 1;
+    ifc.p.ignore = 0;
+    ifc.main = s;
+    ifc.secondary_nodes = {node};
+    ContactState st = init_state(ifc, xs.size() / 3, xs);
+    const auto rec = initial_penetrations(ifc, st, xs);
+    if (moved) {
+      ASSERT_EQ(rec.size(), 1u) << depth;
+      EXPECT_NEAR(xs[3 * node + 2], 0.2, 1e-12) << depth; // onto the top face
+    } else {
+      EXPECT_TRUE(rec.empty()) << depth;
+      EXPECT_EQ(xs[3 * node + 2], 0.2 - depth);
+    }
+  }
+}
+
 // Blow-up: a penetration that jumps by more than half the segment size in one cycle is
 // reported (status not ok, interface pass and node); an automatic shell contact releases a
 // node deeper than PENMAX (0.4) * thickness with a warning record.

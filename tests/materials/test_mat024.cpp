@@ -67,6 +67,39 @@ TEST(Mat024, TabulatedUniaxialStressShell) {
   }
 }
 
+// A yield curve from (0, 0) (LS-DYNA reads it: the material flows at once and hardens along the
+// points; a generated battery deck's crush curves are written so): solid and shell points in
+// uniaxial stress follow the curve, sigma = R(eps_p), from the first step; a negative yield stress
+// is refused naming the curve.
+TEST(Mat024, CurveFromZeroYieldsAtOnceAndHardensAlongIt) {
+  Model model;
+  model.curves.push_back(make_curve(7, {0, 0.05, 0.1}, {0, 100e6, 150e6}));
+  Material c = mat024_card();
+  c.lcss = 7;
+  const MaterialParams m = params(c, model);
+  auto r = [](Real ep) { return ep <= 0.05 ? 2e9 * ep : 100e6 + 1e9 * (ep - 0.05); };
+  SolidUniaxial solid(m);
+  ShellUniaxial shell(m);
+  for (Real epr : {1e-4, 0.01, 0.04, 0.08}) {
+    const Real eps = r(epr) / kE + epr;
+    solid.go(eps, 20);
+    shell.go(eps, 20);
+    EXPECT_NEAR(solid.sig[0], r(epr), 1e-9 * 150e6) << epr;
+    EXPECT_NEAR(solid.eps_p, epr, 1e-9) << epr;
+    EXPECT_NEAR(shell.sig[0], r(epr), 1e-9 * 150e6) << epr;
+  }
+  Model bad;
+  bad.curves.push_back(make_curve(8, {0, 0.1}, {-1e6, 100e6}));
+  Material b = mat024_card();
+  b.lcss = 8;
+  try {
+    (void)params(b, bad);
+    ADD_FAILURE() << "a negative yield stress was taken";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("must not be negative"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Mat024, TabulatedOneLargeStepAcrossSegments) {
   // Uniaxial strain in ONE step from the virgin state to a state whose plastic strain lies in
   // the third segment: q = 2G (eps - 3/2 eps_p) = R(eps_p) -> eps = (R + 3G eps_p)/(2G).

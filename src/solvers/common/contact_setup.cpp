@@ -190,7 +190,8 @@ public:
     auto append = [&](const contact::Surface& a) {
       // (the optional per-segment values: zeros for surfaces without them)
       for (auto [o, v] : {std::pair{&out.min_edge, &a.min_edge},
-                          std::pair{&out.fixed_thickness, &a.fixed_thickness}}) {
+                          std::pair{&out.fixed_thickness, &a.fixed_thickness},
+                          std::pair{&out.depth0, &a.depth0}}) {
         o->resize(out.seg.size(), 0.0);
         if (v->empty())
           o->resize(out.seg.size() + a.seg.size(), 0.0);
