@@ -260,14 +260,10 @@ Real release_depth(const Interface& ifc, const Pass& ps, LocalId seg) {
   const ContactParams& p = ifc.p;
   const Surface& s = surface_of(ifc, ps);
   const auto e = static_cast<std::size_t>(seg);
-  const Real ht = ps.seg_half_t[e];
-  // shells: their contact thickness; solid faces: the element's thickness behind the face (V /
-  // A; a cube's edge, as the face's size gives); else the face's size
-  const Real ref = ht > 0                                   ? 2 * ht
-                   : e < s.depth0.size() && s.depth0[e] > 0 ? s.depth0[e]
-                                                            : seg_size(s, seg);
-  if (p.penmax > 0) return p.penmax * ref;
-  return (p.automatic ? 0.4 : p.xpene) * ref;
+  // shells: their contact thickness; solid faces: their element's thickness (Surface::depth0)
+  const Real ht = ps.seg_half_t[e], d0 = e < s.depth0.size() ? s.depth0[e] : 0.0;
+  const Real ref = ht > 0 ? 2 * ht : d0 > 0 ? d0 : seg_size(s, seg);
+  return (p.penmax > 0 ? p.penmax : p.automatic ? 0.4 : p.xpene) * ref;
 }
 
 Real pair_stiffness(const Interface& ifc, const ContactState& st, const Pass& ps, LocalId node,
