@@ -88,16 +88,13 @@ void read_card(const io::Fields& h, LawReader& r) {
                                   "ceramic is not supported; use 0",
                                   mat.id, h.real("FS")));
   p->sig_hel = 1.5 * (p->hel - p->phel);
-  mat.e = 9 * p->k1 * p->g / (3 * p->k1 + p->g);
-  mat.pr = (3 * p->k1 - 2 * p->g) / (2 * (3 * p->k1 + p->g));
+  set_elastic_from_bulk_shear(mat, p->k1, p->g);
   mat.law_card = std::move(p);
 }
 
 void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   const auto& p = mat.card<JH2>();
-  m.g = p.g;
-  m.k = p.k1;
-  m.lambda = p.k1 - 2.0 / 3.0 * p.g;
+  set_bulk_shear_moduli(m, p.k1, p.g);
   m.law_data = std::make_shared<JH2>(p);
 }
 

@@ -28,21 +28,8 @@ namespace {
 void read_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
   auto p = std::make_shared<StandardLinearSolid>();
-  p->bulk = h.real("BULK");
-  p->g0 = h.real("G0");
-  p->gi = h.real("GI");
+  read_standard_linear_solid(h, m, *p);
   const Real dc = h.real("DC"), fo = h.real("FO"), so = h.real("SO");
-  if (!(p->bulk > 0))
-    fail(h.loc("BULK"),
-         fmt::format("material {}: BULK = {}: the bulk modulus must be positive", m.id, p->bulk));
-  if (!(p->g0 > 0))
-    fail(h.loc("G0"), fmt::format("material {}: G0 = {}: the short-time shear modulus must be "
-                                  "positive",
-                                  m.id, p->g0));
-  if (!(p->gi >= 0) || p->gi > p->g0)
-    fail(h.loc("GI"), fmt::format("material {}: GI = {}: the long-time shear modulus must lie in "
-                                  "[0, G0 = {}]",
-                                  m.id, p->gi, p->g0));
   if (fo != 0 && fo != 1)
     fail(h.loc("FO"), fmt::format("material {}: FO = {}: the formulation must be 0 (Maxwell) or 1 "
                                   "(Kelvin)",
@@ -64,29 +51,7 @@ void read_card(const io::Fields& h, LawReader& r) {
                                     m.id, dc));
     p->beta = 1.0 / dc;
   }
-  // the short-time response's E and PR (contact stiffness, summaries)
-  m.e = 9 * p->bulk * p->g0 / (3 * p->bulk + p->g0);
-  m.pr = (3 * p->bulk - 2 * p->g0) / (2 * (3 * p->bulk + p->g0));
   m.law_card = std::move(p);
-}
-
-void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
-  const auto& p = mat.card<StandardLinearSolid>();
-  m.k = p.bulk;
-  m.g = p.g0;
-  m.lambda = p.bulk - 2.0 / 3.0 * p.g0;
-  m.law_data = std::make_shared<StandardLinearSolid>(p);
-}
-
-Real update_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6], Real h[6],
-                  Real& /*eps_p*/) {
-  update_standard_linear_solid(m.law_params<StandardLinearSolid>(), deps, dt, sig, h);
-  return 0;
-}
-
-Real wave_speed(const MaterialParams& m) {
-  const auto& p = m.law_params<StandardLinearSolid>();
-  return std::sqrt((p.bulk + 4.0 / 3.0 * p.g0) / m.ro);
 }
 
 } // namespace
@@ -120,11 +85,11 @@ const MaterialLaw& law_kelvin_maxwell() {
                       "strain LS-DYNA writes in the d3plot's plastic-strain slot) is read and "
                       "not used: the slot holds 0. Shells and beams are refused."},
       .read = read_card,
-      .prepare = prepare,
-      .update_solid = update_solid,
+      .prepare = prepare_standard_linear_solid,
+      .update_solid = update_standard_linear_solid,
       .update_shell = nullptr,
       .update_deviator = nullptr,
-      .wave_speed = wave_speed,
+      .wave_speed = standard_linear_solid_wave_speed,
       .stress_history = true};
   return law;
 }

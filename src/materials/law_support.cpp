@@ -304,6 +304,17 @@ void read_rubber_077_common(const io::Fields& h, LawReader& r) {
   m.pr = pr;
 }
 
+void set_elastic_from_bulk_shear(Material& m, Real k, Real g) {
+  m.e = 9 * k * g / (3 * k + g);
+  m.pr = (3 * k - 2 * g) / (2 * (3 * k + g));
+}
+
+void set_bulk_shear_moduli(MaterialParams& m, Real k, Real g) {
+  m.k = k;
+  m.g = g;
+  m.lambda = k - 2.0 / 3.0 * g;
+}
+
 Real chang_chang_compression(Real sigma_b, Real yc, Real sc) {
   if (!(sc > 0)) return 0;
   const Real q = sigma_b / (2 * sc), c = yc / (2 * sc);

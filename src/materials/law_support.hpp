@@ -137,9 +137,20 @@ struct StandardLinearSolid {
   Real beta = 0; ///< decay constant (1 / time)
 };
 
-/// One solid step of the standard linear solid (viscoelastic.cpp): sig updated, h the decaying
-/// part of the deviatoric stress (the law's stress history).
-void update_standard_linear_solid(const StandardLinearSolid& p, const Real deps[6], Real dt,
-                                  Real sig[6], Real h[6]);
+/// The standard linear solid's card checks and row functions (viscoelastic.cpp), shared by 006
+/// and 061: BULK, G0 and GI read and checked at their fields (BULK, G0 > 0, 0 <= GI <= G0; the
+/// short-time E and PR set for contact stiffness and summaries; beta is the caller's); the
+/// kernel constants (law_data = the card's StandardLinearSolid); one solid step (h: the decaying
+/// part of the deviatoric stress, the law's stress history); the short-time wave speed.
+void read_standard_linear_solid(const io::Fields& h, Material& m, StandardLinearSolid& p);
+void prepare_standard_linear_solid(const Material& mat, const Model& model, MaterialParams& m);
+Real update_standard_linear_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
+                                  Real h[6], Real& eps_p);
+Real standard_linear_solid_wave_speed(const MaterialParams& m);
+
+/// E and PR of a law given by its bulk modulus k and shear modulus g (what contact stiffness and
+/// summaries read), and the kernel's k, g and lambda.
+void set_elastic_from_bulk_shear(Material& m, Real k, Real g);
+void set_bulk_shear_moduli(MaterialParams& m, Real k, Real g);
 
 } // namespace parcae

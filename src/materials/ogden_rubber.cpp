@@ -62,9 +62,7 @@ void read_card(const io::Fields& h, LawReader& r) {
 
 void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
   const auto& p = mat.card<Ogden>();
-  m.g = p.g;
-  m.k = p.k;
-  m.lambda = p.k - 2.0 / 3.0 * p.g;
+  set_bulk_shear_moduli(m, p.k, p.g);
   m.law_data = std::make_shared<Ogden>(p);
 }
 

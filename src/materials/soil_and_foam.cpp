@@ -106,8 +106,7 @@ void read_card(const io::Fields& h, LawReader& r) {
     }
   }
   // contact stiffness and summaries: the elastic constants of BULK and G
-  m.e = 9 * s->bulk * s->g / (3 * s->bulk + s->g);
-  m.pr = (3 * s->bulk - 2 * s->g) / (2 * (3 * s->bulk + s->g));
+  set_elastic_from_bulk_shear(m, s->bulk, s->g);
   m.law_card = std::move(s);
 }
 
@@ -137,9 +136,7 @@ void prepare(const Material& mat, const Model& model, MaterialParams& m) {
   s->k_max = s->bulk;
   for (std::size_t i = 1; i < s->mu.size(); ++i)
     s->k_max = std::max(s->k_max, (s->p[i] - s->p[i - 1]) / (s->mu[i] - s->mu[i - 1]));
-  m.g = s->g;
-  m.k = s->bulk;
-  m.lambda = s->bulk - 2.0 / 3.0 * s->g;
+  set_bulk_shear_moduli(m, s->bulk, s->g);
   m.law_data = std::move(s);
 }
 

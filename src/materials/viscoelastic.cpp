@@ -34,21 +34,8 @@ using Viscoelastic = StandardLinearSolid;
 void read_card(const io::Fields& h, LawReader& r) {
   Material& m = r.mat;
   auto p = std::make_shared<Viscoelastic>();
-  p->bulk = h.real("BULK");
-  p->g0 = h.real("G0");
-  p->gi = h.real("GI");
+  read_standard_linear_solid(h, m, *p);
   p->beta = h.real("BETA");
-  if (!(p->bulk > 0))
-    fail(h.loc("BULK"),
-         fmt::format("material {}: BULK = {}: the bulk modulus must be positive", m.id, p->bulk));
-  if (!(p->g0 > 0))
-    fail(h.loc("G0"), fmt::format("material {}: G0 = {}: the short-time shear modulus must be "
-                                  "positive",
-                                  m.id, p->g0));
-  if (!(p->gi >= 0) || p->gi > p->g0)
-    fail(h.loc("GI"), fmt::format("material {}: GI = {}: the long-time shear modulus must lie in "
-                                  "[0, G0 = {}]",
-                                  m.id, p->gi, p->g0));
   if (!(p->beta >= 0))
     fail(h.loc("BETA"), fmt::format("material {}: BETA = {}: the decay constant must not be "
                                     "negative",
@@ -61,35 +48,43 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("VFLAG"), fmt::format("material {}: VFLAG = {}: the instantaneous-elastic "
                                      "formulation is not supported (0: the standard one)",
                                      m.id, h.real("VFLAG")));
-  // the short-time response's E and PR (contact stiffness, summaries)
-  m.e = 9 * p->bulk * p->g0 / (3 * p->bulk + p->g0);
-  m.pr = (3 * p->bulk - 2 * p->g0) / (2 * (3 * p->bulk + p->g0));
   m.law_card = std::move(p);
-}
-
-void prepare(const Material& mat, const Model& /*model*/, MaterialParams& m) {
-  const auto& p = mat.card<Viscoelastic>();
-  m.k = p.bulk;
-  m.g = p.g0;
-  m.lambda = p.bulk - 2.0 / 3.0 * p.g0;
-  m.law_data = std::make_shared<Viscoelastic>(p);
-}
-
-Real update_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6], Real h[6],
-                  Real& /*eps_p*/) {
-  update_standard_linear_solid(m.law_params<Viscoelastic>(), deps, dt, sig, h);
-  return 0;
-}
-
-Real wave_speed(const MaterialParams& m) {
-  const auto& p = m.law_params<Viscoelastic>();
-  return std::sqrt((p.bulk + 4.0 / 3.0 * p.g0) / m.ro);
 }
 
 } // namespace
 
-void update_standard_linear_solid(const StandardLinearSolid& p, const Real deps[6], Real dt,
-                                  Real sig[6], Real h[6]) {
+void read_standard_linear_solid(const io::Fields& h, Material& m, StandardLinearSolid& p) {
+  p.bulk = h.real("BULK");
+  p.g0 = h.real("G0");
+  p.gi = h.real("GI");
+  if (!(p.bulk > 0))
+    fail(h.loc("BULK"),
+         fmt::format("material {}: BULK = {}: the bulk modulus must be positive", m.id, p.bulk));
+  if (!(p.g0 > 0))
+    fail(h.loc("G0"), fmt::format("material {}: G0 = {}: the short-time shear modulus must be "
+                                  "positive",
+                                  m.id, p.g0));
+  if (!(p.gi >= 0) || p.gi > p.g0)
+    fail(h.loc("GI"), fmt::format("material {}: GI = {}: the long-time shear modulus must lie in "
+                                  "[0, G0 = {}]",
+                                  m.id, p.gi, p.g0));
+  set_elastic_from_bulk_shear(m, p.bulk, p.g0); // the short-time response
+}
+
+void prepare_standard_linear_solid(const Material& mat, const Model& /*model*/, MaterialParams& m) {
+  const auto& p = mat.card<StandardLinearSolid>();
+  set_bulk_shear_moduli(m, p.bulk, p.g0);
+  m.law_data = std::make_shared<StandardLinearSolid>(p);
+}
+
+Real standard_linear_solid_wave_speed(const MaterialParams& m) {
+  const auto& p = m.law_params<StandardLinearSolid>();
+  return std::sqrt((p.bulk + 4.0 / 3.0 * p.g0) / m.ro);
+}
+
+Real update_standard_linear_solid(const MaterialParams& m, const Real deps[6], Real dt, Real sig[6],
+                                  Real h[6], Real& /*eps_p*/) {
+  const StandardLinearSolid& p = m.law_params<StandardLinearSolid>();
   // deviatoric strain increment (tensor shears: the kernel passes engineering ones)
   const Real tr = deps[0] + deps[1] + deps[2];
   Real de[6];
@@ -107,6 +102,7 @@ void update_standard_linear_solid(const StandardLinearSolid& p, const Real deps[
     h[i] = decay * h[i] + 2 * (p.g0 - p.gi) * gain * de[i];
     sig[i] = s_inf + h[i] - (i < 3 ? p_new : 0.0);
   }
+  return 0;
 }
 
 const MaterialLaw& law_viscoelastic() {
@@ -137,11 +133,11 @@ const MaterialLaw& law_viscoelastic() {
                       "REF (reference geometry) and VFLAG other than 0 are refused; shells and "
                       "beams are refused."},
       .read = read_card,
-      .prepare = prepare,
-      .update_solid = update_solid,
+      .prepare = prepare_standard_linear_solid,
+      .update_solid = update_standard_linear_solid,
       .update_shell = nullptr,
       .update_deviator = nullptr,
-      .wave_speed = wave_speed,
+      .wave_speed = standard_linear_solid_wave_speed,
       .stress_history = true};
   return law;
 }
