@@ -304,6 +304,13 @@ void read_rubber_077_common(const io::Fields& h, LawReader& r) {
   m.pr = pr;
 }
 
+void tensor_from_principal(const Real t[3], const Real n[3][3], Real out[6]) {
+  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
+  for (int v = 0; v < 6; ++v)
+    out[v] = t[0] * n[ii[v]][0] * n[jj[v]][0] + t[1] * n[ii[v]][1] * n[jj[v]][1] +
+             t[2] * n[ii[v]][2] * n[jj[v]][2];
+}
+
 void set_elastic_from_bulk_shear(Material& m, Real k, Real g) {
   m.e = 9 * k * g / (3 * k + g);
   m.pr = (3 * k - 2 * g) / (2 * (3 * k + g));

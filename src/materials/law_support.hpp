@@ -78,6 +78,10 @@ Real deformation_det(const Real h[3][3]);
 /// eigenvalues.
 void principal_stretches(const Real h[3][3], Real lam[3], Real n[3][3]);
 
+/// The symmetric tensor [xx yy zz xy yz zx] with principal values t and principal directions the
+/// columns of n: sum_k t_k n_k n_k^T.
+void tensor_from_principal(const Real t[3], const Real n[3][3], Real out[6]);
+
 /// A prepare function for laws whose constants are their card's (law_data = the card's struct).
 void prepare_from_card(const Material& mat, const Model& model, MaterialParams& m);
 

@@ -145,10 +145,7 @@ Real stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   if (!(j > 0)) return j;
   Real s[3];
   for (int k = 0; k < 3; ++k) s[k] = nominal(p, lam[k] - 1, nullptr) * lam[k] / j;
-  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
-  for (int v = 0; v < 6; ++v)
-    sig[v] = s[0] * n[ii[v]][0] * n[jj[v]][0] + s[1] * n[ii[v]][1] * n[jj[v]][1] +
-             s[2] * n[ii[v]][2] * n[jj[v]][2];
+  tensor_from_principal(s, n, sig);
   return j;
 }
 

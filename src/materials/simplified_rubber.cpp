@@ -217,10 +217,7 @@ Real stress(const MaterialParams& m, const Real h[3][3], Real sig[6]) {
   }
   const Real vol = p.km * std::log(det);
   for (Real& x : t) x = (x - mean + vol) / det;
-  constexpr int ii[6] = {0, 1, 2, 0, 1, 2}, jj[6] = {0, 1, 2, 1, 2, 0};
-  for (int v = 0; v < 6; ++v)
-    sig[v] = t[0] * n[ii[v]][0] * n[jj[v]][0] + t[1] * n[ii[v]][1] * n[jj[v]][1] +
-             t[2] * n[ii[v]][2] * n[jj[v]][2];
+  tensor_from_principal(t, n, sig);
   return det;
 }
 
