@@ -92,7 +92,6 @@ Real update_solid(const MaterialParams& m, const Real deps[6], Real /*dt*/, Real
     while (gfun(hi) > 0) hi *= 2;
     dl = (r32 * norm(xi) - sy0) / (3 * g + p.h + p.c); // the linear estimate
     if (!(dl > lo && dl < hi)) dl = 0.5 * (lo + hi);
-    const Real tol = 1e-14 * (sy0 + p.c / std::max(p.gamma, 1e-300));
     for (int it = 0; it < 200; ++it) {
       const Real gv = gfun(dl);
       if (std::abs(gv) <= 1e-14 * sy0) break;
@@ -104,7 +103,6 @@ Real update_solid(const MaterialParams& m, const Real deps[6], Real /*dt*/, Real
       if (!(nx > lo && nx < hi)) nx = 0.5 * (lo + hi);
       dl = nx;
     }
-    (void)tol;
     const Real a = 1 / (1 + p.gamma * dl);
     Real t[6];
     for (int i = 0; i < 6; ++i) t[i] = s[i] - a * alpha[i];

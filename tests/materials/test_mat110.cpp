@@ -124,12 +124,11 @@ TEST(Mat110, BulkingTurnsTheReleasedElasticEnergyIntoPressure) {
   const Real d[6] = {0, 0, 0, 2e-4, 0, 0};
   int bulked = 0;
   for (int k = 0; k < 2000 && pt.h[1] < 1; ++k) {
-    const Real d_old = pt.h[1], bp_old = pt.h[2], p_before = pt.p();
+    const Real d_old = pt.h[1], bp_old = pt.h[2];
     const Real dep = pt.step(d);
     if (dep <= 0 || pt.h[1] == d_old) continue;
     // the strengths of the step, at the pressure it started from with the old bulking
     const Real ps = (kK1 * mu + bp_old) / kPhel;
-    (void)p_before;
     const Real s_old = intact(ps) - d_old * (intact(ps) - fractured(ps));
     const Real s_new = intact(ps) - pt.h[1] * (intact(ps) - fractured(ps));
     const Real du = (s_old * s_old - s_new * s_new) / (6 * kG);
