@@ -1,5 +1,6 @@
 // parcae cfd cavity --re RE --cells N [--dim 2|3] [--np N] [--threads T] [--bind socket|node|core]
 // [-o OUT] parcae cfd dambreak [--cells-per-a N] [--end-time T] [...] parcae cfd run CASE.yaml
+// parcae cfd preview CASE.yaml [-o OUT]
 // [--np N] [--threads T] [-o OUT] Common: --profile [DIR], --checkpoint-every N, --restart DIR,
 // --end-time T.
 #include "apps/cfd_cmd.hpp"
@@ -107,6 +108,10 @@ int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
   auto* run = app.add_subcommand("run", "run a case file (YAML)");
   run->add_option("case", case_path, "case file (.yaml)")->required();
   auto* run_prof = common(run);
+  auto* preview = app.add_subcommand(
+      "preview", "write what the solver sees of a case (open fractions, initial liquid) as VTK");
+  preview->add_option("case", case_path, "case file (.yaml)")->required();
+  preview->add_option("-o,--outdir", outdir, "output directory");
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& e) {
@@ -116,6 +121,14 @@ int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
   try {
     cfd::CfdCase c;
     std::string path;
+    if (*preview) {
+      c = cfd::read_cfd_case(case_path);
+      if (outdir.empty()) outdir = fs::path(case_path).stem().string() + ".preview";
+      if (root) fs::create_directories(outdir);
+      comm.barrier();
+      cfd::write_cfd_preview(c, comm, outdir, root ? &std::cout : nullptr);
+      return 0;
+    }
     if (*run) {
       path = case_path;
       c = cfd::read_cfd_case(path);

@@ -118,12 +118,12 @@ StructSolveInfo StructPoisson::solve(std::span<const double> b, std::span<double
     HYPRE_StructPCGSetPrintLevel(m.pcg, 0);
     if (m.options.precond == "pfmg") {
       check(HYPRE_StructPFMGCreate(m.comm, &m.pre), "StructPFMGCreate");
-      // One symmetric V(1,1) cycle per PCG iteration (symmetric red/black Gauss-Seidel keeps
-      // the preconditioner symmetric, as PCG needs).
+      // One symmetric V(1,1) cycle per PCG iteration (symmetric red/black Gauss-Seidel, or
+      // weighted Jacobi, keeps the preconditioner symmetric, as PCG needs).
       HYPRE_StructPFMGSetMaxIter(m.pre, 1);
       HYPRE_StructPFMGSetTol(m.pre, 0.0);
       HYPRE_StructPFMGSetZeroGuess(m.pre);
-      HYPRE_StructPFMGSetRelaxType(m.pre, 2);
+      HYPRE_StructPFMGSetRelaxType(m.pre, m.options.pfmg_relax);
       HYPRE_StructPFMGSetNumPreRelax(m.pre, 1);
       HYPRE_StructPFMGSetNumPostRelax(m.pre, 1);
       HYPRE_StructPCGSetPrecond(m.pcg, HYPRE_StructPFMGSolve, HYPRE_StructPFMGSetup, m.pre);

@@ -17,6 +17,10 @@ struct StructPoissonOptions {
   double rel_tol = 1e-8;        ///< PCG stop: ||r|| / ||b|| (two-norm)
   int max_iter = 500;           ///< PCG iterations before giving up (reported, not thrown)
   std::string precond = "pfmg"; ///< "pfmg", "smg" or "none"
+  /// PFMG smoother: symmetric red/black Gauss-Seidel (2) or weighted Jacobi (1). Red/black
+  /// Gauss-Seidel breaks PCG down (an indefinite preconditioner) on matrices with decoupled
+  /// rows (cells closed by obstacles); weighted Jacobi does not.
+  int pfmg_relax = 2;
 };
 
 struct StructSolveInfo {

@@ -21,6 +21,9 @@ parcae::RunSummary run_case(const parcae::cfd::CfdCase& c, const parcae::par::Co
 /// Columns of a CSV file with a header (empty when absent).
 std::vector<std::vector<double>> read_csv(const std::filesystem::path& p,
                                           std::vector<std::string>* header = nullptr);
+/// `env -i ...`: a clean environment for `parcae cfd ...` run as a child of a test rank (the
+/// command, and its own mpirun, must not see this job's MPI environment).
+std::string clean_env();
 /// Linear interpolation of the profile (s, v) at s.
 double interpolate(const std::vector<parcae::cfd::ProfilePoint>& prof, double s);
 

@@ -187,12 +187,7 @@ TEST(StaticColumn, HydrostaticPressureAndNoSpuriousCurrents) {
 
 namespace {
 
-/// `parcae cfd ...` end to end (rank 0 of the np 1 job; a clean environment so that the
-/// command's own mpirun does not see this job's).
-std::string clean_env() {
-  return "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
-         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=PASSIVE ";
-}
+using cfdtest::clean_env;
 
 TEST(CfdCli, CavityOnTwoRanksWritesItsOutputs) {
   if (g_world->rank() != 0) return;

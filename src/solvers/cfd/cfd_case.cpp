@@ -2,6 +2,7 @@
 #include "solvers/cfd/cfd_case.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <fmt/format.h>
 #include <set>
 #include <sstream>
@@ -97,6 +98,105 @@ void read_fluid(const Reader& r, const YAML::Node& n, const std::string& key, Fl
   if (f.viscosity < 0) r.fail(n["viscosity"], key + ".viscosity", "must be >= 0");
 }
 
+void read_obstacles(const Reader& r, const YAML::Node& list, const std::string& path, CfdCase& c) {
+  if (!list.IsSequence()) r.fail(list, "obstacles", "expected a list of obstacles");
+  const int dim = c.dim;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto n = list[i];
+    const std::string key = fmt::format("obstacles[{}]", i);
+    r.only_keys(n, key, {"name", "box", "cylinder", "stl", "scale", "translate"});
+    Obstacle o;
+    if (n["name"]) o.name = r.text(n["name"], key + ".name");
+    o.label = o.name.empty() ? key : fmt::format("{} ({})", key, o.name);
+    const int kinds = (n["box"] ? 1 : 0) + (n["cylinder"] ? 1 : 0) + (n["stl"] ? 1 : 0);
+    if (kinds != 1) r.fail(n, key, "give one of box, cylinder or stl");
+    if (!n["stl"] && (n["scale"] || n["translate"]))
+      r.fail(n, key, "scale and translate go with stl");
+    if (n["box"]) {
+      o.kind = ObstacleKind::Box;
+      const auto b = n["box"];
+      r.only_keys(b, key + ".box", {"min", "max"});
+      if (!b["min"] || !b["max"]) r.fail(b, key + ".box", "needs min and max");
+      o.lo = r.vec(b["min"], key + ".box.min", dim);
+      o.hi = r.vec(b["max"], key + ".box.max", dim);
+      for (int d = 0; d < dim; ++d)
+        if (!(o.hi[d] > o.lo[d])) r.fail(b["max"], key + ".box.max", "must exceed min");
+    } else if (n["cylinder"]) {
+      o.kind = ObstacleKind::Cylinder;
+      const auto y = n["cylinder"];
+      if (dim == 2) {
+        r.only_keys(y, key + ".cylinder", {"center", "radius"});
+      } else {
+        r.only_keys(y, key + ".cylinder", {"center", "radius", "axis", "length"});
+        if (!y["axis"] || !y["length"])
+          r.fail(y, key + ".cylinder", "needs axis (x, y or z) and length in 3-D");
+        const std::string ax = r.text(y["axis"], key + ".cylinder.axis");
+        if (ax != "x" && ax != "y" && ax != "z")
+          r.fail(y["axis"], key + ".cylinder.axis", "must be x, y or z");
+        o.axis = ax[0] - 'x';
+        o.length = r.positive(y["length"], key + ".cylinder.length");
+      }
+      if (!y["center"] || !y["radius"]) r.fail(y, key + ".cylinder", "needs center and radius");
+      o.center = r.vec(y["center"], key + ".cylinder.center", dim);
+      o.radius = r.positive(y["radius"], key + ".cylinder.radius");
+    } else {
+      o.kind = ObstacleKind::Stl;
+      o.stl = r.text(n["stl"], key + ".stl");
+      if (n["scale"]) o.scale = r.positive(n["scale"], key + ".scale");
+      if (n["translate"]) o.translate = r.vec(n["translate"], key + ".translate", 3);
+      std::filesystem::path file(o.stl);
+      if (file.is_relative()) file = std::filesystem::path(path).parent_path() / file;
+      try {
+        o.mesh = std::make_shared<const StlMesh>(read_stl(file.string(), o.scale, o.translate));
+      } catch (const RuntimeError& e) {
+        r.fail(n["stl"], key + ".stl", e.what());
+      }
+    }
+    c.obstacles.push_back(std::move(o));
+  }
+  if (const std::string problem = check_obstacles(c); !problem.empty())
+    r.fail(list, "obstacles", problem);
+}
+
+void read_probes(const Reader& r, const YAML::Node& list, CfdCase& c) {
+  if (!list.IsSequence()) r.fail(list, "probes", "expected a list of probes");
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const auto n = list[i];
+    const std::string key = fmt::format("probes[{}]", i);
+    r.only_keys(n, key, {"name", "kind", "at"});
+    if (!n["kind"] || !n["at"]) r.fail(n, key, "needs kind (height, pressure or velocity) and at");
+    Probe p;
+    p.name = n["name"] ? r.text(n["name"], key + ".name") : fmt::format("probe{}", i + 1);
+    if (p.name.empty() || p.name.find_first_of(", \t\"") != std::string::npos)
+      r.fail(n["name"], key + ".name", "a probe name is a CSV column: no commas, blanks or quotes");
+    if (!names.insert(p.name).second) r.fail(n, key + ".name", "\"" + p.name + "\" is used twice");
+    const std::string kind = r.text(n["kind"], key + ".kind");
+    if (kind == "height")
+      p.kind = ProbeKind::Height;
+    else if (kind == "pressure")
+      p.kind = ProbeKind::Pressure;
+    else if (kind == "velocity")
+      p.kind = ProbeKind::Velocity;
+    else
+      r.fail(n["kind"], key + ".kind", "\"" + kind + "\" is not height, pressure or velocity");
+    // A height gauge is a vertical line: its position across (x in 2-D, x and y in 3-D), or a
+    // point on it.
+    const auto at = n["at"];
+    const int given = at.IsSequence() ? static_cast<int>(at.size()) : 0;
+    if (p.kind == ProbeKind::Height && given == c.dim - 1) {
+      for (int d = 0; d < c.dim - 1; ++d)
+        p.at[d] = r.number(at[d], fmt::format("{}.at[{}]", key, d));
+    } else {
+      p.at = r.vec(at, key + ".at", c.dim);
+    }
+    for (int d = 0; d < c.dim; ++d)
+      if (p.at[d] < 0 || p.at[d] > c.size[d])
+        r.fail(at, key + ".at", fmt::format("outside the domain along {}", "xyz"[d]));
+    c.probes.push_back(p);
+  }
+}
+
 } // namespace
 
 CfdCase read_cfd_case(const std::string& path) {
@@ -112,14 +212,17 @@ CfdCase read_cfd_case(const std::string& path) {
   CfdCase c;
   r.only_keys(root, "",
               {"case", "dimension", "domain", "fluid", "fluids", "gravity", "boundaries", "initial",
-               "time", "pressure", "output", "vof"});
+               "time", "pressure", "output", "vof", "obstacles", "probes"});
   if (root["case"]) c.name = r.text(root["case"], "case");
   if (!root["dimension"]) r.fail(root, "dimension", "missing (2 or 3)");
   c.dim = static_cast<int>(r.integer(root["dimension"], "dimension", 2));
   if (c.dim > 3) r.fail(root["dimension"], "dimension", "must be 2 or 3");
   if (!root["domain"]) r.fail(root, "domain", "missing");
   const auto dom = root["domain"];
-  r.only_keys(dom, "domain", {"size", "cells"});
+  r.only_keys(dom, "domain", {"size", "cells", "obstacle_samples"});
+  if (dom["obstacle_samples"])
+    c.obstacle_samples =
+        static_cast<int>(r.integer(dom["obstacle_samples"], "domain.obstacle_samples", 1));
   if (!dom["size"]) r.fail(dom, "domain.size", "missing");
   if (!dom["cells"]) r.fail(dom, "domain.cells", "missing");
   c.size = r.vec(dom["size"], "domain.size", c.dim);
@@ -232,8 +335,13 @@ CfdCase read_cfd_case(const std::string& path) {
   }
   if (root["output"]) {
     const auto o = root["output"];
-    r.only_keys(o, "output", {"interval", "centerlines", "reference_velocity"});
+    r.only_keys(o, "output", {"interval", "centerlines", "reference_velocity", "probe_interval"});
     if (o["interval"]) c.output_interval = r.number(o["interval"], "output.interval");
+    if (o["probe_interval"]) {
+      c.probe_interval = r.number(o["probe_interval"], "output.probe_interval");
+      if (c.probe_interval < 0)
+        r.fail(o["probe_interval"], "output.probe_interval", "must be >= 0");
+    }
     if (o["centerlines"]) c.centerlines = r.flag(o["centerlines"], "output.centerlines");
     if (o["reference_velocity"])
       c.reference_velocity = r.positive(o["reference_velocity"], "output.reference_velocity");
@@ -243,6 +351,8 @@ CfdCase read_cfd_case(const std::string& path) {
     if (root["vof"]["thinc_beta"])
       c.thinc_beta = r.positive(root["vof"]["thinc_beta"], "vof.thinc_beta");
   }
+  if (root["obstacles"]) read_obstacles(r, root["obstacles"], path, c);
+  if (root["probes"]) read_probes(r, root["probes"], c);
   return c;
 }
 
@@ -258,6 +368,7 @@ std::string cfd_case_yaml(const CfdCase& c) {
   std::string cells = "[";
   for (int d = 0; d < c.dim; ++d) cells += fmt::format("{}{}", d ? ", " : "", c.cells[d]);
   s << fmt::format("domain:\n  size: {}\n  cells: {}]\n", vec(c.size), cells);
+  if (!c.obstacles.empty()) s << fmt::format("  obstacle_samples: {}\n", c.obstacle_samples);
   if (c.free_surface) {
     s << fmt::format("fluids:\n  liquid: {{density: {}, viscosity: {}}}\n  gas: {{density: {}, "
                      "viscosity: {}}}\n",
@@ -287,9 +398,44 @@ std::string cfd_case_yaml(const CfdCase& c) {
                    c.cfl, c.steady_tolerance, c.max_steps);
   s << fmt::format("pressure: {{tolerance: {}, max_iterations: {}, preconditioner: {}}}\n",
                    c.pressure_tolerance, c.pressure_max_iterations, c.preconditioner);
-  s << fmt::format("output: {{interval: {}, centerlines: {}, reference_velocity: {}}}\n",
-                   c.output_interval, c.centerlines ? "true" : "false", c.reference_velocity);
+  s << fmt::format("output: {{interval: {}, centerlines: {}, reference_velocity: {}, "
+                   "probe_interval: {}}}\n",
+                   c.output_interval, c.centerlines ? "true" : "false", c.reference_velocity,
+                   c.probe_interval);
   if (c.free_surface) s << fmt::format("vof: {{thinc_beta: {}}}\n", c.thinc_beta);
+  if (!c.obstacles.empty()) {
+    s << "obstacles:\n";
+    for (const Obstacle& o : c.obstacles) {
+      s << "  - {";
+      if (!o.name.empty()) s << fmt::format("name: {}, ", o.name);
+      switch (o.kind) {
+      case ObstacleKind::Box:
+        s << fmt::format("box: {{min: {}, max: {}}}", vec(o.lo), vec(o.hi));
+        break;
+      case ObstacleKind::Cylinder:
+        s << fmt::format("cylinder: {{center: {}, radius: {}", vec(o.center), o.radius);
+        if (c.dim == 3) s << fmt::format(", axis: {}, length: {}", "xyz"[o.axis], o.length);
+        s << "}";
+        break;
+      case ObstacleKind::Stl:
+        // The file as read (absolute: the written case may live in another directory).
+        s << fmt::format("stl: \"{}\", scale: {}, translate: [{}, {}, {}]",
+                         o.mesh ? std::filesystem::absolute(o.mesh->path).string() : o.stl, o.scale,
+                         o.translate[0], o.translate[1], o.translate[2]);
+        break;
+      }
+      s << "}\n";
+    }
+  }
+  if (!c.probes.empty()) {
+    s << "probes:\n";
+    for (const Probe& p : c.probes)
+      s << fmt::format("  - {{name: {}, kind: {}, at: {}}}\n", p.name,
+                       p.kind == ProbeKind::Height     ? "height"
+                       : p.kind == ProbeKind::Pressure ? "pressure"
+                                                       : "velocity",
+                       vec(p.at));
+  }
   return s.str();
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "solvers/cfd/geometry.hpp"
+
 namespace parcae::cfd {
 
 enum class BcKind { Wall, Symmetry, Inflow, Outflow };
@@ -26,6 +28,15 @@ struct Region {
   std::array<double, 3> lo{0, 0, 0}, hi{0, 0, 0};
 };
 
+/// A measuring point written to probes.csv: the liquid depth along the vertical line through
+/// `at` (height), the pressure at `at`, or the velocity at `at`.
+enum class ProbeKind { Height, Pressure, Velocity };
+struct Probe {
+  std::string name;
+  ProbeKind kind = ProbeKind::Pressure;
+  std::array<double, 3> at{0, 0, 0};
+};
+
 struct CfdCase {
   std::string name = "case";
   int dim = 2;
@@ -37,6 +48,11 @@ struct CfdCase {
   /// liquid) fills the box.
   bool free_surface = false;
   std::vector<Region> initial_liquid;
+  /// Solid obstacles (geometry.hpp); rays per cell and direction across the vertical lines.
+  std::vector<Obstacle> obstacles;
+  int obstacle_samples = 8;
+  std::vector<Probe> probes;
+  double probe_interval = 0; ///< probes.csv every interval (0: every step)
   std::array<double, 3> gravity{0, 0, 0};
   /// xmin, xmax, ymin, ymax, zmin, zmax
   std::array<BoundaryCondition, 6> boundaries{};

@@ -69,12 +69,12 @@ std::size_t owned_index(const Grid& g, int i, int j, int k) {
 
 std::string write_vtk_state(const par::Comm& comm, const Grid& g, const std::string& outdir,
                             int index, double time, ConstVelocityPtrs u, const double* p,
-                            const double* f) {
+                            const double* f, const double* vf, const std::string& stem_prefix) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(outdir) / "states";
-  const std::string stem = fmt::format("cfd_{:04d}", index);
+  const std::string stem = fmt::format("{}_{:04d}", stem_prefix, index);
   const std::size_t n = g.owned();
-  std::vector<float> vel(3 * n, 0.0f), pr(n), fr(n);
+  std::vector<float> vel(3 * n, 0.0f), pr(n), fr(n), op(vf ? n : 0);
   for_box(owned_box(g), [&](int i, int j, int k) {
     const std::ptrdiff_t I = g.at(i, j, k);
     const std::size_t c = owned_index(g, i, j, k);
@@ -82,6 +82,7 @@ std::string write_vtk_state(const par::Comm& comm, const Grid& g, const std::str
       vel[3 * c + d] = static_cast<float>(0.5 * (u[d][I] + u[d][I + g.stride[d]]));
     pr[c] = static_cast<float>(p[I]);
     fr[c] = static_cast<float>(f[I]);
+    if (vf) op[c] = static_cast<float>(vf[I]);
   });
   const std::string whole = fmt::format("0 {} 0 {} 0 {}", g.global[0], g.global[1], g.global[2]);
   const std::string geom =
@@ -99,6 +100,9 @@ std::string write_vtk_state(const par::Comm& comm, const Grid& g, const std::str
        "</DataArray>\n";
   s += "<DataArray type=\"Float32\" Name=\"fluid_fraction\" format=\"binary\">" + encode(fr) +
        "</DataArray>\n";
+  if (vf)
+    s += "<DataArray type=\"Float32\" Name=\"open_fraction\" format=\"binary\">" + encode(op) +
+         "</DataArray>\n";
   s += "</CellData>\n</Piece>\n</ImageData>\n</VTKFile>\n";
   write_atomically(dir / fmt::format("{}_r{:05d}.vti", stem, comm.rank()), s);
   if (comm.rank() == 0) {
@@ -108,8 +112,9 @@ std::string write_vtk_state(const par::Comm& comm, const Grid& g, const std::str
                      "Scalars=\"pressure\" Vectors=\"velocity\">\n<PDataArray type=\"Float32\" "
                      "Name=\"velocity\" NumberOfComponents=\"3\"/>\n<PDataArray type=\"Float32\" "
                      "Name=\"pressure\"/>\n<PDataArray type=\"Float32\" Name=\"fluid_fraction\"/>\n"
-                     "</PCellData>\n",
-                     whole, geom);
+                     "{}</PCellData>\n",
+                     whole, geom,
+                     vf ? "<PDataArray type=\"Float32\" Name=\"open_fraction\"/>\n" : "");
     for (int r = 0; r < comm.size(); ++r) {
       const Grid gr = make_grid(g.dim, g.global, g.h, r, comm.size());
       m += fmt::format("<Piece Extent=\"{}\" Source=\"{}_r{:05d}.vti\"/>\n", extent(gr), stem, r);

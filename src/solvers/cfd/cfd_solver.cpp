@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <omp.h>
 
 #include "core/error.hpp"
@@ -14,6 +15,7 @@
 #include "linalg/struct_poisson.hpp"
 #include "output/vtk_writer.hpp"
 #include "prof/phase.hpp"
+#include "solvers/cfd/probes.hpp"
 
 namespace parcae::cfd {
 
@@ -62,6 +64,18 @@ void CfdSolver::initialise_fields() {
   p_.assign(g.total, 0.0);
   f_.assign(g.total, 1.0);
   f_new_.assign(g.total, 1.0);
+  if (!case_.obstacles.empty()) {
+    // Open fractions from the obstacles; the initial liquid fills the open part of its boxes.
+    std::vector<double> liquid;
+    open_ = compute_openings(case_, g, case_.free_surface ? &liquid : nullptr);
+    op_ = open_ptrs(open_);
+    if (case_.free_surface)
+      for_box(owned_box(g), [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        f_[I] = liquid[I];
+      });
+    return;
+  }
   if (!case_.free_surface) return;
   for_box(owned_box(g), [&](int i, int j, int k) {
     const std::array<int, 3> ijk{i, j, k};
@@ -91,6 +105,7 @@ void CfdSolver::setup() {
   po.rel_tol = case_.pressure_tolerance;
   po.max_iter = case_.pressure_max_iterations;
   po.precond = case_.preconditioner;
+  if (!case_.obstacles.empty()) po.pfmg_relax = 1; // closed cells: see StructPoissonOptions
   poisson_ = std::make_unique<linalg::StructPoisson>(comm_, case_.dim, lo, hi, po);
   singular_ = true;
   for (int f = 0; f < 2 * case_.dim; ++f)
@@ -101,6 +116,36 @@ void CfdSolver::setup() {
   info_.halo_bytes_per_step = halo_uf_->bytes_per_exchange() + halo_u_->bytes_per_exchange() +
                               halo_p_->bytes_per_exchange();
   initialise_fields();
+  {
+    // The cell pinned in a closed box: the first open cell in global order.
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), count = 0;
+    const Box b = owned_box(grid_);
+    for (int k = b.lo[2]; k < b.hi[2]; ++k)
+      for (int j = b.lo[1]; j < b.hi[1]; ++j)
+        for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+          if (op_.any() && op_.vf[grid_.at(i, j, k)] == 0) continue;
+          ++count;
+          const std::int64_t gi =
+              (grid_.offset[0] + i) +
+              std::int64_t(grid_.global[0]) *
+                  ((grid_.offset[1] + j) + std::int64_t(grid_.global[1]) * (grid_.offset[2] + k));
+          first = std::min(first, gi);
+        }
+    open_cells_ = comm_.sum(count);
+    if (open_cells_ == 0)
+      throw InputError({opt_.deck_path, 0, "obstacles"}, "the obstacles "
+                                                         "close every cell of the domain");
+    const std::int64_t global_first = comm_.min(first);
+    pin_cell_ = -1;
+    if (first == global_first) {
+      const std::int64_t i = global_first % grid_.global[0];
+      const std::int64_t j = (global_first / grid_.global[0]) % grid_.global[1];
+      const std::int64_t k = global_first / (std::int64_t(grid_.global[0]) * grid_.global[1]);
+      pin_cell_ = (i - grid_.offset[0]) +
+                  std::int64_t(grid_.n[0]) *
+                      ((j - grid_.offset[1]) + std::int64_t(grid_.n[1]) * (k - grid_.offset[2]));
+    }
+  }
   rhs_.assign(grid_.owned(), 0.0);
   sol_.assign(grid_.owned(), 0.0);
   {
@@ -110,7 +155,7 @@ void CfdSolver::setup() {
   fill_boundary_ghosts(grid_, case_.boundaries, {u_[0].data(), u_[1].data(), u_[2].data()},
                        f_.data());
   if (!case_.free_surface) {
-    pressure_matrix(grid_, case_.boundaries, f_.data(), mix_, coef_);
+    pressure_matrix(grid_, case_.boundaries, f_.data(), mix_, coef_, op_);
     pin_pressure();
     poisson_->set_matrix(coef_);
   }
@@ -129,6 +174,15 @@ void CfdSolver::setup() {
           ? (std::floor(time_ / case_.output_interval + 1e-9) + 1) * case_.output_interval
           : case_.end_time;
   start_time_ = time_;
+  next_probe_ = case_.probe_interval > 0
+                    ? std::ceil(time_ / case_.probe_interval - 1e-9) * case_.probe_interval
+                    : time_;
+  if (!case_.probes.empty() && comm_.rank() == 0 && opt_.restart_from.empty()) {
+    std::ofstream o(std::filesystem::path(opt_.outdir) / "probes.csv", std::ios::trunc);
+    o << "time";
+    for (const auto& col : probe_columns(case_.probes, case_.dim)) o << ',' << col;
+    o << '\n';
+  }
   if (opt_.log) {
     *opt_.log << fmt::format(
         "CFD {}: {}D, {} cells ({}), {} ranks as {}x{}x{} blocks, {} OpenMP thread(s) per rank\n",
@@ -155,8 +209,12 @@ void CfdSolver::pin_pressure() {
   // (0, 0, 0) gets the diagonal term of a p = 0 face on its -x side: the system is SPD, and as
   // the right-hand side has zero sum (made so in advance()), the flux through that face is
   // zero in the solution, which therefore solves the Neumann problem (p fixed to a constant).
-  if (!singular_ || grid_.offset != std::array<int, 3>{0, 0, 0}) return;
-  coef_[0] += 1.0 / (mix_.rho(f_[grid_.at(0, 0, 0)]) * grid_.h[0] * grid_.h[0]);
+  if (!singular_ || pin_cell_ < 0) return;
+  const int ns = 2 * grid_.dim + 1;
+  const std::int64_t i = pin_cell_ % grid_.n[0], j = (pin_cell_ / grid_.n[0]) % grid_.n[1],
+                     k = pin_cell_ / (std::int64_t(grid_.n[0]) * grid_.n[1]);
+  const double rho = mix_.rho(f_[grid_.at(int(i), int(j), int(k))]);
+  coef_[pin_cell_ * ns] += 1.0 / (rho * grid_.h[0] * grid_.h[0]);
 }
 
 void CfdSolver::exchange(std::vector<double*> fields, Halo& halo) {
@@ -241,6 +299,7 @@ bool CfdSolver::advance() {
     halo_uf_->end();
     fill_boundary_ghosts(g, case_.boundaries, u, f_.data());
   }
+  record_probes(false); // the state at time_, its ghosts current
   {
     prof::PhaseScope s(ph_->advection);
     for (const Box& b : shell)
@@ -250,11 +309,12 @@ bool CfdSolver::advance() {
     prof::PhaseScope s(ph_->viscous);
     for (const Box& b : shell)
       predict_velocity(g, b, dt, cu, f_.data(), mix_, case_.gravity, true, us);
+    zero_closed_faces(g, op_, us);
     predict_outflow_faces(g, case_.boundaries, us);
   }
   if (case_.free_surface) {
     prof::PhaseScope s(ph_->vof);
-    advect_fraction(g, dt, cu, f_.data(), case_.thinc_beta, f_new_.data());
+    advect_fraction(g, dt, cu, f_.data(), case_.thinc_beta, f_new_.data(), op_);
   }
   {
     prof::PhaseScope s(ph_->halo);
@@ -265,19 +325,27 @@ bool CfdSolver::advance() {
   {
     prof::PhaseScope s(ph_->pressure);
     if (case_.free_surface) {
-      pressure_matrix(g, case_.boundaries, f_.data(), mix_, coef_);
+      pressure_matrix(g, case_.boundaries, f_.data(), mix_, coef_, op_);
       pin_pressure();
       poisson_->set_matrix(coef_);
     }
-    pressure_rhs(g, dt, cus, rhs_);
+    pressure_rhs(g, dt, cus, rhs_, op_);
     if (singular_) {
       // Closed box: the Neumann problem is solvable for a right-hand side of zero mean (the
-      // net inflow is zero up to round-off); remove it exactly.
+      // net inflow is zero up to round-off); remove it exactly (over the open cells: the
+      // closed ones keep p = 0).
       ExactSum sum;
       sum.add(std::span<const double>(rhs_));
-      const double mean =
-          comm_.sum(sum).result() / (double(g.global[0]) * g.global[1] * g.global[2]);
-      for (double& b : rhs_) b -= mean;
+      const double mean = comm_.sum(sum).result() / double(open_cells_);
+      if (op_.any()) {
+        for_box(owned_box(g), [&](int i, int j, int k) {
+          if (op_.vf[g.at(i, j, k)] > 0)
+            rhs_[static_cast<std::size_t>(i) +
+                 g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k)] -= mean;
+        });
+      } else {
+        for (double& b : rhs_) b -= mean;
+      }
     }
     gather_owned(g, p_.data(), sol_);
     const auto si = poisson_->solve(rhs_, sol_);
@@ -314,7 +382,7 @@ bool CfdSolver::advance() {
       }
       du /= dt;
     }
-    correct_velocity(g, case_.boundaries, dt, p_.data(), f_.data(), mix_, cus, u);
+    correct_velocity(g, case_.boundaries, dt, p_.data(), f_.data(), mix_, cus, u, op_);
     info_.max_rate = du;
   }
   if (case_.free_surface) f_.swap(f_new_);
@@ -425,7 +493,7 @@ GlobalStats CfdSolver::global_stats() const {
     for (int j = b.lo[1]; j < b.hi[1]; ++j)
       for (int i = b.lo[0]; i < b.hi[0]; ++i) {
         const std::ptrdiff_t I = g.at(i, j, k);
-        const double rho = mix_.rho(f_[I]);
+        const double rho = mix_.rho(f_[I]) * (op_.any() ? op_.vf[I] : 1.0); // per cell volume
         double ke = 0;
         std::array<double, 3> uc{};
         for (int d = 0; d < g.dim; ++d) {
@@ -459,7 +527,10 @@ double CfdSolver::liquid_volume() const {
   const Box b = owned_box(g);
   for (int k = b.lo[2]; k < b.hi[2]; ++k)
     for (int j = b.lo[1]; j < b.hi[1]; ++j)
-      for (int i = b.lo[0]; i < b.hi[0]; ++i) acc.add(f_[g.at(i, j, k)]);
+      for (int i = b.lo[0]; i < b.hi[0]; ++i) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        acc.add(op_.any() ? f_[I] * op_.vf[I] : f_[I]);
+      }
   return comm_.sum(acc).result() * g.h[0] * g.h[1] * g.h[2];
 }
 
@@ -474,9 +545,9 @@ double CfdSolver::front_position() const {
 }
 
 void CfdSolver::write_state() {
-  const std::string name =
-      write_vtk_state(comm_, grid_, opt_.outdir, state_index_++, time_,
-                      {u_[0].data(), u_[1].data(), u_[2].data()}, p_.data(), f_.data());
+  const std::string name = write_vtk_state(comm_, grid_, opt_.outdir, state_index_++, time_,
+                                           {u_[0].data(), u_[1].data(), u_[2].data()}, p_.data(),
+                                           f_.data(), op_.any() ? op_.vf : nullptr);
   states_.emplace_back(time_, name);
   if (comm_.rank() == 0) {
     std::vector<std::pair<Real, std::string>> list(states_.begin(), states_.end());
@@ -495,6 +566,25 @@ void CfdSolver::write_history() {
   std::ofstream o(path, fresh ? std::ios::trunc : std::ios::app);
   if (fresh) o << "time,front_x,liquid_volume\n";
   o << fmt::format("{:.8g},{:.8g},{:.17g}\n", time_, front, volume);
+}
+
+void CfdSolver::record_probes(bool force) {
+  if (case_.probes.empty() || time_ == last_probe_) return;
+  if (!force && time_ < next_probe_ - 1e-12 * std::max(1.0, case_.end_time)) return;
+  prof::PhaseScope s(ph_->output);
+  std::vector<ExactSum> acc;
+  sample_probes(grid_, case_.probes, {u_[0].data(), u_[1].data(), u_[2].data()}, p_.data(),
+                f_.data(), op_, acc);
+  comm_.sum(acc);
+  last_probe_ = time_;
+  if (case_.probe_interval > 0)
+    while (next_probe_ <= time_ + 1e-12 * std::max(1.0, case_.end_time))
+      next_probe_ += case_.probe_interval;
+  if (comm_.rank() != 0) return;
+  std::string row = fmt::format("{:.9g}", time_);
+  for (const ExactSum& a : acc) row += fmt::format(",{:.9g}", a.result());
+  std::ofstream o(std::filesystem::path(opt_.outdir) / "probes.csv", std::ios::app);
+  o << row << '\n';
 }
 
 void CfdSolver::write_output() {
@@ -528,9 +618,12 @@ RunSummary CfdSolver::finish() {
     std::vector<double*> fields;
     for (int d = 0; d < grid_.dim; ++d) fields.push_back(u_[d].data());
     exchange(fields, *halo_u_);
+    fill_boundary_ghosts(grid_, case_.boundaries, {u_[0].data(), u_[1].data(), u_[2].data()},
+                         nullptr);
   }
+  record_probes(true);
   info_.max_divergence =
-      comm_.max(max_divergence(grid_, {u_[0].data(), u_[1].data(), u_[2].data()}));
+      comm_.max(max_divergence(grid_, {u_[0].data(), u_[1].data(), u_[2].data()}, op_));
   double fmin = 1e300, fmax = -1e300;
   for_box(owned_box(grid_), [&](int, int, int) {});
   {

@@ -5,6 +5,7 @@
 // the liquid fraction (two-fluid model). See docs/cfd.md.
 #include <array>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -81,6 +82,7 @@ private:
   void write_state();
   void pin_pressure();
   void write_history();
+  void record_probes(bool force);
   void write_checkpoint_now();
   void restore();
   void progress(bool force);
@@ -96,6 +98,11 @@ private:
   std::unique_ptr<Halo> halo_uf_, halo_u_, halo_p_;
   std::array<std::vector<double>, 3> u_, us_;
   std::vector<double> p_, f_, f_new_, coef_, rhs_, sol_;
+  Openings open_; ///< obstacles' open fractions (empty: none)
+  OpenPtrs op_;
+  std::int64_t pin_cell_ = -1;  ///< owned cell pinned in a closed box (-1: not on this rank)
+  std::int64_t open_cells_ = 0; ///< global count of open cells
+  double next_probe_ = 0, last_probe_ = -1;
   bool singular_ = true;
   double time_ = 0, dt_ = 0, next_output_ = 0, rate_ = 1e300;
   long step_ = 0;
@@ -119,10 +126,16 @@ RunSummary run_cfd(const CfdCase& c, const RunOptions& opt, CfdRunInfo* info = n
                    CavityResults* cavity = nullptr);
 
 /// Writes the VTK image pieces of one state (this rank's .vti; rank 0 the .pvti): cell data
-/// velocity (cell-centred), pressure, fluid_fraction. Returns the .pvti name relative to outdir.
+/// velocity (cell-centred), pressure, fluid_fraction, and open_fraction where `vf` is given
+/// (obstacles). Returns the .pvti name relative to outdir.
 std::string write_vtk_state(const par::Comm& comm, const Grid& g, const std::string& outdir,
                             int index, double time, ConstVelocityPtrs u, const double* p,
-                            const double* f);
+                            const double* f, const double* vf = nullptr,
+                            const std::string& stem_prefix = "cfd");
+/// `parcae cfd preview`: the open-fraction field and the initial liquid of a case written to
+/// OUT/preview.pvti (+ pieces) without running it; a summary on `log`.
+void write_cfd_preview(const CfdCase& c, const par::Comm& comm, const std::string& outdir,
+                       std::ostream* log);
 /// Writes centerline_u.csv (y,u) and centerline_v.csv (x,v) and vortex.csv (rank 0).
 void write_cavity_files(const std::string& outdir, const CavityResults& r);
 

@@ -59,7 +59,7 @@ inline double log_cosh(double x) {
 inline double thinc_integral(double fm, double f0, double fp, double a, double b, double beta) {
   constexpr double eps = 1e-8;
   if (f0 <= eps || f0 >= 1 - eps || (fp - f0) * (f0 - fm) <= 0)
-    return std::clamp(f0, 0.0, 1.0) * (b - a);
+    return std::max(f0, 0.0) * (b - a); // a cell over-filled by round-off (f > 1) sheds it too
   const double gamma = fp > fm ? 1.0 : -1.0;
   const double q = std::exp(beta * gamma * (2 * f0 - 1));
   const double t = std::clamp((std::cosh(beta) - q) / std::sinh(beta), -1 + 1e-15, 1 - 1e-15);
@@ -250,7 +250,7 @@ void predict_outflow_faces(const Grid& g, const Boundaries& bc, VelocityPtrs us)
 }
 
 void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const Mixture& mix,
-                     std::vector<double>& coef) {
+                     std::vector<double>& coef, const OpenPtrs& open) {
   const int ns = 2 * g.dim + 1;
   coef.assign(g.owned() * ns, 0.0);
   const Box b = owned_box(g);
@@ -260,17 +260,24 @@ void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const
     double* a = &coef[cell * ns];
     const std::ptrdiff_t I = g.at(i, j, k);
     const std::array<int, 3> ijk{i, j, k};
+    if (open.any() && open.vf[I] == 0) {
+      // A closed cell: p = 0, decoupled (its faces are closed).
+      a[0] = 2.0 * g.dim / (mix.rho(f[I]) * g.h[0] * g.h[0]);
+      return;
+    }
     for (int d = 0; d < g.dim; ++d) {
       const double h2 = g.h[d] * g.h[d];
       for (int side = 0; side < 2; ++side) {
         const bool boundary =
             side == 0 ? (ijk[d] == 0 && g.at_lo(d)) : (ijk[d] == g.n[d] - 1 && g.at_hi(d));
+        const std::ptrdiff_t face = side == 0 ? I : I + g.stride[d];
+        const double area = open.any() ? open.af[d][face] : 1.0;
         if (boundary) {
-          if (bc[2 * d + side].kind == BcKind::Outflow) a[0] += 2.0 / (mix.rho(f[I]) * h2);
+          if (bc[2 * d + side].kind == BcKind::Outflow) a[0] += 2.0 * area / (mix.rho(f[I]) * h2);
           continue;
         }
         const std::ptrdiff_t J = I + (side == 0 ? -1 : 1) * g.stride[d];
-        const double beta = 1.0 / (mix.rho(0.5 * (f[I] + f[J])) * h2);
+        const double beta = area / (mix.rho(0.5 * (f[I] + f[J])) * h2);
         a[1 + 2 * d + side] = -beta;
         a[0] += beta;
       }
@@ -278,19 +285,40 @@ void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const
   });
 }
 
-void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<double> b) {
+void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<double> b,
+                  const OpenPtrs& open) {
   for_box(owned_box(g), [&](int i, int j, int k) {
     const std::size_t cell =
         static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k);
     const std::ptrdiff_t I = g.at(i, j, k);
     double div = 0;
-    for (int d = 0; d < g.dim; ++d) div += (us[d][I + g.stride[d]] - us[d][I]) / g.h[d];
+    if (open.any()) {
+      for (int d = 0; d < g.dim; ++d) {
+        const std::ptrdiff_t J = I + g.stride[d];
+        div += (open.af[d][J] * us[d][J] - open.af[d][I] * us[d][I]) / g.h[d];
+      }
+    } else {
+      for (int d = 0; d < g.dim; ++d) div += (us[d][I + g.stride[d]] - us[d][I]) / g.h[d];
+    }
     b[cell] = -div / dt;
   });
 }
 
+void zero_closed_faces(const Grid& g, const OpenPtrs& open, VelocityPtrs u) {
+  if (!open.any()) return;
+  for (int c = 0; c < g.dim; ++c) {
+    Box b = owned_box(g);
+    if (g.at_hi(c)) b.hi[c] += 1; // the upper boundary faces
+    for_box(b, [&](int i, int j, int k) {
+      const std::ptrdiff_t I = g.at(i, j, k);
+      if (open.af[c][I] == 0) u[c][I] = 0;
+    });
+  }
+}
+
 void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const double* p,
-                      const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u) {
+                      const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u,
+                      const OpenPtrs& open) {
   for (int c = 0; c < g.dim; ++c) {
     const std::ptrdiff_t ec = g.stride[c];
     const double h = g.h[c];
@@ -315,9 +343,10 @@ void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const doub
       });
     }
   }
+  zero_closed_faces(g, open, u);
 }
 
-double max_divergence(const Grid& g, ConstVelocityPtrs u) {
+double max_divergence(const Grid& g, ConstVelocityPtrs u, const OpenPtrs& open) {
   double m = 0;
   const Box b = owned_box(g);
 #pragma omp parallel for collapse(2) reduction(max : m) schedule(static)
@@ -326,14 +355,23 @@ double max_divergence(const Grid& g, ConstVelocityPtrs u) {
       for (int i = b.lo[0]; i < b.hi[0]; ++i) {
         const std::ptrdiff_t I = g.at(i, j, k);
         double div = 0;
-        for (int d = 0; d < g.dim; ++d) div += (u[d][I + g.stride[d]] - u[d][I]) / g.h[d];
+        if (open.any()) {
+          if (open.vf[I] == 0) continue;
+          for (int d = 0; d < g.dim; ++d) {
+            const std::ptrdiff_t J = I + g.stride[d];
+            div += (open.af[d][J] * u[d][J] - open.af[d][I] * u[d][I]) / g.h[d];
+          }
+          div /= open.vf[I];
+        } else {
+          for (int d = 0; d < g.dim; ++d) div += (u[d][I + g.stride[d]] - u[d][I]) / g.h[d];
+        }
         m = std::max(m, std::fabs(div) * g.h[0]);
       }
   return m;
 }
 
 void advect_fraction(const Grid& g, double dt, ConstVelocityPtrs u, const double* f, double beta,
-                     double* f_new) {
+                     double* f_new, const OpenPtrs& open) {
   const Box owned = owned_box(g);
   // Volume fraction (times h) leaving donor cell D through its upper (+1) or lower (-1) face in
   // direction d: one expression for the donor limiter and the fluxes (bitwise the same value).
@@ -353,15 +391,19 @@ void advect_fraction(const Grid& g, double dt, ConstVelocityPtrs u, const double
     ext.lo[d] -= 1;
     ext.hi[d] += 1;
   }
+  // With obstacles: volumes in units of a whole cell, the flux through a face times its open
+  // area, the donor's content f V.
   for_box(ext, [&](int i, int j, int k) {
     const std::ptrdiff_t D = g.at(i, j, k);
     double out = 0;
     for (int d = 0; d < g.dim; ++d) {
-      const double up = u[d][D + g.stride[d]], lo = u[d][D];
-      if (up > 0) out += leaving(D, d, +1, up);
-      if (lo < 0) out += leaving(D, d, -1, lo);
+      const std::ptrdiff_t U = D + g.stride[d];
+      const double up = u[d][U], lo = u[d][D];
+      if (up > 0) out += leaving(D, d, +1, up) * (open.any() ? open.af[d][U] : 1.0);
+      if (lo < 0) out += leaving(D, d, -1, lo) * (open.any() ? open.af[d][D] : 1.0);
     }
-    if (out > f[D] && out > 0) scale[D] = std::max(f[D], 0.0) / out;
+    const double content = open.any() ? f[D] * open.vf[D] : f[D];
+    if (out > content && out > 0) scale[D] = std::max(content, 0.0) / out;
   });
   std::vector<double> flux(g.total, 0.0);
   for_box(owned, [&](int i, int j, int k) {
@@ -380,12 +422,19 @@ void advect_fraction(const Grid& g, double dt, ConstVelocityPtrs u, const double
         v = leaving(I - ed, d, +1, vel) * scale[I - ed];
       else if (vel < 0)
         v = -leaving(I, d, -1, vel) * scale[I];
-      flux[I] = v;
+      flux[I] = open.any() ? v * open.af[d][I] : v;
     });
-    for_box(owned, [&](int i, int j, int k) {
-      const std::ptrdiff_t I = g.at(i, j, k);
-      f_new[I] -= flux[I + ed] - flux[I];
-    });
+    if (open.any()) {
+      for_box(owned, [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        if (open.vf[I] > 0) f_new[I] -= (flux[I + ed] - flux[I]) / open.vf[I];
+      });
+    } else {
+      for_box(owned, [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        f_new[I] -= flux[I + ed] - flux[I];
+      });
+    }
   }
 }
 

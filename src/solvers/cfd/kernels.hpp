@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solvers/cfd/cfd_case.hpp"
+#include "solvers/cfd/geometry.hpp"
 #include "solvers/cfd/grid.hpp"
 
 namespace parcae::cfd {
@@ -51,25 +52,38 @@ void predict_velocity(const Grid& g, const Box& box, double dt, ConstVelocityPtr
 /// Outflow faces: the predicted normal velocity extrapolated from inside.
 void predict_outflow_faces(const Grid& g, const Boundaries& bc, VelocityPtrs us);
 
+/// Obstacles (geometry.hpp): the open fractions enter the continuity equation as
+/// div(A u) = 0 (A the open area of each face), the pressure equation as
+/// -div(A / rho grad p) = -div(A us) / dt, and the fraction transport as fluxes through the open
+/// areas into open volumes. Faces with A = 0 carry no velocity; closed cells (V = 0) keep p = 0
+/// through an identity row. All null: every face and cell fully open (the same arithmetic as
+/// without obstacles).
+///
 /// Pressure matrix (StructPoisson stencil order: centre, -x, +x, -y, +y, -z, +z) of
-/// -div(1/rho grad p) on the owned cells, Neumann on walls, symmetry and inflow, p = 0 on
+/// -div(A/rho grad p) on the owned cells, Neumann on walls, symmetry and inflow, p = 0 on
 /// outflow faces.
 void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const Mixture& mix,
-                     std::vector<double>& coef);
-/// b = -div(us) / dt on the owned cells (owned-cell order).
-void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<double> b);
-/// u = us - dt / rho_face grad p on the owned faces (and outflow boundary faces).
+                     std::vector<double>& coef, const OpenPtrs& open = {});
+/// b = -div(A us) / dt on the owned cells (owned-cell order).
+void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<double> b,
+                  const OpenPtrs& open = {});
+/// u = us - dt / rho_face grad p on the owned faces (and outflow boundary faces); 0 on closed
+/// faces.
 void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const double* p,
-                      const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u);
-/// max |div u| h over the owned cells (a check of the projection).
-double max_divergence(const Grid& g, ConstVelocityPtrs u);
+                      const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u,
+                      const OpenPtrs& open = {});
+/// Sets the velocity of the closed owned faces (A = 0) to zero (after the predictor: the
+/// obstacles' no-slip and no-through-flow).
+void zero_closed_faces(const Grid& g, const OpenPtrs& open, VelocityPtrs u);
+/// max |div(A u)| h / V over the owned open cells (a check of the projection).
+double max_divergence(const Grid& g, ConstVelocityPtrs u, const OpenPtrs& open = {});
 
 /// Volume-of-fluid transport: f_new = f - sum over faces of the volume fraction each face
 /// carries in dt, the fluxes from a THINC (tanh) reconstruction in the donor cell (upwind where
 /// the profile is not monotone). Flux form: what leaves one cell enters its neighbour, so the
 /// liquid volume changes only through the boundaries (to round-off).
 void advect_fraction(const Grid& g, double dt, ConstVelocityPtrs u, const double* f, double beta,
-                     double* f_new);
+                     double* f_new, const OpenPtrs& open = {});
 
 /// Owned-cell values in owned-cell order (i fastest) from a ghosted array, and back.
 void gather_owned(const Grid& g, const double* field, std::span<double> out);
