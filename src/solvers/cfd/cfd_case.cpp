@@ -259,8 +259,9 @@ CfdCase read_cfd_case(const std::string& path) {
       const auto n = b[kFaceNames[f]];
       if (!n) continue;
       const std::string key = std::string("boundaries.") + kFaceNames[f];
-      r.only_keys(n, key, {"type", "velocity", "fraction"});
-      if (!n["type"]) r.fail(n, key + ".type", "missing (wall, symmetry, inflow or outflow)");
+      r.only_keys(n, key, {"type", "velocity", "fraction", "flow_rate", "height", "pressure"});
+      if (!n["type"])
+        r.fail(n, key + ".type", "missing (wall, symmetry, inflow, outflow or pressure)");
       const std::string t = r.text(n["type"], key + ".type");
       BoundaryCondition& bc = c.boundaries[f];
       if (t == "wall")
@@ -271,14 +272,40 @@ CfdCase read_cfd_case(const std::string& path) {
         bc.kind = BcKind::Inflow;
       else if (t == "outflow")
         bc.kind = BcKind::Outflow;
+      else if (t == "pressure")
+        bc.kind = BcKind::Pressure;
       else
-        r.fail(n["type"], key + ".type", "\"" + t + "\" is not wall, symmetry, inflow or outflow");
+        r.fail(n["type"], key + ".type",
+               "\"" + t + "\" is not wall, symmetry, inflow, outflow or pressure");
       if (n["velocity"]) {
         if (bc.kind != BcKind::Wall && bc.kind != BcKind::Inflow)
           r.fail(n["velocity"], key + ".velocity", "only walls and inflows have a velocity");
         bc.velocity = r.vec(n["velocity"], key + ".velocity", c.dim);
         if (bc.kind == BcKind::Wall && bc.velocity[f / 2] != 0)
           r.fail(n["velocity"], key + ".velocity", "a wall moves only tangentially");
+      }
+      if (n["flow_rate"]) {
+        if (bc.kind != BcKind::Inflow) r.fail(n["flow_rate"], key + ".flow_rate", "only inflows");
+        if (n["velocity"])
+          r.fail(n["flow_rate"], key + ".flow_rate", "give velocity or flow_rate, not both");
+        bc.flow_rate = r.positive(n["flow_rate"], key + ".flow_rate");
+      }
+      if (n["height"]) {
+        if (bc.kind != BcKind::Inflow && bc.kind != BcKind::Pressure)
+          r.fail(n["height"], key + ".height", "only inflows and pressure boundaries");
+        if (f / 2 == c.dim - 1)
+          r.fail(n["height"], key + ".height",
+                 "a liquid level on a side face (not the floor or "
+                 "roof)");
+        bc.height = r.number(n["height"], key + ".height");
+        if (bc.height < 0) r.fail(n["height"], key + ".height", "must be >= 0");
+        if (bc.kind == BcKind::Pressure && !c.free_surface)
+          r.fail(n["height"], key + ".height", "a hydrostatic level needs fluids (liquid and gas)");
+      }
+      if (n["pressure"]) {
+        if (bc.kind != BcKind::Pressure)
+          r.fail(n["pressure"], key + ".pressure", "only type: pressure");
+        bc.pressure = r.number(n["pressure"], key + ".pressure");
       }
       if (n["fraction"]) {
         if (bc.kind != BcKind::Inflow) r.fail(n["fraction"], key + ".fraction", "only inflows");
@@ -383,10 +410,16 @@ std::string cfd_case_yaml(const CfdCase& c) {
     const char* t = b.kind == BcKind::Wall       ? "wall"
                     : b.kind == BcKind::Symmetry ? "symmetry"
                     : b.kind == BcKind::Inflow   ? "inflow"
-                                                 : "outflow";
+                    : b.kind == BcKind::Outflow  ? "outflow"
+                                                 : "pressure";
     s << fmt::format("  {}: {{type: {}", kFaceNames[f], t);
-    if (b.kind == BcKind::Wall || b.kind == BcKind::Inflow) s << ", velocity: " << vec(b.velocity);
+    if (b.kind == BcKind::Wall || (b.kind == BcKind::Inflow && b.flow_rate == 0))
+      s << ", velocity: " << vec(b.velocity);
+    if (b.kind == BcKind::Inflow && b.flow_rate > 0)
+      s << fmt::format(", flow_rate: {}", b.flow_rate);
     if (b.kind == BcKind::Inflow) s << fmt::format(", fraction: {}", b.fraction);
+    if (b.kind == BcKind::Pressure) s << fmt::format(", pressure: {}", b.pressure);
+    if (b.height >= 0) s << fmt::format(", height: {}", b.height);
     s << "}\n";
   }
   if (!c.initial_liquid.empty()) {

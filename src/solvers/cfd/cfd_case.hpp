@@ -10,13 +10,37 @@
 
 namespace parcae::cfd {
 
-enum class BcKind { Wall, Symmetry, Inflow, Outflow };
+/// Outflow is a pressure boundary at p = 0 (zero-gradient velocity and fraction); Pressure
+/// the same at a given (or hydrostatic) pressure.
+enum class BcKind { Wall, Symmetry, Inflow, Outflow, Pressure };
+/// A boundary where the pressure is given (the velocity follows from it).
+inline bool pressure_boundary(BcKind k) {
+  return k == BcKind::Outflow || k == BcKind::Pressure;
+}
 
 struct BoundaryCondition {
   BcKind kind = BcKind::Wall;
   std::array<double, 3> velocity{0, 0, 0}; ///< wall (tangential) or inflow velocity
   double fraction = 1.0;                   ///< inflow liquid fraction
+  /// Inflow: a volume flow rate instead of the velocity (m^3/s; per unit depth in 2-D): the
+  /// normal velocity is the rate over the face's open (wetted) area. 0: use `velocity`.
+  double flow_rate = 0;
+  /// Inflow: liquid below this height (vertical axis: y in 2-D, z in 3-D) enters, nothing above
+  /// (< 0: the whole face, with `fraction`). Pressure: the liquid level of the hydrostatic
+  /// pressure (< 0: uniform pressure).
+  double height = -1;
+  /// Pressure: the pressure; when hydrostatic, the pressure at the top of the domain (where an
+  /// open roof has p = 0), the gas's and the liquid's weight added below it.
+  double pressure = 0;
+  /// Set by the solver: -gravity along the vertical axis and the domain's top (hydrostatic
+  /// pressure boundaries).
+  double gravity_down = 0, top = 0;
 };
+
+/// The pressure of a pressure boundary at height z: `pressure`, plus, when hydrostatic, the
+/// weight of the gas from the top down to max(z, level) and of the liquid from the level down
+/// to z.
+double boundary_pressure(const BoundaryCondition& b, double z, double rho_liquid, double rho_gas);
 
 struct Fluid {
   double density = 1.0;

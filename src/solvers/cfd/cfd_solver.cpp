@@ -47,6 +47,10 @@ CfdSolver::CfdSolver(CfdCase c, const RunOptions& opt)
     mix_.mu_g = mix_.mu_l;
   }
   if (opt_.threads > 0) omp_set_num_threads(opt_.threads);
+  for (auto& b : case_.boundaries) {
+    b.gravity_down = -case_.gravity[case_.dim - 1];
+    b.top = case_.size[case_.dim - 1];
+  }
 }
 
 CfdSolver::~CfdSolver() {
@@ -109,7 +113,7 @@ void CfdSolver::setup() {
   poisson_ = std::make_unique<linalg::StructPoisson>(comm_, case_.dim, lo, hi, po);
   singular_ = true;
   for (int f = 0; f < 2 * case_.dim; ++f)
-    if (case_.boundaries[f].kind == BcKind::Outflow) singular_ = false;
+    if (pressure_boundary(case_.boundaries[f].kind)) singular_ = false;
   halo_uf_ = std::make_unique<Halo>(comm_, grid_, case_.dim + 1);
   halo_u_ = std::make_unique<Halo>(comm_, grid_, case_.dim);
   halo_p_ = std::make_unique<Halo>(comm_, grid_, 1);
@@ -145,6 +149,18 @@ void CfdSolver::setup() {
                   std::int64_t(grid_.n[0]) *
                       ((j - grid_.offset[1]) + std::int64_t(grid_.n[1]) * (k - grid_.offset[2]));
     }
+  }
+  for (int face = 0; face < 2 * case_.dim; ++face) {
+    // An inflow's flow rate becomes its normal velocity over the open (wetted) area.
+    BoundaryCondition& b = case_.boundaries[face];
+    if (b.kind != BcKind::Inflow || b.flow_rate == 0) continue;
+    ExactSum part;
+    part.add(inflow_area(grid_, b, face, op_));
+    const double area = comm_.sum(part).result();
+    if (!(area > 0))
+      throw InputError({opt_.deck_path, 0, "boundaries"},
+                       "an inflow with a flow rate has no open area below its height");
+    b.velocity[face / 2] = (face % 2 == 0 ? 1.0 : -1.0) * b.flow_rate / area;
   }
   rhs_.assign(grid_.owned(), 0.0);
   sol_.assign(grid_.owned(), 0.0);
@@ -330,6 +346,7 @@ bool CfdSolver::advance() {
       poisson_->set_matrix(coef_);
     }
     pressure_rhs(g, dt, cus, rhs_, op_);
+    add_boundary_pressures(g, case_.boundaries, f_.data(), mix_, rhs_, op_);
     if (singular_) {
       // Closed box: the Neumann problem is solvable for a right-hand side of zero mean (the
       // net inflow is zero up to round-off); remove it exactly (over the open cells: the
@@ -359,7 +376,7 @@ bool CfdSolver::advance() {
   {
     prof::PhaseScope s(ph_->halo);
     exchange({p_.data()}, *halo_p_);
-    fill_pressure_ghosts(g, case_.boundaries, p_.data());
+    fill_pressure_ghosts(g, case_.boundaries, mix_, p_.data());
   }
   {
     prof::PhaseScope s(ph_->pressure);

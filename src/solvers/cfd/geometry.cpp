@@ -433,9 +433,30 @@ Openings compute_openings(const CfdCase& c, const Grid& g, std::vector<double>* 
         }
       }
   if (liquid) {
+    // Cut cells: the sampled liquid of the open part. Open cells: the boxes' exact overlap (as
+    // without obstacles), so that a liquid box cut by no obstacle has its exact volume.
     liquid->assign(g.total, 0.0);
-    for (std::size_t I = 0; I < g.total; ++I)
-      if (o.vf[I] > 0) (*liquid)[I] = std::clamp(wet[I] / o.vf[I], 0.0, 1.0);
+    for (int k = lo_of(2); k < hi_of(2); ++k)
+      for (int j = lo_of(1); j < hi_of(1); ++j)
+        for (int i = lo_of(0); i < hi_of(0); ++i) {
+          const std::ptrdiff_t I = g.at(i, j, k);
+          if (o.vf[I] == 0) continue;
+          if (o.vf[I] < 1) {
+            (*liquid)[I] = std::clamp(wet[I] / o.vf[I], 0.0, 1.0);
+            continue;
+          }
+          const std::array<int, 3> ijk{i, j, k};
+          double frac = 0;
+          for (const Region& r : c.initial_liquid) {
+            double v = 1;
+            for (int d = 0; d < dim; ++d) {
+              const double x0 = coord(d, ijk[d], 0), x1 = coord(d, ijk[d], 1);
+              v *= std::max(0.0, std::min(x1, r.hi[d]) - std::max(x0, r.lo[d])) / (x1 - x0);
+            }
+            frac += v;
+          }
+          (*liquid)[I] = std::min(1.0, frac);
+        }
   }
   return o;
 }

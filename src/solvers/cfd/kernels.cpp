@@ -5,6 +5,13 @@
 
 namespace parcae::cfd {
 
+double boundary_pressure(const BoundaryCondition& b, double z, double rho_liquid, double rho_gas) {
+  if (b.kind == BcKind::Outflow) return 0.0;
+  if (b.height < 0) return b.pressure;
+  return b.pressure + rho_gas * b.gravity_down * (b.top - std::max(z, b.height)) +
+         rho_liquid * b.gravity_down * std::max(b.height - z, 0.0);
+}
+
 double Mixture::rho(double f) const {
   f = std::clamp(f, 0.0, 1.0);
   return f * rho_l + (1 - f) * rho_g;
@@ -69,6 +76,23 @@ inline double thinc_integral(double fm, double f0, double fp, double a, double b
   return std::clamp(v, 0.0, b - a);
 }
 
+/// Share of the boundary cell (vertical index m along the line's other coordinates) below the
+/// level `height` along the vertical axis; 1 for faces normal to the vertical or without a
+/// level.
+double wet_share(const Grid& g, int d, const std::array<int, 3>& pos, double height) {
+  const int a = g.dim - 1;
+  if (height < 0 || d == a) return 1.0;
+  const double z0 = (g.offset[a] + pos[a]) * g.h[a];
+  return std::clamp((height - z0) / g.h[a], 0.0, 1.0);
+}
+
+/// Height of the boundary cell's centre (faces normal to the vertical: the face itself).
+double boundary_z(const Grid& g, int d, int side, const std::array<int, 3>& pos) {
+  const int a = g.dim - 1;
+  if (d == a) return side == 0 ? g.offset[a] * g.h[a] : (g.offset[a] + g.n[a]) * g.h[a];
+  return (g.offset[a] + pos[a] + 0.5) * g.h[a];
+}
+
 } // namespace
 
 void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, double* f) {
@@ -78,12 +102,13 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
       if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
       const BoundaryCondition& b = bc[2 * d + side];
       for_lines(g, d, [&](const Line& at) {
+        const double wet = b.kind == BcKind::Inflow ? wet_share(g, d, at.pos, b.height) : 1.0;
         for (int c = 0; c < g.dim; ++c) {
           double* q = u[c];
           if (c == d) {
-            const double un = (b.kind == BcKind::Inflow) ? b.velocity[d] : 0.0;
+            const double un = (b.kind == BcKind::Inflow) ? b.velocity[d] * wet : 0.0;
             if (side == 0) {
-              if (b.kind == BcKind::Outflow) {
+              if (pressure_boundary(b.kind)) {
                 q[at(-1)] = q[at(-2)] = q[at(0)];
               } else {
                 q[at(0)] = un;
@@ -91,7 +116,7 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
                 q[at(-2)] = 2 * un - q[at(2)];
               }
             } else {
-              if (b.kind == BcKind::Outflow) {
+              if (pressure_boundary(b.kind)) {
                 q[at(n + 1)] = q[at(n)];
               } else {
                 q[at(n)] = un;
@@ -99,8 +124,9 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
               }
             }
           } else {
-            const double ut =
-                (b.kind == BcKind::Wall || b.kind == BcKind::Inflow) ? b.velocity[c] : 0.0;
+            const double ut = b.kind == BcKind::Wall     ? b.velocity[c]
+                              : b.kind == BcKind::Inflow ? b.velocity[c] * wet
+                                                         : 0.0;
             for (int m = 1; m <= 2; ++m) {
               const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
               const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
@@ -114,6 +140,7 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
                 q[ghost] = q[src];
                 break;
               case BcKind::Outflow:
+              case BcKind::Pressure:
                 q[ghost] = q[edge];
                 break;
               }
@@ -121,10 +148,24 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
           }
         }
         if (f) {
+          const double un = u[d][side == 0 ? at(0) : at(n)];
+          const bool entering = side == 0 ? un > 0 : un < 0;
           for (int m = 1; m <= 2; ++m) {
             const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
             const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
-            f[ghost] = b.kind == BcKind::Inflow ? b.fraction : f[src];
+            // Inflow: its fraction, or liquid below its level; a hydrostatic pressure boundary
+            // lets in liquid below its level; otherwise zero gradient.
+            // Fluid entering through a pressure boundary (outflow, roof) is gas unless the
+            // boundary has a liquid level (zero gradient where it leaves: the ghost only
+            // shapes the donor's profile then).
+            if (b.kind == BcKind::Inflow)
+              f[ghost] = b.height >= 0 && d != g.dim - 1 ? (wet > 0 ? 1.0 : 0.0) : b.fraction;
+            else if (b.kind == BcKind::Pressure && b.height >= 0 && d != g.dim - 1)
+              f[ghost] = wet_share(g, d, at.pos, b.height);
+            else if (pressure_boundary(b.kind) && entering)
+              f[ghost] = 0.0;
+            else
+              f[ghost] = f[src];
           }
         }
       });
@@ -132,17 +173,22 @@ void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, d
   }
 }
 
-void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, double* p) {
+void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, const Mixture& mix, double* p) {
   for (int d = 0; d < g.dim; ++d) {
     const int n = g.n[d];
     for (int side = 0; side < 2; ++side) {
       if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
-      const double sign = bc[2 * d + side].kind == BcKind::Outflow ? -1.0 : 1.0;
+      const BoundaryCondition& b = bc[2 * d + side];
+      const bool given = pressure_boundary(b.kind);
       for_lines(g, d, [&](const Line& at) {
+        // Mirror (Neumann), or antisymmetric about the boundary's pressure.
+        const double pb =
+            given ? boundary_pressure(b, boundary_z(g, d, side, at.pos), mix.rho_l, mix.rho_g)
+                  : 0.0;
         for (int m = 1; m <= 2; ++m) {
           const std::ptrdiff_t ghost = side == 0 ? at(-m) : at(n - 1 + m);
           const std::ptrdiff_t src = side == 0 ? at(m - 1) : at(n - m);
-          p[ghost] = sign * p[src];
+          p[ghost] = given ? 2 * pb - p[src] : p[src];
         }
       });
     }
@@ -235,7 +281,7 @@ void predict_velocity(const Grid& g, const Box& box, double dt, ConstVelocityPtr
 void predict_outflow_faces(const Grid& g, const Boundaries& bc, VelocityPtrs us) {
   for (int d = 0; d < g.dim; ++d) {
     for (int side = 0; side < 2; ++side) {
-      if (bc[2 * d + side].kind != BcKind::Outflow) continue;
+      if (!pressure_boundary(bc[2 * d + side].kind)) continue;
       if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) continue;
       Box b = owned_box(g);
       b.lo[d] = side == 0 ? 0 : g.n[d];
@@ -273,7 +319,7 @@ void pressure_matrix(const Grid& g, const Boundaries& bc, const double* f, const
         const std::ptrdiff_t face = side == 0 ? I : I + g.stride[d];
         const double area = open.any() ? open.af[d][face] : 1.0;
         if (boundary) {
-          if (bc[2 * d + side].kind == BcKind::Outflow) a[0] += 2.0 * area / (mix.rho(f[I]) * h2);
+          if (pressure_boundary(bc[2 * d + side].kind)) a[0] += 2.0 * area / (mix.rho(f[I]) * h2);
           continue;
         }
         const std::ptrdiff_t J = I + (side == 0 ? -1 : 1) * g.stride[d];
@@ -304,6 +350,49 @@ void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<doub
   });
 }
 
+void add_boundary_pressures(const Grid& g, const Boundaries& bc, const double* f,
+                            const Mixture& mix, std::span<double> b, const OpenPtrs& open) {
+  for (int d = 0; d < g.dim; ++d) {
+    const double h2 = g.h[d] * g.h[d];
+    for (int side = 0; side < 2; ++side) {
+      const BoundaryCondition& bd = bc[2 * d + side];
+      if (!pressure_boundary(bd.kind) || (side == 0 ? !g.at_lo(d) : !g.at_hi(d))) continue;
+      if (bd.kind == BcKind::Outflow) continue; // p = 0
+      Box box = owned_box(g);
+      box.lo[d] = side == 0 ? 0 : g.n[d] - 1;
+      box.hi[d] = box.lo[d] + 1;
+      for_box(box, [&](int i, int j, int k) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        const std::ptrdiff_t face = side == 0 ? I : I + g.stride[d];
+        const double area = open.any() ? open.af[d][face] : 1.0;
+        const double pb =
+            boundary_pressure(bd, boundary_z(g, d, side, {i, j, k}), mix.rho_l, mix.rho_g);
+        b[static_cast<std::size_t>(i) + g.n[0] * (j + static_cast<std::size_t>(g.n[1]) * k)] +=
+            2.0 * area * pb / (mix.rho(f[I]) * h2);
+      });
+    }
+  }
+}
+
+double inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open) {
+  const int d = face / 2, side = face % 2;
+  if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) return 0.0;
+  double area = 0;
+  Box box = owned_box(g);
+  box.lo[d] = side == 0 ? 0 : g.n[d];
+  box.hi[d] = box.lo[d] + 1;
+  double cell_face = 1;
+  for (int e = 0; e < g.dim; ++e)
+    if (e != d) cell_face *= g.h[e];
+  for (int k = box.lo[2]; k < box.hi[2]; ++k)
+    for (int j = box.lo[1]; j < box.hi[1]; ++j)
+      for (int i = box.lo[0]; i < box.hi[0]; ++i) {
+        const double A = open.any() ? open.af[d][g.at(i, j, k)] : 1.0;
+        area += A * wet_share(g, d, {i, j, k}, b.height) * cell_face;
+      }
+  return area;
+}
+
 void zero_closed_faces(const Grid& g, const OpenPtrs& open, VelocityPtrs u) {
   if (!open.any()) return;
   for (int c = 0; c < g.dim; ++c) {
@@ -322,24 +411,32 @@ void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const doub
   for (int c = 0; c < g.dim; ++c) {
     const std::ptrdiff_t ec = g.stride[c];
     const double h = g.h[c];
-    const bool lo_out = g.at_lo(c) && bc[2 * c].kind == BcKind::Outflow;
+    const bool lo_out = g.at_lo(c) && pressure_boundary(bc[2 * c].kind);
     for_box(owned_box(g), [&](int i, int j, int k) {
       const std::ptrdiff_t I = g.at(i, j, k);
       const int ic = c == 0 ? i : c == 1 ? j : k;
       if (ic == 0 && g.at_lo(c)) {
-        u[c][I] = lo_out ? us[c][I] - dt / mix.rho(f[I]) * p[I] / (0.5 * h) : us[c][I];
+        if (!lo_out) {
+          u[c][I] = us[c][I];
+          return;
+        }
+        const double pb =
+            boundary_pressure(bc[2 * c], boundary_z(g, c, 0, {i, j, k}), mix.rho_l, mix.rho_g);
+        u[c][I] = us[c][I] - dt / mix.rho(f[I]) * (p[I] - pb) / (0.5 * h);
         return;
       }
       const double rho = mix.rho(0.5 * (f[I] + f[I - ec]));
       u[c][I] = us[c][I] - dt / rho * (p[I] - p[I - ec]) / h;
     });
-    if (g.at_hi(c) && bc[2 * c + 1].kind == BcKind::Outflow) {
+    if (g.at_hi(c) && pressure_boundary(bc[2 * c + 1].kind)) {
       Box b = owned_box(g);
       b.lo[c] = g.n[c];
       b.hi[c] = g.n[c] + 1;
       for_box(b, [&](int i, int j, int k) {
         const std::ptrdiff_t I = g.at(i, j, k);
-        u[c][I] = us[c][I] + dt / mix.rho(f[I - ec]) * p[I - ec] / (0.5 * h);
+        const double pb =
+            boundary_pressure(bc[2 * c + 1], boundary_z(g, c, 1, {i, j, k}), mix.rho_l, mix.rho_g);
+        u[c][I] = us[c][I] + dt / mix.rho(f[I - ec]) * (p[I - ec] - pb) / (0.5 * h);
       });
     }
   }

@@ -35,8 +35,9 @@ template <class Fn> void for_box(const Box& b, Fn&& fn) {
 /// Ghost values on the physical boundaries of this block: velocities (no-slip, free-slip,
 /// inflow, zero-gradient outflow) and fluid fraction (mirror, or the inflow's fraction).
 void fill_boundary_ghosts(const Grid& g, const Boundaries& bc, VelocityPtrs u, double* f);
-/// Pressure ghosts: mirror (Neumann) or antisymmetric (p = 0 on outflow faces).
-void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, double* p);
+/// Pressure ghosts: mirror (Neumann), or antisymmetric about the boundary pressure on pressure
+/// boundaries (p = 0 on outflow faces).
+void fill_pressure_ghosts(const Grid& g, const Boundaries& bc, const Mixture& mix, double* p);
 
 /// The largest sum_d |u_d| / h_d over the owned cells (each cell's lower faces, and the upper
 /// boundary faces): a function of the global field, not of the decomposition.
@@ -72,6 +73,13 @@ void pressure_rhs(const Grid& g, double dt, ConstVelocityPtrs us, std::span<doub
 void correct_velocity(const Grid& g, const Boundaries& bc, double dt, const double* p,
                       const double* f, const Mixture& mix, ConstVelocityPtrs us, VelocityPtrs u,
                       const OpenPtrs& open = {});
+/// The pressure boundaries' given pressures in the right-hand side (the matrix has their
+/// diagonal terms): b += 2 A p_b / (rho h^2) in the cells next to them.
+void add_boundary_pressures(const Grid& g, const Boundaries& bc, const double* f,
+                            const Mixture& mix, std::span<double> b, const OpenPtrs& open = {});
+/// This rank's part of the open (and, with a level, wetted) area of boundary face `face`
+/// (0 xmin, 1 xmax, ...): the inflow area of a flow rate.
+double inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open);
 /// Sets the velocity of the closed owned faces (A = 0) to zero (after the predictor: the
 /// obstacles' no-slip and no-through-flow).
 void zero_closed_faces(const Grid& g, const OpenPtrs& open, VelocityPtrs u);
