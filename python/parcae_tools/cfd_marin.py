@@ -105,6 +105,8 @@ def report(runs: List[pathlib.Path], outdir: pathlib.Path, wall: Dict[str, float
         text = (r / "case.yaml").read_text() if (r / "case.yaml").exists() else ""
         m = re.search(r"cells: \[(\d+), (\d+), (\d+)\]", text)
         label = f"parcae {m.group(1)}x{m.group(2)}x{m.group(3)}" if m else r.name
+        if (r / "label.txt").exists():  # a peer's run (cfd_marin_foam)
+            label = (r / "label.txt").read_text().strip()
         sims[label] = (r, read_columns(r / "probes.csv"), text)
     end = max(s["time"][-1] for _, s, _ in sims.values())
     result = {"experiment": "Kleefsman et al. 2005 (SPHERIC test 2), docs/data/kleefsman2005_marin.csv",
@@ -113,6 +115,8 @@ def report(runs: List[pathlib.Path], outdir: pathlib.Path, wall: Dict[str, float
         entry = {"dir": str(r), "errors": errors(s, exp, end)}
         if wall and str(r) in wall:
             entry["wall_s"] = wall[str(r)]
+        if (r / "wall.json").exists():
+            entry.update(json.loads((r / "wall.json").read_text()))
         result["runs"][label] = entry
     (outdir / "errors.json").write_text(json.dumps(result, indent=1))
     for name, gauges, unit, scale in (("heights", HEIGHTS, "m", 1.0),

@@ -38,6 +38,14 @@ def test_example_runs_and_writes_its_probes(case, tmp_path):
         assert n in cols or f"{n}_u" in cols, n
     assert cols["time"][0] == 0 and abs(cols["time"][-1] - 0.03) < 1e-12
     assert (out / "states" / "cfd_0000.pvti").exists()
+    # The run's report: the probes by kind (from the case copied beside the results).
+    from parcae_tools import cfd_report
+    assert (out / "case.yaml").exists()
+    s = cfd_report.report(out, tmp_path / "report")
+    assert (tmp_path / "report" / "probes.png").exists()
+    assert set(s["probes"]) == set(cols) - {"time"}
+    kinds = cfd_report.probe_kinds((out / "case.yaml").read_text())
+    assert set(kinds) == set(names)
 
 
 def test_marin_errors_measure_the_difference():
@@ -77,3 +85,20 @@ def test_marin_report_of_a_short_run(tmp_path):
     # Half a second: the reservoir gauge has fallen as measured (within 5 cm on 40 cells).
     assert e["H4"]["rms"] < 0.05
     assert json.loads((tmp_path / "rep" / "errors.json").read_text())["runs"]
+
+
+def test_interfoam_case_matches_the_grid_and_the_staircase_box(tmp_path):
+    from parcae_tools import cfd_marin_foam as foam
+    foam.write_case(tmp_path, 80, 0.1, 2)
+    mesh = (tmp_path / "system" / "blockMeshDict").read_text()
+    assert "(80 25 25)" in mesh
+    # The removed cells (centres in the box) span grid lines around the box.
+    lo, hi = foam.staircase_box(80)
+    h = 3.22 / 80
+    assert abs(lo[0] - 16 * h) < 1e-12 and abs(hi[0] - 20 * h) < 1e-12
+    assert abs(hi[2] - 0.16) < 1e-12
+    s = foam.sensors(80)
+    assert abs(s["P1"][0] - (hi[0] + 0.001)) < 1e-12 and abs(s["P5"][2] - 0.161) < 1e-12
+    fv = (tmp_path / "system" / "fvSolution").read_text()
+    assert "p_rgh { solver GAMG" in fv  # the expert's pressure solver, not the tutorial's PCG
+    assert "numberOfSubdomains 2" in (tmp_path / "system" / "decomposeParDict").read_text()

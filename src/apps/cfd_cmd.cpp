@@ -150,6 +150,13 @@ int maybe_run_cfd_command(int argc, char** argv, const par::Comm& comm) {
       c = cfd::read_cfd_case(path); // the file is the case: run what was written
     }
     if (end_time > 0) c.end_time = end_time;
+    if (*run && root && restart.empty()) {
+      // The case as run, beside its results (reports read it; STL paths made absolute).
+      fs::create_directories(outdir);
+      const auto copy = fs::path(outdir) / "case.yaml";
+      if (!fs::exists(copy) || !fs::equivalent(copy, path))
+        std::ofstream(copy) << cfd::cfd_case_yaml(c);
+    }
     const bool profile = cav_prof->count() + dam_prof->count() + run_prof->count() > 0;
     RunOptions opt;
     opt.outdir = outdir;
