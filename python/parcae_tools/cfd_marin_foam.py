@@ -141,8 +141,10 @@ solvers
 PIMPLE { momentumPredictor no; nOuterCorrectors 1; nCorrectors 3; nNonOrthogonalCorrectors 0; }
 relaxationFactors { equations { ".*" 1; } }
 """)
+    # Slabs along the tank (parcae's blocks are 2 x 1 x 1 too; Debian's OpenFOAM has no scotch).
     _write(d / "system" / "decomposeParDict", "dictionary",
-           f"\nnumberOfSubdomains {np_};\nmethod scotch;\n")
+           f"\nnumberOfSubdomains {np_};\nmethod simple;\n"
+           f"simpleCoeffs {{ n ({np_} 1 1); delta 0.001; }}\n")
     _write(d / "constant" / "g", "uniformDimensionedVectorField",
            "\ndimensions [0 1 -2 0 0 0 0];\nvalue (0 0 -9.81);\n")
     _write(d / "constant" / "transportProperties", "dictionary", """

@@ -37,6 +37,9 @@ def group_columns(cols, kinds):
     for c in cols:
         if c == "time":
             continue
+        if c in kinds:  # a height or pressure probe, whatever its name ends with
+            groups[kinds[c]].append(c)
+            continue
         base = c.rsplit("_", 1)[0] if c[-2:] in ("_u", "_v", "_w") else c
         kind = kinds.get(base)
         if kind is None:

@@ -137,6 +137,26 @@ TEST(OpenBoundaries, HydrostaticPressureBoundaryHoldsItsLevel) {
   EXPECT_LT(std::fabs(cols[2].back()) + std::fabs(cols[3].back()), 1e-7);
 }
 
+TEST(OpenBoundaries, HydrostaticLevelInsideACellIsAtRestToo) {
+  // The level half-way up a cell (0.525 with cells of 0.05): the boundary's column is summed
+  // as the interior balances it (the mean wetted share of each face's two cells).
+  CfdCase c = water_tank();
+  c.initial_liquid.push_back({{0, 0, 0}, {1, 0.525, 0.05}});
+  c.boundaries[1].kind = BcKind::Pressure;
+  c.boundaries[1].height = 0.525;
+  c.boundaries[3].kind = BcKind::Outflow;
+  c.end_time = 0.2;
+  c.probes = {{"V", ProbeKind::Velocity, {0.97, 0.25, 0}}};
+  const auto dir = cfdtest::shared_dir("hydrostatic_midcell");
+  CfdRunInfo info;
+  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
+  ASSERT_TRUE(r.normal_termination) << r.error;
+  EXPECT_NEAR(info.liquid_volume, info.liquid_volume_initial, 1e-9 * info.liquid_volume_initial);
+  if (g_world->rank() != 0) return;
+  const auto cols = cfdtest::read_csv(dir / "probes.csv");
+  EXPECT_LT(std::fabs(cols[1].back()) + std::fabs(cols[2].back()), 1e-7);
+}
+
 TEST(OpenBoundaries, FreeSurfaceInflowAddsItsFlowRate) {
   // Liquid enters below y = 0.2 at 0.5 m/s through the left face of an empty tank (the air
   // leaves through the open roof): the liquid volume grows by V H t (per unit depth), exactly
@@ -156,6 +176,13 @@ TEST(OpenBoundaries, FreeSurfaceInflowAddsItsFlowRate) {
   const double expect = 0.5 * 0.2 * info.time * c.size[2];
   EXPECT_NEAR(info.liquid_volume, expect, 1e-9 * expect);
   EXPECT_GE(info.fraction_min, -1e-12);
+  // A level inside a cell (0.23: 0.6 of the fifth cell): its face lets in 0.6 of the flow.
+  c.boundaries[0].height = 0.23;
+  const auto dir2 = cfdtest::shared_dir("surface_inflow_midcell");
+  const RunSummary r2 = cfdtest::run_case(c, *g_world, dir2.string(), 1, &info);
+  ASSERT_TRUE(r2.normal_termination) << r2.error;
+  const double expect2 = 0.5 * 0.23 * info.time * c.size[2];
+  EXPECT_NEAR(info.liquid_volume, expect2, 1e-9 * expect2);
 }
 
 TEST(OpenBoundaries, AnOpenRoofLetsInAirNotWater) {

@@ -107,6 +107,7 @@ void read_obstacles(const Reader& r, const YAML::Node& list, const std::string& 
     r.only_keys(n, key, {"name", "box", "cylinder", "stl", "scale", "translate"});
     Obstacle o;
     if (n["name"]) o.name = r.text(n["name"], key + ".name");
+    if (o.name.find('"') != std::string::npos) r.fail(n["name"], key + ".name", "no quotes");
     o.label = o.name.empty() ? key : fmt::format("{} ({})", key, o.name);
     const int kinds = (n["box"] ? 1 : 0) + (n["cylinder"] ? 1 : 0) + (n["stl"] ? 1 : 0);
     if (kinds != 1) r.fail(n, key, "give one of box, cylinder or stl");
@@ -223,6 +224,8 @@ CfdCase read_cfd_case(const std::string& path) {
   if (dom["obstacle_samples"])
     c.obstacle_samples =
         static_cast<int>(r.integer(dom["obstacle_samples"], "domain.obstacle_samples", 1));
+  if (c.obstacle_samples > 64)
+    r.fail(dom["obstacle_samples"], "domain.obstacle_samples", "at most 64");
   if (!dom["size"]) r.fail(dom, "domain.size", "missing");
   if (!dom["cells"]) r.fail(dom, "domain.cells", "missing");
   c.size = r.vec(dom["size"], "domain.size", c.dim);
@@ -298,7 +301,11 @@ CfdCase read_cfd_case(const std::string& path) {
                  "a liquid level on a side face (not the floor or "
                  "roof)");
         bc.height = r.number(n["height"], key + ".height");
-        if (bc.height < 0) r.fail(n["height"], key + ".height", "must be >= 0");
+        if (bc.height < 0 || bc.height > c.size[c.dim - 1])
+          r.fail(n["height"], key + ".height",
+                 fmt::format("must be in [0, {:g}] (the domain's height)", c.size[c.dim - 1]));
+        if (n["fraction"])
+          r.fail(n["fraction"], key + ".fraction", "give fraction or height, not both");
         if (bc.kind == BcKind::Pressure && !c.free_surface)
           r.fail(n["height"], key + ".height", "a hydrostatic level needs fluids (liquid and gas)");
       }
@@ -417,7 +424,7 @@ std::string cfd_case_yaml(const CfdCase& c) {
       s << ", velocity: " << vec(b.velocity);
     if (b.kind == BcKind::Inflow && b.flow_rate > 0)
       s << fmt::format(", flow_rate: {}", b.flow_rate);
-    if (b.kind == BcKind::Inflow) s << fmt::format(", fraction: {}", b.fraction);
+    if (b.kind == BcKind::Inflow && b.height < 0) s << fmt::format(", fraction: {}", b.fraction);
     if (b.kind == BcKind::Pressure) s << fmt::format(", pressure: {}", b.pressure);
     if (b.height >= 0) s << fmt::format(", height: {}", b.height);
     s << "}\n";
@@ -440,7 +447,7 @@ std::string cfd_case_yaml(const CfdCase& c) {
     s << "obstacles:\n";
     for (const Obstacle& o : c.obstacles) {
       s << "  - {";
-      if (!o.name.empty()) s << fmt::format("name: {}, ", o.name);
+      if (!o.name.empty()) s << fmt::format("name: \"{}\", ", o.name);
       switch (o.kind) {
       case ObstacleKind::Box:
         s << fmt::format("box: {{min: {}, max: {}}}", vec(o.lo), vec(o.hi));

@@ -34,12 +34,13 @@ struct BoundaryCondition {
   double pressure = 0;
   /// Set by the solver: -gravity along the vertical axis and the domain's top (hydrostatic
   /// pressure boundaries).
-  double gravity_down = 0, top = 0;
+  double gravity_down = 0, top = 0, cell_height = 0;
 };
 
-/// The pressure of a pressure boundary at height z: `pressure`, plus, when hydrostatic, the
-/// weight of the gas from the top down to max(z, level) and of the liquid from the level down
-/// to z.
+/// The pressure of a pressure boundary at height z (a cell centre): `pressure`, plus, when
+/// hydrostatic, the weight of the column above z as the interior balances it: cell by cell
+/// with the density of the mean wetted share of the two cells of each face (a level inside a
+/// cell is then at rest too), half a cell at the roof.
 double boundary_pressure(const BoundaryCondition& b, double z, double rho_liquid, double rho_gas);
 
 struct Fluid {

@@ -50,6 +50,7 @@ CfdSolver::CfdSolver(CfdCase c, const RunOptions& opt)
   for (auto& b : case_.boundaries) {
     b.gravity_down = -case_.gravity[case_.dim - 1];
     b.top = case_.size[case_.dim - 1];
+    b.cell_height = case_.h(case_.dim - 1);
   }
 }
 
@@ -154,9 +155,7 @@ void CfdSolver::setup() {
     // An inflow's flow rate becomes its normal velocity over the open (wetted) area.
     BoundaryCondition& b = case_.boundaries[face];
     if (b.kind != BcKind::Inflow || b.flow_rate == 0) continue;
-    ExactSum part;
-    part.add(inflow_area(grid_, b, face, op_));
-    const double area = comm_.sum(part).result();
+    const double area = comm_.sum(inflow_area(grid_, b, face, op_)).result();
     if (!(area > 0))
       throw InputError({opt_.deck_path, 0, "boundaries"},
                        "an inflow with a flow rate has no open area below its height");
@@ -190,9 +189,7 @@ void CfdSolver::setup() {
           ? (std::floor(time_ / case_.output_interval + 1e-9) + 1) * case_.output_interval
           : case_.end_time;
   start_time_ = time_;
-  next_probe_ = case_.probe_interval > 0
-                    ? std::ceil(time_ / case_.probe_interval - 1e-9) * case_.probe_interval
-                    : time_;
+  if (opt_.restart_from.empty()) next_probe_ = 0; // restarts keep the checkpoint's
   if (!case_.probes.empty() && comm_.rank() == 0 && opt_.restart_from.empty()) {
     std::ofstream o(std::filesystem::path(opt_.outdir) / "probes.csv", std::ios::trunc);
     o << "time";
@@ -454,6 +451,8 @@ void CfdSolver::visit_state(StateArchive& ar) {
   ar.pod(info_.pcg_iterations);
   ar.pod(info_.max_rate); // the steady-state measure of the last step
   ar.pod(info_.liquid_volume_initial);
+  ar.pod(next_probe_);
+  ar.pod(last_probe_);
   for (int d = 0; d < 3; ++d) ar.vec(u_[d]);
   ar.vec(p_);
   ar.vec(f_);

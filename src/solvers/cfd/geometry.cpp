@@ -101,9 +101,11 @@ void check_closed(const StlMesh& m) {
       if (static_cast<std::size_t>(v[k]) == where.size())
         where.push_back({tri[3 * k], tri[3 * k + 1], tri[3 * k + 2]});
     }
+    // A triangle with a repeated vertex has no area and runs its one edge both ways: skip it
+    // (its neighbours pair up without it).
+    if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) continue;
     for (int k = 0; k < 3; ++k) {
       const int a = v[k], b = v[(k + 1) % 3];
-      if (a == b) continue; // a degenerate triangle's collapsed edge
       Use& u = edges[{std::min(a, b), std::max(a, b)}];
       if (u.forward + u.backward == 0) u.first = t;
       (a < b ? u.forward : u.backward) += 1;
@@ -138,9 +140,11 @@ void check_closed(const StlMesh& m) {
                                    m.path, bad_orient, orient_ex));
 }
 
-/// A crossing of a line with a surface: its coordinate along the line and |n . e_axis|.
+/// A crossing of a line with a surface: its coordinate along the line, |n . e_axis| and the
+/// direction (+1 where the line enters the solid: the outward normal against the line).
 struct Crossing {
   double s = 0, cos = 0;
+  int enter = 0;
 };
 
 /// Crossings of the line along `axis` through (p[e1], p[e2]) with the triangles (parity rule).
@@ -173,7 +177,7 @@ std::vector<Crossing> stl_crossings(const StlMesh& m, int axis, Vec3 p) {
     const Vec3 a{t[3] - t[0], t[4] - t[1], t[5] - t[2]}, b{t[6] - t[0], t[7] - t[1], t[8] - t[2]};
     const Vec3 n{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
     const double area2 = std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    out.push_back({s, area2 > 0 ? std::fabs(n[axis]) / area2 : 0.0});
+    out.push_back({s, area2 > 0 ? std::fabs(n[axis]) / area2 : 0.0, n[axis] < 0 ? 1 : -1});
   }
   std::sort(out.begin(), out.end(), [](const Crossing& x, const Crossing& y) { return x.s < y.s; });
   return out;
@@ -219,9 +223,23 @@ std::vector<Span> spans(const Obstacle& o, int axis, const Vec3& p, int dim) {
   case ObstacleKind::Stl: {
     Vec3 q = p;
     if (dim == 2) q[2] = 0.5 * (o.mesh->lo[2] + o.mesh->hi[2]); // the section through the middle
+    // Winding number along the line (the surface is consistently oriented): solid where it is
+    // not zero, so that overlapping shells in one file add up instead of cancelling by parity.
     const auto x = stl_crossings(*o.mesh, axis, q);
-    for (std::size_t k = 0; k + 1 < x.size(); k += 2)
-      out.push_back({x[k].s, x[k + 1].s, x[k].cos, x[k + 1].cos});
+    int winding = 0;
+    Span cur;
+    for (const Crossing& c : x) {
+      const int before = winding;
+      winding += c.enter;
+      if (before == 0 && winding != 0) {
+        cur.a = c.s;
+        cur.cos_a = c.cos;
+      } else if (before != 0 && winding == 0) {
+        cur.b = c.s;
+        cur.cos_b = c.cos;
+        out.push_back(cur);
+      }
+    }
     break;
   }
   }
@@ -432,6 +450,24 @@ Openings compute_openings(const CfdCase& c, const Grid& g, std::vector<double>* 
           if (up[d] < hi_of(d)) o.af[d][g.at(up[0], up[1], up[2])] = 0;
         }
       }
+  // An open cell whose faces are all closed (its neighbours were closed above) is cut off
+  // from the flow: close it too (its pressure row would be empty).
+  for (int k = lo_of(2); k < hi_of(2); ++k)
+    for (int j = lo_of(1); j < hi_of(1); ++j)
+      for (int i = lo_of(0); i < hi_of(0); ++i) {
+        const std::ptrdiff_t I = g.at(i, j, k);
+        if (o.vf[I] == 0) continue;
+        double faces = 0;
+        bool known = true;
+        const std::array<int, 3> ijk{i, j, k};
+        for (int d = 0; d < dim; ++d) {
+          if (ijk[d] + 1 >= hi_of(d)) known = false; // its upper face is outside the block
+          std::array<int, 3> up = ijk;
+          up[d] += 1;
+          faces += o.af[d][I] + (known ? o.af[d][g.at(up[0], up[1], up[2])] : 1.0);
+        }
+        if (known && faces == 0) o.vf[I] = 0;
+      }
   if (liquid) {
     // Cut cells: the sampled liquid of the open part. Open cells: the boxes' exact overlap (as
     // without obstacles), so that a liquid box cut by no obstacle has its exact volume.
@@ -503,7 +539,8 @@ std::string check_obstacles(const CfdCase& c) {
           p[e2] = (j2 + 0.5) * c.h(e2);
           for (const Span& s : spans(o, axis, p, dim)) {
             const double a = std::max(s.a, 0.0), b = std::min(s.b, c.size[axis]);
-            if (b <= a || s.a < 0 || s.b > c.size[axis]) continue; // clipped by the domain
+            // Touching or clipped by the domain's boundary (a sill on the floor): cannot leak.
+            if (b <= a || s.a <= 0 || s.b >= c.size[axis]) continue;
             if (b - a < h && s.cos_a > 0.5 && s.cos_b > 0.5) {
               Vec3 at = p;
               at[axis] = 0.5 * (a + b);

@@ -8,8 +8,17 @@ namespace parcae::cfd {
 double boundary_pressure(const BoundaryCondition& b, double z, double rho_liquid, double rho_gas) {
   if (b.kind == BcKind::Outflow) return 0.0;
   if (b.height < 0) return b.pressure;
-  return b.pressure + rho_gas * b.gravity_down * (b.top - std::max(z, b.height)) +
-         rho_liquid * b.gravity_down * std::max(b.height - z, 0.0);
+  const double h = b.cell_height, gd = b.gravity_down;
+  if (!(h > 0)) // no grid given: the continuous column
+    return b.pressure + rho_gas * gd * (b.top - std::max(z, b.height)) +
+           rho_liquid * gd * std::max(b.height - z, 0.0);
+  const int n = std::max(1, static_cast<int>(std::lround(b.top / h)));
+  const int k = std::clamp(static_cast<int>(std::floor(z / h)), 0, n - 1);
+  auto wet = [&](int m) { return std::clamp((b.height - m * h) / h, 0.0, 1.0); };
+  auto rho = [&](double w) { return w * rho_liquid + (1 - w) * rho_gas; };
+  double p = b.pressure + rho(wet(n - 1)) * gd * 0.5 * h;
+  for (int m = n - 2; m >= k; --m) p += rho(0.5 * (wet(m) + wet(m + 1))) * gd * h;
+  return p;
 }
 
 double Mixture::rho(double f) const {
@@ -374,10 +383,10 @@ void add_boundary_pressures(const Grid& g, const Boundaries& bc, const double* f
   }
 }
 
-double inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open) {
+ExactSum inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open) {
   const int d = face / 2, side = face % 2;
-  if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) return 0.0;
-  double area = 0;
+  ExactSum area;
+  if (side == 0 ? !g.at_lo(d) : !g.at_hi(d)) return area;
   Box box = owned_box(g);
   box.lo[d] = side == 0 ? 0 : g.n[d];
   box.hi[d] = box.lo[d] + 1;
@@ -388,7 +397,7 @@ double inflow_area(const Grid& g, const BoundaryCondition& b, int face, const Op
     for (int j = box.lo[1]; j < box.hi[1]; ++j)
       for (int i = box.lo[0]; i < box.hi[0]; ++i) {
         const double A = open.any() ? open.af[d][g.at(i, j, k)] : 1.0;
-        area += A * wet_share(g, d, {i, j, k}, b.height) * cell_face;
+        area.add(A * wet_share(g, d, {i, j, k}, b.height) * cell_face);
       }
   return area;
 }

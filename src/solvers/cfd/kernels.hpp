@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "core/exact_sum.hpp"
 #include "solvers/cfd/cfd_case.hpp"
 #include "solvers/cfd/geometry.hpp"
 #include "solvers/cfd/grid.hpp"
@@ -79,7 +80,7 @@ void add_boundary_pressures(const Grid& g, const Boundaries& bc, const double* f
                             const Mixture& mix, std::span<double> b, const OpenPtrs& open = {});
 /// This rank's part of the open (and, with a level, wetted) area of boundary face `face`
 /// (0 xmin, 1 xmax, ...): the inflow area of a flow rate.
-double inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open);
+ExactSum inflow_area(const Grid& g, const BoundaryCondition& b, int face, const OpenPtrs& open);
 /// Sets the velocity of the closed owned faces (A = 0) to zero (after the predictor: the
 /// obstacles' no-slip and no-through-flow).
 void zero_closed_faces(const Grid& g, const OpenPtrs& open, VelocityPtrs u);
