@@ -67,6 +67,47 @@ std::vector<std::vector<double>> read_csv(const std::filesystem::path& p,
   return cols;
 }
 
+parcae::cfd::CfdCase water_tank(double depth) {
+  parcae::cfd::CfdCase c;
+  c.name = "tank";
+  c.dim = 2;
+  c.size = {1, 1, 0.05};
+  c.cells = {20, 20, 1};
+  c.free_surface = true;
+  c.liquid = {1000, 1e-3};
+  c.gas = {1.2, 1.8e-5};
+  c.gravity = {0, -9.81, 0};
+  if (depth > 0) c.initial_liquid.push_back({{0, 0, 0}, {1, depth, 0.05}});
+  c.end_time = 0.3;
+  c.pressure_tolerance = 1e-12;
+  return c;
+}
+
+std::filesystem::path run_ok(const parcae::cfd::CfdCase& c, const std::string& tag,
+                             parcae::cfd::CfdRunInfo* info) {
+  const auto dir = shared_dir(tag);
+  const parcae::RunSummary r = run_case(c, *g_world, dir.string(), 1, info);
+  EXPECT_TRUE(r.normal_termination) << tag << ": " << r.error;
+  return dir;
+}
+
+void expect_case_errors(const std::filesystem::path& dir,
+                        const std::vector<std::pair<std::string, std::string>>& cases) {
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto path = dir / ("bad" + std::to_string(i) + ".yaml");
+    if (g_world->rank() == 0) std::ofstream(path) << cases[i].first;
+    g_world->barrier();
+    try {
+      (void)parcae::cfd::read_cfd_case(path.string());
+      ADD_FAILURE() << "no error for case " << i << ": " << cases[i].second;
+    } catch (const parcae::InputError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(cases[i].second), std::string::npos) << what;
+      EXPECT_NE(what.find(path.filename().string()), std::string::npos) << what;
+    }
+  }
+}
+
 std::string clean_env() {
   return "env -i PATH=/usr/bin:/bin HOME=/tmp OMPI_ALLOW_RUN_AS_ROOT=1 "
          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=PASSIVE ";
@@ -121,19 +162,7 @@ TEST(CfdCaseFile, ErrorsNameTheKey) {
        "boundaries: {xmin: {type: wall, velocity: [1, 0]}}\n",
        "boundaries.xmin.velocity"},
   };
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const auto path = dir / ("bad" + std::to_string(i) + ".yaml");
-    if (g_world->rank() == 0) std::ofstream(path) << cases[i].first;
-    g_world->barrier();
-    try {
-      (void)read_cfd_case(path.string());
-      ADD_FAILURE() << "no error for " << cases[i].second;
-    } catch (const InputError& e) {
-      const std::string what = e.what();
-      EXPECT_NE(what.find(cases[i].second), std::string::npos) << what;
-      EXPECT_NE(what.find(path.filename().string()), std::string::npos) << what;
-    }
-  }
+  cfdtest::expect_case_errors(dir, cases);
 }
 
 /// -lap p = f on the unit square with homogeneous Neumann walls, p = cos(pi x) cos(pi y):
@@ -282,6 +311,17 @@ TEST(CfdParallel, RanksAndThreadsGiveTheSameDamBreakAroundObstacles) {
   c.obstacles = {block, disc};
   c.probes = {{"H", ProbeKind::Height, {0.1, 0, 0}}};
   expect_rank_thread_independent(c, "dambreak_obstacles");
+}
+
+TEST(CfdParallel, RanksAndThreadsGiveTheSameChannelPier3D) {
+  // The worked example, coarse (40 x 10 x 8): a closed STL surface, an inflow with a level, a
+  // hydrostatic pressure outflow, an open roof and probes, in 3-D across 2 and 4 blocks.
+  CfdCase c = read_cfd_case(PARCAE_SOURCE_DIR "/examples/cfd/channel_pier.yaml");
+  c.cells = {40, 10, 8};
+  c.end_time = 0.1;
+  c.output_interval = 0;
+  c.pressure_tolerance = 1e-12;
+  expect_rank_thread_independent(c, "channel_pier3d");
 }
 
 TEST(CfdRestart, ContinuedRunEqualsUninterruptedRun) {

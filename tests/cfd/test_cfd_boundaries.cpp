@@ -55,10 +55,9 @@ TEST(OpenBoundaries, InflowChannelDevelopsPoiseuilleWithVelocityOrFlowRate) {
   c.boundaries[0].velocity = {1, 0, 0};
   c.boundaries[1].kind = BcKind::Outflow;
   c.steady_tolerance = 1e-7;
-  const auto dir = cfdtest::shared_dir("channel_inflow");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "channel_inflow", &info);
+  if (::testing::Test::HasFailure()) return;
   EXPECT_TRUE(info.steady);
   EXPECT_LT(info.max_divergence, 1e-8);
   // The same flow given as a rate: Q = U H (per unit depth in 2-D) over the face's 16 cells.
@@ -87,10 +86,9 @@ TEST(OpenBoundaries, PressureDrivenChannelMatchesPoiseuille) {
   c.boundaries[1].kind = BcKind::Pressure;
   c.boundaries[1].pressure = 0;
   c.steady_tolerance = 1e-7;
-  const auto dir = cfdtest::shared_dir("channel_pressure");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "channel_pressure", &info);
+  if (::testing::Test::HasFailure()) return;
   EXPECT_TRUE(info.steady);
   if (g_world->rank() != 0) return;
   const auto u = last_profile(dir);
@@ -100,36 +98,20 @@ TEST(OpenBoundaries, PressureDrivenChannelMatchesPoiseuille) {
   }
 }
 
-/// A 2-D tank 1 x 1 (20 x 20) of water 0.5 deep under air.
-CfdCase water_tank() {
-  CfdCase c;
-  c.name = "tank";
-  c.dim = 2;
-  c.size = {1, 1, 0.05};
-  c.cells = {20, 20, 1};
-  c.free_surface = true;
-  c.liquid = {1000, 1e-3};
-  c.gas = {1.2, 1.8e-5};
-  c.gravity = {0, -9.81, 0};
-  c.end_time = 0.3;
-  c.pressure_tolerance = 1e-12;
-  return c;
-}
+using cfdtest::water_tank;
 
 TEST(OpenBoundaries, HydrostaticPressureBoundaryHoldsItsLevel) {
   // The right wall replaced by the hydrostatic pressure of a 0.5 m level, the roof open: the
   // boundary's pressures at the cell centres are the interior's discrete hydrostatic ones (the
   // face across the level has the mean density), so the water stays at rest.
-  CfdCase c = water_tank();
-  c.initial_liquid.push_back({{0, 0, 0}, {1, 0.5, 0.05}});
+  CfdCase c = water_tank(0.5);
   c.boundaries[1].kind = BcKind::Pressure;
   c.boundaries[1].height = 0.5;
   c.boundaries[3].kind = BcKind::Outflow;
   c.probes = {{"H", ProbeKind::Height, {0.5, 0, 0}}, {"V", ProbeKind::Velocity, {0.97, 0.25, 0}}};
-  const auto dir = cfdtest::shared_dir("hydrostatic_boundary");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "hydrostatic_boundary", &info);
+  if (::testing::Test::HasFailure()) return;
   EXPECT_NEAR(info.liquid_volume, info.liquid_volume_initial, 1e-9 * info.liquid_volume_initial);
   if (g_world->rank() != 0) return;
   const auto cols = cfdtest::read_csv(dir / "probes.csv");
@@ -140,17 +122,15 @@ TEST(OpenBoundaries, HydrostaticPressureBoundaryHoldsItsLevel) {
 TEST(OpenBoundaries, HydrostaticLevelInsideACellIsAtRestToo) {
   // The level half-way up a cell (0.525 with cells of 0.05): the boundary's column is summed
   // as the interior balances it (the mean wetted share of each face's two cells).
-  CfdCase c = water_tank();
-  c.initial_liquid.push_back({{0, 0, 0}, {1, 0.525, 0.05}});
+  CfdCase c = water_tank(0.525);
   c.boundaries[1].kind = BcKind::Pressure;
   c.boundaries[1].height = 0.525;
   c.boundaries[3].kind = BcKind::Outflow;
   c.end_time = 0.2;
   c.probes = {{"V", ProbeKind::Velocity, {0.97, 0.25, 0}}};
-  const auto dir = cfdtest::shared_dir("hydrostatic_midcell");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "hydrostatic_midcell", &info);
+  if (::testing::Test::HasFailure()) return;
   EXPECT_NEAR(info.liquid_volume, info.liquid_volume_initial, 1e-9 * info.liquid_volume_initial);
   if (g_world->rank() != 0) return;
   const auto cols = cfdtest::read_csv(dir / "probes.csv");
@@ -161,7 +141,7 @@ TEST(OpenBoundaries, FreeSurfaceInflowAddsItsFlowRate) {
   // Liquid enters below y = 0.2 at 0.5 m/s through the left face of an empty tank (the air
   // leaves through the open roof): the liquid volume grows by V H t (per unit depth), exactly
   // as the fluxes through the inflow faces carry it.
-  CfdCase c = water_tank();
+  CfdCase c = water_tank(0);
   c.size = {2, 1, 0.05};
   c.cells = {40, 20, 1};
   c.end_time = 0.4;
@@ -169,10 +149,9 @@ TEST(OpenBoundaries, FreeSurfaceInflowAddsItsFlowRate) {
   c.boundaries[0].velocity = {0.5, 0, 0};
   c.boundaries[0].height = 0.2;
   c.boundaries[3].kind = BcKind::Outflow;
-  const auto dir = cfdtest::shared_dir("surface_inflow");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "surface_inflow", &info);
+  if (::testing::Test::HasFailure()) return;
   const double expect = 0.5 * 0.2 * info.time * c.size[2];
   EXPECT_NEAR(info.liquid_volume, expect, 1e-9 * expect);
   EXPECT_GE(info.fraction_min, -1e-12);
@@ -189,14 +168,13 @@ TEST(OpenBoundaries, AnOpenRoofLetsInAirNotWater) {
   // A water column reaching the open roof collapses: air enters through the roof above it
   // (liquid entering there would be created: the ghost's fraction must be the air's), and the
   // liquid volume stays what it was (the water falls away from the roof).
-  CfdCase c = water_tank();
+  CfdCase c = water_tank(0);
   c.initial_liquid.push_back({{0, 0, 0}, {0.25, 1.0, 0.05}});
   c.boundaries[3].kind = BcKind::Outflow;
   c.end_time = 0.25;
-  const auto dir = cfdtest::shared_dir("open_roof");
   CfdRunInfo info;
-  const RunSummary r = cfdtest::run_case(c, *g_world, dir.string(), 1, &info);
-  ASSERT_TRUE(r.normal_termination) << r.error;
+  const auto dir = cfdtest::run_ok(c, "open_roof", &info);
+  if (::testing::Test::HasFailure()) return;
   // None created; a splash's worth may leave where the collapsing top moves up (measured
   // 3e-8 relative).
   EXPECT_LE(info.liquid_volume, info.liquid_volume_initial * (1 + 1e-12));

@@ -146,18 +146,9 @@ TEST(StaticColumn, HydrostaticPressureAndNoSpuriousCurrents) {
   // Water (height H = 0.6) under air in a closed 1 x 1 box: the discrete hydrostatic state
   // p(j) - p(j+1) = rho_face g h is an exact solution of the projection with face densities,
   // so the fluid must stay at rest and the pressure step across the column be rho g H.
-  CfdCase c;
+  CfdCase c = cfdtest::water_tank(0.6);
   c.name = "column";
-  c.dim = 2;
-  c.size = {1, 1, 0.05};
-  c.cells = {20, 20, 1};
-  c.free_surface = true;
-  c.liquid = {1000, 1e-3};
-  c.gas = {1.2, 1.8e-5};
-  c.gravity = {0, -9.81, 0};
-  c.initial_liquid.push_back({{0, 0, 0}, {1, 0.6, 0.05}});
   c.end_time = 0.5;
-  c.pressure_tolerance = 1e-12;
   const auto dir = cfdtest::shared_dir("column");
   RunOptions opt;
   opt.outdir = dir.string();

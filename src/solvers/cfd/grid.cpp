@@ -114,8 +114,11 @@ Halo::Halo(const par::Comm& comm, const Grid& grid, int fields)
         for (int d = 0; d < 3; ++d) {
           const int gd = grid.g[d], nd = grid.n[d];
           if (off[d] == 0) {
+            // Along a physical upper boundary the neighbour's boundary face (index n: an
+            // outflow's velocity, computed by its owner only) travels too; stencils of the
+            // cells next to the rank boundary read it.
             p.send.lo[d] = p.recv.lo[d] = 0;
-            p.send.hi[d] = p.recv.hi[d] = nd;
+            p.send.hi[d] = p.recv.hi[d] = nd + (d < grid.dim && grid.at_hi(d) ? 1 : 0);
           } else if (off[d] < 0) {
             p.send.lo[d] = 0, p.send.hi[d] = gd;
             p.recv.lo[d] = -gd, p.recv.hi[d] = 0;
