@@ -285,8 +285,8 @@ TEST(CfdObstacles, GridAlignedBoxClosesExactlyItsCells) {
 TEST(CfdObstacles, OpenVolumeAroundADiscAndAnStlSphere) {
   if (g_world->rank() != 0) return;
   // Disc (2-D): r = 6 cells. Cells left with less than kMinOpenVolume open are closed: at most
-  // that share of each cell the circle crosses (<= 4 r / h + 4 cells along a quarter... i.e.
-  // 2 x perimeter / h) is added to the solid; the midpoint sampling across adds much less.
+  // that share of each cell the circle crosses (fewer than 2 x perimeter / h cells) is added to
+  // the solid; the midpoint sampling across the lines adds much less (the -1 % side).
   CfdCase c;
   c.dim = 2;
   c.cells = {40, 40, 1};

@@ -77,6 +77,21 @@ public:
       fail(n, key, "expected true or false");
     }
   }
+  /// The index of the node's text among `names`; otherwise an error listing them.
+  int choice(const YAML::Node& n, const std::string& key,
+             std::initializer_list<const char*> names) const {
+    const std::string t = text(n, key);
+    std::string list;
+    int i = 0, found = -1;
+    for (const char* a : names) {
+      if (t == a) found = i;
+      list += (i == 0 ? "" : (i + 1 == static_cast<int>(names.size()) ? " or " : ", ")) +
+              std::string(a);
+      ++i;
+    }
+    if (found < 0) fail(n, key, "\"" + t + "\" is not " + list);
+    return found;
+  }
   std::array<double, 3> vec(const YAML::Node& n, const std::string& key, int dim) const {
     if (!n.IsSequence() || static_cast<int>(n.size()) != dim)
       fail(n, key, fmt::format("expected a list of {} numbers", dim));
@@ -131,10 +146,7 @@ void read_obstacles(const Reader& r, const YAML::Node& list, const std::string& 
         r.only_keys(y, key + ".cylinder", {"center", "radius", "axis", "length"});
         if (!y["axis"] || !y["length"])
           r.fail(y, key + ".cylinder", "needs axis (x, y or z) and length in 3-D");
-        const std::string ax = r.text(y["axis"], key + ".cylinder.axis");
-        if (ax != "x" && ax != "y" && ax != "z")
-          r.fail(y["axis"], key + ".cylinder.axis", "must be x, y or z");
-        o.axis = ax[0] - 'x';
+        o.axis = r.choice(y["axis"], key + ".cylinder.axis", {"x", "y", "z"});
         o.length = r.positive(y["length"], key + ".cylinder.length");
       }
       if (!y["center"] || !y["radius"]) r.fail(y, key + ".cylinder", "needs center and radius");
@@ -172,15 +184,9 @@ void read_probes(const Reader& r, const YAML::Node& list, CfdCase& c) {
     if (p.name.empty() || p.name.find_first_of(", \t\"") != std::string::npos)
       r.fail(n["name"], key + ".name", "a probe name is a CSV column: no commas, blanks or quotes");
     if (!names.insert(p.name).second) r.fail(n, key + ".name", "\"" + p.name + "\" is used twice");
-    const std::string kind = r.text(n["kind"], key + ".kind");
-    if (kind == "height")
-      p.kind = ProbeKind::Height;
-    else if (kind == "pressure")
-      p.kind = ProbeKind::Pressure;
-    else if (kind == "velocity")
-      p.kind = ProbeKind::Velocity;
-    else
-      r.fail(n["kind"], key + ".kind", "\"" + kind + "\" is not height, pressure or velocity");
+    // In ProbeKind's order.
+    p.kind = static_cast<ProbeKind>(
+        r.choice(n["kind"], key + ".kind", {"height", "pressure", "velocity"}));
     // A height gauge is a vertical line: its position across (x in 2-D, x and y in 3-D), or a
     // point on it.
     const auto at = n["at"];
@@ -265,21 +271,10 @@ CfdCase read_cfd_case(const std::string& path) {
       r.only_keys(n, key, {"type", "velocity", "fraction", "flow_rate", "height", "pressure"});
       if (!n["type"])
         r.fail(n, key + ".type", "missing (wall, symmetry, inflow, outflow or pressure)");
-      const std::string t = r.text(n["type"], key + ".type");
       BoundaryCondition& bc = c.boundaries[f];
-      if (t == "wall")
-        bc.kind = BcKind::Wall;
-      else if (t == "symmetry")
-        bc.kind = BcKind::Symmetry;
-      else if (t == "inflow")
-        bc.kind = BcKind::Inflow;
-      else if (t == "outflow")
-        bc.kind = BcKind::Outflow;
-      else if (t == "pressure")
-        bc.kind = BcKind::Pressure;
-      else
-        r.fail(n["type"], key + ".type",
-               "\"" + t + "\" is not wall, symmetry, inflow, outflow or pressure");
+      // In BcKind's order.
+      bc.kind = static_cast<BcKind>(r.choice(
+          n["type"], key + ".type", {"wall", "symmetry", "inflow", "outflow", "pressure"}));
       if (n["velocity"]) {
         if (bc.kind != BcKind::Wall && bc.kind != BcKind::Inflow)
           r.fail(n["velocity"], key + ".velocity", "only walls and inflows have a velocity");
@@ -362,9 +357,8 @@ CfdCase read_cfd_case(const std::string& path) {
       c.pressure_max_iterations =
           static_cast<int>(r.integer(p["max_iterations"], "pressure.max_iterations", 1));
     if (p["preconditioner"]) {
+      (void)r.choice(p["preconditioner"], "pressure.preconditioner", {"pfmg", "smg", "none"});
       c.preconditioner = r.text(p["preconditioner"], "pressure.preconditioner");
-      if (c.preconditioner != "pfmg" && c.preconditioner != "smg" && c.preconditioner != "none")
-        r.fail(p["preconditioner"], "pressure.preconditioner", "must be pfmg, smg or none");
     }
   }
   if (root["output"]) {

@@ -345,18 +345,11 @@ StlMesh read_stl(const std::string& path, double scale, const std::array<double,
   return m;
 }
 
-std::vector<std::array<double, 2>> solid_intervals(const Obstacle& o, int axis,
-                                                   const std::array<double, 3>& p, int dim) {
-  Intervals v;
-  for (const Span& s : spans(o, axis, p, dim)) v.push_back({s.a, s.b});
-  return merge(std::move(v));
-}
-
 Openings compute_openings(const CfdCase& c, const Grid& g, std::vector<double>* liquid) {
   Openings o;
   if (c.obstacles.empty() && !liquid) return o;
   const int dim = c.dim, a = dim - 1; // rays along the vertical axis
-  const int e1 = dim == 3 ? 0 : 0;    // across: x, and y in 3-D
+  const int e1 = 0;                   // across: x, and y in 3-D (z, one cell, in 2-D)
   const int e2 = dim == 3 ? 1 : 2;
   const int ns = std::max(1, c.obstacle_samples);
   o.vf.assign(g.total, 0.0);

@@ -88,10 +88,4 @@ Openings compute_openings(const CfdCase& c, const Grid& g, std::vector<double>* 
 /// what crosses faces). Returns an empty string or the problem, naming the obstacle and where.
 std::string check_obstacles(const CfdCase& c);
 
-/// Intervals [a, b] (sorted, disjoint) of the solid along the line parallel to axis `axis`
-/// through the point whose other two coordinates are p (p[axis] unused), for one obstacle.
-/// In 2-D (dim 2) an STL is cut by the plane z = the middle of its bounding box.
-std::vector<std::array<double, 2>> solid_intervals(const Obstacle& o, int axis,
-                                                   const std::array<double, 3>& p, int dim);
-
 } // namespace parcae::cfd

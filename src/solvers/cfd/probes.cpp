@@ -70,7 +70,9 @@ std::vector<std::string> probe_columns(const std::vector<Probe>& probes, int dim
 void sample_probes(const Grid& g, const std::vector<Probe>& probes, ConstVelocityPtrs u,
                    const double* p, const double* f, const OpenPtrs& open,
                    std::vector<ExactSum>& out) {
-  out.assign(probe_columns(probes, g.dim).size(), ExactSum());
+  std::size_t columns = 0;
+  for (const Probe& pr : probes) columns += pr.kind == ProbeKind::Velocity ? g.dim : 1;
+  out.assign(columns, ExactSum());
   const int a = g.dim - 1; // vertical
   std::size_t col = 0;
   for (const Probe& pr : probes) {
