@@ -12,7 +12,9 @@
 
 #include <fmt/format.h>
 
+#include "input/keyword_reader.hpp"
 #include "par/comm.hpp"
+#include "solvers/cfd/cfd_case.hpp"
 
 namespace parcae {
 
@@ -67,6 +69,81 @@ void add_launch_options(CLI::App& run) {
       ->check(CLI::IsMember({"shm", "tcp"}));
 }
 
+void print_input_error(const std::exception& e) {
+  std::cerr << "parcae: input error\n";
+  if (const auto* many = dynamic_cast<const DeckErrors*>(&e)) {
+    for (const auto& err : many->errors()) std::cerr << "  " << err.what() << "\n";
+    std::cerr << fmt::format("{} problem(s); nothing was run.\n", many->errors().size());
+  } else {
+    std::cerr << "  " << e.what() << "\n";
+  }
+}
+
+namespace {
+
+/// The input file of a launched command line (`run DECK ...`, `cfd run CASE ...`; rest without
+/// the launcher's own options) and how it is read; path empty when it has none (a restart
+/// without a deck, `cfd cavity`).
+struct LaunchInput {
+  std::string path;
+  bool cfd = false;
+  ReadOptions read;
+};
+
+LaunchInput launch_input(const std::vector<std::string>& rest) {
+  LaunchInput in;
+  std::size_t i = 1;
+  if (rest.at(0) == "cfd") {
+    if (rest.size() < 2 || rest[1] != "run") return in;
+    in.cfd = true;
+    i = 2;
+  }
+  // the options of `run` / `cfd run` that take a value (--profile: an optional one)
+  static const std::set<std::string> valued = {
+      "-o",        "--outdir",  "--end-time",         "--end-cycle",
+      "--case",    "--decomp",  "--decomp-transform", "--checkpoint-every",
+      "--restart", "--scratch", "--d3plot-words",     "--threads",
+      "--bind"};
+  for (; i < rest.size(); ++i) {
+    const std::string& a = rest[i];
+    if (a == "--ignore-unsupported") in.read.ignore_unsupported = true;
+    if (a.rfind("--case=", 0) == 0) in.read.case_id = std::atoi(a.c_str() + 7);
+    if (a == "--case" && i + 1 < rest.size()) in.read.case_id = std::atoi(rest[i + 1].c_str());
+    if (valued.count(a)) {
+      ++i;
+    } else if (a == "--profile") {
+      if (i + 1 < rest.size() && rest[i + 1].rfind('-', 0) != 0) ++i;
+    } else if (!a.empty() && a[0] != '-' && in.path.empty()) {
+      in.path = a;
+    }
+  }
+  return in;
+}
+
+/// Reads the deck or case once before mpirun starts: a bad input gets its one clear error and
+/// exit code 1 here, not N ranks' copies followed by the launcher's abort report. 0 when it reads.
+int check_before_launch(const LaunchInput& in) {
+  if (in.path.empty()) return 0;
+  try {
+    if (in.cfd)
+      (void)cfd::read_cfd_case(in.path);
+    else
+      (void)read_deck(in.path, in.read);
+  } catch (const InputError& e) {
+    print_input_error(e);
+    return 1;
+  } catch (const DeckErrors& e) {
+    print_input_error(e);
+    return 1;
+  } catch (const std::exception& e) { // e.g. a YAML syntax error the case reader passes on
+    print_input_error(InputError({in.path, 0, ""}, e.what()));
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace
+
 int maybe_launch_mpirun(int argc, char** argv) {
   if (argc < 2 || (std::string(argv[1]) != "run" && std::string(argv[1]) != "cfd")) return -1;
   int np = 0, threads = 1;
@@ -119,6 +196,7 @@ int maybe_launch_mpirun(int argc, char** argv) {
                              mpi == "mpich" ? "release-mpich" : "release");
     return 1;
   }
+  if (const int rc = check_before_launch(launch_input(rest)); rc != 0) return rc;
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const bool oversubscribed = static_cast<unsigned>(np * threads) > cores;
   std::vector<std::string> cmd;

@@ -56,13 +56,7 @@ using namespace parcae;
 
 int report_input_error(const std::exception& e, const par::Comm& comm) {
   if (comm.rank() != 0) return 1; // every rank read the same deck: rank 0 speaks for all
-  std::cerr << "parcae: input error\n";
-  if (const auto* many = dynamic_cast<const DeckErrors*>(&e)) {
-    for (const auto& err : many->errors()) std::cerr << "  " << err.what() << "\n";
-    std::cerr << fmt::format("{} problem(s); nothing was run.\n", many->errors().size());
-  } else {
-    std::cerr << "  " << e.what() << "\n";
-  }
+  print_input_error(e);
   return 1;
 }
 

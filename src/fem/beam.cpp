@@ -159,6 +159,13 @@ Real beam_length(const BeamBlock& blk, std::size_t e, std::span<const Real> x) {
   return std::sqrt(dot3(d, d));
 }
 
+const Real* beam_orientation_point(const Real x1[3], const std::array<Real, 3>& v, Real out[3]) {
+  const Real len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  if (!(len > 0)) return nullptr;
+  for (int i = 0; i < 3; ++i) out[i] = x1[i] + v[i] / len;
+  return out;
+}
+
 bool beam_initial_axis(const Real x1[3], const Real x2[3], const Real* x3, Real e2[3]) {
   Real e1[3] = {x2[0] - x1[0], x2[1] - x1[1], x2[2] - x1[2]};
   if (!normalize3(e1)) return false;

@@ -103,6 +103,9 @@ Real beam_length(const BeamBlock& blk, std::size_t e, std::span<const Real> x);
 /// nodes, towards x3); without x3 (null), the global axis least aligned with the beam,
 /// orthogonalised. Returns false when x3 lies on the beam's axis.
 bool beam_initial_axis(const Real x1[3], const Real x2[3], const Real* x3, Real e2[3]);
+/// The point x1 + v / |v| that an orientation vector v (*ELEMENT_BEAM_ORIENTATION VX VY VZ)
+/// stands for as N3, in out; nullptr when v is zero (not given).
+const Real* beam_orientation_point(const Real x1[3], const std::array<Real, 3>& v, Real out[3]);
 
 /// Lumped mass and rotary inertia per node of element e (see the header comment).
 void beam_lumped_mass(const BeamSection& sec, const MaterialParams& mat, Real l0, Real& mass,

@@ -282,7 +282,9 @@ void BlockParser::missing_card(const CardSpec& card, int line) const {
 }
 
 void BlockParser::read_head_card(const CardSpec& card) {
-  if (card.read_if && !card.read_if(block_.head)) {
+  const bool led = card.lead == 0 ||
+                   (pos_ < raw_.lines.size() && trim(raw_.lines[pos_].text).starts_with(card.lead));
+  if ((card.read_if && !card.read_if(block_.head)) || !led) {
     for (const FieldSpec& f : card.fields) block_.head.add(default_value(f, raw_.line));
   } else if (pos_ < raw_.lines.size()) {
     read_card(card, raw_.lines[pos_++], block_.head);

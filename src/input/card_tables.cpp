@@ -1005,8 +1005,9 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "(*DEFORMABLE_TO_RIGID_AUTOMATIC) is not supported.",
        .apply = apply_deformable_to_rigid},
       {.name = "*CONSTRAINED_NODAL_RIGID_BODY",
-       .options = {"SPC", "INERTIA"},
-       .rows = {{"Card 1",
+       .options = {"SPC", "INERTIA", "TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
                  {I("PID"), I("CID"), I("NSID").req(), I("PNODE"), I("IPRT"), I("DRFLAG"),
                   I("RRFLAG")}},
                 {"Card 1a (_SPC)", {R("CMO"), I("CON1"), I("CON2")}, "SPC"},
@@ -1025,7 +1026,7 @@ std::vector<KeywordSpec> constraint_keywords() {
                   "(local) is refused. "
                   "_INERTIA: the body's mass TM, centre (XC YC ZC, or node NODEID), inertia tensor "
                   "and initial velocity replace the nodes' ones, as *PART_INERTIA (IRCS = 1 is "
-                  "refused).",
+                  "refused). _TITLE: a title line before each body's card 1.",
        .apply = apply_constrained_nodal_rigid_body},
       {.name = "*CONSTRAINED_EXTRA_NODES_NODE",
        .rows = {{"Card 1", {I("PID").req(), I("NID").req(), I("IFLAG")}}},
@@ -1164,7 +1165,41 @@ const std::vector<KeywordSpec>& keyword_table() {
   return table;
 }
 
+namespace {
+
+/// LS-DYNA reads a contact's _ID / _TITLE and _MPP options wherever they stand after "*CONTACT"
+/// (*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_ID_BEAM_OFFSET_MPP, *CONTACT_AUTOMATIC_GENERAL_MPP_ID):
+/// the name with those words moved to its end, or "" when there is nothing to move.
+std::string contact_options_last(std::string_view keyword) {
+  if (!keyword.starts_with("*CONTACT_")) return {};
+  std::string head = "*CONTACT", tail;
+  std::string_view rest = keyword.substr(9);
+  while (!rest.empty()) {
+    const std::size_t bar = rest.find('_');
+    const std::string_view word = rest.substr(0, bar);
+    (word == "ID" || word == "TITLE" || word == "MPP" ? tail : head) += "_" + std::string(word);
+    rest = bar == std::string_view::npos ? std::string_view{} : rest.substr(bar + 1);
+  }
+  std::string moved = head + tail;
+  return moved == keyword ? std::string{} : moved;
+}
+
+std::optional<KeywordMatch> match_keyword_as_written(std::string_view keyword);
+
+} // namespace
+
 std::optional<KeywordMatch> match_keyword(std::string_view keyword) {
+  auto best = match_keyword_as_written(keyword);
+  if (!best) {
+    const std::string moved = contact_options_last(keyword);
+    if (!moved.empty()) best = match_keyword_as_written(moved);
+  }
+  return best;
+}
+
+namespace {
+
+std::optional<KeywordMatch> match_keyword_as_written(std::string_view keyword) {
   std::optional<KeywordMatch> best;
   std::size_t best_len = 0;
   for (const KeywordSpec& spec : keyword_table()) {
@@ -1180,6 +1215,8 @@ std::optional<KeywordMatch> match_keyword(std::string_view keyword) {
   }
   return best;
 }
+
+} // namespace
 
 std::vector<KeywordFile> keyword_files() {
   return {

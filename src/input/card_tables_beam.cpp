@@ -113,9 +113,10 @@ std::vector<KeywordSpec> beam_keywords() {
                   "global axis least aligned with the beam, orthogonalised). `_THICKNESS`: "
                   "PARM1 is the truss area (0: the section's A); nonzero PARM values are refused "
                   "for integrated beams. `_OFFSET` is read, nonzero offsets are refused. Releases "
-                  "(RT1 RR1 RT2 RR2) "
-                  "and the _ORIENTATION vector are refused for integrated beams (ignored by "
-                  "trusses); LOCAL is ignored. `_SCALAR` (discrete "
+                  "(RT1 RR1 RT2 RR2) are refused for integrated beams (ignored by trusses). "
+                  "`_ORIENTATION`: when N3 is blank, the vector VX VY VZ from N1 orients the s "
+                  "axis as N3 would (N3 wins when both are given); LOCAL is ignored. `_SCALAR` "
+                  "(discrete "
                   "beams), `_SECTION`, `_PID`, `_WARPAGE` and `_ELBOW` are read and "
                   "refused (`_SCALR` is not read).",
        .apply = apply_element_beam},

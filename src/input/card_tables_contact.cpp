@@ -4,7 +4,6 @@
 // *SET_SEGMENT. The
 // apply functions are in deck_apply_contact.cpp; cross references are checked in
 // deck_resolve.cpp (check_contacts).
-#include <array>
 #include <string>
 
 #include "input/card_spec.hpp"
@@ -14,7 +13,7 @@ namespace parcae::io {
 
 using namespace card_fields;
 
-std::vector<CardSpec> contact_cards(bool with_id, bool eroding, bool tiebreak) {
+std::vector<CardSpec> contact_cards(bool eroding, bool tiebreak) {
   std::vector<CardSpec> cards{
       {"Card 1",
        {I("SSID"), I("MSID"), I("SSTYP"), I("MSTYP"), I("SBOXID"), I("MBOXID"), I("SPR"), I("MPR")},
@@ -58,8 +57,26 @@ std::vector<CardSpec> contact_cards(bool with_id, bool eroding, bool tiebreak) {
                                              "",
                                              false,
                                              true});
-  if (with_id) cards.insert(cards.begin(), CardSpec{"ID", {I("CID"), Line("HEADING")}});
+  // The option cards come first, in LS-DYNA's order: the ID card (_ID or _TITLE), MPP card 1
+  // (_MPP) and MPP card 2 (_MPP, only when its line starts with '&').
+  CardSpec mpp2{"MPP card 2 (_MPP, a line starting with &)", {Line("MPP_CARD_2")}, "MPP"};
+  mpp2.lead = '&';
+  cards.insert(cards.begin(),
+               {CardSpec{"ID (_ID or _TITLE)", {I("CID"), Line("HEADING")}, "ID|TITLE"},
+                CardSpec{"MPP card 1 (_MPP)",
+                         {I("IGNORE_MPP"), I("BCKT", "200"), I("LCBCKT"), I("NS2TRK", "3"),
+                          I("INITITR", "2"), R("PARMAX", "1.0005"), S("UNUSED_MPP"), I("CPARM8")},
+                         "MPP"},
+                mpp2});
   return cards;
+}
+
+std::string_view contact_options_summary() {
+  return " Options: _ID or _TITLE: an ID card first (CID, HEADING); _MPP (in either order "
+         "with _ID): MPP card 1 (IGNORE, BCKT, LCBCKT, NS2TRK, INITITR, PARMAX, CPARM8) and, when "
+         "the next line starts with '&', MPP card 2 (CHKSEGS, PENSF, GRPABLE). The MPP cards "
+         "tune LS-DYNA's MPP contact search: read and not used, except MPP IGNORE, which is "
+         "card C's IGNORE when that is 0 (as in LS-DYNA, either may be given).";
 }
 
 namespace {
@@ -92,21 +109,17 @@ constexpr std::string_view kContactCommon =
     "non-empty; shell parts in the surfaces need a positive section thickness (unless SST/MST "
     "> 0 on that side).";
 
-/// The keyword without options, and the _ID / _TITLE variant (one spec with the title
-/// name as alias: the card is the same).
-void add_contact(std::vector<KeywordSpec>& out, std::string_view name, std::string_view id_name,
-                 std::string_view title_name, std::string_view what, ApplyFn apply) {
+/// One contact keyword with its _ID / _TITLE and _MPP options.
+void add_contact(std::vector<KeywordSpec>& out, std::string_view name, std::string_view what,
+                 ApplyFn apply, bool eroding = false, bool tiebreak = false) {
+  static std::vector<std::string> summaries; // the docs text lives as long as the table
+  summaries.reserve(64);
+  summaries.push_back(std::string(what) + std::string(contact_options_summary()));
   out.push_back({.name = name,
-                 .head = contact_cards(false),
+                 .options = {"ID", "TITLE", "MPP"},
+                 .head = contact_cards(eroding, tiebreak),
                  .ignore_extra = true,
-                 .summary = what,
-                 .apply = apply});
-  out.push_back({.name = id_name,
-                 .aliases = {title_name},
-                 .head = contact_cards(true),
-                 .ignore_extra = true,
-                 .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
-                            "contact id) and HEADING (its title).",
+                 .summary = summaries.back(),
                  .apply = apply});
 }
 
@@ -130,12 +143,9 @@ std::vector<KeywordSpec> contact_keywords() {
   static const std::string s2s_auto = "Automatic (orientation-independent) version. " + s2s;
   static const std::string n2s_auto = "Automatic (orientation-independent) version. " + n2s;
   std::vector<KeywordSpec> out;
-  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE", "*CONTACT_AUTOMATIC_SINGLE_SURFACE_ID",
-              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_TITLE", single_auto,
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE", single_auto,
               apply_contact_automatic_single);
-  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TITLE", s2s_auto,
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE", s2s_auto,
               apply_contact_automatic_surface_to_surface);
   static const std::string s2s_tiebreak =
       "Automatic surface-to-surface contact with tiebreak (card 4 after card 3: OPTION, NFLS, "
@@ -150,27 +160,9 @@ std::vector<KeywordSpec> contact_keywords() {
       "OPTION 2 and 3 need NFLS > 0 and SFLS > 0. Other OPTIONs are errors; PARAM, ERATEN, "
       "ERATES, CT2CN and CN are not used (warning when set). Restart keeps the ties. " +
       s2s;
-  const auto add_tiebreak = [&](std::string_view name, std::string_view id_name,
-                                std::string_view title_name, ApplyFn apply) {
-    out.push_back({.name = name,
-                   .head = contact_cards(false, false, true),
-                   .ignore_extra = true,
-                   .summary = s2s_tiebreak,
-                   .apply = apply});
-    out.push_back({.name = id_name,
-                   .aliases = {title_name},
-                   .head = contact_cards(true, false, true),
-                   .ignore_extra = true,
-                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
-                              "contact id) and HEADING (its title).",
-                   .apply = apply});
-  };
-  add_tiebreak("*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK",
-               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK_ID",
-               "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK_TITLE",
-               apply_contact_automatic_surface_to_surface_tiebreak);
-  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_ID",
-              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_TITLE", n2s_auto,
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_TIEBREAK", s2s_tiebreak,
+              apply_contact_automatic_surface_to_surface_tiebreak, false, true);
+  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE", n2s_auto,
               apply_contact_automatic_nodes_to_surface);
   static const std::string one_way =
       "One-way automatic surface-to-surface contact: only the nodes of the secondary surface "
@@ -178,9 +170,7 @@ std::vector<KeywordSpec> contact_keywords() {
       "contact with the secondary side given as a surface (parcae runs it as "
       "*CONTACT_AUTOMATIC_NODES_TO_SURFACE). " +
       n2s;
-  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE",
-              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_ID",
-              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_TITLE", one_way,
+  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE", one_way,
               apply_contact_automatic_nodes_to_surface);
   static const std::string smooth =
       "As the automatic contact without _SMOOTH, on the facetted surface: the smoothed surface "
@@ -190,47 +180,30 @@ std::vector<KeywordSpec> contact_keywords() {
   static const std::string smooth_s2s = smooth + s2s_auto;
   static const std::string smooth_n2s = smooth + n2s_auto;
   static const std::string smooth_one_way = smooth + one_way;
-  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH",
-              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH_ID",
-              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH_TITLE", smooth_single,
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_SMOOTH", smooth_single, apply_contact_smooth);
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH", smooth_s2s,
               apply_contact_smooth);
-  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH_ID",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_SMOOTH_TITLE", smooth_s2s,
-              apply_contact_smooth);
-  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH",
-              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH_ID",
-              "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH_TITLE", smooth_n2s, apply_contact_smooth);
-  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH",
-              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_ID",
-              "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH_TITLE", smooth_one_way,
+  add_contact(out, "*CONTACT_AUTOMATIC_NODES_TO_SURFACE_SMOOTH", smooth_n2s, apply_contact_smooth);
+  add_contact(out, "*CONTACT_AUTOMATIC_ONE_WAY_SURFACE_TO_SURFACE_SMOOTH", smooth_one_way,
               apply_contact_smooth);
   static const std::string mortar =
       "Run as the automatic contact without _MORTAR (one warning): parcae's penalty contact of "
       "nodes against segments, both ways, on the same surfaces with the same thickness offsets "
       "and friction, not LS-DYNA's segment-to-segment mortar (whose penalty stiffness and "
       "force distribution differ). ";
-  static const std::string mortar_single = mortar + single_auto;
+  static const std::string mortar_single =
+      mortar +
+      "Beams in the surface (LS-DYNA's mortar contact wraps them in cylinders) get the "
+      "beam-to-beam contact of *CONTACT_AUTOMATIC_GENERAL (capsules, the same diameter rules). " +
+      single_auto;
   static const std::string mortar_s2s = mortar + s2s_auto;
-  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR",
-              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR_ID",
-              "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR_TITLE", mortar_single,
-              apply_contact_mortar);
-  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR_ID",
-              "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR_TITLE", mortar_s2s,
+  add_contact(out, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR", mortar_single, apply_contact_mortar);
+  add_contact(out, "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_MORTAR", mortar_s2s,
               apply_contact_mortar);
   {
     // *CONTACT_AUTOMATIC_GENERAL[_ID|_TITLE][_MPP]: the ID card first, then the MPP card, then
     // cards 1-3 and the optional cards (LS-DYNA's order).
-    std::vector<CardSpec> cards = contact_cards(false);
-    cards.insert(cards.begin(),
-                 CardSpec{"MPP card 1 (_MPP)",
-                          {I("IGNORE_MPP"), I("BCKT", "200"), I("LCBCKT"), I("NS2TRK", "3"),
-                           I("INITITR", "2"), R("PARMAX", "1.0005"), S("UNUSED_MPP"), I("CPARM8")},
-                          "MPP"});
-    cards.insert(cards.begin(),
-                 CardSpec{"ID (_ID or _TITLE)", {I("CID"), Line("HEADING")}, "ID|TITLE"});
+    const std::vector<CardSpec> cards = contact_cards();
     static const std::string general =
         "Automatic general contact; parcae computes its beam-to-beam part (edge-to-edge "
         "contact of the beams of SSID: part set, part, or all parts with SSID = 0 / SSTYP "
@@ -253,11 +226,9 @@ std::vector<KeywordSpec> contact_keywords() {
         "AUTOMATIC_SINGLE_SURFACE over those parts (the same interface as that keyword; "
         "rcforc and sleout add the beams' forces and energies to its line); beam nodes "
         "against shell or solid faces (and shell edges against beams) are not computed. "
-        "The MPP "
-        "card's IGNORE, BCKT, LCBCKT, NS2TRK, INITITR, PARMAX are read and ignored; MPP "
-        "card 2 is not read. Card C IGNORE is not used (initial overlaps are always "
-        "offsets). Other fields as in the other contacts:" +
-        std::string(kContactCommon);
+        "Card C IGNORE is not used (initial overlaps are always offsets). Other fields as in "
+        "the other contacts:" +
+        std::string(kContactCommon) + std::string(contact_options_summary());
     out.push_back({.name = "*CONTACT_AUTOMATIC_GENERAL",
                    .options = {"ID", "TITLE", "MPP"},
                    .head = cards,
@@ -265,12 +236,9 @@ std::vector<KeywordSpec> contact_keywords() {
                    .summary = general,
                    .apply = apply_contact_automatic_general});
   }
-  add_contact(out, "*CONTACT_SINGLE_SURFACE", "*CONTACT_SINGLE_SURFACE_ID",
-              "*CONTACT_SINGLE_SURFACE_TITLE", single, apply_contact_single);
-  add_contact(out, "*CONTACT_SURFACE_TO_SURFACE", "*CONTACT_SURFACE_TO_SURFACE_ID",
-              "*CONTACT_SURFACE_TO_SURFACE_TITLE", s2s, apply_contact_surface_to_surface);
-  add_contact(out, "*CONTACT_NODES_TO_SURFACE", "*CONTACT_NODES_TO_SURFACE_ID",
-              "*CONTACT_NODES_TO_SURFACE_TITLE", n2s, apply_contact_nodes_to_surface);
+  add_contact(out, "*CONTACT_SINGLE_SURFACE", single, apply_contact_single);
+  add_contact(out, "*CONTACT_SURFACE_TO_SURFACE", s2s, apply_contact_surface_to_surface);
+  add_contact(out, "*CONTACT_NODES_TO_SURFACE", n2s, apply_contact_nodes_to_surface);
   static const std::string tied =
       std::string(
           "Tied contact, one way: a secondary node that lies within the normal projection of a "
@@ -308,50 +276,29 @@ std::vector<KeywordSpec> contact_keywords() {
       "LS-DYNA's penalty form: the nodes are held at their initial offsets by penalty springs "
       "of the contact's stiffness on the translations only (no moment passes: a shell edge "
       "tied this way is a hinge; it may be tied to rigid bodies and be in other ties). "
-      "_BEAM_OFFSET (penalty with moments) is refused. " +
+      "_BEAM_OFFSET (LS-DYNA's penalty beams, which carry moments) runs as "
+      "_CONSTRAINED_OFFSET, their stiff limit (a note says so). " +
       tied;
-  for (const auto& [name, id_name, title_name] :
-       {std::array<std::string_view, 3>{"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE",
-                                        "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_ID",
-                                        "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_TITLE"},
-        {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET",
-         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_ID",
-         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"},
-        {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET",
-         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET_ID",
-         "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET_TITLE"}})
-    add_contact(out, name, id_name, title_name, shell_edge, apply_contact_tied_shell_edge);
-  for (const auto& [name, id_name, title_name] :
-       {std::array<std::string_view, 3>{"*CONTACT_TIED_NODES_TO_SURFACE",
-                                        "*CONTACT_TIED_NODES_TO_SURFACE_ID",
-                                        "*CONTACT_TIED_NODES_TO_SURFACE_TITLE"},
-        {"*CONTACT_TIED_NODES_TO_SURFACE_OFFSET", "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET_ID",
-         "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET_TITLE"},
-        {"*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET",
-         "*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET_ID",
-         "*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"},
-        {"*CONTACT_TIED_SURFACE_TO_SURFACE", "*CONTACT_TIED_SURFACE_TO_SURFACE_ID",
-         "*CONTACT_TIED_SURFACE_TO_SURFACE_TITLE"},
-        {"*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET", "*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET_ID",
-         "*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET_TITLE"},
-        {"*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET",
-         "*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET_ID",
-         "*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET_TITLE"}})
-    add_contact(out, name, id_name, title_name, tied, apply_contact_tied);
-  add_contact(out, "*CONTACT_SPOTWELD", "*CONTACT_SPOTWELD_ID", "*CONTACT_SPOTWELD_TITLE", spotweld,
-              apply_contact_spotweld);
-  add_contact(out, "*CONTACT_SPOTWELD_WITH_TORSION", "*CONTACT_SPOTWELD_WITH_TORSION_ID",
-              "*CONTACT_SPOTWELD_WITH_TORSION_TITLE", spotweld, apply_contact_spotweld);
+  for (std::string_view name : {"*CONTACT_TIED_SHELL_EDGE_TO_SURFACE",
+                                "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_CONSTRAINED_OFFSET",
+                                "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET",
+                                "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET"})
+    add_contact(out, name, shell_edge, apply_contact_tied_shell_edge);
+  for (std::string_view name :
+       {"*CONTACT_TIED_NODES_TO_SURFACE", "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET",
+        "*CONTACT_TIED_NODES_TO_SURFACE_CONSTRAINED_OFFSET", "*CONTACT_TIED_SURFACE_TO_SURFACE",
+        "*CONTACT_TIED_SURFACE_TO_SURFACE_OFFSET",
+        "*CONTACT_TIED_SURFACE_TO_SURFACE_CONSTRAINED_OFFSET"})
+    add_contact(out, name, tied, apply_contact_tied);
+  add_contact(out, "*CONTACT_SPOTWELD", spotweld, apply_contact_spotweld);
+  add_contact(out, "*CONTACT_SPOTWELD_WITH_TORSION", spotweld, apply_contact_spotweld);
   // the constraint form that keeps the welds' offsets: parcae's constraint ties keep them
   static const std::string spotweld_offset =
       "As *CONTACT_SPOTWELD, whose constraint ties keep the weld nodes' initial offsets from the "
       "sheets. " +
       spotweld;
-  add_contact(
-      out, "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET", "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET_ID",
-      "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET_TITLE", spotweld_offset, apply_contact_spotweld);
-  add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY", "*CONTACT_FORCE_TRANSDUCER_PENALTY_ID",
-              "*CONTACT_FORCE_TRANSDUCER_PENALTY_TITLE",
+  add_contact(out, "*CONTACT_SPOTWELD_CONSTRAINED_OFFSET", spotweld_offset, apply_contact_spotweld);
+  add_contact(out, "*CONTACT_FORCE_TRANSDUCER_PENALTY",
               "Force transducer: in LS-DYNA it records the contact forces that other contacts "
               "exert on its surfaces and adds no force of its own. parcae reads it and writes no "
               "output for it (warning): the model's forces are the same.",
@@ -367,30 +314,12 @@ std::vector<KeywordSpec> contact_keywords() {
   static const std::string single_er = eroding + single;
   static const std::string s2s_er = eroding + s2s;
   static const std::string n2s_er = eroding + n2s;
-  const auto add_eroding = [&](std::string_view name, std::string_view id_name,
-                               std::string_view title_name, const std::string& what,
-                               ApplyFn apply) {
-    out.push_back({.name = name,
-                   .head = contact_cards(false, true),
-                   .ignore_extra = true,
-                   .summary = what,
-                   .apply = apply});
-    out.push_back({.name = id_name,
-                   .aliases = {title_name},
-                   .head = contact_cards(true, true),
-                   .ignore_extra = true,
-                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
-                              "contact id) and HEADING (its title).",
-                   .apply = apply});
-  };
-  add_eroding("*CONTACT_ERODING_SINGLE_SURFACE", "*CONTACT_ERODING_SINGLE_SURFACE_ID",
-              "*CONTACT_ERODING_SINGLE_SURFACE_TITLE", single_er, apply_contact_eroding_single);
-  add_eroding("*CONTACT_ERODING_SURFACE_TO_SURFACE", "*CONTACT_ERODING_SURFACE_TO_SURFACE_ID",
-              "*CONTACT_ERODING_SURFACE_TO_SURFACE_TITLE", s2s_er,
-              apply_contact_eroding_surface_to_surface);
-  add_eroding("*CONTACT_ERODING_NODES_TO_SURFACE", "*CONTACT_ERODING_NODES_TO_SURFACE_ID",
-              "*CONTACT_ERODING_NODES_TO_SURFACE_TITLE", n2s_er,
-              apply_contact_eroding_nodes_to_surface);
+  add_contact(out, "*CONTACT_ERODING_SINGLE_SURFACE", single_er, apply_contact_eroding_single,
+              true);
+  add_contact(out, "*CONTACT_ERODING_SURFACE_TO_SURFACE", s2s_er,
+              apply_contact_eroding_surface_to_surface, true);
+  add_contact(out, "*CONTACT_ERODING_NODES_TO_SURFACE", n2s_er,
+              apply_contact_eroding_nodes_to_surface, true);
   std::vector<KeywordSpec> rest{
       {.name = "*CONTROL_CONTACT",
        .head = {{"Card 1",

@@ -65,28 +65,22 @@ std::vector<KeywordSpec> forming_keywords() {
                   "(warning). Optional cards (nodal constraints) are skipped.",
        .apply = apply_interface_springback},
   };
-  const auto add_contact = [&](std::string_view name, std::string_view id_name,
-                               std::string_view title_name, std::string_view what) {
+  static const std::string forming_nodes =
+      std::string("As *CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE (parcae treats both the same "
+                  "way); SSTYP 4 (a node set) is allowed.") +
+      std::string(contact_options_summary());
+  static const std::string forming_one_way =
+      std::string(kFormingContact) + std::string(contact_options_summary());
+  for (const auto& [name, what] :
+       {std::pair<std::string_view, std::string_view>{"*CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE",
+                                                      forming_one_way},
+        {"*CONTACT_FORMING_NODES_TO_SURFACE", forming_nodes}})
     out.push_back({.name = name,
-                   .head = contact_cards(false),
+                   .options = {"ID", "TITLE", "MPP"},
+                   .head = contact_cards(),
                    .ignore_extra = true,
                    .summary = what,
                    .apply = apply_contact_forming_one_way});
-    out.push_back({.name = id_name,
-                   .aliases = {title_name},
-                   .head = contact_cards(true),
-                   .ignore_extra = true,
-                   .summary = "As the keyword without _ID / _TITLE, after an ID card: CID (the "
-                              "contact id) and HEADING (its title).",
-                   .apply = apply_contact_forming_one_way});
-  };
-  add_contact("*CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE",
-              "*CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE_ID",
-              "*CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE_TITLE", kFormingContact);
-  add_contact("*CONTACT_FORMING_NODES_TO_SURFACE", "*CONTACT_FORMING_NODES_TO_SURFACE_ID",
-              "*CONTACT_FORMING_NODES_TO_SURFACE_TITLE",
-              "As *CONTACT_FORMING_ONE_WAY_SURFACE_TO_SURFACE (parcae treats both the same "
-              "way); SSTYP 4 (a node set) is allowed.");
   return out;
 }
 

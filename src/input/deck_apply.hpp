@@ -177,7 +177,10 @@ std::string beam_formulation_message(const Section& s, GlobalId pid);
 std::vector<KeywordSpec> contact_keywords();
 /// The cards shared by every *CONTACT keyword (manual names and defaults); with_id: the
 /// _ID / _TITLE card (CID, HEADING) first; eroding: the eroding card after card 3.
-std::vector<CardSpec> contact_cards(bool with_id, bool eroding = false, bool tiebreak = false);
+/// Cards of the *CONTACT keywords, with the option cards first (ID|TITLE, MPP).
+std::vector<CardSpec> contact_cards(bool eroding = false, bool tiebreak = false);
+/// What the option cards of contact_cards() do (docs).
+std::string_view contact_options_summary();
 
 // card_tables_forming.cpp: sheet-metal forming keywords (joined in build_table()): *MAT_037,
 // *CONTACT_FORMING_..., adaptivity and springback cards (accepted with a warning)

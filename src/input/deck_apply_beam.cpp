@@ -132,9 +132,7 @@ void apply_element_beam(const Block& b, DeckBuilder& d) {
     for (std::string_view f : {"RT1", "RR1", "RT2", "RR2"})
       if (e.unsupported_field.empty() && row.integer(f) != 0)
         e.unsupported_field = fmt::format("{} = {} (releases)", f, row.integer(f));
-    if (b.has("ORIENTATION") && e.unsupported_field.empty() &&
-        (row.real("VX") != 0 || row.real("VY") != 0 || row.real("VZ") != 0))
-      e.unsupported_field = "VX VY VZ (_ORIENTATION: give N3)";
+    if (b.has("ORIENTATION")) e.orientation = {row.real("VX"), row.real("VY"), row.real("VZ")};
     if (b.has("THICKNESS")) {
       e.area = row.real("PARM1");
       if (e.area < 0)

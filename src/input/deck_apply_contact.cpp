@@ -224,15 +224,18 @@ void apply_contact(const Block& b, DeckBuilder& d, Kind kind, bool automatic, in
   for (std::string_view f : {"THKOPT", "SHLTHK", "SNLOG", "ISYM", "I2D3D", "SLDTHK", "SLDSTF"})
     warn_unless(d, b, f, 0, "not supported");
 
-  // Card C
-  int ignore = h.integer("IGNORE");
+  // Card C (MPP card 1's IGNORE is the same flag: used when card C's is 0)
+  std::string_view ignore_field = "IGNORE";
+  if (h.integer("IGNORE") == 0 && h.find("IGNORE_MPP") != nullptr && h.integer("IGNORE_MPP") != 0)
+    ignore_field = "IGNORE_MPP";
+  int ignore = h.integer(ignore_field);
   if (ignore < -2 || ignore > 2)
-    fail(h.loc("IGNORE"),
+    fail(h.loc(ignore_field),
          fmt::format("IGNORE = {}: supported values are 0 (*CONTROL_CONTACT's IGNORE), 1 and 2 "
                      "(initial penetrations kept as offsets)",
                      ignore));
   if (ignore < 0) {
-    note(d, b, h.loc("IGNORE"),
+    note(d, b, h.loc(ignore_field),
          fmt::format("IGNORE = {}: the negative variant is not supported ({} used)", ignore,
                      -ignore));
     ignore = -ignore;
@@ -367,15 +370,29 @@ void apply_contact_mortar(const Block& b, DeckBuilder& d) {
       "segments, both ways), not LS-DYNA's segment-to-segment mortar: the same surfaces, "
       "thickness offsets and friction; the penalty stiffness and the contact forces' "
       "distribution over the segments differ");
+  // LS-DYNA's single-surface mortar contact includes beams (cylinders around their axes):
+  // their beam-to-beam part is *CONTACT_AUTOMATIC_GENERAL's (capsules of the same diameter
+  // rules), which parcae computes.
+  if (b.spec->name.find("SINGLE_SURFACE") != std::string_view::npos)
+    d.model.contacts.back().general = true;
 }
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
   // _OFFSET: LS-DYNA's penalty tie of the translations (no moments: _BEAM_OFFSET's beam-like
   // springs would carry them); the plain and _CONSTRAINED_OFFSET forms: constraints with rotations
+  // _BEAM_OFFSET: LS-DYNA's penalty beams carry the moments too; their stiff limit, the
+  // constraint tie of translations and rotations at the initial offsets, is run (with a note).
   const std::string_view name = b.spec->name;
-  const bool penalty = name.find("_OFFSET") != std::string_view::npos &&
+  const bool beam = name.ends_with("_BEAM_OFFSET");
+  const bool penalty = !beam && name.find("_OFFSET") != std::string_view::npos &&
                        name.find("_CONSTRAINED_OFFSET") == std::string_view::npos;
   apply_contact(b, d, Kind::NodesToSurface, false, penalty ? 1 : 2);
   d.model.contacts.back().tie_rotations = !penalty;
+  if (beam)
+    d.model.notes.push_back(
+        {b.loc.card, b.loc, false,
+         "_BEAM_OFFSET: run as the constraint tie of translations and rotations at the initial "
+         "offsets (_CONSTRAINED_OFFSET), the stiff limit of LS-DYNA's penalty beams; a tied node "
+         "may then be in this tie only and not on a rigid body"});
 }
 void apply_contact_force_transducer(const Block& b, DeckBuilder& d) {
   d.model.notes.push_back({b.loc.card, b.loc, false,

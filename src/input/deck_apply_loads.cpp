@@ -1,6 +1,7 @@
 // Apply functions: constraints, prescribed motion, initial velocities, loads, rigid walls.
 // Referenced nodes, sets, parts and curves are checked in resolve_model (they may be defined
 // later in the deck).
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -71,6 +72,14 @@ void add_spc(const Block& b, std::string_view target, bool is_set, DeckBuilder& 
   for (const Fields& row : b.rows) {
     PendingSpc spc{is_set, row.id(target), {}, row.id("CID"), d.ref(row.loc(target))};
     for (int k = 0; k < 6; ++k) spc.dof[k] = row.id(dofs[k]) != 0;
+    // A row that names nothing and constrains nothing (LS-PrePost writes an all-zero first row)
+    // has no effect: skipped, with a note.
+    if (spc.id == 0 && std::none_of(spc.dof.begin(), spc.dof.end(), [](bool f) { return f; })) {
+      d.model.notes.push_back(
+          {std::string(b.loc.card), row.loc(target), false,
+           fmt::format("{} = 0 and no constrained dof: an empty row, skipped", target)});
+      continue;
+    }
     if (b.has("BIRTH_DEATH")) {
       spc.birth = row.real("BIRTH");
       spc.death = row.real("DEATH");

@@ -45,9 +45,10 @@ struct PendingBeam {
   GlobalId id = 0, pid = 0;
   std::array<GlobalId, 2> nodes{};
   GlobalId n3 = 0;
-  Real area = 0; ///< _THICKNESS PARM1 (0: the section's A)
+  std::array<Real, 3> orientation{}; ///< _ORIENTATION VX VY VZ (zero: not given)
+  Real area = 0;                     ///< _THICKNESS PARM1 (0: the section's A)
   /// Set fields that integrated beams do not support (refused there, ignored by trusses):
-  /// "RT1" .. "RR2" (releases), "VX" (the _ORIENTATION vector); empty when none.
+  /// "RT1" .. "RR2" (releases); empty when none.
   std::string unsupported_field;
   bool discrete = false; ///< *ELEMENT_DISCRETE (area: its scale factor S)
   Real offset = 0;       ///< *ELEMENT_DISCRETE OFFSET

@@ -238,6 +238,7 @@ private:
         if (n3 == kInvalidLocal) missing(loc, "beam element", e.id, "node", e.n3);
       }
       t.n3.push_back(n3);
+      t.orientation.push_back(e.orientation);
       t.area.push_back(e.area);
       t.offset.push_back(e.offset);
       t.line.push_back(e.src.line);

@@ -1,6 +1,6 @@
-// *DEFINE_ELEMENT_DEATH_SOLID / _SOLID_SET / _SHELL / _SHELL_SET / _THICK_SHELL: elements deleted
-// at a given time (optionally only inside or outside a box), card tables beside their apply and
-// resolve functions. The explicit solver deletes them in its erosion pass
+// *DEFINE_ELEMENT_DEATH_SOLID / _SOLID_SET / _SHELL / _SHELL_SET / _THICK_SHELL [_TITLE]: elements
+// deleted at a given time (optionally only inside or outside a box), card tables beside their apply
+// and resolve functions. The explicit solver deletes them in its erosion pass
 // (solvers/explicit/erosion_pass.cpp), as eroded elements.
 #include <map>
 #include <unordered_map>
@@ -77,7 +77,8 @@ std::vector<FieldSpec> death_card(std::string_view target) {
 std::vector<KeywordSpec> element_death_cards() {
   return {
       {.name = "*DEFINE_ELEMENT_DEATH_SOLID",
-       .head = {{"Card 1", death_card("EID")}},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", death_card("EID")}},
        .summary =
            "Solid element EID is deleted at TIME (explicit solver; dynamic relaxation deletes "
            "nothing), as an eroded element: its forces vanish, contacts forget its faces, its "
@@ -88,20 +89,24 @@ std::vector<KeywordSpec> element_death_cards() {
            "(groups, a local box) are refused.",
        .apply = apply_death_solid},
       {.name = "*DEFINE_ELEMENT_DEATH_SOLID_SET",
-       .head = {{"Card 1", death_card("SID")}},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", death_card("SID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SOLID for every element of solid set SID.",
        .apply = apply_death_solid_set},
       {.name = "*DEFINE_ELEMENT_DEATH_SHELL",
-       .head = {{"Card 1", death_card("EID")}},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", death_card("EID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SOLID for shell element EID (2-D solids too).",
        .apply = apply_death_shell},
       {.name = "*DEFINE_ELEMENT_DEATH_THICK_SHELL",
-       .head = {{"Card 1", death_card("EID")}},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", death_card("EID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SOLID for thick shell element EID (*ELEMENT_TSHELL; "
                   "the element must be one).",
        .apply = apply_death_thick_shell},
       {.name = "*DEFINE_ELEMENT_DEATH_SHELL_SET",
-       .head = {{"Card 1", death_card("SID")}},
+       .options = {"TITLE"},
+       .head = {title_card(), {"Card 1", death_card("SID")}},
        .summary = "As *DEFINE_ELEMENT_DEATH_SHELL for every element of shell set SID.",
        .apply = apply_death_shell_set},
   };

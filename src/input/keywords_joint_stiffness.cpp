@@ -69,7 +69,9 @@ void apply_joint_stiffness(const Block& b, DeckBuilder& d) {
 std::vector<KeywordSpec> joint_stiffness_cards() {
   return {
       {.name = "*CONSTRAINED_JOINT_STIFFNESS_GENERALIZED",
-       .rows = {{"Card 1",
+       .options = {"TITLE"},
+       .rows = {title_card(),
+                {"Card 1",
                  {I("JSID").req(), I("PIDA").req(), I("PIDB").req(), I("CIDA").req(), I("CIDB"),
                   I("JID"), R("RPS", "1.0")}},
                 {"Card 2",
@@ -91,7 +93,7 @@ std::vector<KeywordSpec> joint_stiffness_cards() {
            "the time step: a stop much stiffer than the bodies' step allows is unstable. "
            "Equal and opposite on the two bodies; its work is glstat's spring and damper "
            "energy. A negative FM (a curve) is refused; JID and RPS are not used. Explicit "
-           "solver only.",
+           "solver only. _TITLE: a title line before each card 1.",
        .apply = apply_joint_stiffness},
   };
 }

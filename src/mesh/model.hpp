@@ -59,6 +59,9 @@ struct BeamTable {
   std::vector<GlobalId> part;
   std::vector<std::array<LocalId, 2>> nodes; ///< N1, N2 (local node indices)
   std::vector<LocalId> n3;                   ///< orientation node, kInvalidLocal when blank
+  /// *ELEMENT_BEAM_ORIENTATION VX VY VZ: used as N3 would be (the s axis in the plane of the
+  /// beam and this vector) when N3 is blank; zero when not given.
+  std::vector<std::array<Real, 3>> orientation;
   /// Cross-section area from *ELEMENT_BEAM_THICKNESS PARM1 (trusses); 0: the section's A.
   std::vector<Real> area;
   std::vector<Real> offset; ///< *ELEMENT_DISCRETE OFFSET (initial elongation); 0 for beams

@@ -6,6 +6,10 @@
 #include <regex>
 #include <sstream>
 
+#include <unistd.h>
+
+#include <fmt/format.h>
+
 #include "test_support.hpp"
 
 using namespace parcae::test;
@@ -107,15 +111,14 @@ TEST(Cli, UnsupportedKeywordsAreListedTogetherOrIgnoredOnRequest) {
   const auto dir = make_temp_dir("unsupported");
   std::string deck = taylor_bar_in(dir);
   deck.replace(deck.find("*END"), 4,
-               "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET\n         1\n*AIRBAG_HYBRID\n"
+               "*CONTACT_AIRBAG_SINGLE_SURFACE\n         1\n*AIRBAG_HYBRID\n"
                "         1\n*DATABASE_MATSUM\n    1.0e-6\n*CONTROL_TERMINATION\n    1.0e-6\n"
                "*END");
   write_file(dir / "deck.k", deck);
   auto r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
                        (dir / "out").string());
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_BEAM_OFFSET"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("*CONTACT_AIRBAG_SINGLE_SURFACE"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("*AIRBAG_HYBRID"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out" / "glstat")) << "nothing may run";
   r = run_command(parcae_exe() + " run " + (dir / "deck.k").string() + " -o " +
@@ -261,6 +264,85 @@ TEST(CliMpp, MoreRanksThanElementsIsAClearError) {
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("cannot run 9 ranks with only 8 elements"), std::string::npos)
       << r.output;
+}
+
+TEST(CliMpp, BadInputWithNpIsOneErrorBeforeMpirunStarts) {
+  // `run DECK --np 2` and `cfd run CASE --np 2` read the input before starting mpirun: a bad
+  // deck or case gets its error once (not once per rank), exit code 1, and no launcher text.
+  const auto dir = make_temp_dir("bad_np");
+  std::string deck = unstable_cube_deck();
+  deck.replace(deck.find("*END"), 4, "*FOO_BAR\n1\n*END");
+  write_file(dir / "deck.k", deck);
+  const auto r = run_command(parcae_exe() + " run --profile -o " + (dir / "out").string() +
+                                 " --threads 1 " + (dir / "deck.k").string() + " --np 2",
+                             120);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const std::regex where(R"(deck\.k:\d+ \(\*FOO_BAR\): unsupported keyword)");
+  const auto hits = std::distance(std::sregex_iterator(r.output.begin(), r.output.end(), where),
+                                  std::sregex_iterator());
+  EXPECT_EQ(hits, 1) << r.output;
+  EXPECT_EQ(r.output.find("launching"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("mpirun"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out")) << "nothing may run";
+  // the same deck with --ignore-unsupported is launched (and runs)
+  const auto ok = run_command(parcae_exe() + " run " + (dir / "deck.k").string() +
+                                  " --ignore-unsupported --end-cycle 2 -o " +
+                                  (dir / "out").string() + " --np 2",
+                              120);
+  EXPECT_NE(ok.output.find("launching"), std::string::npos) << ok.output;
+  // a CFD case with a YAML syntax error
+  write_file(dir / "case.yaml", "grid: {cells: [8, 8]\n");
+  const auto c = run_command(parcae_exe() + " cfd run " + (dir / "case.yaml").string() +
+                                 " --np 2 -o " + (dir / "cfd").string(),
+                             120);
+  EXPECT_EQ(c.exit_code, 1) << c.output;
+  EXPECT_NE(c.output.find("case.yaml"), std::string::npos) << c.output;
+  EXPECT_EQ(c.output.find("launching"), std::string::npos) << c.output;
+}
+
+// A rank killed with SIGKILL in the middle of a run: the whole job stops within seconds (no
+// hang), with a non-zero exit code and a message naming the rank and the host (Open MPI's
+// launcher reports the dead process; parcae's other rank is killed by it). The Taylor bar with
+// its end time raised to 1 s (about 10^8 cycles) runs until rank 1 is killed.
+TEST(CliMpp, KilledRankStopsTheJobWithinSecondsNamingRankAndHost) {
+  const auto dir = make_temp_dir("killed_rank");
+  std::string deck = taylor_bar_in(dir);
+  const auto at = deck.find("    8.0e-5");
+  ASSERT_NE(at, std::string::npos);
+  deck.replace(at, 10, "       1.0");
+  write_file(dir / "deck.k", deck);
+  const std::string out = (dir / "out").string();
+  // the job in the background; rank 1 found by its environment, killed once glstat has lines
+  write_file(dir / "kill.sh", fmt::format(R"SH(set -u
+( "{exe}" run "{dir}/deck.k" -o "{out}" --no-d3plot --np 2 > "{dir}/log" 2>&1; echo $? > "{dir}/rc" ) &
+for i in $(seq 600); do [ -s "{out}/glstat" ] && grep -q "time" "{out}/glstat" && break; sleep 0.1; done
+victim=""
+for d in /proc/[0-9]*; do
+  tr '\0' ' ' < $d/cmdline 2>/dev/null | grep -qF -- "-o {out} " || continue
+  tr '\0' '\n' < $d/environ 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1' && victim=${{d#/proc/}}
+done
+[ -n "$victim" ] || {{ echo "NO VICTIM"; cat "{dir}/log"; exit 1; }}
+start=$(date +%s.%N)
+kill -9 "$victim"
+for i in $(seq 600); do [ -s "{dir}/rc" ] && break; sleep 0.05; done
+end=$(date +%s.%N)
+echo "ELAPSED $(awk "BEGIN {{ print $end - $start }}")"
+echo "RC $(cat "{dir}/rc" 2>/dev/null || echo none)"
+cat "{dir}/log"
+)SH",
+                                          fmt::arg("exe", parcae_exe()),
+                                          fmt::arg("dir", dir.string()), fmt::arg("out", out)));
+  const auto r = run_command("bash " + (dir / "kill.sh").string(), 120);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(ELAPSED ([0-9.]+))"))) << r.output;
+  EXPECT_LT(std::stod(m[1].str()), 10.0) << r.output;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(RC (\S+))"))) << r.output;
+  EXPECT_NE(m[1].str(), "0") << r.output;
+  EXPECT_NE(m[1].str(), "none") << "the job did not stop\n" << r.output;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(rank 1\b)"))) << r.output;
+  EXPECT_NE(r.output.find(host), std::string::npos) << "host " << host << "\n" << r.output;
 }
 
 TEST(CliMpp, UnstableRankEndsTheWholeJobNamingRankAndElement) {

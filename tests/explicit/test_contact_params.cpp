@@ -48,6 +48,31 @@ std::string beam_contact_deck(const std::string& card3, const std::string& mpp =
                    "9,,2\n\n" + card3 + "\n");
 }
 
+// LS-DYNA's *CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR includes beams (cylinders around their
+// axes): parcae gives it the beam-to-beam contact of *CONTACT_AUTOMATIC_GENERAL, the same edge
+// set; the plain single surface contact has none.
+TEST(BeamContactSetup, SingleSurfaceMortarIncludesTheBeams) {
+  std::string deck = beam_contact_deck(",,,,2.0");
+  const std::size_t at = deck.find("*CONTACT_AUTOMATIC_GENERAL");
+  ASSERT_NE(at, std::string::npos);
+  const ContactModel general = build_contact_model(read_text(deck));
+  std::string mortar = deck;
+  mortar.replace(at, 26, "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR");
+  const Model mm = read_text(mortar);
+  EXPECT_TRUE(mm.contacts.at(0).general);
+  const ContactModel cm = build_contact_model(mm);
+  ASSERT_EQ(cm.edge_sets.size(), 1u);
+  ASSERT_EQ(cm.edge_sets[0].size(), general.edge_sets.at(0).size());
+  for (std::size_t i = 0; i < cm.edge_sets[0].size(); ++i) {
+    EXPECT_DOUBLE_EQ(cm.edge_sets[0].radius[i], general.edge_sets[0].radius[i]);
+    EXPECT_DOUBLE_EQ(cm.edge_sets[0].k0[i], general.edge_sets[0].k0[i]);
+  }
+  std::string plain = deck;
+  plain.replace(at, 26, "*CONTACT_AUTOMATIC_SINGLE_SURFACE");
+  // the plain contact has no beams: the part set of beams is an empty surface for it
+  EXPECT_THROW(read_text(plain), std::exception);
+}
+
 TEST(BeamContactSetup, DiameterFromSstOpttOrSectionAndStiffnessFromEAOverL) {
   {
     // no SST: part 1 and 3 sqrt(A) x SFST (SFST = 2 doubles it), part 2 its OPTT (not scaled)

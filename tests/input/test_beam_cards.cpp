@@ -123,7 +123,7 @@ TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
   const std::string tt = read_error(beam_deck("         2         1       1.0         2         0\n"
                                               "       2.0       2.0\n"));
   EXPECT_NE(tt.find("TT1 = 0 must be positive"), std::string::npos) << tt;
-  // releases and the _ORIENTATION vector: refused for integrated beams, ignored by trusses
+  // releases: refused for integrated beams, ignored by trusses
   const std::string integrated = "         2         1       1.0         2         0\n"
                                  "       2.0       2.0       1.0\n";
   const std::string rel = read_error(
@@ -134,11 +134,12 @@ TEST(BeamCards, OtherFormulationsAreReadAndRefused) {
   EXPECT_EQ(read_error(beam_deck(kTrussSection, "",
                                  "   45000       2       1       2       3       0       1\n")),
             "");
-  const std::string ori =
-      read_error(beam_deck(integrated, "_ORIENTATION",
-                           "   45000       2       1       2\n       0.0       1.0       0.0\n"));
-  EXPECT_NE(ori.find("VX VY VZ (_ORIENTATION: give N3) is not supported"), std::string::npos)
-      << ori;
+  // the _ORIENTATION vector is read for every beam (it stands for N3 when N3 is blank)
+  const Model ori =
+      read_text(beam_deck(integrated, "_ORIENTATION",
+                          "   45000       2       1       2\n       0.0       1.0       2.0\n"));
+  EXPECT_EQ(ori.beams.orientation.at(0), (std::array<Real, 3>{0.0, 1.0, 2.0}));
+  EXPECT_EQ(ori.beams.n3.at(0), kInvalidLocal);
 }
 
 // The bolt of the public deck bolted_connection_b_explicit (DYNAmore, ../shared/decks), its

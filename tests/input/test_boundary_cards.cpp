@@ -3,6 +3,7 @@
 // *BOUNDARY_PRESCRIBED_MOTION (|DOF| 9-11: OFFSET1/OFFSET2, or VAD 4), DOF 4 / 8 with a vector.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "keyword_test_util.hpp"
@@ -35,6 +36,23 @@ TEST(BoundaryCards, SpcSetIdRecordsEachStartWithTheirIdCard) {
     EXPECT_EQ(s.dof[1], nid >= 5) << nid;
     EXPECT_TRUE(s.dof[2]);
   }
+}
+
+TEST(BoundaryCards, AnEmptySpcRowIsSkippedWithANote) {
+  // LS-PrePost's layout: an all-zero row (no set, no dof) before the real one. It constrains
+  // nothing and is skipped; a row naming no set but constraining dofs is still an error.
+  const Model m = read_text(with_sets(
+      "*BOUNDARY_SPC_SET\n"
+      "$#    nsid       cid      dofx      dofy      dofz     dofrx     dofry     dofrz\n"
+      "         0         0         0         0         0         0         0         0\n"
+      "         1         0         1         0         1         0         0         0\n"));
+  ASSERT_EQ(m.spcs.size(), 4u);
+  for (const Spc& s : m.spcs) EXPECT_TRUE(s.dof[0] && !s.dof[1] && s.dof[2]);
+  EXPECT_TRUE(std::any_of(m.notes.begin(), m.notes.end(), [](const KeywordNote& n) {
+    return n.message.find("empty row, skipped") != std::string::npos && n.loc.line > 0;
+  }));
+  EXPECT_THROW(read_text(with_sets("*BOUNDARY_SPC_SET\n0,0,1\n")), std::exception);
+  EXPECT_THROW(read_text(with_sets("*BOUNDARY_SPC_NODE\n0,0,0,1\n")), std::exception);
 }
 
 TEST(BoundaryCards, PrescribedMotionIdRecordsAndCard2) {

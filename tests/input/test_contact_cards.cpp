@@ -509,6 +509,71 @@ TEST(ContactCards, AutomaticGeneralMppIdInThePublicDeckLayout) {
   EXPECT_EQ(all.contacts.at(0).sstyp, 5);
 }
 
+TEST(ContactCards, MppOptionOnEveryContactWithTheAmpersandCard) {
+  // The human-body-model layout (ANSA): ID card, MPP card 1 (IGNORE = 1 in columns 1-10), MPP
+  // card 2 starting with '&', then cards 1-3. The '&' line is MPP card 2, not card 1.
+  const std::string s2s = "*CONTACT_AUTOMATIC_SURFACE_TO_SURFACE_ID_MPP\n"
+                          "200002    NE_Dens_ligaments\n"
+                          "         1       200                   3         2    1.0005        "
+                          "           0\n"
+                          "&                  0        1.         0\n" +
+                          fixed({"2", "7", "3", "0"}) + fixed({"0.3"}) + fixed({});
+  const Model m = read_text(plate_deck(s2s));
+  ASSERT_EQ(m.contacts.size(), 1u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_EQ(c.id, 200002);
+  EXPECT_EQ(c.title, "NE_Dens_ligaments");
+  EXPECT_EQ(c.ssid, 2);
+  EXPECT_EQ(c.msid, 7);
+  EXPECT_EQ(c.ssid_loc.line, c.loc.line + 4) << "card 1 follows the ID and both MPP cards";
+  EXPECT_DOUBLE_EQ(c.fs, 0.3);
+  EXPECT_EQ(c.ignore, 1) << "MPP card 1's IGNORE stands in for card C's";
+  // Without the '&' line card 1 follows MPP card 1; _MPP alone, _MPP_ID and _TITLE_MPP.
+  for (const std::string kw :
+       {"*CONTACT_AUTOMATIC_SINGLE_SURFACE_MPP", "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MPP_ID",
+        "*CONTACT_AUTOMATIC_SINGLE_SURFACE_TITLE_MPP", "*CONTACT_ERODING_SINGLE_SURFACE_MPP",
+        "*CONTACT_TIED_NODES_TO_SURFACE_OFFSET_MPP"}) {
+    const bool id = kw.find("_ID") != std::string::npos || kw.find("TITLE") != std::string::npos;
+    const bool tied = kw.find("TIED") != std::string::npos;
+    const bool eroding = kw.find("ERODING") != std::string::npos;
+    const Model o =
+        read_text(plate_deck(kw + "\n" + (id ? "         9 lining\n" : "") + ",,,,,,,\n" +
+                             (tied ? "6,7,4,0\n" : "5,,2\n") + "\n\n" + (eroding ? "\n" : "")));
+    ASSERT_EQ(o.contacts.size(), 1u) << kw;
+    EXPECT_EQ(o.contacts[0].id, id ? 9 : 1) << kw;
+    EXPECT_EQ(o.contacts[0].ssid, tied ? 6 : 5) << kw;
+    EXPECT_EQ(o.contacts[0].ssid_loc.line, o.contacts[0].loc.line + (id ? 3 : 2)) << kw;
+  }
+  // MPP card 1 is read as a card: a bad value in it is an error at its line.
+  EXPECT_THROW(read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE_MPP\nx\n5,,2\n\n\n")),
+               InputError);
+}
+
+TEST(ContactCards, OptionsInsideTheNameAndBeamOffsetTies) {
+  // The panel include's spelling: _ID inside the name, before BEAM_OFFSET, then _MPP.
+  const std::string tie = "*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_ID_BEAM_OFFSET_MPP\n"
+                          "  14299997 CONN_INCLUDE_FRONTEND_STF\n"
+                          "                                                         2.0\n" +
+                          fixed({"6", "7", "4", "0"}) + fixed({}) + fixed({});
+  const Model m = read_text(plate_deck(tie));
+  ASSERT_EQ(m.contacts.size(), 1u);
+  const ContactDef& c = m.contacts[0];
+  EXPECT_EQ(c.id, 14299997);
+  EXPECT_EQ(c.title, "CONN_INCLUDE_FRONTEND_STF");
+  EXPECT_EQ(c.ssid, 6);
+  EXPECT_EQ(c.tied, 2) << "run as the constraint tie";
+  EXPECT_TRUE(c.tie_rotations);
+  EXPECT_TRUE(has_note(m, "_BEAM_OFFSET"));
+  // the plain _OFFSET form stays LS-DYNA's penalty tie of the translations
+  const Model off =
+      read_text(plate_deck("*CONTACT_TIED_SHELL_EDGE_TO_SURFACE_OFFSET\n6,7,4,0\n\n\n"));
+  EXPECT_EQ(off.contacts.at(0).tied, 1);
+  EXPECT_FALSE(off.contacts.at(0).tie_rotations);
+  // only _ID, _TITLE and _MPP move: other words out of place are still refused
+  EXPECT_THROW(read_text(plate_deck("*CONTACT_TIED_ID_SHELL_EDGE_TO_SURFACE_BEAM\n6,7,4,0\n\n\n")),
+               DeckErrors);
+}
+
 TEST(ContactCards, AutomaticGeneralErrors) {
   // a segment set has no beams
   std::string msg = read_error(beam_deck("*SET_SEGMENT\n7\n5,6,7,8\n"

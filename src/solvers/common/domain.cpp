@@ -317,6 +317,8 @@ static void add_integrated_beams(const Model& model, const PartSetup& s, GlobalI
     const auto b = static_cast<std::size_t>(bp.blk.conn[k][1]);
     const LocalId n3 = model.beams.n3[e];
     const Real* x3 = n3 == kInvalidLocal ? nullptr : &d.x0[3 * static_cast<std::size_t>(n3)];
+    Real x3v[3]; // *ELEMENT_BEAM_ORIENTATION without N3: the vector from N1
+    if (x3 == nullptr) x3 = beam_orientation_point(&d.x0[3 * a], model.beams.orientation[e], x3v);
     Real e2[3];
     bp.blk.l0[k] = beam_length(bp.blk, k, d.x0);
     if (!(bp.blk.l0[k] > 0))
@@ -324,8 +326,8 @@ static void add_integrated_beams(const Model& model, const PartSetup& s, GlobalI
                                        "coincident nodes)",
                                        model.beams.id[e], pid));
     if (!beam_initial_axis(&d.x0[3 * a], &d.x0[3 * b], x3, e2))
-      throw InputError({}, fmt::format("beam {} of part {}: the orientation node N3 lies on the "
-                                       "beam's axis",
+      throw InputError({}, fmt::format("beam {} of part {}: the orientation node N3 (or the "
+                                       "_ORIENTATION vector) lies on the beam's axis",
                                        model.beams.id[e], pid));
     bp.blk.e2[k] = {e2[0], e2[1], e2[2]};
   }
