@@ -197,6 +197,74 @@ TEST(Cli, RestartWithOtherElementStateIsRefused) {
   EXPECT_NE(r.output.find("'hourglass forces' for part 1"), std::string::npos) << r.output;
 }
 
+namespace {
+
+/// glstat without its timing lines (the only ones a restart may change).
+std::string glstat_without_timing(const fs::path& p) {
+  std::istringstream in(read_file(p));
+  std::string out, line;
+  while (std::getline(in, line))
+    if (line.find("time per zone cycle") == std::string::npos &&
+        line.find("date") == std::string::npos)
+      out += line + "\n";
+  return out;
+}
+
+std::uintmax_t bytes_under(const fs::path& dir) {
+  std::uintmax_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) n += e.file_size();
+  return n;
+}
+
+} // namespace
+
+// The disk fills up while a checkpoint is written: the run stops with an error naming the file
+// and the cause, the half-written checkpoint is removed, the previous one is kept and named; with
+// room again, the run restarts from it and ends with the uninterrupted run's glstat. The full
+// disk is a tmpfs sized from a reference run: the outputs at the end plus 1.5 checkpoints, so the
+// first checkpoint fits and the second does not (needs root to mount; skipped otherwise).
+TEST(Cli, FullDiskAtACheckpointKeepsThePreviousOneForRestart) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to mount a small tmpfs";
+  const auto dir = make_temp_dir("full_disk");
+  const std::string deck = (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string();
+  const std::string opts = " --checkpoint-every 1000 --no-d3plot";
+  const fs::path ref = dir / "ref";
+  ASSERT_EQ(run_command(parcae_exe() + " run " + deck + " -o " + ref.string() + opts).exit_code, 0);
+  const fs::path cp1 = ref / "checkpoints" / "cycle-000004000";
+  ASSERT_TRUE(fs::exists(cp1 / "manifest.json"));
+  const std::uintmax_t checkpoint = bytes_under(cp1);
+  const std::uintmax_t outputs = bytes_under(ref) - 2 * checkpoint; // two checkpoints are kept
+  const std::uintmax_t size_kib = (outputs + 3 * checkpoint / 2) / 1024 + 1;
+  const fs::path mnt = dir / "small";
+  fs::create_directories(mnt);
+  if (run_command(fmt::format("mount -t tmpfs -o size={}k tmpfs {}", size_kib, mnt.string()))
+          .exit_code != 0)
+    GTEST_SKIP() << "cannot mount a tmpfs here";
+  struct Unmount {
+    fs::path p;
+    ~Unmount() { run_command("umount " + p.string()); }
+  } unmount{mnt};
+  const fs::path out = mnt / "o";
+  const auto r = run_command(parcae_exe() + " run " + deck + " -o " + out.string() + opts);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(
+      r.output,
+      std::regex(R"(cannot write \S+/checkpoints/cycle-0+2000/rank-00000\.bin: No space)")))
+      << r.output;
+  EXPECT_NE(r.output.find("the previous checkpoint cycle-000001000 is kept"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(out / "checkpoints" / "cycle-000002000")) << "half-written: removed";
+  ASSERT_TRUE(fs::exists(out / "checkpoints" / "cycle-000001000" / "manifest.json"));
+  // room again: the restart from cycle 1000 ends as the uninterrupted run
+  ASSERT_EQ(run_command("mount -o remount,size=64m " + mnt.string()).exit_code, 0);
+  const auto again = run_command(parcae_exe() + " run " + deck + " --restart " + out.string() +
+                                 " -o " + out.string() + opts);
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("cycle 1000"), std::string::npos) << again.output;
+  EXPECT_EQ(glstat_without_timing(out / "glstat"), glstat_without_timing(ref / "glstat"));
+}
+
 TEST(Cli, CheckListsKeywords) {
   const auto r = run_command(parcae_exe() + " check " +
                              (source_dir() / "examples" / "taylor_bar" / "taylor_bar.k").string());

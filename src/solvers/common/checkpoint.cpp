@@ -83,9 +83,12 @@ void write_atomically(const fs::path& path, std::span<const char> head, std::spa
   ok = ok && write_all(fd, body.data(), body.size()) && ::fsync(fd) == 0;
   const int err = errno;
   ::close(fd);
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw RuntimeError(
-        fmt::format("cannot write {}: {}", path.string(), std::strerror(ok ? errno : err)));
+  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int why = ok ? errno : err;
+    std::error_code ec;
+    fs::remove(tmp, ec); // a partial file would hold on to the space that ran out
+    throw RuntimeError(fmt::format("cannot write {}: {}", path.string(), std::strerror(why)));
+  }
   fsync_dir(path.parent_path());
 }
 
@@ -314,9 +317,22 @@ fs::path write_checkpoint(const par::Comm& comm, const fs::path& outdir, const C
   } catch (const std::exception& e) {
     error = e.what();
   }
-  // Every rank's file is in place (or some rank failed) before the manifest is written.
-  if (comm.any(!error.empty()))
-    throw RuntimeError(error.empty() ? "checkpoint failed on another rank" : error);
+  // Every rank's file is in place (or some rank failed) before the manifest is written. A failed
+  // checkpoint (a full disk) is removed whole; the previous complete one stays the restart point.
+  if (comm.any(!error.empty())) {
+    std::string previous;
+    if (comm.rank() == 0) {
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      const auto complete = complete_checkpoints(outdir);
+      previous = complete.empty()
+                     ? "; there is no earlier checkpoint to restart from"
+                     : fmt::format("; the previous checkpoint {} is kept (restart with --restart "
+                                   "{})",
+                                   complete.back().filename().string(), outdir.string());
+    }
+    throw RuntimeError((error.empty() ? "checkpoint failed on another rank" : error) + previous);
+  }
   if (comm.rank() == 0) {
     nlohmann::json j;
     j["format"] = "parcae-checkpoint";
