@@ -210,6 +210,42 @@ TEST(LocalSystemCards, SymmetryPlanesAndBirthDeathConstraints) {
   EXPECT_NE(e.find("deck.k"), std::string::npos) << e;
 }
 
+TEST(LocalSystemCards, ConstrainedGlobalPlanes) {
+  // The AFC lattice deck's layout (TC 3 on the plane z = 0), a second plane x = 1 with TC 1 and
+  // RC 7, and a plane z = 0.9995 that needs its TOL to catch the top nodes.
+  const auto nodes_with = [](const Model& m, const std::array<bool, 6>& dof) {
+    std::vector<GlobalId> ids;
+    for (const Spc& s : m.spcs)
+      if (s.dof == dof) ids.push_back(m.nodes.id[s.node]);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+  };
+  const Model m = read_text(cube_deck("*CONSTRAINED_GLOBAL\n"
+                                      "$#      tc        rc       dir         x         y         z"
+                                      "       tol\n"
+                                      "         3         0         3       0.0       0.0       0.0"
+                                      "      10.0\n"
+                                      "         1         7         1       1.0\n"
+                                      "         2         0         3                     0.9995"
+                                      "     0.001\n"));
+  // TOL 10 on the first plane would take every node: it is a user's tolerance, used as given
+  EXPECT_EQ(nodes_with(m, {false, false, true, false, false, false}).size(), 8u);
+  EXPECT_EQ(nodes_with(m, {true, false, false, true, true, true}),
+            (std::vector<GlobalId>{2, 3, 6, 7}));
+  EXPECT_EQ(nodes_with(m, {false, true, false, false, false, false}),
+            (std::vector<GlobalId>{5, 6, 7, 8}));
+  // without TOL the default (1e-6 of the model's size) misses the plane at 0.9995: a warning
+  const Model off = read_text(cube_deck("*CONSTRAINED_GLOBAL\n2,0,3,,,0.9995\n"));
+  EXPECT_TRUE(off.spcs.empty());
+  EXPECT_TRUE(std::any_of(off.notes.begin(), off.notes.end(), [](const KeywordNote& n) {
+    return n.message.find("constrains nothing") != std::string::npos;
+  }));
+  const std::string e = read_error(cube_deck("*CONSTRAINED_GLOBAL\n1,0,4\n"));
+  EXPECT_NE(e.find("DIR = 4"), std::string::npos) << e;
+  EXPECT_NE(read_error(cube_deck("*CONSTRAINED_GLOBAL\n8,0,1\n")).find("TC = 8"),
+            std::string::npos);
+}
+
 TEST(LocalSystemCards, GlobalDamping) {
   const Model a = read_text(cube_deck("*DAMPING_GLOBAL\n         0      25.0\n"));
   EXPECT_TRUE(a.control.damping.on);
