@@ -14,6 +14,15 @@
 namespace parcae {
 
 /// *BOUNDARY_SPC_NODE / _SET, and *NODE TC/RC codes, expanded to one entry per node.
+/// *INITIAL_STRESS_SOLID: the stress (global [xx yy zz xy yz zx]) and effective plastic strain
+/// that solid element `solid` (an index into Model::solids) starts from.
+struct InitialStress {
+  std::size_t solid = 0;
+  std::array<Real, 6> sig{};
+  Real eps_p = 0;
+  SourceLoc loc;
+};
+
 struct Spc {
   LocalId node = 0;
   std::array<bool, 6> dof{}; ///< x, y, z, rx, ry, rz fixed

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace parcae::explicit_detail {
@@ -142,6 +143,7 @@ Integrator::Integrator(const Model& model, const RunOptions& opt)
   init_segment_pressures();
   init_rigid_body_loads();
   init_axial_forces();
+  init_initial_stresses();
   init_mass_scaling();
   // Per corner: forces (and moments); with mass scaling during the run, its mass and inertia
   // gains too.
@@ -167,6 +169,23 @@ void Integrator::init_rigid_body_loads() {
                                           "elements?)",
                                           l.pid));
     rigid_loads_[b].push_back(&l);
+  }
+}
+
+/// *INITIAL_STRESS_SOLID: the elements of this rank start from their stress and plastic strain.
+void Integrator::init_initial_stresses() {
+  if (model_.initial_stresses.empty()) return;
+  std::unordered_map<std::size_t, std::pair<std::size_t, std::size_t>> where; // model -> part, k
+  for (std::size_t p = 0; p < d_.solids.size(); ++p)
+    for (std::size_t k = 0; k < d_.solids[p].model_index.size(); ++k)
+      where[d_.solids[p].model_index[k]] = {p, k};
+  for (const InitialStress& s : model_.initial_stresses) {
+    const auto it = where.find(s.solid);
+    if (it == where.end()) continue; // on another rank
+    HexBlock& blk = d_.solids[it->second.first].blk;
+    const std::size_t k = it->second.second;
+    std::copy(s.sig.begin(), s.sig.end(), blk.sig.begin() + static_cast<std::ptrdiff_t>(6 * k));
+    blk.eps_p[k] = s.eps_p;
   }
 }
 

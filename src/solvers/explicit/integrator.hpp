@@ -567,6 +567,7 @@ private:
   std::vector<std::vector<const RigidBodyLoad*>> rigid_loads_;
   void init_rigid_body_loads();
   void init_axial_forces();
+  void init_initial_stresses();
   /// The imposed axial force of each such beam at time t (NaN once the curve has ended).
   void update_axial_forces(Real t);
 };

@@ -65,6 +65,9 @@ void ImplicitSolver::setup() {
   if (!model_.interpolations.empty())
     throw InputError(model_.interpolations.front().loc,
                      "*CONSTRAINED_INTERPOLATION is not supported by the implicit solver");
+  if (!model_.initial_stresses.empty())
+    throw InputError(model_.initial_stresses.front().loc,
+                     "*INITIAL_STRESS_SOLID is not supported by the implicit solver");
   if (model_.control.damping.on)
     throw InputError(model_.control.damping.loc,
                      "*DAMPING_GLOBAL is not supported by the implicit solver");

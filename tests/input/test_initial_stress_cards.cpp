@@ -1,0 +1,69 @@
+// *INITIAL_STRESS_SOLID (_SET) cards in their layouts: one point (10-column fields), eight points
+// of a fully integrated hexahedron (the mean, with a note), LARGE = 1 (16-column fields on two
+// lines) with the history values that follow each point skipped, a solid set, the last card for
+// an element winning; the refusals name the field, and the implicit solver refuses the keyword.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "keyword_test_util.hpp"
+
+namespace parcae::test {
+namespace {
+
+bool has_note(const Model& m, const std::string& text) {
+  return std::any_of(m.notes.begin(), m.notes.end(), [&](const KeywordNote& n) {
+    return n.message.find(text) != std::string::npos;
+  });
+}
+
+} // namespace
+
+TEST(InitialStressCards, OnePointEightPointsAndLargeFormat) {
+  std::string eight;
+  for (int k = 0; k < 8; ++k) // sigxx 10, 20, ... 80: mean 45; eps 0.01 k: mean 0.035
+    eight += std::to_string(10 * (k + 1)) + ",0,0,0,0,0," + std::to_string(0.01 * k) + "\n";
+  const Model m = read_text(
+      cube_deck("*INITIAL_STRESS_SOLID\n"
+                "$     eid      nint     nhisv     large\n"
+                "         1         1\n"
+                "    -100.0      20.0       0.0       5.0       0.0       0.0      0.02\n" +
+                std::string("*INITIAL_STRESS_SOLID\n1,8\n") + eight +
+                "*INITIAL_STRESS_SOLID\n"
+                "         1         1         6         1\n"
+                "       -123.5000         45.2500          0.0000         -7.7500          1.2500\n"
+                "          2.5000          0.0125\n"
+                "          1.0000          2.0000          3.0000          4.0000          5.0000\n"
+                "          6.0000\n"));
+  ASSERT_EQ(m.initial_stresses.size(), 1u) << "one element: the last card wins";
+  const InitialStress& s = m.initial_stresses[0];
+  EXPECT_EQ(m.solids.id[s.solid], 1);
+  EXPECT_EQ(s.sig, (std::array<Real, 6>{-123.5, 45.25, 0.0, -7.75, 1.25, 2.5}));
+  EXPECT_DOUBLE_EQ(s.eps_p, 0.0125);
+  EXPECT_TRUE(has_note(m, "NHISV = 6"));
+  EXPECT_TRUE(has_note(m, "NINT = 8"));
+  // the eight-point card alone: the mean
+  const Model e = read_text(cube_deck("*INITIAL_STRESS_SOLID\n1,8\n" + eight));
+  EXPECT_DOUBLE_EQ(e.initial_stresses.at(0).sig[0], 45.0);
+  EXPECT_NEAR(e.initial_stresses.at(0).eps_p, 0.035, 1e-15);
+}
+
+TEST(InitialStressCards, SetsAndRefusals) {
+  const Model m = read_text(cube_deck("*SET_SOLID_LIST\n3\n1\n"
+                                      "*INITIAL_STRESS_SOLID_SET\n3,1\n-5,-5,-5,0,0,0,0\n"));
+  ASSERT_EQ(m.initial_stresses.size(), 1u);
+  EXPECT_DOUBLE_EQ(m.initial_stresses[0].sig[2], -5.0);
+  EXPECT_NE(read_error(cube_deck("*INITIAL_STRESS_SOLID\n99,1\n1,0,0,0,0,0,0\n"))
+                .find("solid element 99 is not defined"),
+            std::string::npos);
+  EXPECT_NE(read_error(cube_deck("*INITIAL_STRESS_SOLID\n1,2\n1,0,0,0,0,0,0\n1,0,0,0,0,0,0\n"))
+                .find("NINT = 2"),
+            std::string::npos);
+  const std::string t = read_error(cube_deck("*INITIAL_STRESS_SOLID\n1,1,0,0,0,0,1\n1\n"));
+  EXPECT_NE(t.find("NTHINT = 1 is not supported"), std::string::npos) << t;
+  EXPECT_NE(t.find("deck.k:"), std::string::npos) << t;
+  EXPECT_NE(read_error(cube_deck("*INITIAL_STRESS_SOLID_SET\n8,1\n1\n")).find("solid set 8"),
+            std::string::npos);
+}
+
+} // namespace parcae::test
