@@ -101,6 +101,13 @@ void ShellBlock::init(std::size_t n, int nip, Real thickness) {
   t = t0;
 }
 
+void shell_frame(const Real X[4][3], Real R[3][3]) {
+  Geom g;
+  element_geometry(X, g);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) R[i][j] = g.R[i][j];
+}
+
 void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w) {
   if (nip < 1 || nip > kMaxNip)
     throw std::invalid_argument("shell: NIP must be 1.." + std::to_string(kMaxNip) + ", got " +

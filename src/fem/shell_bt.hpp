@@ -105,6 +105,10 @@ struct ShellBlock {
   [[nodiscard]] std::size_t size() const { return conn.size(); }
 };
 
+/// The corotational frame of a 4-node shell (3-node: N3 = N4) with corners X: rows e1, e2, e3 of
+/// R, local = R * global, as the force kernels build it.
+void shell_frame(const Real X[4][3], Real R[3][3]);
+
 /// Through-thickness point locations in [-1, 1] and weights summing to 2.
 void shell_thickness_rule(int nip, bool lobatto, std::span<Real> zeta, std::span<Real> w);
 

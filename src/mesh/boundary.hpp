@@ -23,6 +23,16 @@ struct InitialStress {
   SourceLoc loc;
 };
 
+/// *INITIAL_STRESS_SHELL: the stress (global [xx yy zz xy yz zx]) and effective plastic strain
+/// through the thickness of shell element `shell` (an index into Model::shells): one entry per
+/// distinct thickness coordinate T in [-1, 1], ascending, [T, sxx, syy, szz, sxy, syz, szx, eps]
+/// (the in-plane points at one T averaged).
+struct InitialShellStress {
+  std::size_t shell = 0;
+  std::vector<std::array<Real, 8>> points;
+  SourceLoc loc;
+};
+
 struct Spc {
   LocalId node = 0;
   std::array<bool, 6> dof{}; ///< x, y, z, rx, ry, rz fixed

@@ -768,8 +768,9 @@ struct Model {
   std::vector<Joint> joints;
   std::vector<JointStiffness> joint_stiffnesses; ///< *CONSTRAINED_JOINT_STIFFNESS_GENERALIZED
   std::vector<Interpolation> interpolations;     ///< *CONSTRAINED_INTERPOLATION
-  std::vector<InitialAxialForceBeam> axial_force_beams; ///< *INITIAL_AXIAL_FORCE_BEAM
-  std::vector<InitialStress> initial_stresses;          ///< *INITIAL_STRESS_SOLID
+  std::vector<InitialAxialForceBeam> axial_force_beams;   ///< *INITIAL_AXIAL_FORCE_BEAM
+  std::vector<InitialStress> initial_stresses;            ///< *INITIAL_STRESS_SOLID
+  std::vector<InitialShellStress> initial_shell_stresses; ///< *INITIAL_STRESS_SHELL
   Controls control;
   std::vector<std::string> keywords_used; ///< distinct keywords read and used, in order
   std::vector<KeywordNote> notes;         ///< unsupported / ignored keywords

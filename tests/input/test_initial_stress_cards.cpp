@@ -66,4 +66,51 @@ TEST(InitialStressCards, SetsAndRefusals) {
             std::string::npos);
 }
 
+namespace {
+
+/// The cube plus a shell plate (part 2, element 2, nodes 11-14, NIP 3).
+std::string with_plate(const std::string& extra) {
+  return cube_deck("*NODE\n11,0,0,2\n12,1,0,2\n13,1,1,2\n14,0,1,2\n"
+                   "*ELEMENT_SHELL\n2,2,11,12,13,14\n*PART\nplate\n2,2,1\n"
+                   "*SECTION_SHELL\n2,2,,3\n0.1\n" +
+                   extra);
+}
+
+} // namespace
+
+TEST(InitialStressCards, ShellPointsMergedByThicknessCoordinate) {
+  // NPLANE 2 x NTHICK 2: the two in-plane points at T = -1 and at T = +1 averaged; the points
+  // given out of order come out sorted by T
+  const Model m = read_text(with_plate("*INITIAL_STRESS_SHELL\n"
+                                       "$     eid    nplane    nthick     nhisv\n"
+                                       "         2         2         2         3\n"
+                                       "1.0,10,0,0,0,0,0,0.01\n1,2,3\n"
+                                       "-1.0,-10,0,0,0,0,0,0.0\n4,5,6\n"
+                                       "1.0,30,0,0,4,0,0,0.03\n7,8,9\n"
+                                       "-1.0,-30,0,0,0,0,0,0.0\n1,1,1\n"));
+  ASSERT_EQ(m.initial_shell_stresses.size(), 1u);
+  const InitialShellStress& s = m.initial_shell_stresses[0];
+  EXPECT_EQ(m.shells.id[s.shell], 2);
+  ASSERT_EQ(s.points.size(), 2u);
+  EXPECT_EQ(s.points[0], (std::array<Real, 8>{-1, -20, 0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(s.points[1], (std::array<Real, 8>{1, 20, 0, 0, 2, 0, 0, 0.02}));
+  // LARGE = 1: T .. SIGXY on one line, SIGYZ SIGZX EPS on the next
+  const Model l = read_text(with_plate("*INITIAL_STRESS_SHELL\n"
+                                       "         2         1         1         0         0"
+                                       "         1\n"
+                                       "          0.0000        -50.2500          1.0000"
+                                       "          2.0000          3.0000\n"
+                                       "          4.0000          5.0000          0.0100\n"));
+  EXPECT_EQ(l.initial_shell_stresses.at(0).points.at(0),
+            (std::array<Real, 8>{0, -50.25, 1, 2, 3, 4, 5, 0.01}));
+  const std::string t = read_error(with_plate("*INITIAL_STRESS_SHELL\n2,1,1\n1.5,1,0,0,0,0,0,0\n"));
+  EXPECT_NE(t.find("T = 1.5"), std::string::npos) << t;
+  EXPECT_NE(read_error(with_plate("*INITIAL_STRESS_SHELL\n2,1,1,0,6\n0,1,0,0,0,0,0,0\n"))
+                .find("NTENSR = 6"),
+            std::string::npos);
+  EXPECT_NE(read_error(with_plate("*INITIAL_STRESS_SHELL\n1,1,1\n0,1,0,0,0,0,0,0\n"))
+                .find("shell element 1 is not defined"),
+            std::string::npos);
+}
+
 } // namespace parcae::test

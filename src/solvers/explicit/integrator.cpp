@@ -172,8 +172,69 @@ void Integrator::init_rigid_body_loads() {
   }
 }
 
+/// *INITIAL_STRESS_SHELL: the shells of this rank start from their stress and plastic strain,
+/// interpolated in the thickness coordinate to the section's points and turned from the global
+/// system into the element's corotational frame at time 0.
+void Integrator::init_initial_shell_stresses() {
+  if (model_.initial_shell_stresses.empty()) return;
+  std::unordered_map<std::size_t, std::pair<std::size_t, std::size_t>> where;
+  for (std::size_t p = 0; p < d_.shells.size(); ++p)
+    for (std::size_t k = 0; k < d_.shells[p].model_index.size(); ++k)
+      where[d_.shells[p].model_index[k]] = {p, k};
+  for (const InitialShellStress& s : model_.initial_shell_stresses) {
+    const auto it = where.find(s.shell);
+    if (it == where.end()) continue; // on another rank
+    ShellPart& sp = d_.shells[it->second.first];
+    ShellBlock& blk = sp.blk;
+    if (blk.layered() || blk.planar != Planar::None)
+      throw InputError(s.loc,
+                       fmt::format("*INITIAL_STRESS_SHELL: element {} of part {} is {}: "
+                                   "not supported",
+                                   sp.elem_id[it->second.second], sp.pid,
+                                   blk.layered() ? "a layered (composite) shell" : "a 2-D solid"));
+    const std::size_t k = it->second.second;
+    const int nip = sp.opt.nip;
+    std::vector<Real> zeta(static_cast<std::size_t>(nip)), w(static_cast<std::size_t>(nip));
+    shell_thickness_rule(nip, sp.opt.lobatto, zeta, w);
+    Real X[4][3], R[3][3];
+    for (int a = 0; a < 4; ++a)
+      for (int i = 0; i < 3; ++i)
+        X[a][i] = d_.x0[3 * static_cast<std::size_t>(blk.conn[k][static_cast<std::size_t>(a)]) +
+                        static_cast<std::size_t>(i)];
+    shell_frame(X, R);
+    for (int p = 0; p < nip; ++p) {
+      // [T, 6 stresses, EPS] at zeta_p: linear between the given points, constant beyond them
+      const auto& pts = s.points;
+      std::array<Real, 8> v = pts.front();
+      if (zeta[p] >= pts.back()[0]) {
+        v = pts.back();
+      } else if (zeta[p] > pts.front()[0]) {
+        std::size_t j = 1;
+        while (pts[j][0] < zeta[p]) ++j;
+        const Real f = (zeta[p] - pts[j - 1][0]) / (pts[j][0] - pts[j - 1][0]);
+        for (std::size_t c = 0; c < 8; ++c) v[c] = (1 - f) * pts[j - 1][c] + f * pts[j][c];
+      }
+      const Real g[3][3] = {{v[1], v[4], v[6]}, {v[4], v[2], v[5]}, {v[6], v[5], v[3]}};
+      Real l[3][3] = {};
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) l[a][b] += R[a][i] * g[i][j] * R[b][j];
+      const std::size_t ip = k * static_cast<std::size_t>(nip) + static_cast<std::size_t>(p);
+      Real* sig = &blk.sig[5 * ip];
+      sig[0] = l[0][0];
+      sig[1] = l[1][1];
+      sig[2] = l[0][1];
+      sig[3] = l[1][2];
+      sig[4] = l[2][0];
+      blk.eps_p[ip] = v[7];
+    }
+  }
+}
+
 /// *INITIAL_STRESS_SOLID: the elements of this rank start from their stress and plastic strain.
 void Integrator::init_initial_stresses() {
+  init_initial_shell_stresses();
   if (model_.initial_stresses.empty()) return;
   std::unordered_map<std::size_t, std::pair<std::size_t, std::size_t>> where; // model -> part, k
   for (std::size_t p = 0; p < d_.solids.size(); ++p)

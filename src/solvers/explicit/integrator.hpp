@@ -568,6 +568,7 @@ private:
   void init_rigid_body_loads();
   void init_axial_forces();
   void init_initial_stresses();
+  void init_initial_shell_stresses();
   /// The imposed axial force of each such beam at time t (NaN once the curve has ended).
   void update_axial_forces(Real t);
 };

@@ -68,6 +68,9 @@ void ImplicitSolver::setup() {
   if (!model_.initial_stresses.empty())
     throw InputError(model_.initial_stresses.front().loc,
                      "*INITIAL_STRESS_SOLID is not supported by the implicit solver");
+  if (!model_.initial_shell_stresses.empty())
+    throw InputError(model_.initial_shell_stresses.front().loc,
+                     "*INITIAL_STRESS_SHELL is not supported by the implicit solver");
   if (model_.control.damping.on)
     throw InputError(model_.control.damping.loc,
                      "*DAMPING_GLOBAL is not supported by the implicit solver");
