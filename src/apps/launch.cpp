@@ -14,7 +14,9 @@
 
 #include "input/keyword_reader.hpp"
 #include "par/comm.hpp"
+#ifdef PARCAE_WITH_LINALG
 #include "solvers/cfd/cfd_case.hpp"
+#endif
 
 namespace parcae {
 
@@ -125,10 +127,13 @@ LaunchInput launch_input(const std::vector<std::string>& rest) {
 int check_before_launch(const LaunchInput& in) {
   if (in.path.empty()) return 0;
   try {
-    if (in.cfd)
+    if (in.cfd) {
+#ifdef PARCAE_WITH_LINALG // (a build without the CFD solver says so when the command runs)
       (void)cfd::read_cfd_case(in.path);
-    else
+#endif
+    } else {
       (void)read_deck(in.path, in.read);
+    }
   } catch (const InputError& e) {
     print_input_error(e);
     return 1;

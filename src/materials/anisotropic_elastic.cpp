@@ -75,16 +75,7 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("C11"), fmt::format("material {}: the stiffness C11 ... C66 is not positive "
                                    "definite (a material that gives energy back)",
                                    id));
-  if (h.real("AOPT") != 0)
-    fail(h.loc("AOPT"), fmt::format("material {}: AOPT = {} is not supported: the material "
-                                    "axes are the element's (AOPT 0), turned by BETA and the "
-                                    "section's ICOMP angles",
-                                    id, h.real("AOPT")));
   refuse_field(h, "REF", id, "the reference geometry is not modelled");
-  if (h.real("MACF") != 0 && h.real("MACF") != 1)
-    fail(h.loc("MACF"), fmt::format("material {}: MACF = {}: only 1 (no change of the material "
-                                    "axes) is supported",
-                                    id, h.real("MACF")));
   // plane stress: condense out cc (index 2)
   constexpr int keep[5] = {0, 1, 3, 4, 5};
   const Real c33 = p->c[2][2];
@@ -100,7 +91,7 @@ void read_card(const io::Fields& h, LawReader& r) {
   Real lam[3], vec[3][3];
   symmetric_eigen(mandel, lam, vec);
   p->e_bound = lam[2];
-  p->beta = h.real("BETA") * std::numbers::pi / 180.0;
+  p->beta = read_element_axes_angle(h, id);
   m.e = p->e_bound; // what the step, contact and hourglass stiffness read
   m.pr = 0;
   m.law_card = std::move(p);

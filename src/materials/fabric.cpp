@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <numbers>
 
 #include <fmt/format.h>
 
@@ -53,11 +52,6 @@ void read_card(const io::Fields& h, LawReader& r) {
     fail(h.loc("FORM"), fmt::format("material {}: FORM = {} is not supported: parcae has the "
                                     "linear orthotropic fabric (FORM 0 and 1)",
                                     id, form));
-  if (h.real("AOPT") != 0)
-    fail(h.loc("AOPT"), fmt::format("material {}: AOPT = {} is not supported: the material "
-                                    "axes are the element's (AOPT 0), turned by BETA and the "
-                                    "section's ICOMP angles",
-                                    id, h.real("AOPT")));
   for (const char* f :
        {"EL", "DAMP", "FLC", "FAC", "ELA", "FVOPT", "TSRFAC", "RGBRTH", "A0REF", "ISREFG"})
     if (h.real(f) != 0)
@@ -65,7 +59,7 @@ void read_card(const io::Fields& h, LawReader& r) {
                                  "leakage and venting, TSRFAC and the reference geometry of "
                                  "*MAT_FABRIC are not modelled)",
                                  id, f, h.real(f)));
-  p->beta = h.real("BETA") * std::numbers::pi / 180.0;
+  p->beta = read_element_axes_angle(h, id);
   m.e = p->el.bound_e(); // what the step, contact and hourglass stiffness read
   m.pr = 0;
   m.law_card = std::move(p);

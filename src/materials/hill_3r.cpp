@@ -24,7 +24,6 @@
 // This file is the whole law; core/material_laws.def has its one line.
 #include <cmath>
 #include <memory>
-#include <numbers>
 #include <string>
 
 #include <fmt/format.h>
@@ -99,12 +98,7 @@ void read_card(const io::Fields& h, LawReader& r) {
                                   id, hr));
   }
   p->hr = static_cast<int>(hr);
-  if (h.real("AOPT") != 0)
-    fail(h.loc("AOPT"), fmt::format("material {}: AOPT = {} is not supported: the material "
-                                    "axes are the element's (AOPT 0), turned by BETA and the "
-                                    "section's ICOMP angles",
-                                    id, h.real("AOPT")));
-  p->beta = h.real("BETA") * std::numbers::pi / 180.0;
+  p->beta = read_element_axes_angle(h, id);
   m.law_card = std::move(p);
 }
 

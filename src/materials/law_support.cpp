@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include <fmt/format.h>
 
@@ -326,6 +327,19 @@ Real chang_chang_compression(Real sigma_b, Real yc, Real sc) {
   if (!(sc > 0)) return 0;
   const Real q = sigma_b / (2 * sc), c = yc / (2 * sc);
   return q * q + (c * c - 1) * (yc > 0 ? sigma_b / yc : 0.0);
+}
+
+Real read_element_axes_angle(const io::Fields& h, GlobalId id) {
+  if (h.real("AOPT") != 0)
+    fail(h.loc("AOPT"), fmt::format("material {}: AOPT = {} is not supported: the material "
+                                    "axes are the element's (AOPT 0), turned by BETA and the "
+                                    "section's ICOMP angles",
+                                    id, h.real("AOPT")));
+  if (h.find("MACF") != nullptr && h.real("MACF") != 0 && h.real("MACF") != 1)
+    fail(h.loc("MACF"), fmt::format("material {}: MACF = {}: only 1 (no change of the material "
+                                    "axes) is supported",
+                                    id, h.real("MACF")));
+  return h.real("BETA") * std::numbers::pi / 180.0;
 }
 
 Real bar_wave_speed(const MaterialParams& m) {

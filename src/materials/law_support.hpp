@@ -58,6 +58,11 @@ void refuse_field(const io::Fields& h, const char* field, GlobalId id, std::stri
 /// (sigma_b / 2SC)^2 + ((YC / 2SC)^2 - 1) sigma_b / YC (*MAT_022, *MAT_054; 0 without SC).
 Real chang_chang_compression(Real sigma_b, Real yc, Real sc);
 
+/// The material axes of the shell laws that take the element's (AOPT = 0, turned by BETA and
+/// the section's ICOMP angles): AOPT other than 0 and MACF (when the card has it) other than 1
+/// are errors at their field; returns BETA in radians.
+Real read_element_axes_angle(const io::Fields& h, GlobalId id);
+
 /// The bar wave speed sqrt(E / rho) of a law whose E bounds its stiffness (OrthotropicPlane::
 /// bound_e): the time step of the orthotropic shell laws.
 Real bar_wave_speed(const MaterialParams& m);

@@ -12,7 +12,6 @@
 // This file is the whole law; core/material_laws.def has its one line.
 #include <cmath>
 #include <memory>
-#include <numbers>
 
 #include <fmt/format.h>
 
@@ -33,21 +32,12 @@ void read_card(const io::Fields& h, LawReader& r) {
   const GlobalId id = m.id;
   auto p = std::make_shared<Orthotropic>();
   p->el = read_orthotropic_plane(h, id);
-  if (h.real("AOPT") != 0)
-    fail(h.loc("AOPT"), fmt::format("material {}: AOPT = {} is not supported: the material "
-                                    "axes are the element's (AOPT 0), turned by BETA and the "
-                                    "section's ICOMP angles",
-                                    id, h.real("AOPT")));
   for (const char* f : {"G", "SIGF", "REF"})
     if (h.real(f) != 0)
       fail(h.loc(f), fmt::format("material {}: {} = {} is not supported (frequency-independent "
                                  "damping and the reference geometry are not modelled)",
                                  id, f, h.real(f)));
-  if (h.real("MACF") != 0 && h.real("MACF") != 1)
-    fail(h.loc("MACF"), fmt::format("material {}: MACF = {}: only 1 (no change of the material "
-                                    "axes) is supported",
-                                    id, h.real("MACF")));
-  p->beta = h.real("BETA") * std::numbers::pi / 180.0;
+  p->beta = read_element_axes_angle(h, id);
   m.e = p->el.bound_e(); // what the step, contact and hourglass stiffness read
   m.pr = 0;
   m.law_card = std::move(p);

@@ -42,12 +42,13 @@ TEST(ControlSolution, StagedConstructionIsRefusedEvenWhenUnsupportedKeywordsAreI
 // warning when no part uses it (pre-processors write whole material libraries), refused naming
 // its card when a part does, and its id still counts for duplicates.
 TEST(UnsupportedMaterial, UnusedIsWarnedUsedIsRefused) {
-  const std::string hill = "*MAT_HILL_3R_TITLE\npaper\n         3      0.09   10000.0       0.3\n"
-                           "       2.0       3.5       4.5\n";
-  const Model m = read_text(cube_deck(hill));
+  const std::string foam =
+      "*MAT_FU_CHANG_FOAM_TITLE\npaper\n         3      0.09   10000.0       0.3\n"
+      "       2.0       3.5       4.5\n";
+  const Model m = read_text(cube_deck(foam));
   bool warned = false;
   for (const KeywordNote& n : m.notes)
-    warned |= n.keyword == "*MAT_HILL_3R_TITLE" && !n.error &&
+    warned |= n.keyword == "*MAT_FU_CHANG_FOAM_TITLE" && !n.error &&
               n.message.find("material 3") != std::string::npos &&
               n.message.find("no part uses it") != std::string::npos;
   EXPECT_TRUE(warned);
@@ -57,14 +58,15 @@ TEST(UnsupportedMaterial, UnusedIsWarnedUsedIsRefused) {
       read_error(deck("*NODE\n1,0,0,0\n2,1,0,0\n3,1,1,0\n4,0,1,0\n5,0,0,1\n6,1,0,1\n7,1,1,1\n"
                       "8,0,1,1\n*ELEMENT_SOLID\n1,1,1,2,3,4,5,6,7,8\n*PART\ncube\n1,1,3\n"
                       "*SECTION_SOLID\n1,1\n" +
-                      hill + termination()));
-  EXPECT_NE(used.find("part 1 uses material 3, a *MAT_HILL_3R_TITLE"), std::string::npos) << used;
+                      foam + termination()));
+  EXPECT_NE(used.find("part 1 uses material 3, a *MAT_FU_CHANG_FOAM_TITLE"), std::string::npos)
+      << used;
   EXPECT_NE(used.find("deck.k:"), std::string::npos) << used;
   // same id as a supported material: a duplicate
   const std::string dup =
-      read_error(cube_deck("*MAT_HILL_3R\n         1      0.09   10000.0       0.3\n"));
+      read_error(cube_deck("*MAT_FU_CHANG_FOAM\n         1      0.09   10000.0       0.3\n"));
   EXPECT_NE(dup.find("duplicate material id 1"), std::string::npos) << dup;
   // a card whose MID cannot be read stays an unsupported keyword
-  const std::string bad = read_error(cube_deck("*MAT_HILL_3R\n      &mid\n"));
-  EXPECT_NE(bad.find("*MAT_HILL_3R"), std::string::npos) << bad;
+  const std::string bad = read_error(cube_deck("*MAT_FU_CHANG_FOAM\n      &mid\n"));
+  EXPECT_NE(bad.find("*MAT_FU_CHANG_FOAM"), std::string::npos) << bad;
 }
