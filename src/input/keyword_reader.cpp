@@ -340,6 +340,13 @@ std::string_view ignored_keyword_note(std::string_view keyword) {
   if (keyword.starts_with("*MAT_THERMAL_"))
     return "thermal material: not used by a structural run; ignored";
   if (keyword.starts_with("*SENSOR")) return "sensors are not supported by parcae; ignored";
+  // the strain tensors of a dynain (formed parts): LS-DYNA writes them for strain output and the
+  // few laws that read a total strain; parcae's plastic laws start from *INITIAL_STRESS_* (with
+  // its plastic strain) and do not read them, and its strain output starts from zero
+  if (keyword.starts_with("*INITIAL_STRAIN_SHELL") || keyword.starts_with("*INITIAL_STRAIN_SOLID"))
+    return "initial strain tensors are not used (parcae's laws start from *INITIAL_STRESS_* and "
+           "its strain output from zero; a law on accumulated strain, such as rubber shells, "
+           "would start unstrained); ignored";
   if (keyword == "*KEYWORD_ID") return "the deck's id card is not used; ignored";
   return {};
 }

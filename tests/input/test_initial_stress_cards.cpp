@@ -113,4 +113,18 @@ TEST(InitialStressCards, ShellPointsMergedByThicknessCoordinate) {
             std::string::npos);
 }
 
+TEST(InitialStressCards, InitialStrainTensorsAreReadPastWithANote) {
+  // a dynain's strain cards beside its stresses: the stresses are applied, the strains noted
+  const Model m = read_text(with_plate("*INITIAL_STRESS_SHELL\n2,1,1\n0,7,0,0,0,0,0,0\n"
+                                       "*INITIAL_STRAIN_SHELL\n"
+                                       "         2         2         0\n"
+                                       "  1.00E-03  2.00E-04       0.0       0.0       0.0       "
+                                       "0.0      -1.0\n"
+                                       "  1.00E-03  2.00E-04       0.0       0.0       0.0       "
+                                       "0.0       1.0\n"
+                                       "*INITIAL_STRAIN_SOLID\n1,1\n0.001,0,0,0,0,0\n"));
+  EXPECT_EQ(m.initial_shell_stresses.size(), 1u);
+  EXPECT_TRUE(has_note(m, "initial strain tensors are not used"));
+}
+
 } // namespace parcae::test
