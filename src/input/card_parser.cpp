@@ -296,8 +296,9 @@ void BlockParser::missing_card(const CardSpec& card, int line) const {
 }
 
 void BlockParser::read_head_card(const CardSpec& card) {
-  const bool led = card.lead == 0 ||
-                   (pos_ < raw_.lines.size() && trim(raw_.lines[pos_].text).starts_with(card.lead));
+  // (column 1, LS-DYNA's rule: a card 1 whose right-justified first field is "&name" is not it)
+  const bool led =
+      card.lead == 0 || (pos_ < raw_.lines.size() && raw_.lines[pos_].text.starts_with(card.lead));
   if ((card.read_if && !card.read_if(block_.head)) || !led) {
     for (const FieldSpec& f : card.fields) block_.head.add(default_value(f, raw_.line));
   } else if (pos_ < raw_.lines.size()) {

@@ -373,8 +373,10 @@ void apply_contact_mortar(const Block& b, DeckBuilder& d) {
   // LS-DYNA's single-surface mortar contact includes beams (cylinders around their axes):
   // their beam-to-beam part is *CONTACT_AUTOMATIC_GENERAL's (capsules of the same diameter
   // rules), which parcae computes.
-  if (b.spec->name.find("SINGLE_SURFACE") != std::string_view::npos)
-    d.model.contacts.back().general = true;
+  // (a segment set, SSTYP 0, holds no beams: it stays the plain surface contact)
+  ContactDef& c = d.model.contacts.back();
+  if (b.spec->name.find("SINGLE_SURFACE") != std::string_view::npos && c.sstyp != 0)
+    c.general = true;
 }
 void apply_contact_tied_shell_edge(const Block& b, DeckBuilder& d) {
   // _OFFSET: LS-DYNA's penalty tie of the translations (no moments: _BEAM_OFFSET's beam-like

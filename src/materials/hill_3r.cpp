@@ -8,7 +8,8 @@
 // along b at Y/sqrt(H + F) with the ratio R90 (and at 45 degrees with R45). R00 = R45 = R90 = 1
 // is von Mises.
 // Hardening HR: 1 linear, Y = P2 + Ep eps_p with P1 the tangent modulus of the stress-strain
-// curve (as *MAT_003's ETAN: Ep = E P1 / (E - P1)); 2 Swift, Y = P1 (E0 + eps_p)^P2; 3 the curve
+// curve (as *MAT_003's ETAN: Ep = E P1 / (E - P1)); 2 Swift, Y = P1 (E0 + eps_p)^P2 (E0 = 0: the
+// strain where E eps meets P1 eps^P2, as *MAT_018's power law); 3 the curve
 // LCID (effective plastic strain -> Y, extrapolated with its end slopes). Other HR are refused.
 // Material axes AOPT = 0: the element's local x axis turned by BETA and the section's ICOMP
 // angles (the shell kernels turn strain and stress into them).
@@ -82,10 +83,11 @@ void read_card(const io::Fields& h, LawReader& r) {
     if (!(p2 > 0 && p2 < 1))
       fail(h.loc("P2"),
            fmt::format("material {}: HR = 2: the exponent P2 = {} must lie in (0, 1)", id, p2));
-    if (!(p->e0 > 0))
-      fail(h.loc("E0"), fmt::format("material {}: HR = 2: E0 = {} must be positive (the strain "
-                                    "offset of the initial yield stress P1 E0^P2)",
-                                    id, p->e0));
+    if (p->e0 < 0)
+      fail(h.loc("E0"),
+           fmt::format("material {}: HR = 2: E0 = {} must not be negative", id, p->e0));
+    if (p->e0 == 0) // the strain where the elastic line E eps meets P1 eps^P2
+      p->e0 = std::pow(m.e / p->k, 1.0 / (p->n - 1.0));
   } else if (hr == 3) {
     p->lcid = h.id("LCID");
     if (p->lcid <= 0)
@@ -246,7 +248,8 @@ const MaterialLaw& law_hill_3r() {
                "R00/(1+R00), F = H/R90, 2N = (R00+R90)(1+2R45)/(R90(1+R00)); associated flow "
                "(the Lankford ratios R00, R45, R90 in uniaxial tension at 0, 45, 90 degrees). "
                "Hardening HR 1: Y = P2 + Ep eps_p, P1 the tangent modulus (Ep = E P1/(E - P1)); "
-               "2: Swift, Y = P1 (E0 + eps_p)^P2; 3: the curve LCID. Axes AOPT = 0: the "
+               "2: Swift, Y = P1 (E0 + eps_p)^P2 (E0 = 0: where E eps meets P1 eps^P2); 3: the "
+               "curve LCID. Axes AOPT = 0: the "
                "element's local x axis turned by BETA and *SECTION_SHELL ICOMP = 1's angles. "
                "Refused at the field: other HR and AOPT, non-positive R values. XP-ZP, A1-A3, "
                "V1-V3, D1-D3 are unused. Solids are refused (no solid update)."},

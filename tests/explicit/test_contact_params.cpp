@@ -69,6 +69,10 @@ TEST(BeamContactSetup, SingleSurfaceMortarIncludesTheBeams) {
   }
   std::string plain = deck;
   plain.replace(at, 26, "*CONTACT_AUTOMATIC_SINGLE_SURFACE");
+  // a segment set holds no beams: the mortar contact on one stays the plain surface contact
+  const Model seg = read_text(cube_deck("*SET_SEGMENT\n7\n5,6,7,8\n"
+                                        "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MORTAR\n7,,0\n\n\n"));
+  EXPECT_FALSE(seg.contacts.at(0).general);
   // the plain contact has no beams: the part set of beams is an empty surface for it
   EXPECT_THROW(read_text(plain), std::exception);
 }

@@ -544,6 +544,14 @@ TEST(ContactCards, MppOptionOnEveryContactWithTheAmpersandCard) {
     EXPECT_EQ(o.contacts[0].ssid, tied ? 6 : 5) << kw;
     EXPECT_EQ(o.contacts[0].ssid_loc.line, o.contacts[0].loc.line + (id ? 3 : 2)) << kw;
   }
+  // Only '&' in column 1 marks MPP card 2: a card 1 whose right-justified SSID is a parameter
+  // reference ("      &ss") is card 1.
+  const Model p = read_text(plate_deck("*PARAMETER\nI ss             5\n"
+                                       "*CONTACT_AUTOMATIC_SINGLE_SURFACE_MPP\n,,,,,,,\n"
+                                       "       &ss         0         2\n\n\n"));
+  ASSERT_EQ(p.contacts.size(), 1u);
+  EXPECT_EQ(p.contacts[0].ssid, 5);
+  EXPECT_EQ(p.contacts[0].sstyp, 2);
   // MPP card 1 is read as a card: a bad value in it is an error at its line.
   EXPECT_THROW(read_text(plate_deck("*CONTACT_AUTOMATIC_SINGLE_SURFACE_MPP\nx\n5,,2\n\n\n")),
                InputError);

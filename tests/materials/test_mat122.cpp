@@ -184,6 +184,14 @@ TEST(Mat122, YieldConditionHoldsWithSwiftAndCurveHardening) {
   }
 }
 
+TEST(Mat122, SwiftWithoutE0YieldsWhereTheElasticLineMeetsTheCurve) {
+  // E0 = 0: eps0 = (E / K)^(1/(n - 1)), the initial yield stress K eps0^n = E eps0
+  const Law law(hill_card(2, 550e6, 0.22));
+  const Real eps0 = std::pow(2.0e11 / 550e6, 1 / (0.22 - 1));
+  EXPECT_NEAR(law.m.sigy, 550e6 * std::pow(eps0, 0.22), 1e-9 * 550e6);
+  EXPECT_NEAR(law.m.sigy, 2.0e11 * eps0, 1e-6 * law.m.sigy);
+}
+
 TEST(Mat122, CardAliasAndRefusals) {
   EXPECT_EQ(Law(hill_card(1, 0, kY, kR00, kR45, kR90, "", "*MAT_122_TITLE\nsheet"))
                 .model.materials[0]

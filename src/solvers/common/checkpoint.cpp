@@ -310,6 +310,7 @@ std::vector<char> read_checkpoint_file(const fs::path& path) {
 fs::path write_checkpoint(const par::Comm& comm, const fs::path& outdir, const CheckpointInfo& info,
                           std::span<const char> payload) {
   const fs::path dir = outdir / "checkpoints" / fmt::format("cycle-{:09d}", info.cycle);
+  const bool was_complete = fs::exists(dir / "manifest.json"); // (rank 0 decides below)
   std::string error;
   try {
     fs::create_directories(dir);
@@ -323,7 +324,7 @@ fs::path write_checkpoint(const par::Comm& comm, const fs::path& outdir, const C
     std::string previous;
     if (comm.rank() == 0) {
       std::error_code ec;
-      fs::remove_all(dir, ec);
+      if (!was_complete) fs::remove_all(dir, ec); // never a complete checkpoint of this cycle
       const auto complete = complete_checkpoints(outdir);
       previous = complete.empty()
                      ? "; there is no earlier checkpoint to restart from"

@@ -177,6 +177,24 @@ void Integrator::init_rigid_body_loads() {
 /// system into the element's corotational frame at time 0.
 void Integrator::init_initial_shell_stresses() {
   if (model_.initial_shell_stresses.empty()) return;
+  // Layered (composite) parts are refused from the model, on every rank alike (an error on the
+  // owning rank only would leave the others waiting in the first exchange).
+  std::map<GlobalId, std::vector<std::size_t>> elems_of;
+  for (std::size_t e = 0; e < model_.shells.size(); ++e)
+    elems_of[model_.shells.part[e]].push_back(e);
+  std::map<GlobalId, bool> layered;
+  for (const InitialShellStress& s : model_.initial_shell_stresses) {
+    const GlobalId pid = model_.shells.part[s.shell];
+    if (!layered.count(pid)) {
+      const Part* part = model_.find_part(pid);
+      const Section* sec = part ? model_.find_section(part->secid) : nullptr;
+      layered[pid] = part && sec && shell_part_layered(model_, *part, *sec, elems_of[pid]);
+    }
+    if (layered[pid])
+      throw InputError(s.loc, fmt::format("*INITIAL_STRESS_SHELL: element {} of part {} is a "
+                                          "layered (composite) shell: not supported",
+                                          model_.shells.id[s.shell], pid));
+  }
   std::unordered_map<std::size_t, std::pair<std::size_t, std::size_t>> where;
   for (std::size_t p = 0; p < d_.shells.size(); ++p)
     for (std::size_t k = 0; k < d_.shells[p].model_index.size(); ++k)
@@ -186,12 +204,6 @@ void Integrator::init_initial_shell_stresses() {
     if (it == where.end()) continue; // on another rank
     ShellPart& sp = d_.shells[it->second.first];
     ShellBlock& blk = sp.blk;
-    if (blk.layered() || blk.planar != Planar::None)
-      throw InputError(s.loc,
-                       fmt::format("*INITIAL_STRESS_SHELL: element {} of part {} is {}: "
-                                   "not supported",
-                                   sp.elem_id[it->second.second], sp.pid,
-                                   blk.layered() ? "a layered (composite) shell" : "a 2-D solid"));
     const std::size_t k = it->second.second;
     const int nip = sp.opt.nip;
     std::vector<Real> zeta(static_cast<std::size_t>(nip)), w(static_cast<std::size_t>(nip));
