@@ -101,11 +101,11 @@ LaunchInput launch_input(const std::vector<std::string>& rest) {
     i = 2;
   }
   // the options of `run` / `cfd run` that take a value (--profile: an optional one)
+  // (--threads and --bind arrive here as --threads=T, --bind=B)
   static const std::set<std::string> valued = {
       "-o",        "--outdir",  "--end-time",         "--end-cycle",
       "--case",    "--decomp",  "--decomp-transform", "--checkpoint-every",
-      "--restart", "--scratch", "--d3plot-words",     "--threads",
-      "--bind"};
+      "--restart", "--scratch", "--d3plot-words"};
   for (; i < rest.size(); ++i) {
     const std::string& a = rest[i];
     if (a == "--ignore-unsupported") in.read.ignore_unsupported = true;

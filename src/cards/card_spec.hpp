@@ -81,9 +81,9 @@ struct CardSpec {
   /// exists for DOF 9-11 only. When it returns false the card is not in the deck and its fields
   /// take their defaults. The label says when the card is read (docs). nullptr = always.
   bool (*read_if)(const Fields& so_far) = nullptr;
-  /// Read only when the next data line starts with this character (MPP card 2 of *CONTACT,
-  /// whose line begins with '&'); otherwise the card is not in the deck and its fields take
-  /// their defaults. 0 = no such condition.
+  /// Head cards: read only when the next data line starts with this character in column 1 (MPP
+  /// card 2 of *CONTACT, whose line begins with '&'); otherwise the card is not in the deck and
+  /// its fields take their defaults. 0 = no such condition.
   char lead = 0;
 
   /// Whether the card is read for a keyword with these options.

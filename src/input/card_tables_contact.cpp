@@ -4,6 +4,7 @@
 // *SET_SEGMENT. The
 // apply functions are in deck_apply_contact.cpp; cross references are checked in
 // deck_resolve.cpp (check_contacts).
+#include <deque>
 #include <string>
 
 #include "input/card_spec.hpp"
@@ -112,8 +113,7 @@ constexpr std::string_view kContactCommon =
 /// One contact keyword with its _ID / _TITLE and _MPP options.
 void add_contact(std::vector<KeywordSpec>& out, std::string_view name, std::string_view what,
                  ApplyFn apply, bool eroding = false, bool tiebreak = false) {
-  static std::vector<std::string> summaries; // the docs text lives as long as the table
-  summaries.reserve(64);
+  static std::deque<std::string> summaries; // the docs text lives as long as the table
   summaries.push_back(std::string(what) + std::string(contact_options_summary()));
   out.push_back({.name = name,
                  .options = {"ID", "TITLE", "MPP"},

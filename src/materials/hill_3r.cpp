@@ -118,22 +118,11 @@ void prepare(const Material& mat, const Model& model, MaterialParams& m) {
   m.law_data = std::move(p);
 }
 
-/// Y(eps_p) and its slope.
-Real yield(const Hill3R& p, Real eps_p, Real& slope) {
-  if (p.hr == 1) {
-    slope = p.ep;
-    return p.sigy + p.ep * eps_p;
-  }
-  if (p.hr == 2) {
-    const Real x = p.e0 + eps_p;
-    const Real y = p.k * std::pow(x, p.n);
-    slope = p.n * y / x;
-    return y;
-  }
-  constexpr Real kDx = 1e-7;
-  const Real y = p.curve.eval(eps_p);
-  slope = (p.curve.eval(eps_p + kDx) - y) / kDx;
-  return y;
+/// Y(eps_p).
+Real yield(const Hill3R& p, Real eps_p) {
+  if (p.hr == 1) return p.sigy + p.ep * eps_p;
+  if (p.hr == 2) return p.k * std::pow(p.e0 + eps_p, p.n);
+  return p.curve.eval(eps_p);
 }
 
 /// f(sigma) for the in-plane stress s = [s11 s22 s12].
@@ -163,16 +152,16 @@ Real update_shell(const MaterialParams& m, const Real deps[5], Real /*dt*/, Real
   const Real old[2] = {sig[0], sig[1]};
   const Real t[3] = {sig[0] + c * (deps[0] + nu * deps[1]), sig[1] + c * (deps[1] + nu * deps[0]),
                      sig[2] + g * deps[2]};
-  Real slope = 0;
-  const Real y0 = yield(p, eps_p, slope);
+  const Real y0 = yield(p, eps_p);
   const Real ft = hill(p, t);
   Real s[3] = {t[0], t[1], t[2]};
   Real d = 0;
   if (ft > y0) {
-    // r(d) = f(sigma(d)) - Y(eps_p + d): positive at 0, negative at hi
+    // r(d) = f(sigma(d)) - Y(eps_p + d): positive at 0, negative at hi; s and y are those of
+    // the last d evaluated
+    Real y = y0;
     auto residual = [&](Real dd) {
-      Real sl = 0;
-      const Real y = yield(p, eps_p + dd, sl);
+      y = yield(p, eps_p + dd);
       relax(p, c, nu, g, dd / y, t, s);
       return hill(p, s) - y;
     };
@@ -189,8 +178,7 @@ Real update_shell(const MaterialParams& m, const Real deps[5], Real /*dt*/, Real
     for (int it = 0; it < 300; ++it) {
       d = (lo * rhi - hi * rlo) / (rhi - rlo);
       const Real rd = residual(d);
-      Real sl = 0;
-      if (std::abs(rd) <= 1e-13 * yield(p, eps_p + d, sl) || hi - lo <= 1e-16 * hi) break;
+      if (std::abs(rd) <= 1e-13 * y || hi - lo <= 1e-16 * hi) break;
       if (rd > 0) {
         lo = d;
         rlo = rd;
@@ -203,7 +191,6 @@ Real update_shell(const MaterialParams& m, const Real deps[5], Real /*dt*/, Real
         side = -1;
       }
     }
-    residual(d); // s at the final d
   }
   sig[0] = s[0];
   sig[1] = s[1];
